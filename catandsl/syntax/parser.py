@@ -1,0 +1,372 @@
+"""Text -> AST. The only module that talks to Lark; no Lark type leaves it.
+
+`parse(text, filename)` returns a `syntax.ast.File` or raises `CatanError` with the
+diagnostics. Limits (file size, NUL bytes, bracket and expression depth) are checked
+here, before any recursive walk, so hostile input becomes a diagnostic, not a crash.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from lark import Lark, Token, Transformer_NonRecursive, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from catandsl import resources
+from catandsl.diagnostics import CatanError, Diagnostic, Span
+from catandsl.syntax import ast
+from catandsl.syntax.errors import syntax_diagnostic
+
+MAX_FILE_BYTES = 1 << 20  # 1 MiB
+MAX_BRACKET_DEPTH = 64
+MAX_TREE_DEPTH = 400
+
+_OPENERS = {"LPAR": "RPAR", "LSQB": "RSQB", "LBRACE": "RBRACE"}
+_CLOSERS = {"RPAR", "RSQB", "RBRACE"}
+# A newline right after these tokens continues the statement.
+_CONTINUES = {"LBRACE", "SEMICOLON"}
+
+
+class _Newlines:
+    """Postlexer: newlines end statements, except inside () and [] and right after
+    `{`, `;` or another newline. It never looks ahead: Lark's contextual lexer lexes
+    each token in the parser state of the token before, so a postlexer that buffers
+    would lex with a stale state."""
+
+    always_accept = ("_NL",)
+
+    def process(self, stream):
+        depth: list[str] = []  # open brackets, innermost last
+        prev_type = None
+        for tok in stream:
+            if tok.type == "_NL":
+                if depth and depth[-1] != "LBRACE":
+                    continue
+                if prev_type is None or prev_type in _CONTINUES or prev_type == "_NL":
+                    continue
+            elif tok.type in _OPENERS:
+                depth.append(tok.type)
+                if len(depth) > MAX_BRACKET_DEPTH:
+                    raise _TooDeep(tok)
+            elif tok.type in _CLOSERS and depth:
+                depth.pop()
+            prev_type = tok.type
+            yield tok
+
+
+class _TooDeep(Exception):
+    def __init__(self, token: Token):
+        self.token = token
+
+
+def _grammar_text() -> str:
+    return resources.grammar_path().read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    return Lark(
+        _grammar_text(),
+        parser="lalr",
+        strict=True,
+        propagate_positions=True,
+        maybe_placeholders=True,
+        postlex=_Newlines(),
+        cache=_cache_path(),
+    )
+
+
+def _cache_path() -> str | bool:
+    # Lark's cache file makes the parser build in milliseconds after the first run.
+    try:
+        import tempfile
+
+        d = Path(tempfile.gettempdir()) / "catandsl-lark-cache"
+        d.mkdir(exist_ok=True)
+        import hashlib
+
+        h = hashlib.sha256(_grammar_text().encode()).hexdigest()[:16]
+        return str(d / f"catan-{h}.lark.cache")
+    except OSError:
+        return False
+
+
+def parse(text: str, filename: str = "<input>") -> ast.File:
+    """Parse one file's text into an AST, or raise CatanError."""
+    diag = check_text_limits(text, filename)
+    if diag is not None:
+        raise CatanError([diag])
+    try:
+        tree = _parser().parse(text)
+    except _TooDeep as e:
+        raise CatanError([_too_deep(filename, e.token.line, e.token.column)]) from None
+    except UnexpectedInput as e:
+        raise CatanError([syntax_diagnostic(e, text, filename, _parser())]) from None
+    deep = _too_deep_tree(tree)
+    if deep is not None:
+        line, column = deep
+        raise CatanError([_too_deep(filename, line, column)])
+    return _ToAst(filename).transform(tree)
+
+
+def check_text_limits(text: str, filename: str) -> Diagnostic | None:
+    if len(text) > MAX_FILE_BYTES:
+        return Diagnostic(
+            "E0001",
+            f"file is {len(text.encode('utf-8', 'replace')):,} bytes; the limit is {MAX_FILE_BYTES:,}",
+            Span(filename, 1, 1),
+            help="a scenario this large is almost certainly not a hand-written map; split it with `import`",
+        )
+    nul = text.find("\0")
+    if nul >= 0:
+        line = text.count("\n", 0, nul) + 1
+        col = nul - (text.rfind("\n", 0, nul) + 1) + 1
+        return Diagnostic(
+            "E0003",
+            "file contains a NUL byte",
+            Span(filename, line, col),
+            help="a .catan file is UTF-8 text; this looks like a binary file",
+        )
+    return None
+
+
+def _too_deep(filename: str, line: int, column: int) -> Diagnostic:
+    return Diagnostic(
+        "E0004",
+        f"nesting is too deep (more than {MAX_BRACKET_DEPTH} brackets or an expression over {MAX_TREE_DEPTH} levels)",
+        Span(filename, line or 1, column or 1),
+        help="flatten the expression or list; scenario files never need this much nesting",
+    )
+
+
+def _too_deep_tree(tree: Tree) -> tuple[int, int] | None:
+    """Depth of the parse tree, walked without recursion."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_TREE_DEPTH:
+            meta = node.meta
+            return (getattr(meta, "line", 1), getattr(meta, "column", 1))
+        for child in node.children:
+            if isinstance(child, Tree):
+                stack.append((child, depth + 1))
+    return None
+
+
+# ---- Lark tree -> AST ------------------------------------------------------------------
+
+
+class _ToAst(Transformer_NonRecursive):
+    def __init__(self, filename: str):
+        super().__init__()
+        self.filename = filename
+
+    # spans --------------------------------------------------------------------------
+    def _span(self, meta) -> Span:
+        if getattr(meta, "empty", True):
+            return Span(self.filename, 1, 1)
+        return Span(self.filename, meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def _tspan(self, tok: Token) -> Span:
+        return Span(self.filename, tok.line, tok.column, tok.end_line, tok.end_column)
+
+    def _word(self, tok: Token) -> ast.Word:
+        return ast.Word(self._tspan(tok), str(tok))
+
+    def __default_token__(self, tok: Token):
+        return tok
+
+    # we need meta on every rule; Transformer_NonRecursive passes children only, so the
+    # rules below use the `v_args(meta=True)`-like trick of reading tree.meta.
+    def _call_userfunc(self, tree, new_children=None):
+        children = new_children if new_children is not None else tree.children
+        f = getattr(self, tree.data, None)
+        if f is None:
+            return Tree(tree.data, children, tree.meta)
+        return f(tree.meta, children)
+
+    # file and blocks ----------------------------------------------------------------
+    def start(self, meta, c):
+        return ast.File(self._span(meta), tuple(x for x in c if x is not None))
+
+    def ruleset(self, meta, c):
+        return ast.Ruleset(self._span(meta), self._word(c[0]), c[1])
+
+    def scenario(self, meta, c):
+        name, title, body = c
+        return ast.Scenario(self._span(meta), self._word(name) if name else None, title, body)
+
+    def block(self, meta, c):
+        return ast.Block(self._span(meta), tuple(x for x in c if x is not None))
+
+    def uses(self, meta, c):
+        return ast.Uses(self._span(meta), self._word(c[0]))
+
+    def import_(self, meta, c):
+        return ast.Import(self._span(meta), self._str(c[0]))
+
+    def for_players(self, meta, c):
+        count, word, body = c
+        if count.type == "RANGE":
+            low, high = (int(x) for x in str(count).split(".."))
+        else:
+            low = high = int(count)
+        return ast.ForPlayers(self._span(meta), low, high, self._word(word), body)
+
+    def when_option(self, meta, c):
+        return ast.WhenOption(self._span(meta), self._word(c[0]), self._word(c[1]), c[2])
+
+    def without(self, meta, c):
+        return ast.Without(
+            self._span(meta), self._word(c[0]), self._word(c[1]) if c[1] is not None else None
+        )
+
+    def entry(self, meta, c):
+        # children: head, phrases..., where-or-None, block-or-None (placeholders kept)
+        head, where, block = c[0], c[-2], c[-1]
+        phrases = tuple(x for x in c[1:-2] if x is not None)
+        return ast.Entry(self._span(meta), self._word(head), phrases, where, block)
+
+    def where(self, meta, c):
+        return c[0]
+
+    def phrase(self, meta, c):
+        return ast.Phrase(self._span(meta), tuple(self._term(x) for x in c))
+
+    def cost(self, meta, c):
+        return ast.Cost(self._span(meta), c[0])
+
+    def bundle(self, meta, c):
+        return tuple(c)
+
+    def amount(self, meta, c):
+        count, name = c
+        return ast.Amount(self._span(meta), int(count) if count is not None else 1, self._word(name))
+
+    def placement(self, meta, c):
+        _on, site, where = c
+        return ast.Placement(self._span(meta), self._word(site), where)
+
+    # terms ----------------------------------------------------------------------------
+    def _str(self, tok: Token) -> ast.Str:
+        text = str(tok)
+        if text.startswith('"""'):
+            return ast.Str(self._tspan(tok), text[3:-3], long=True)
+        return ast.Str(self._tspan(tok), text[1:-1])
+
+    def _term(self, x):
+        if isinstance(x, Token):
+            if x.type == "NUMBER":
+                return ast.Number(self._tspan(x), int(x))
+            if x.type in ("STRING", "LONG_STRING"):
+                return self._str(x)
+            if x.type == "RANGE":
+                low, high = (int(v) for v in str(x).split(".."))
+                return ast.Range(self._tspan(x), low, high)
+            return self._word(x)  # NAME, SYMBOL, ON
+        return x
+
+    def repeat(self, meta, c):
+        term, rep = c
+        return ast.Repeat(self._span(meta), self._term(term), int(str(rep)[1:]))
+
+    def coord(self, meta, c):
+        return ast.Coord(self._span(meta), c[0], c[1])
+
+    def positive(self, meta, c):
+        return int(c[0])
+
+    def negative(self, meta, c):
+        return -int(c[0])
+
+    def ratio(self, meta, c):
+        return ast.Ratio(self._span(meta), int(c[0]), int(c[1]))
+
+    def list(self, meta, c):
+        return ast.ListTerm(self._span(meta), tuple(x for x in c if x is not None))
+
+    # hooks ----------------------------------------------------------------------------
+    def hook(self, meta, c):
+        _on, event, filters, condition, effects = c
+        return ast.Hook(self._span(meta), self._word(event), filters or (), condition, effects)
+
+    def event_filter(self, meta, c):
+        return tuple(
+            ast.Number(self._tspan(t), int(t)) if t.type == "NUMBER" else self._word(t)
+            for t in c
+            if t is not None
+        )
+
+    def condition(self, meta, c):
+        return c[0]
+
+    def effects(self, meta, c):
+        return tuple(x for x in c if x is not None)
+
+    def call_stmt(self, meta, c):
+        return ast.CallStmt(self._span(meta), c[0])
+
+    def if_stmt(self, meta, c):
+        cond, then, orelse = c
+        if isinstance(orelse, ast.IfStmt):
+            orelse = (orelse,)
+        return ast.IfStmt(self._span(meta), cond, then, orelse or ())
+
+    def let_stmt(self, meta, c):
+        return ast.LetStmt(self._span(meta), str(c[0]), c[1])
+
+    def for_stmt(self, meta, c):
+        return ast.ForStmt(self._span(meta), str(c[0]), c[1], c[2])
+
+    # expressions ----------------------------------------------------------------------
+    def _bin(op):
+        def f(self, meta, c):
+            return ast.Binary(self._span(meta), op, c[0], c[1])
+
+        return f
+
+    or_ = _bin("or")
+    and_ = _bin("and")
+    eq = _bin("eq")
+    ne = _bin("ne")
+    lt = _bin("lt")
+    le = _bin("le")
+    gt = _bin("gt")
+    ge = _bin("ge")
+    add = _bin("add")
+    sub = _bin("sub")
+    mul = _bin("mul")
+    del _bin
+
+    def not_(self, meta, c):
+        return ast.Unary(self._span(meta), "not", c[0])
+
+    def neg(self, meta, c):
+        return ast.Unary(self._span(meta), "neg", c[0])
+
+    def number(self, meta, c):
+        return ast.Lit(self._tspan(c[0]), int(c[0]))
+
+    def string(self, meta, c):
+        return ast.Lit(self._tspan(c[0]), str(c[0])[1:-1])
+
+    def var(self, meta, c):
+        return ast.Var(self._tspan(c[0]), str(c[0]))
+
+    def true(self, meta, c):
+        return ast.Lit(self._span(meta), True)
+
+    def false(self, meta, c):
+        return ast.Lit(self._span(meta), False)
+
+    def call(self, meta, c):
+        name, *args = c
+        name = str(name)
+        return ast.Call(self._span(meta), str(name), tuple(a for a in args if a is not None))
+
+    def pair(self, meta, c):
+        return ast.Pair(self._span(meta), c[0], c[1])
+
+    def list_expr(self, meta, c):
+        return ast.ListExpr(self._span(meta), tuple(x for x in c if x is not None))
