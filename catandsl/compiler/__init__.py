@@ -1,0 +1,193 @@
+"""AST -> IR: resolve `uses` and `import`, lower every declaration, check names and
+rules, and check the map by instantiating a board for every player count and option.
+
+Public functions: `compile_ast(tree, sources)` and `compile_path(path)`; both return
+(scenario or None, diagnostics). `catandsl.compile`/`load` wrap them and raise.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from catandsl import resources
+from catandsl.compiler.context import Context, did_you_mean, source_of
+from catandsl.compiler.declarations import Lowering
+from catandsl.compiler.hooks import HookLowering, NameTable
+from catandsl.compiler.loader import display_name, read_source
+from catandsl.compiler.validate import validate_scenario
+from catandsl.diagnostics import CatanError, Diagnostic, Sources, Span, sort_key
+from catandsl.ir import model
+from catandsl.syntax import ast
+from catandsl.syntax.parser import parse
+
+MAX_IMPORT_DEPTH = 16
+MAX_FILES = 64
+
+
+class _Compilation:
+    def __init__(self, root: Path | None, sources: Sources):
+        self.root = root.resolve() if root else None
+        self.ctx = Context(sources=sources)
+        self.hooks = HookLowering(self.ctx, NameTable(self.ctx, set()))
+        self.lowering = Lowering(self.ctx, self.hooks, self._include)
+        self.stack: list[str] = []  # files being compiled, outermost first
+        self.done: set[str] = set()
+        self.files: list[str] = []
+
+    # ---- files -----------------------------------------------------------------------
+    def run(self, tree: ast.File, filename: str, path: Path | None) -> model.Scenario | None:
+        self._enter(filename, path)
+        scenarios = [i for i in tree.items if isinstance(i, ast.Scenario)]
+        rulesets = [i for i in tree.items if isinstance(i, ast.Ruleset)]
+        if len(scenarios) > 1:
+            self.ctx.error("E0306", "a file holds one scenario", scenarios[1].span)
+        for item in tree.items:
+            if isinstance(item, (ast.Uses, ast.Import)):
+                self._include(item)
+        if scenarios:
+            main = scenarios[0]
+            for rs in rulesets:
+                self.lowering.body(rs.body)
+            self.lowering.body(main.body)
+            name = main.name.name if main.name else Path(filename).stem
+            title = main.title.value
+            span = main.span
+        elif rulesets:
+            for rs in rulesets:
+                self.lowering.body(rs.body)
+            name = rulesets[-1].name.name
+            title = self.lowering.title or name
+            span = rulesets[-1].span
+        else:
+            self.ctx.error("E0307", "the file declares no scenario or ruleset", Span(filename, 1, 1),
+                           help='start with `scenario "Title" { uses base ... }`')
+            return None
+        self._leave(filename)
+        sections = self.lowering.finish()
+        self.ctx.check_references()
+        low, high = (self.lowering.players or (0, 0, None))[:2]
+        if self.lowering.players is None:
+            self.ctx.error("E0305", "the scenario does not say how many play it", span,
+                           help="add `players 3..4` (or `uses base`, which says it)")
+            low, high = 1, 1
+        scenario = model.Scenario(
+            name=name, title=title, players_min=low, players_max=high,
+            options=tuple(self.lowering.options), sections=tuple(sections),
+            files=tuple(self.files),
+        )
+        if self.ctx.failed:
+            return scenario
+        validate_scenario(self.ctx, scenario, span)
+        return scenario
+
+    def _enter(self, filename: str, path: Path | None) -> None:
+        self.stack.append(filename)
+        self.done.add(filename)
+        self.files.append(filename)
+
+    def _leave(self, filename: str) -> None:
+        self.stack.pop()
+
+    def _include(self, stmt) -> None:
+        if isinstance(stmt, ast.Uses):
+            path = resources.stdlib_dir() / f"{stmt.name.name}.catan"
+            if not path.is_file():
+                known = sorted(p.stem for p in resources.stdlib_dir().glob("*.catan"))
+                self.ctx.error("E0201", f"there is no standard ruleset `{stmt.name.name}`", stmt.name.span,
+                               help=did_you_mean(stmt.name.name, known) or "standard rulesets: " + ", ".join(known))
+                return
+            allowed = True
+        else:
+            current = self.stack[-1]
+            base = Path(current).parent
+            path = (base / stmt.path.value)
+            allowed = self._inside_root(path)
+            if not allowed:
+                self.ctx.error("E0203", f"import \"{stmt.path.value}\" leaves the scenario's folder",
+                               stmt.path.span,
+                               help="imports may only name files inside the folder of the scenario being loaded")
+                return
+        key = display_name(path.resolve()) if path.exists() else display_name(path)
+        if key in self.stack:
+            chain = " -> ".join(self.stack + [key])
+            self.ctx.error("E0204", f"import cycle: {chain}", stmt.span,
+                           help="a file cannot use itself, directly or through other files")
+            return
+        if key in self.done:
+            return  # each file once: a diamond of `uses base` includes base once
+        if len(self.stack) >= MAX_IMPORT_DEPTH or len(self.files) >= MAX_FILES:
+            self.ctx.error("E0205", f"imports nest deeper than {MAX_IMPORT_DEPTH} files or name more than {MAX_FILES}",
+                           stmt.span)
+            return
+        text, diag = read_source(path, stmt.span)
+        if diag is not None:
+            if diag.code == "E0005" and isinstance(stmt, ast.Import):
+                diag = Diagnostic("E0202", f"cannot import \"{stmt.path.value}\": no such file",
+                                  stmt.path.span, help=f"looked for {display_name(path)}")
+            self.ctx.diagnostics.append(diag)
+            return
+        self.ctx.sources.add(key, text)
+        try:
+            tree = parse(text, key)
+        except CatanError as e:
+            self.ctx.diagnostics.extend(e.diagnostics)
+            return
+        self._enter(key, path)
+        for item in tree.items:
+            if isinstance(item, (ast.Uses, ast.Import)):
+                self._include(item)
+            elif isinstance(item, ast.Ruleset):
+                if isinstance(stmt, ast.Uses) and item.name.name != stmt.name.name:
+                    self.ctx.error("E0207", f"stdlib/{stmt.name.name}.catan declares ruleset `{item.name.name}`",
+                                   item.name.span)
+                self.lowering.body(item.body)
+            else:
+                self.ctx.error("E0208", "an imported file holds rulesets, not a scenario", item.span,
+                               help="import files that declare `ruleset NAME { }`")
+        self._leave(key)
+
+    def _inside_root(self, path: Path) -> bool:
+        if self.root is None:
+            return False
+        try:
+            path.resolve().relative_to(self.root)
+            return True
+        except (ValueError, OSError, RuntimeError):
+            return False
+
+
+def compile_ast(
+    tree: ast.File, sources: Sources | None = None, root: Path | None = None
+) -> tuple[model.Scenario | None, list[Diagnostic]]:
+    sources = sources or Sources()
+    filename = tree.span.file
+    if root is None:
+        p = Path(filename)
+        root = p.parent if p.exists() else None
+    comp = _Compilation(root, sources)
+    try:
+        scenario = comp.run(tree, filename, Path(filename))
+    except RecursionError:
+        comp.ctx.error("E0004", "the scenario nests too deeply to compile", tree.span)
+        scenario = None
+    diags = sorted(comp.ctx.diagnostics, key=sort_key)
+    if any(d.is_error for d in diags):
+        return None, diags
+    return scenario, diags
+
+
+def compile_path(path: str | Path, root: Path | None = None, sources: Sources | None = None
+                 ) -> tuple[model.Scenario | None, list[Diagnostic], Sources]:
+    path = Path(path)
+    sources = sources or Sources()
+    text, diag = read_source(path)
+    if diag is not None:
+        return None, [diag], sources
+    name = display_name(path)
+    sources.add(name, text)
+    try:
+        tree = parse(text, name)
+    except CatanError as e:
+        return None, list(e.diagnostics), sources
+    scenario, diags = compile_ast(tree, sources, root or path.resolve().parent)
+    return scenario, diags, sources

@@ -1,0 +1,166 @@
+"""What every compiler stage shares: the diagnostics found so far, deferred name
+references, and helpers to read an entry's phrases with good errors."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+
+from catandsl.diagnostics import Diagnostic, Sources, Span
+from catandsl.ir import model
+from catandsl.syntax import ast
+
+
+def source_of(span: Span) -> model.Source:
+    return model.Source(span.file, span.line, span.column)
+
+
+def did_you_mean(name: str, known) -> str | None:
+    match = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
+    return f"did you mean `{match[0]}`?" if match else None
+
+
+@dataclass
+class Reference:
+    kind: str  # resource, terrain, piece, card, deck, award, option, rule, ...
+    name: str
+    span: Span
+    context: str  # what refers to it, for the message
+
+
+@dataclass
+class Context:
+    sources: Sources = field(default_factory=Sources)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    references: list[Reference] = field(default_factory=list)
+    declared: dict[str, dict[str, Span]] = field(default_factory=dict)
+
+    # ---- diagnostics -----------------------------------------------------------------
+    def error(self, code: str, message: str, span: Span, help: str | None = None, notes=()):
+        self.diagnostics.append(Diagnostic(code, message, span, help=help, notes=tuple(notes)))
+
+    def warning(self, code: str, message: str, span: Span, help: str | None = None):
+        self.diagnostics.append(Diagnostic(code, message, span, severity="warning", help=help))
+
+    @property
+    def failed(self) -> bool:
+        return any(d.is_error for d in self.diagnostics)
+
+    # ---- names -----------------------------------------------------------------------
+    def declare(self, kind: str, name: str, span: Span) -> None:
+        self.declared.setdefault(kind, {}).setdefault(name, span)
+
+    def is_declared(self, kind: str, name: str) -> bool:
+        return name in self.declared.get(kind, {})
+
+    def refer(self, kind: str, word: ast.Word | str, span: Span | None = None, context: str = ""):
+        if isinstance(word, ast.Word):
+            self.references.append(Reference(kind, word.name, word.span, context))
+        else:
+            self.references.append(Reference(kind, word, span, context))
+
+    def check_references(self) -> None:
+        """Report every reference to a name never declared, with a "did you mean"."""
+        for ref in self.references:
+            kinds = ref.kind.split("|")
+            if any(self.is_declared(k, ref.name) for k in kinds):
+                continue
+            known = set()
+            for k in kinds:
+                known |= set(self.declared.get(k, {}))
+            what = " or ".join(kinds)
+            where = f" in {ref.context}" if ref.context else ""
+            hint = did_you_mean(ref.name, known)
+            if hint is None and known:
+                shown = ", ".join(sorted(known)[:12])
+                hint = f"known {what} names: {shown}"
+            self.error("E0302", f"unknown {what} `{ref.name}`{where}", ref.span, help=hint)
+
+
+# ---- reading phrases ------------------------------------------------------------------
+
+
+def describe(term) -> str:
+    if isinstance(term, ast.Word):
+        return f"`{term.name}`"
+    if isinstance(term, ast.Number):
+        return f"the number {term.value}"
+    if isinstance(term, ast.Str):
+        return "a string"
+    if isinstance(term, ast.Coord):
+        return f"the hex ({term.q}, {term.r})"
+    if isinstance(term, ast.Range):
+        return f"the range {term.low}..{term.high}"
+    if isinstance(term, ast.Ratio):
+        return f"the ratio {term.give}:{term.get}"
+    if isinstance(term, ast.ListTerm):
+        return "a list"
+    if isinstance(term, ast.Repeat):
+        return f"a repeat x{term.count}"
+    if isinstance(term, ast.Call):
+        return f"a call to {term.name}()"
+    return "this"
+
+
+class Shape(Exception):
+    """An entry's phrases do not have the shape its head word needs (caught per entry)."""
+
+    def __init__(self, span: Span, message: str, help: str | None = None):
+        self.span, self.message, self.help = span, message, help
+
+
+def terms(entry: ast.Entry) -> list:
+    """All terms of an entry, for heads that take one phrase."""
+    if len(entry.phrases) > 1:
+        raise Shape(entry.phrases[1].span, f"`{entry.head.name}` takes no comma-separated list")
+    return list(entry.phrases[0].terms) if entry.phrases else []
+
+
+def need_word(items: list, i: int, after, what: str = "a name") -> ast.Word:
+    if i >= len(items):
+        raise Shape(after.span, f"expected {what} after {describe(after) if not isinstance(after, ast.Entry) else '`' + after.head.name + '`'}")
+    t = items[i]
+    if not isinstance(t, ast.Word):
+        raise Shape(t.span, f"expected {what}, found {describe(t)}")
+    return t
+
+
+def need_number(items: list, i: int, after, what: str = "a number") -> ast.Number:
+    if i >= len(items):
+        raise Shape(after.span, f"expected {what} after `{getattr(getattr(after, 'head', None), 'name', '')}`")
+    t = items[i]
+    if not isinstance(t, ast.Number):
+        raise Shape(t.span, f"expected {what}, found {describe(t)}")
+    return t
+
+
+def no_more(items: list, i: int, head: str) -> None:
+    if i < len(items):
+        raise Shape(items[i].span, f"unexpected {describe(items[i])} in `{head}`",
+                    help=f"see docs/language.md for the form of `{head}`")
+
+
+def word_list(entry: ast.Entry, what: str = "a name") -> list[ast.Word]:
+    """`connects road, settlement, city`: every phrase a single name."""
+    out = []
+    if not entry.phrases:
+        raise Shape(entry.head.span, f"`{entry.head.name}` needs at least one name")
+    for ph in entry.phrases:
+        if len(ph.terms) != 1 or not isinstance(ph.terms[0], ast.Word):
+            raise Shape(ph.span, f"expected {what} in the list of `{entry.head.name}`")
+        out.append(ph.terms[0])
+    return out
+
+
+def single_number(entry: ast.Entry) -> ast.Number:
+    items = terms(entry)
+    n = need_number(items, 0, entry)
+    no_more(items, 1, entry.head.name)
+    return n
+
+
+def no_block(entry: ast.Entry) -> None:
+    if entry.block is not None:
+        raise Shape(entry.block.span, f"`{entry.head.name}` takes no block")
+    if entry.where is not None:
+        raise Shape(entry.where.span, f"`{entry.head.name}` takes no `where` condition")

@@ -1,0 +1,510 @@
+"""AST bodies -> IR declarations, one handler per head word.
+
+Each block kind (the body of a ruleset or scenario, a piece, a deck, ...) has an
+explicit table from head word to handler; an unknown word is a diagnostic with a
+"did you mean", never an attribute lookup. Handlers raise `Shape` for a malformed entry;
+it is reported and the walk goes on, so one run reports every error of a file.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from catandsl.compiler import maps
+from catandsl.compiler.context import (
+    Context,
+    Shape,
+    did_you_mean,
+    need_number,
+    need_word,
+    no_block,
+    no_more,
+    single_number,
+    source_of,
+    terms,
+    word_list,
+)
+from catandsl.compiler.hooks import HookLowering, condition_for_site
+from catandsl.ir import model
+from catandsl.syntax import ast
+
+SITES = ("path", "intersection", "hex")
+DECL_KINDS_BY_WORD = {
+    "piece": "piece", "award": "award", "rule": "rule", "deck": "deck", "trade": "trade",
+    "resource": "resource", "terrain": "terrain", "setting": "setting", "param": "param",
+    "special_victory": "rule", "map": "map", "setup": "setup", "turn": "turn",
+}
+
+
+@dataclass
+class SectionBuilder:
+    players: tuple[int, ...]
+    choices: tuple[model.Choice, ...]
+    decls: list = field(default_factory=list)
+
+
+class Pending:
+    """A declaration whose lowering waits until every name is declared (rules)."""
+
+    def __init__(self, make):
+        self.make = make
+
+
+class Lowering:
+    def __init__(self, ctx: Context, hooks: HookLowering, include):
+        self.ctx = ctx
+        self.hooks = hooks
+        self.include = include  # callback(stmt: Uses|Import) -> None; inlines another file
+        self.sections: list[SectionBuilder] = [SectionBuilder((), ())]
+        self.options: list[model.Option] = []
+        self.players: tuple[int, int, ast.Node] | None = None
+        self.title: str | None = None
+
+    # ---- sections ------------------------------------------------------------------
+    @property
+    def guard(self) -> tuple[tuple[int, ...], tuple[model.Choice, ...]]:
+        s = self.sections[-1]
+        return s.players, s.choices
+
+    def emit(self, decl) -> None:
+        self.sections[-1].decls.append(decl)
+
+    def _guarded(self, players, choices, block: ast.Block) -> None:
+        outer = self.guard
+        self.sections.append(SectionBuilder(players, choices))
+        self.body(block)
+        self.sections.append(SectionBuilder(*outer))
+
+    def finish(self) -> list[model.Section]:
+        out = []
+        for s in self.sections:
+            decls = []
+            for d in s.decls:
+                if isinstance(d, Pending):
+                    d = d.make()
+                if d is not None:
+                    decls.append(d)
+            if decls:
+                out.append(model.Section(tuple(decls), s.players, s.choices))
+        return out
+
+    # ---- bodies --------------------------------------------------------------------
+    def body(self, block: ast.Block) -> None:
+        for stmt in block.stmts:
+            try:
+                self.stmt(stmt)
+            except Shape as e:
+                self.ctx.error("E0304", e.message, e.span, help=e.help)
+
+    def stmt(self, stmt) -> None:
+        if isinstance(stmt, (ast.Uses, ast.Import)):
+            if self.sections[-1].players or self.sections[-1].choices:
+                self.ctx.error("E0209", "`uses` and `import` cannot stand inside `for` or `when`",
+                               stmt.span, help="move it to the top of the scenario")
+                return
+            self.include(stmt)
+        elif isinstance(stmt, ast.Entry):
+            handler = BODY.get(stmt.head.name)
+            if handler is None:
+                self._unknown(stmt.head, BODY, "declaration")
+                return
+            handler(self, stmt)
+        elif isinstance(stmt, ast.ForPlayers):
+            self._for_players(stmt)
+        elif isinstance(stmt, ast.WhenOption):
+            self._when(stmt)
+        elif isinstance(stmt, ast.Without):
+            self._without(stmt)
+        elif isinstance(stmt, ast.Hook):
+            node = stmt
+            self.emit(Pending(lambda: self._anonymous_rule(node)))
+        else:  # cost or placement at the top level
+            self.ctx.error("E0301", f"`{_stmt_word(stmt)}` belongs inside a piece or deck", stmt.span)
+
+    def _unknown(self, head: ast.Word, table: dict, what: str) -> None:
+        hint = did_you_mean(head.name, table)
+        self.ctx.error("E0301", f"unknown {what} `{head.name}`", head.span,
+                       help=hint or "expected one of: " + ", ".join(sorted(table)))
+
+    # ---- variants ------------------------------------------------------------------
+    def _for_players(self, stmt: ast.ForPlayers) -> None:
+        if stmt.word.name != "players":
+            raise Shape(stmt.word.span, f"expected `players`, found `{stmt.word.name}`",
+                        help="write `for 3 players { ... }` or `for 3..4 players { ... }`")
+        if stmt.low > stmt.high:
+            raise Shape(stmt.span, f"the range {stmt.low}..{stmt.high} is empty")
+        outer_players, choices = self.guard
+        players = tuple(range(stmt.low, stmt.high + 1))
+        if outer_players:
+            players = tuple(p for p in players if p in outer_players)
+        self._guarded(players, choices, stmt.body)
+
+    def _when(self, stmt: ast.WhenOption) -> None:
+        players, choices = self.guard
+        self.ctx.refer("option", stmt.option, context="`when`")
+        self.ctx.refer(f"item:{stmt.option.name}", stmt.item, context=f"option `{stmt.option.name}`")
+        self._guarded(players, choices + (model.Choice(stmt.option.name, stmt.item.name),), stmt.body)
+
+    def _without(self, stmt: ast.Without) -> None:
+        if stmt.name is None:
+            # `without robber`: the one declaration of that name
+            name = stmt.kind
+            self.ctx.refer("piece|award|rule|deck|trade", name, context="`without`")
+            for kind in ("piece", "award", "rule", "deck", "trade"):
+                self.emit(model.Remove(name.name, kind, source_of(stmt.span)))
+            return
+        kind = DECL_KINDS_BY_WORD.get(stmt.kind.name)
+        if kind is None:
+            self._unknown(stmt.kind, DECL_KINDS_BY_WORD, "kind of declaration")
+            return
+        if kind == "rule" and stmt.kind.name == "special_victory":
+            name = _slug(stmt.name.name)
+        else:
+            name = stmt.name.name
+        self.ctx.refer(kind, ast.Word(stmt.name.span, name), context="`without`")
+        self.emit(model.Remove(name, kind, source_of(stmt.span)))
+
+    # ---- scalar declarations ----------------------------------------------------------
+    def _title(self, e: ast.Entry) -> None:
+        no_block(e)
+        items = terms(e)
+        if len(items) != 1 or not isinstance(items[0], ast.Str):
+            raise Shape(e.span, "`title` takes one string", help='title "Catan"')
+        self.title = self.title or items[0].value
+        self.emit(model.Setting("title", items[0].value, None, source_of(e.span)))
+
+    def _players(self, e: ast.Entry) -> None:
+        no_block(e)
+        items = terms(e)
+        if len(items) == 1 and isinstance(items[0], ast.Range):
+            low, high = items[0].low, items[0].high
+        elif len(items) == 1 and isinstance(items[0], ast.Number):
+            low = high = items[0].value
+        else:
+            raise Shape(e.span, "`players` takes a count or a range", help="players 3..4")
+        if not 1 <= low <= high <= 8:
+            raise Shape(e.phrases[0].span, f"players {low}..{high}: counts must lie within 1..8")
+        if self.sections[-1].players or self.sections[-1].choices:
+            raise Shape(e.span, "`players` cannot depend on `for` or `when`")
+        self.players = (low, high, e)
+
+    def _setting(self, name: str):
+        def handler(self, e: ast.Entry) -> None:
+            no_block(e)
+            items = terms(e)
+            if len(items) == 1 and isinstance(items[0], ast.Number):
+                self.emit(model.Setting(name, items[0].value, None, source_of(e.span)))
+            elif len(items) == 1 and isinstance(items[0], ast.Word):
+                self.ctx.refer("option|param", items[0], context=f"`{name}`")
+                self.emit(model.Setting(name, None, items[0].name, source_of(e.span)))
+            else:
+                raise Shape(e.span, f"`{name}` takes a number or the name of an option",
+                            help=f"{name} 10")
+        return handler
+
+    def _param(self, e: ast.Entry) -> None:
+        no_block(e)
+        items = terms(e)
+        name = need_word(items, 0, e, "the param's name")
+        value = need_number(items, 1, e, "the param's value")
+        no_more(items, 2, "param")
+        self.ctx.declare("param", name.name, name.span)
+        self.hooks.names.params.add(name.name)
+        self.emit(model.Param(name.name, value.value, source_of(e.span)))
+
+    def _resources(self, e: ast.Entry) -> None:
+        no_block(e)
+        for w in word_list(e, "a resource name"):
+            self._declare_once("resource", w)
+            self.emit(model.Resource(w.name, source_of(w.span)))
+
+    def _declare_once(self, kind: str, w: ast.Word) -> None:
+        """A second declaration in the same section is a mistake; across sections and
+        files it is the way to replace one."""
+        for d in self.sections[-1].decls:
+            if not isinstance(d, Pending) and getattr(d, "KIND", None) == kind and d.name == w.name:
+                self.ctx.error("E0303", f"{kind} `{w.name}` is declared twice", w.span,
+                               help="remove one of them, or use `for`/`when` for a variant")
+                return
+        self.ctx.declare(kind, w.name, w.span)
+
+    def _bank(self, e: ast.Entry) -> None:
+        src = source_of(e.span)
+        if e.block is not None:
+            amounts = []
+            for st in e.block.stmts:
+                if not isinstance(st, ast.Entry):
+                    raise Shape(st.span, "a bank lists `RESOURCE COUNT` lines")
+                n = single_number(st)
+                self.ctx.refer("resource", st.head, context="the bank")
+                amounts.append(model.Amount(st.head.name, n.value))
+            self.emit(model.Bank("bank", tuple(amounts), src))
+            return
+        items = terms(e)
+        n = need_number(items, 0, e, "a count")
+        each = need_word(items, 1, n, "`each`")
+        if each.name != "each":
+            raise Shape(each.span, "write `bank 19 each` or a block `bank { brick 19 ... }`")
+        no_more(items, 2, "bank")
+        self.emit(Pending(lambda: model.Bank(
+            "bank", tuple(model.Amount(r, n.value) for r in self._resource_names()), src)))
+
+    def _resource_names(self) -> list[str]:
+        return list(self.ctx.declared.get("resource", {}))
+
+    def _terrain(self, e: ast.Entry) -> None:
+        items = terms(e)
+        name = need_word(items, 0, e, "the terrain's name")
+        self._declare_once("terrain", name)
+        props = list(items[1:])
+        if e.block is not None:
+            for st in e.block.stmts:
+                if not isinstance(st, ast.Entry):
+                    raise Shape(st.span, "a terrain block holds `produces ...` or `water`")
+                props.append(st.head)
+                props.extend(terms(st))
+        water, produces, choice = False, None, False
+        i = 0
+        while i < len(props):
+            w = props[i]
+            if not isinstance(w, ast.Word):
+                raise Shape(w.span, "expected `produces` or `water`")
+            if w.name == "water":
+                water = True
+                i += 1
+            elif w.name == "produces":
+                what = need_word(props, i + 1, w, "a resource, `nothing` or `choice`")
+                if what.name == "choice":
+                    choice = True
+                elif what.name != "nothing":
+                    self.ctx.refer("resource", what, context=f"terrain `{name.name}`")
+                    produces = what.name
+                i += 2
+            else:
+                hint = did_you_mean(w.name, ["produces", "water"])
+                raise Shape(w.span, f"unknown terrain property `{w.name}`", help=hint)
+        if water and (produces or choice):
+            raise Shape(e.span, f"terrain `{name.name}` cannot be water and produce")
+        self.emit(model.Terrain(name.name, water, produces, choice, source_of(e.span)))
+
+    def _trade(self, e: ast.Entry) -> None:
+        no_block(e)
+        items = terms(e)
+        kind = need_word(items, 0, e, "`bank` or `domestic`")
+        if kind.name == "bank":
+            ratio = items[1] if len(items) > 1 else None
+            if not isinstance(ratio, ast.Ratio):
+                raise Shape(e.span, "write the bank's rate as `trade bank 4:1`")
+            no_more(items, 2, "trade")
+            self.emit(model.Trade("bank", ratio.give, ratio.get, source_of(e.span)))
+        elif kind.name == "domestic":
+            no_more(items, 1, "trade")
+            self.emit(model.Trade("domestic", source=source_of(e.span)))
+        else:
+            raise Shape(kind.span, f"unknown kind of trade `{kind.name}`",
+                        help=did_you_mean(kind.name, ["bank", "domestic"]) or "trade bank 4:1 / trade domestic")
+        self.ctx.declare("trade", kind.name, kind.span)
+
+    # ---- pieces, decks, awards -----------------------------------------------------------
+    def _piece(self, e: ast.Entry) -> None:
+        from catandsl.compiler.pieces import lower_piece
+
+        items = terms(e)
+        name = need_word(items, 0, e, "the piece's name")
+        no_more(items, 1, "piece")
+        self._declare_once("piece", name)
+        if e.block is None:
+            raise Shape(e.span, f"piece `{name.name}` needs a block", help="piece road { on path ... }")
+        self.emit(Pending(lambda: lower_piece(self, name, e)))
+
+    def _deck(self, e: ast.Entry) -> None:
+        from catandsl.compiler.pieces import declare_deck_cards, lower_deck
+
+        items = terms(e)
+        name = need_word(items, 0, e, "the deck's name")
+        no_more(items, 1, "deck")
+        self._declare_once("deck", name)
+        if e.block is None:
+            raise Shape(e.span, f"deck `{name.name}` needs a block of cards")
+        declare_deck_cards(self, e)
+        rules: list = []
+        self.emit(Pending(lambda: lower_deck(self, name, e, rules)))
+        self.emit(Pending(lambda: rules.pop(0) if rules else None))
+
+    def _award(self, e: ast.Entry) -> None:
+        from catandsl.compiler.pieces import lower_award
+
+        items = terms(e)
+        name = need_word(items, 0, e, "the award's name")
+        no_more(items, 1, "award")
+        self._declare_once("award", name)
+        if e.block is None:
+            raise Shape(e.span, f"award `{name.name}` needs a block", help="award longest_road { points 2 ... }")
+        self.emit(Pending(lambda: lower_award(self, name, e)))
+
+    # ---- set-up and turn -------------------------------------------------------------------
+    def _setup(self, e: ast.Entry) -> None:
+        from catandsl.compiler.pieces import lower_setup
+
+        if e.block is None or e.phrases:
+            raise Shape(e.span, "write `setup { round forward { ... } ... }`")
+        self.ctx.declare("setup", "setup", e.span)
+        self.emit(Pending(lambda: lower_setup(self, e)))
+
+    def _turn(self, e: ast.Entry) -> None:
+        if e.block is None or e.phrases:
+            raise Shape(e.span, "write `turn { phase roll; phase main }`")
+        phases = []
+        for st in e.block.stmts:
+            if not isinstance(st, ast.Entry) or st.head.name != "phase":
+                raise Shape(st.span, "a turn lists `phase NAME` lines")
+            items = terms(st)
+            w = need_word(items, 0, st, "a phase name")
+            no_more(items, 1, "phase")
+            if w.name not in PHASES:
+                raise Shape(w.span, f"unknown phase `{w.name}`",
+                            help=did_you_mean(w.name, PHASES) or "phases: " + ", ".join(PHASES))
+            phases.append(w.name)
+        self.emit(model.Turn("turn", tuple(phases), source_of(e.span)))
+
+    # ---- rules ----------------------------------------------------------------------------
+    def _rule(self, e: ast.Entry, category: str = "rule") -> None:
+        items = terms(e)
+        if category == "special_victory":
+            if len(items) != 1 or not isinstance(items[0], (ast.Str, ast.Word)):
+                raise Shape(e.span, 'write `special_victory "title" { on ... }`')
+            label = items[0]
+            name = _slug(label.value if isinstance(label, ast.Str) else label.name)
+            word = ast.Word(label.span, name)
+        else:
+            word = need_word(items, 0, e, "the rule's name")
+            no_more(items, 1, "rule")
+            name = word.name
+        self._declare_once("rule", word)
+        if e.block is None:
+            raise Shape(e.span, f"rule `{name}` needs a block of `on EVENT {{ ... }}` hooks")
+        for st in e.block.stmts:
+            if not isinstance(st, ast.Hook):
+                raise Shape(st.span, "a rule holds hooks: `on EVENT if CONDITION { EFFECTS }`")
+        block = e.block
+
+        def make():
+            hooks = tuple(h for h in (self.hooks.hook(st) for st in block.stmts) if h is not None)
+            return model.Rule(name, hooks, category, source_of(e.span))
+
+        self.emit(Pending(make))
+
+    def _special_victory(self, e: ast.Entry) -> None:
+        self._rule(e, "special_victory")
+
+    def _anonymous_rule(self, node: ast.Hook) -> model.Rule | None:
+        hook = self.hooks.hook(node)
+        if hook is None:
+            return None
+        name = f"{node.event.name}@{node.span.file}:{node.span.line}"
+        return model.Rule(name, (hook,), "rule", source_of(node.span))
+
+    # ---- options ---------------------------------------------------------------------------
+    def _option(self, e: ast.Entry) -> None:
+        items = terms(e)
+        name = need_word(items, 0, e, "the option's name")
+        title = None
+        if len(items) > 1:
+            if not isinstance(items[1], ast.Str):
+                raise Shape(items[1].span, "an option's title is a string")
+            title = items[1].value
+        no_more(items, 2, "option")
+        if self.sections[-1].players or self.sections[-1].choices:
+            raise Shape(e.span, "an option cannot be declared inside `for` or `when`")
+        if self.ctx.is_declared("option", name.name):
+            self.ctx.error("E0303", f"option `{name.name}` is declared twice", name.span)
+            return
+        self.ctx.declare("option", name.name, name.span)
+        if e.block is None:
+            raise Shape(e.span, f"option `{name.name}` needs a block of items",
+                        help="option layout { item beginner default; item random }")
+        opt_items, default = [], None
+        for st in e.block.stmts:
+            if not isinstance(st, ast.Entry) or st.head.name != "item":
+                raise Shape(st.span, "an option lists `item NAME [VALUE] [default]` lines")
+            it = terms(st)
+            iname = need_word(it, 0, st, "the item's name")
+            value, ititle, is_default = None, None, False
+            for t in it[1:]:
+                if isinstance(t, ast.Number) and value is None:
+                    value = t.value
+                elif isinstance(t, ast.Word) and t.name == "default":
+                    if default is not None:
+                        raise Shape(t.span, f"option `{name.name}` has two defaults")
+                    is_default = True
+                elif isinstance(t, ast.Str) and ititle is None:
+                    ititle = t.value
+                else:
+                    raise Shape(t.span, "an item is `item NAME [VALUE] [\"title\"] [default]`")
+            if any(i.name == iname.name for i in opt_items):
+                raise Shape(iname.span, f"item `{iname.name}` appears twice")
+            self.ctx.declare(f"item:{name.name}", iname.name, iname.span)
+            opt_items.append(model.OptionItem(iname.name, value, ititle))
+            if is_default:
+                default = iname.name
+        if not opt_items:
+            raise Shape(e.span, f"option `{name.name}` has no items")
+        if default is None:
+            self.ctx.error("E0601", f"option `{name.name}` has no default item", name.span,
+                           help=f"mark one item `default`, e.g. `item {opt_items[0].name} default`")
+            default = opt_items[0].name
+        if any(i.value is not None for i in opt_items):
+            if any(i.value is None for i in opt_items):
+                raise Shape(e.span, f"either every item of `{name.name}` has a value or none has")
+            self.ctx.declare("param", name.name, name.span)
+            self.hooks.names.params.add(name.name)
+        self.options.append(model.Option(name.name, tuple(opt_items), default, title, source_of(e.span)))
+
+    # ---- the map ---------------------------------------------------------------------------
+    def _map(self, e: ast.Entry) -> None:
+        items = terms(e)
+        if items:
+            raise Shape(items[0].span, "`map` takes no name; use `for N players { map { } }` for variants")
+        if e.block is None:
+            raise Shape(e.span, "a map needs a block")
+        decl = maps.lower_map(self.ctx, e)
+        if decl is not None:
+            self.emit(decl)
+
+
+PHASES = ("roll", "main", "move")
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_") or "rule"
+
+
+def _stmt_word(stmt) -> str:
+    if isinstance(stmt, ast.Cost):
+        return "cost"
+    if isinstance(stmt, ast.Placement):
+        return "on"
+    return type(stmt).__name__.lower()
+
+
+BODY = {
+    "title": Lowering._title,
+    "players": Lowering._players,
+    "resources": Lowering._resources,
+    "terrain": Lowering._terrain,
+    "bank": Lowering._bank,
+    "piece": Lowering._piece,
+    "deck": Lowering._deck,
+    "award": Lowering._award,
+    "trade": Lowering._trade,
+    "victory": Lowering._setting(None, "victory"),
+    "turn_limit": Lowering._setting(None, "turn_limit"),
+    "param": Lowering._param,
+    "setup": Lowering._setup,
+    "turn": Lowering._turn,
+    "rule": Lowering._rule,
+    "special_victory": Lowering._special_victory,
+    "option": Lowering._option,
+    "map": Lowering._map,
+}

@@ -1,0 +1,254 @@
+"""Rules: lower `on EVENT(filter) if CONDITION { EFFECTS }` and its expressions to IR,
+checking every name and call against the primitive registry (catandsl/rules)."""
+
+from __future__ import annotations
+
+from catandsl.compiler.context import Context, did_you_mean, source_of
+from catandsl.ir import model
+from catandsl.rules import registry
+from catandsl.rules.registry import CHOICE, EFFECT, QUERY, compatible
+from catandsl.syntax import ast
+
+# Declared names usable in expressions, and the type they have there.
+NAME_KINDS = {
+    "piece": "piece",
+    "resource": "resource",
+    "terrain": "terrain",
+    "card": "card",
+    "award": "award",
+    "island": "island",
+}
+
+_COMPARE = {"eq", "ne", "lt", "le", "gt", "ge"}
+
+
+class Scope:
+    def __init__(self, variables: dict[str, str], names: "NameTable"):
+        self.variables = dict(variables)
+        self.names = names
+
+    def child(self, extra: dict[str, str]) -> "Scope":
+        s = Scope(self.variables, self.names)
+        s.variables.update(extra)
+        return s
+
+
+class NameTable:
+    """Names declared anywhere in the scenario (known after the first pass), and the
+    params/options hooks may read as integers."""
+
+    def __init__(self, ctx: Context, params: set[str]):
+        self.ctx = ctx
+        self.params = params
+
+    def lookup(self, name: str) -> tuple[str, str] | None:
+        """-> (IR op, type) for a declared name, or None."""
+        if name in self.params:
+            return ("param", "int")
+        for kind, type_ in NAME_KINDS.items():
+            if self.ctx.is_declared(kind, name):
+                return ("var", type_)
+        return None
+
+    def known(self) -> set[str]:
+        out = set(self.params)
+        for kind in NAME_KINDS:
+            out |= set(self.ctx.declared.get(kind, {}))
+        return out
+
+
+class HookLowering:
+    def __init__(self, ctx: Context, names: NameTable):
+        self.ctx = ctx
+        self.names = names
+
+    # ---- hooks ---------------------------------------------------------------------
+    def hook(self, node: ast.Hook, event_override: tuple[str, str] | None = None) -> model.Hook | None:
+        """`event_override` turns `on play` inside a card into card_played(card)."""
+        name = node.event.name
+        filters: tuple[str | int, ...]
+        if event_override is not None:
+            name, card = event_override
+            filters = (card,)
+        else:
+            filters = tuple(f.name if isinstance(f, ast.Word) else f.value for f in node.filters)
+        event = registry.EVENTS.get(name)
+        if event is None:
+            hint = did_you_mean(name, registry.EVENTS)
+            self.ctx.error("E0501", f"unknown event `{name}`", node.event.span,
+                           help=hint or "events: " + ", ".join(sorted(registry.EVENTS)))
+            return None
+        if event_override is None:
+            self._check_filters(event, node)
+        scope = Scope({p.name: p.type for p in event.params}, self.names)
+        condition = None
+        if node.condition is not None:
+            condition, ctype = self.expr(node.condition, scope)
+            if ctype not in ("bool", "any"):
+                self.ctx.error("E0504", f"a condition must be true or false, not {ctype}",
+                               node.condition.span)
+        effects = self.effects(node.effects, scope)
+        return model.Hook(name, filters, condition, effects, source_of(node.span))
+
+    def _check_filters(self, event: registry.Event, node: ast.Hook) -> None:
+        if not node.filters:
+            return
+        if event.filter is None:
+            self.ctx.error("E0508", f"event `{event.name}` takes no filter", node.filters[0].span,
+                           help=f"write the condition with `if`, e.g. `on {event.name} if ...`")
+            return
+        for f in node.filters:
+            if event.filter_type == "int":
+                if not isinstance(f, ast.Number):
+                    self.ctx.error("E0508", f"the filter of `{event.name}` is a number", f.span)
+            elif isinstance(f, ast.Word):
+                kind = event.filter_type
+                if kind in NAME_KINDS:
+                    self.ctx.refer(kind, f, context=f"the filter of `{event.name}`")
+            else:
+                self.ctx.error("E0508", f"the filter of `{event.name}` is a {event.filter_type} name",
+                               f.span)
+
+    # ---- effects -------------------------------------------------------------------
+    def effects(self, nodes, scope: Scope) -> tuple[model.Effect, ...]:
+        out = []
+        for node in nodes:
+            if isinstance(node, ast.LetStmt):
+                # a `let` is visible to the statements after it in the same block
+                value, vtype = self.expr(node.value, scope)
+                out.append(model.Effect("let", expr=value, name=node.name, source=source_of(node.span)))
+                scope = scope.child({node.name: vtype})
+                continue
+            eff = self.effect(node, scope)
+            if eff is not None:
+                out.append(eff)
+        return tuple(out)
+
+    def effect(self, node, scope: Scope) -> model.Effect | None:
+        src = source_of(node.span)
+        if isinstance(node, ast.CallStmt):
+            prim = registry.PRIMITIVES.get(node.call.name)
+            expr, _ = self.expr(node.call, scope, statement=True)
+            if prim is not None and prim.kind != EFFECT:
+                self.ctx.error("E0507", f"`{prim.name}` is a {prim.kind}; it changes nothing on its own",
+                               node.span, help="use it inside a condition or as an argument")
+            return model.Effect("call", expr=expr, source=src)
+        if isinstance(node, ast.IfStmt):
+            cond, ctype = self.expr(node.condition, scope)
+            if ctype not in ("bool", "any"):
+                self.ctx.error("E0504", f"a condition must be true or false, not {ctype}",
+                               node.condition.span)
+            return model.Effect("if", expr=cond, body=self.effects(node.then, scope),
+                                orelse=self.effects(node.orelse, scope), source=src)
+        if isinstance(node, ast.ForStmt):
+            it, itype = self.expr(node.iterable, scope)
+            if not (itype.startswith("list<") or itype == "any"):
+                self.ctx.error("E0504", f"`for` needs a list, not {itype}", node.iterable.span)
+                elem = "any"
+            else:
+                elem = itype[5:-1] if itype.startswith("list<") else "any"
+            body = self.effects(node.body, scope.child({node.var: elem}))
+            return model.Effect("for", expr=it, name=node.var, body=body, source=src)
+        return None
+
+    # ---- expressions -----------------------------------------------------------------
+    def expr(self, node, scope: Scope, statement: bool = False) -> tuple[model.Expr, str]:
+        if isinstance(node, ast.Lit):
+            v = node.value
+            if isinstance(v, bool):
+                return model.Expr("bool", value=v), "bool"
+            if isinstance(v, int):
+                return model.Expr("num", value=v), "int"
+            return model.Expr("str", value=v), "str"
+        if isinstance(node, ast.Var):
+            return self._var(node, scope)
+        if isinstance(node, ast.Call):
+            return self._call(node, scope, statement)
+        if isinstance(node, ast.Unary):
+            inner, t = self.expr(node.operand, scope)
+            want = "bool" if node.op == "not" else "int"
+            if not compatible(want, t):
+                self.ctx.error("E0504", f"`{'not' if node.op == 'not' else '-'}` needs {want}, not {t}",
+                               node.operand.span)
+            return model.Expr(node.op, (inner,)), want
+        if isinstance(node, ast.Binary):
+            left, lt = self.expr(node.left, scope)
+            right, rt = self.expr(node.right, scope)
+            if node.op in ("and", "or"):
+                for side, t in ((node.left, lt), (node.right, rt)):
+                    if not compatible("bool", t):
+                        self.ctx.error("E0504", f"`{node.op}` needs true or false, not {t}", side.span)
+                return model.Expr(node.op, (left, right)), "bool"
+            if node.op in _COMPARE:
+                if node.op in ("eq", "ne"):
+                    if not (compatible(lt, rt) or compatible(rt, lt)):
+                        self.ctx.error("E0504", f"cannot compare {lt} with {rt}", node.span)
+                else:
+                    for side, t in ((node.left, lt), (node.right, rt)):
+                        if not compatible("int", t):
+                            self.ctx.error("E0504", f"only numbers can be ordered, not {t}", side.span)
+                return model.Expr(node.op, (left, right)), "bool"
+            for side, t in ((node.left, lt), (node.right, rt)):
+                if not compatible("int", t):
+                    self.ctx.error("E0504", f"arithmetic needs numbers, not {t}", side.span)
+            return model.Expr(node.op, (left, right)), "int"
+        if isinstance(node, ast.Pair):
+            a, _ = self.expr(node.first, scope)
+            b, _ = self.expr(node.second, scope)
+            return model.Expr("pair", (a, b)), "hex"
+        if isinstance(node, ast.ListExpr):
+            items = [self.expr(i, scope) for i in node.items]
+            types_ = {t for _, t in items}
+            elem = types_.pop() if len(types_) == 1 else "any"
+            return model.Expr("list", tuple(e for e, _ in items)), f"list<{elem}>"
+        raise TypeError(f"unexpected expression node {node!r}")
+
+    def _var(self, node: ast.Var, scope: Scope) -> tuple[model.Expr, str]:
+        if node.name in scope.variables:
+            return model.Expr("var", value=node.name), scope.variables[node.name]
+        found = self.names.lookup(node.name)
+        if found is not None:
+            op, type_ = found
+            return model.Expr(op, value=node.name), type_
+        known = set(scope.variables) | self.names.known()
+        hint = did_you_mean(node.name, known)
+        self.ctx.error("E0505", f"unknown name `{node.name}`", node.span,
+                       help=hint or "names here: " + ", ".join(sorted(scope.variables)))
+        return model.Expr("var", value=node.name), "any"
+
+    def _call(self, node: ast.Call, scope: Scope, statement: bool) -> tuple[model.Expr, str]:
+        prim = registry.PRIMITIVES.get(node.name)
+        args = [self.expr(a, scope) for a in node.args]
+        ir = model.Expr("call", tuple(e for e, _ in args), value=node.name)
+        if prim is None:
+            hint = did_you_mean(node.name, registry.PRIMITIVES)
+            self.ctx.error("E0502", f"unknown primitive `{node.name}`", node.span,
+                           help=hint or "docs/language.md lists the primitives")
+            return ir, "any"
+        if prim.kind == EFFECT and not statement:
+            self.ctx.error("E0506", f"`{prim.name}` is an effect; it has no value", node.span,
+                           help="call it as a statement on its own line")
+        if len(args) != len(prim.params):
+            sig = ", ".join(f"{p.name}: {p.type}" for p in prim.params)
+            self.ctx.error("E0503",
+                           f"`{prim.name}` takes {len(prim.params)} argument(s), not {len(args)}",
+                           node.span, help=f"{prim.name}({sig})")
+        else:
+            for p, (_, t), a in zip(prim.params, args, node.args):
+                if not compatible(p.type, t):
+                    self.ctx.error("E0504",
+                                   f"argument `{p.name}` of `{prim.name}` must be {p.type}, not {t}",
+                                   a.span)
+        return ir, prim.returns or "none"
+
+
+def condition_for_site(ctx: Context, lowering: HookLowering, node, site: str) -> model.Expr | None:
+    """A `where` condition of a placement or set-up step: `at` is the site."""
+    scope = Scope({"at": site, "player": "player"}, lowering.names)
+    expr, t = lowering.expr(node, scope)
+    if t not in ("bool", "any"):
+        ctx.error("E0504", f"a `where` condition must be true or false, not {t}", node.span)
+    return expr
+
+
+__all__ = ["HookLowering", "NameTable", "Scope", "condition_for_site", "QUERY", "CHOICE"]

@@ -1,0 +1,496 @@
+"""`map { ... }` -> model.Map: the row picture, legend, explicit hexes, pools, number
+plans, harbors, the frame, starting positions and island names.
+
+A row picture is read by character column: a hex is two half-steps wide, each row is
+offset by half a hex from the one above, so the columns of the cells give the axial
+coordinates. The compiler checks the picture's shape and names here; what needs the
+whole geometry (harbors on a coast, a closing frame, pools that fill their slots) is
+checked by instantiating the board (catandsl/board), whose errors point back here.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+
+from catandsl.compiler.context import (
+    Context,
+    Shape,
+    did_you_mean,
+    need_number,
+    need_word,
+    no_more,
+    source_of,
+    terms,
+)
+from catandsl.diagnostics import Span
+from catandsl.ir import model
+from catandsl.syntax import ast
+
+SIDES = ("NE", "E", "SE", "SW", "W", "NW")
+MAX_HEXES = 10_000
+_CELL = re.compile(r"^([^\s0-9])([0-9]+)?$")
+
+
+class MapReader:
+    def __init__(self, ctx: Context, entry: ast.Entry):
+        self.ctx = ctx
+        self.entry = entry
+        self.cells: dict[tuple[int, int], tuple[str, int | None, Span]] = {}  # symbol cells
+        self.explicit: list[tuple[int, int, ast.Word, int | None, Span]] = []
+        self.legend: dict[str, tuple[ast.Word, Span]] = {}
+        self.pools: list[model.TilePool] = []
+        self.numbers: list[model.NumberPlan] = []
+        self.harbors: list[model.HarborPlan] = []
+        self.frame: model.Frame | None = None
+        self.starts: list[model.Start] = []
+        self.islands: list[model.IslandName] = []
+        self.too_large = False
+
+    # ---- the walk ------------------------------------------------------------------
+    def read(self) -> model.Map | None:
+        for st in self.entry.block.stmts:
+            try:
+                if not isinstance(st, ast.Entry):
+                    raise Shape(st.span, "a map holds rows, legend, hex, pool, numbers, harbors, frame, start and island lines")
+                handler = MAP.get(st.head.name)
+                if handler is None:
+                    hint = did_you_mean(st.head.name, MAP)
+                    self.ctx.error("E0301", f"unknown map property `{st.head.name}`", st.head.span,
+                                   help=hint or "expected one of: " + ", ".join(sorted(MAP)))
+                    continue
+                handler(self, st)
+            except Shape as e:
+                self.ctx.error("E0304", e.message, e.span, help=e.help)
+            if self.too_large:
+                return None
+        return self._build()
+
+    def _build(self) -> model.Map | None:
+        pool_names = {p.name for p in self.pools}
+        slots: dict[tuple[int, int], model.HexSlot] = {}
+
+        def put(q, r, name: str, name_span: Span, number, span: Span):
+            if (q, r) in slots:
+                self.ctx.error("E0412", f"hex ({q}, {r}) is given twice", span,
+                               help="each hex appears once, in the picture or in a `hex` line")
+                return
+            if name in pool_names:
+                slot = model.HexSlot(q, r, None, name, number, source_of(span))
+            else:
+                self.ctx.refer("terrain", name, name_span, context="the map")
+                slot = model.HexSlot(q, r, name, None, number, source_of(span))
+            slots[(q, r)] = slot
+
+        for (q, r), (symbol, number, span) in sorted(self.cells.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+            if symbol not in self.legend:
+                if symbol == ".":
+                    continue  # no hex here
+                known = ", ".join(sorted(self.legend)) or "none"
+                self.ctx.error("E0402", f"symbol `{symbol}` is not in the legend", span,
+                               help=f"add `{symbol} TERRAIN` to the legend (symbols: {known})")
+                continue
+            word, _ = self.legend[symbol]
+            put(q, r, word.name, word.span, number, span)
+        for q, r, word, number, span in self.explicit:
+            put(q, r, word.name, word.span, number, span)
+        if len(slots) > MAX_HEXES:
+            self.ctx.error("E0408", f"the map has {len(slots):,} hexes; the limit is {MAX_HEXES:,}",
+                           self.entry.span)
+            return None
+        for pool in self.pools:
+            self.ctx.declare("pool", pool.name, self.entry.span)
+        for isl in self.islands:
+            self.ctx.declare("island", isl.name, self.entry.span)
+        hexes = tuple(sorted(slots.values(), key=lambda s: (s.r, s.q)))
+        return model.Map(
+            "map", hexes, tuple(self.pools), tuple(self.numbers), tuple(self.harbors),
+            self.frame, tuple(self.starts), tuple(self.islands), source_of(self.entry.span),
+        )
+
+    # ---- rows and legend ---------------------------------------------------------------
+    def rows(self, e: ast.Entry) -> None:
+        items = terms(e)
+        origin = (0, 0)
+        picture = None
+        for i, t in enumerate(items):
+            if isinstance(t, ast.Str) and picture is None:
+                picture = t
+            elif isinstance(t, ast.Word) and t.name == "at" and i + 1 < len(items) and isinstance(items[i + 1], ast.Coord):
+                origin = (items[i + 1].q, items[i + 1].r)
+            elif isinstance(t, ast.Coord) and i > 0 and getattr(items[i - 1], "name", None) == "at":
+                continue
+            else:
+                raise Shape(t.span, 'write `rows """ ... """` or `rows at (q, r) """ ... """`')
+        if picture is None:
+            raise Shape(e.span, 'the rows need a picture in triple quotes: rows """ ... """')
+        self._picture(picture, origin)
+
+    def _picture(self, pic: ast.Str, origin: tuple[int, int]) -> None:
+        lines = pic.value.split("\n")
+        found: list[tuple[int, int, str, Span]] = []  # (row line index, column, text, span)
+        for k, line in enumerate(lines):
+            base_col = pic.span.column + 3 if k == 0 else 1
+            for m in re.finditer(r"\S+", line.replace("\t", " ")):
+                span = Span(pic.span.file, pic.span.line + k, base_col + m.start(),
+                            pic.span.line + k, base_col + m.end())
+                found.append((k, m.start(), m.group(), span))
+                if len(found) > MAX_HEXES:
+                    self.ctx.error("E0408", f"the map picture has more than {MAX_HEXES:,} cells",
+                                   pic.span, help="a scenario map has a few dozen hexes")
+                    self.too_large = True
+                    return
+        if not found:
+            raise Shape(pic.span, "the picture has no cells")
+        first_line = found[0][0]
+        c0 = found[0][1]
+        by_row: dict[int, list[int]] = {}
+        for k, c, _, _ in found:
+            by_row.setdefault(k, []).append(c)
+        # A hex is as wide as the usual distance between neighbours in a row; half of
+        # it is the step between rows. Misplaced cells are then reported one by one.
+        in_row = [b - a for cols in by_row.values() for a, b in zip(cols, cols[1:])]
+        if in_row:
+            counts = Counter(in_row)
+            width = min(counts, key=lambda w: (-counts[w], w))
+        else:
+            starts = [cols[0] - c0 for cols in by_row.values() if cols[0] != c0]
+            g = 0
+            for d in starts:
+                g = math.gcd(g, abs(d))
+            width = 2 * (g or 1)
+        if width % 2:
+            raise Shape(pic.span, f"neighbouring cells are {width} columns apart; use an even spacing",
+                        help="put cells 2 or 4 columns apart, each row shifted by half that")
+        g = width // 2
+        q0, r0 = origin
+        doubled0 = 2 * q0 + r0
+        for k, c, text, span in found:
+            row = k - first_line
+            r = r0 + row
+            x = (c - c0)
+            if x % g:
+                self.ctx.error("E0401", f"cell `{text}` is not aligned with the hex grid", span,
+                               help=f"cells sit every {2 * g} columns, each row shifted by {g}")
+                continue
+            doubled = doubled0 + x // g
+            if (doubled - r) % 2:
+                self.ctx.error("E0401", f"cell `{text}` is half a hex off its row", span,
+                               help=f"rows alternate by {g} column(s); move this cell left or right by {g}")
+                continue
+            q = (doubled - r) // 2
+            m = _CELL.match(text)
+            if m is None:
+                self.ctx.error("E0402", f"cell `{text}` is not a legend symbol with an optional number",
+                               span, help="write a symbol such as `f` or `f8` (forest with an 8)")
+                continue
+            number = int(m.group(2)) if m.group(2) else None
+            self.cells[(q, r)] = (m.group(1), number, span)
+
+    def legend_block(self, e: ast.Entry) -> None:
+        if e.block is None or e.phrases:
+            raise Shape(e.span, "write `legend { ~ sea; f forest }`")
+        for st in e.block.stmts:
+            if not isinstance(st, ast.Entry):
+                raise Shape(st.span, "a legend lists `SYMBOL NAME` lines")
+            sym = st.head.name
+            if len(sym) != 1 or sym.isdigit():
+                raise Shape(st.head.span, f"a legend symbol is one character, not `{sym}`")
+            items = terms(st)
+            name = need_word(items, 0, st, "a terrain or pool name")
+            no_more(items, 1, "legend")
+            if sym in self.legend:
+                raise Shape(st.head.span, f"symbol `{sym}` is in the legend twice")
+            self.legend[sym] = (name, st.span)
+
+    def hex_line(self, e: ast.Entry) -> None:
+        items = terms(e)
+        if not items or not isinstance(items[0], ast.Coord):
+            raise Shape(e.span, "write `hex (q, r) TERRAIN [NUMBER]`")
+        name = need_word(items, 1, items[0], "a terrain or pool name")
+        number = None
+        if len(items) > 2:
+            number = need_number(items, 2, name, "a number token").value
+        no_more(items, 3, "hex")
+        self.explicit.append((items[0].q, items[0].r, name, number, e.span))
+        if len(self.explicit) > MAX_HEXES:
+            self.ctx.error("E0408", f"the map has more than {MAX_HEXES:,} hexes", e.span)
+            self.too_large = True
+
+    # ---- pools and numbers --------------------------------------------------------------
+    def pool(self, e: ast.Entry) -> None:
+        items = terms(e)
+        name = need_word(items, 0, e, "the pool's name")
+        method = need_word(items, 1, name, "`shuffled` or `fixed`")
+        if method.name not in ("shuffled", "fixed"):
+            raise Shape(method.span, f"a pool is `shuffled` or `fixed`, not `{method.name}`")
+        lst = items[2] if len(items) > 2 else None
+        if not isinstance(lst, ast.ListTerm):
+            raise Shape(e.span, "list the pool's tiles: pool land shuffled [forest x4, hills x3]")
+        no_more(items, 3, "pool")
+        tiles = []
+        for ph in lst.items:
+            word, count = _counted_word(ph)
+            self.ctx.refer("terrain", word, context=f"pool `{name.name}`")
+            tiles.append(model.Amount(word.name, count))
+        if any(p.name == name.name for p in self.pools):
+            raise Shape(name.span, f"pool `{name.name}` is declared twice")
+        self.pools.append(model.TilePool(name.name, tuple(tiles), method.name == "shuffled", source_of(e.span)))
+
+    def numbers_line(self, e: ast.Entry) -> None:
+        items = terms(e)
+        method = need_word(items, 0, e, "`shuffled`, `spiral` or `fixed`")
+        if method.name not in ("shuffled", "spiral", "fixed"):
+            raise Shape(method.span, f"numbers are laid `shuffled`, `spiral` or `fixed`, not `{method.name}`",
+                        help=did_you_mean(method.name, ["shuffled", "spiral", "fixed"]))
+        tokens: list[model.NumberToken] = []
+        i = 1
+        if method.name != "fixed":
+            lst = items[1] if len(items) > 1 else None
+            if not isinstance(lst, ast.ListTerm):
+                raise Shape(e.span, "list the number tokens: numbers shuffled [2, 3 x2, 4 x2, ...]")
+            tokens = self._tokens(lst, letters=method.name == "spiral")
+            i = 2
+        plan = {"onto": (), "skip": (), "avoid_adjacent": (), "start_corner": None}
+        while i < len(items):
+            w = need_word(items, i, items[i - 1], "onto, skip, avoid_adjacent or start")
+            if w.name in ("onto", "skip", "avoid_adjacent"):
+                lst = items[i + 1] if i + 1 < len(items) else None
+                if not isinstance(lst, ast.ListTerm):
+                    raise Shape(w.span, f"`{w.name}` takes a list in [ ]")
+                vals = []
+                for ph in lst.items:
+                    if len(ph.terms) != 1:
+                        raise Shape(ph.span, f"one item per entry of `{w.name}`")
+                    t = ph.terms[0]
+                    if w.name == "avoid_adjacent":
+                        if not isinstance(t, ast.Number):
+                            raise Shape(t.span, "avoid_adjacent lists numbers")
+                        vals.append(t.value)
+                    else:
+                        if not isinstance(t, ast.Word):
+                            raise Shape(t.span, f"`{w.name}` lists names")
+                        self.ctx.refer("pool" if w.name == "onto" else "terrain", t, context="numbers")
+                        vals.append(t.name)
+                plan[w.name] = tuple(vals)
+                i += 2
+            elif w.name == "start":
+                corner = need_word(items, i + 1, w, "`corner`")
+                n = need_number(items, i + 2, corner, "a corner 0-5")
+                if corner.name != "corner" or not 0 <= n.value <= 5:
+                    raise Shape(w.span, "write `start corner N` with N from 0 to 5")
+                plan["start_corner"] = n.value
+                i += 3
+            else:
+                raise Shape(w.span, f"unknown numbers property `{w.name}`",
+                            help=did_you_mean(w.name, ["onto", "skip", "avoid_adjacent", "start"]))
+        self.numbers.append(model.NumberPlan(method.name, tuple(tokens), source=source_of(e.span), **plan))
+
+    def _tokens(self, lst: ast.ListTerm, letters: bool) -> list[model.NumberToken]:
+        out = []
+        for ph in lst.items:
+            ts = ph.terms
+            if letters and len(ts) == 2 and isinstance(ts[0], ast.Word) and isinstance(ts[1], ast.Number):
+                if not re.fullmatch(r"[A-Z]", ts[0].name):
+                    raise Shape(ts[0].span, "a token letter is one capital letter")
+                out.append(model.NumberToken(_token_value(ts[1]), ts[0].name))
+                continue
+            if letters:
+                raise Shape(ph.span, "spiral tokens carry their letters: [A 5, B 2, C 6, ...]")
+            if len(ts) == 1 and isinstance(ts[0], ast.Number):
+                out.append(model.NumberToken(_token_value(ts[0])))
+            elif len(ts) == 1 and isinstance(ts[0], ast.Repeat) and isinstance(ts[0].term, ast.Number):
+                out.extend(model.NumberToken(_token_value(ts[0].term)) for _ in range(ts[0].count))
+            else:
+                raise Shape(ph.span, "a number token is a number, optionally repeated: 3 x2")
+        if letters:
+            seen = [t.letter for t in out]
+            if len(set(seen)) != len(seen):
+                raise Shape(lst.span, "a token letter appears twice")
+            out.sort(key=lambda t: t.letter)
+        return out
+
+    # ---- harbors -------------------------------------------------------------------------
+    def harbors_line(self, e: ast.Entry) -> None:
+        items = terms(e)
+        method = need_word(items, 0, e, "`shuffled` or `fixed`")
+        if method.name == "shuffled":
+            if len(items) != 4 or not isinstance(items[1], ast.ListTerm) or getattr(items[2], "name", None) != "at" or not isinstance(items[3], ast.ListTerm):
+                raise Shape(e.span, "write `harbors shuffled [3:1 x4, brick 2:1, ...] at [(q, r) SIDE, ...]`")
+            types_ = []
+            for ph in items[1].items:
+                types_.extend(self._harbor_types(list(ph.terms), ph.span))
+            spots = [self._spot(list(ph.terms), ph.span) for ph in items[3].items]
+            self.harbors.append(model.HarborPlan("shuffled", tuple(types_), tuple(spots), source_of(e.span)))
+        elif method.name == "fixed":
+            if len(items) != 2 or not isinstance(items[1], ast.ListTerm):
+                raise Shape(e.span, "write `harbors fixed [3:1 at (q, r) SIDE, brick 2:1 at (q, r) SIDE]`")
+            types_, spots = [], []
+            for ph in items[1].items:
+                ts = list(ph.terms)
+                at = next((k for k, t in enumerate(ts) if getattr(t, "name", None) == "at"), None)
+                if at is None:
+                    raise Shape(ph.span, "each fixed harbor says where: `3:1 at (q, r) SIDE`")
+                kinds = self._harbor_types(ts[:at], ph.span)
+                if len(kinds) != 1:
+                    raise Shape(ph.span, "a fixed harbor is one harbor")
+                types_.extend(kinds)
+                spots.append(self._spot(ts[at + 1:], ph.span))
+            self.harbors.append(model.HarborPlan("fixed", tuple(types_), tuple(spots), source_of(e.span)))
+        else:
+            raise Shape(method.span, f"harbors are `shuffled` or `fixed`, not `{method.name}`",
+                        help=did_you_mean(method.name, ["shuffled", "fixed"]))
+
+    def _harbor_types(self, ts: list, span: Span) -> list[model.HarborType]:
+        resource = None
+        if ts and isinstance(ts[0], ast.Word):
+            resource = ts[0]
+            self.ctx.refer("resource", resource, context="a harbor")
+            ts = ts[1:]
+        count = 1
+        if len(ts) == 1 and isinstance(ts[0], ast.Repeat) and isinstance(ts[0].term, ast.Ratio):
+            count, ratio = ts[0].count, ts[0].term
+        elif len(ts) == 1 and isinstance(ts[0], ast.Ratio):
+            ratio = ts[0]
+        else:
+            raise Shape(span, "a harbor is a ratio with an optional resource: `3:1`, `brick 2:1`, `3:1 x4`")
+        if ratio.get < 1 or ratio.give <= ratio.get:
+            raise Shape(ratio.span, f"a harbor ratio gives more than it gets, not {ratio.give}:{ratio.get}")
+        return [model.HarborType(ratio.give, ratio.get, resource.name if resource else None)] * count
+
+    def _spot(self, ts: list, span: Span) -> model.EdgeRef:
+        if len(ts) != 2 or not isinstance(ts[0], ast.Coord) or not isinstance(ts[1], ast.Word):
+            raise Shape(span, "a harbor spot is a hex and a side: (q, r) NE")
+        side = ts[1]
+        if side.name not in SIDES:
+            self.ctx.error("E0405", f"unknown direction `{side.name}`", side.span,
+                           help=(did_you_mean(side.name.upper(), SIDES) or "")
+                           + f" sides of a hex are {', '.join(SIDES)}")
+        return model.EdgeRef(ts[0].q, ts[0].r, side.name, source_of(ts[0].span))
+
+    # ---- frame, starts, islands ------------------------------------------------------------
+    def frame_block(self, e: ast.Entry) -> None:
+        if e.block is None:
+            raise Shape(e.span, "write `frame { piece AB 3; piece BC 3; ... }`")
+        terrain = "sea"
+        items = terms(e)
+        if items:
+            if [getattr(t, "name", None) for t in items[:1]] != ["of"] or len(items) != 2:
+                raise Shape(e.span, "write `frame { ... }` or `frame of TERRAIN { ... }`")
+            tw = need_word(items, 1, items[0], "a water terrain")
+            self.ctx.refer("terrain", tw, context="the frame")
+            terrain = tw.name
+        pieces, joints = [], ()
+        for st in e.block.stmts:
+            if not isinstance(st, ast.Entry):
+                raise Shape(st.span, "a frame lists `piece LETTERS LENGTH` lines")
+            if st.head.name == "piece":
+                ts = terms(st)
+                letters = need_word(ts, 0, st, "the piece's connector letters (AB, or X)")
+                length = need_number(ts, 1, letters, "how many sea positions it spans")
+                label = None
+                if len(ts) > 2:
+                    if not isinstance(ts[2], ast.Str):
+                        raise Shape(ts[2].span, "a frame piece's label is a string")
+                    label = ts[2].value
+                no_more(ts, 3, "piece")
+                if letters.name == "X":
+                    left = right = "X"
+                elif re.fullmatch(r"[A-Z]{2}", letters.name):
+                    left, right = letters.name[0], letters.name[1]
+                else:
+                    raise Shape(letters.span, f"frame connectors are two capital letters (AB) or X, not `{letters.name}`")
+                if length.value < 1:
+                    raise Shape(length.span, "a frame piece spans at least one position")
+                pieces.append(model.FramePiece(left, right, length.value, label, source_of(st.span)))
+            elif st.head.name == "extend":
+                ts = terms(st) if len(st.phrases) <= 1 else [t for ph in st.phrases for t in ph.terms]
+                if not ts or getattr(ts[0], "name", None) != "at":
+                    raise Shape(st.span, "write `extend at B, F`")
+                letters = ts[1:]
+                if not letters or not all(isinstance(t, ast.Word) and re.fullmatch(r"[A-Z]", t.name) for t in letters):
+                    raise Shape(st.span, "`extend at` lists connector letters")
+                joints = tuple(t.name for t in letters)
+            else:
+                raise Shape(st.head.span, f"unknown frame property `{st.head.name}`",
+                            help=did_you_mean(st.head.name, ["piece", "extend"]))
+        if not pieces:
+            raise Shape(e.span, "a frame needs pieces")
+        self.frame = model.Frame(tuple(pieces), terrain, joints, source_of(e.span))
+
+    def start(self, e: ast.Entry) -> None:
+        items = terms(e)
+        piece = need_word(items, 0, e, "the piece that starts")
+        self.ctx.refer("piece", piece, context="`start`")
+        how = need_word(items, 1, piece, "`at`, `on` or `off`")
+        src = source_of(e.span)
+        if how.name == "at":
+            if len(items) != 3 or not isinstance(items[2], ast.Coord):
+                raise Shape(e.span, "write `start robber at (q, r)`")
+            self.starts.append(model.Start(piece.name, items[2].q, items[2].r, source=src))
+        elif how.name == "on":
+            terrain = need_word(items, 2, how, "a terrain")
+            self.ctx.refer("terrain", terrain, context="`start`")
+            number = need_number(items, 3, terrain, "a number").value if len(items) > 3 else None
+            no_more(items, 4, "start")
+            self.starts.append(model.Start(piece.name, terrain=terrain.name, number=number, source=src))
+        elif how.name == "off":
+            board = need_word(items, 2, how, "`board`")
+            if board.name != "board":
+                raise Shape(board.span, "write `start pirate off board`")
+            no_more(items, 3, "start")
+            self.starts.append(model.Start(piece.name, off_board=True, source=src))
+        else:
+            raise Shape(how.span, f"a piece starts `at (q, r)`, `on TERRAIN [NUMBER]` or `off board`")
+        if sum(1 for s in self.starts if s.piece == piece.name) > 1:
+            raise Shape(e.span, f"`{piece.name}` has two starting positions")
+
+    def island(self, e: ast.Entry) -> None:
+        items = terms(e)
+        name = need_word(items, 0, e, "the island's name")
+        at = need_word(items, 1, name, "`at`")
+        if at.name != "at" or len(items) != 3:
+            raise Shape(e.span, "write `island main at (q, r)` or `island tribe at [(q, r), ...]`")
+        target = items[2]
+        if isinstance(target, ast.Coord):
+            hexes = ((target.q, target.r),)
+        elif isinstance(target, ast.ListTerm) and all(
+            len(ph.terms) == 1 and isinstance(ph.terms[0], ast.Coord) for ph in target.items
+        ):
+            hexes = tuple((ph.terms[0].q, ph.terms[0].r) for ph in target.items)
+        else:
+            raise Shape(target.span, "an island is named by one of its hexes: (q, r), or a list of them")
+        self.islands.append(model.IslandName(name.name, hexes, source_of(e.span)))
+
+
+def _counted_word(ph: ast.Phrase) -> tuple[ast.Word, int]:
+    ts = ph.terms
+    if len(ts) == 1 and isinstance(ts[0], ast.Word):
+        return ts[0], 1
+    if len(ts) == 1 and isinstance(ts[0], ast.Repeat) and isinstance(ts[0].term, ast.Word):
+        return ts[0].term, ts[0].count
+    raise Shape(ph.span, "a pool lists names, optionally repeated: forest x4")
+
+
+def _token_value(n: ast.Number) -> int:
+    if not 2 <= n.value <= 12 or n.value == 7:
+        raise Shape(n.span, f"a number token shows 2-6 or 8-12, not {n.value}")
+    return n.value
+
+
+MAP = {
+    "rows": MapReader.rows,
+    "legend": MapReader.legend_block,
+    "hex": MapReader.hex_line,
+    "pool": MapReader.pool,
+    "numbers": MapReader.numbers_line,
+    "harbors": MapReader.harbors_line,
+    "frame": MapReader.frame_block,
+    "start": MapReader.start,
+    "island": MapReader.island,
+}
+
+
+def lower_map(ctx: Context, entry: ast.Entry) -> model.Map | None:
+    return MapReader(ctx, entry).read()

@@ -1,0 +1,344 @@
+"""Blocks with their own small vocabularies: piece, deck and card, award, setup."""
+
+from __future__ import annotations
+
+from catandsl.compiler.context import (
+    Shape,
+    did_you_mean,
+    need_number,
+    need_word,
+    no_block,
+    no_more,
+    single_number,
+    source_of,
+    terms,
+    word_list,
+)
+from catandsl.compiler.hooks import condition_for_site
+from catandsl.ir import model
+from catandsl.syntax import ast
+
+SITES = ("path", "intersection", "hex")
+BLOCKS = ("production", "ship", "road", "building")
+
+
+def _each_entry(low, block: ast.Block, table: dict, what: str, state: dict, *extra_nodes):
+    """Run the handler for every entry of a block; report errors and go on."""
+    for st in block.stmts:
+        try:
+            if isinstance(st, ast.Entry):
+                handler = table.get(st.head.name)
+                if handler is None:
+                    hint = did_you_mean(st.head.name, table)
+                    low.ctx.error("E0301", f"unknown {what} property `{st.head.name}`", st.head.span,
+                                  help=hint or "expected one of: " + ", ".join(sorted(table)))
+                    continue
+                handler(low, st, state)
+            elif extra_nodes and isinstance(st, extra_nodes[0]):
+                extra_nodes[1](low, st, state)
+            elif extra_nodes[2:] and isinstance(st, extra_nodes[2]):
+                extra_nodes[3](low, st, state)
+            else:
+                low.ctx.error("E0301", f"this does not belong in a {what}", st.span)
+        except Shape as e:
+            low.ctx.error("E0304", e.message, e.span, help=e.help)
+
+
+def _cost(low, node: ast.Cost, state: dict) -> None:
+    amounts = []
+    for a in node.amounts:
+        low.ctx.refer("resource", a.resource, context="a cost")
+        if a.count < 1:
+            raise Shape(a.span, "a cost counts at least 1")
+        amounts.append(model.Amount(a.resource.name, a.count))
+    state["cost"] = tuple(amounts)
+
+
+# ---- piece -------------------------------------------------------------------------------
+
+
+def _placement(low, node: ast.Placement, state: dict) -> None:
+    if node.site.name not in SITES:
+        raise Shape(node.site.span, f"a piece stands on a path, an intersection or a hex, not `{node.site.name}`",
+                    help=did_you_mean(node.site.name, SITES))
+    state["site"] = node.site.name
+    if node.where is not None:
+        state["where"] = condition_for_site(low.ctx, low.hooks, node.where, node.site.name)
+
+
+def _number_prop(key):
+    def f(low, e, state):
+        no_block(e)
+        state[key] = single_number(e).value
+    return f
+
+
+def _flag(key):
+    def f(low, e, state):
+        no_block(e)
+        no_more(terms(e), 0, e.head.name)
+        state[key] = True
+    return f
+
+
+def _connects(low, e, state):
+    no_block(e)
+    words = word_list(e, "a piece name")
+    for w in words:
+        low.ctx.refer("piece", w, context="`connects`")
+    state["connects"] = tuple(w.name for w in words)
+
+
+def _upgrades(low, e, state):
+    no_block(e)
+    items = terms(e)
+    w = need_word(items, 0, e, "the piece it replaces")
+    no_more(items, 1, "upgrades")
+    low.ctx.refer("piece", w, context="`upgrades`")
+    state["upgrades"] = w.name
+
+
+def _blocks(low, e, state):
+    no_block(e)
+    words = word_list(e, "what the piece blocks")
+    for w in words:
+        if w.name not in BLOCKS:
+            raise Shape(w.span, f"a piece can block {', '.join(BLOCKS)}, not `{w.name}`",
+                        help=did_you_mean(w.name, BLOCKS))
+    state["blocks"] = tuple(w.name for w in words)
+
+
+def _steals(low, e, state):
+    no_block(e)
+    if not e.phrases or not e.phrases[0].terms or getattr(e.phrases[0].terms[0], "name", None) != "from":
+        raise Shape(e.span, "write `steals from settlement, city`")
+    first = e.phrases[0].terms[1:]
+    names = list(first) + [t for ph in e.phrases[1:] for t in ph.terms]
+    for w in names:
+        if not isinstance(w, ast.Word):
+            raise Shape(w.span, "`steals from` lists piece names")
+        low.ctx.refer("piece", w, context="`steals from`")
+    if not names:
+        raise Shape(e.span, "`steals from` needs at least one piece")
+    state["steals_from"] = tuple(w.name for w in names)
+
+
+def _moves(low, e, state):
+    """`moves { open_end; per_turn 1; not_built_this_turn; blocked_by pirate }`"""
+    if e.block is None:
+        raise Shape(e.span, "write the movement rules in a block: `moves { open_end ... }`")
+    mv = {}
+    for st in e.block.stmts:
+        if not isinstance(st, ast.Entry):
+            raise Shape(st.span, "a `moves` block lists movement properties")
+        h = st.head.name
+        if h in ("open_end", "not_built_this_turn"):
+            no_more(terms(st), 0, h)
+            mv["open_end_only" if h == "open_end" else h] = True
+        elif h == "per_turn":
+            mv["per_turn"] = single_number(st).value
+        elif h == "blocked_by":
+            words = word_list(st, "a piece name")
+            for w in words:
+                low.ctx.refer("piece", w, context="`blocked_by`")
+            mv["blocked_by"] = tuple(w.name for w in words)
+        elif h == "phase":
+            w = need_word(terms(st), 0, st, "a phase")
+            mv["phase"] = w.name
+        else:
+            opts = ("open_end", "per_turn", "not_built_this_turn", "blocked_by", "phase")
+            raise Shape(st.head.span, f"unknown movement property `{h}`", help=did_you_mean(h, opts))
+    state["movement"] = model.Movement(**mv)
+
+
+PIECE = {
+    "limit": _number_prop("limit"),
+    "points": _number_prop("points"),
+    "produces": _number_prop("produces"),
+    "distance": _number_prop("distance"),
+    "connects": _connects,
+    "upgrades": _upgrades,
+    "neutral": _flag("neutral"),
+    "blocks": _blocks,
+    "steals": _steals,
+    "moves": _moves,
+}
+
+
+def lower_piece(low, name: ast.Word, e: ast.Entry) -> model.Piece | None:
+    state: dict = {}
+    _each_entry(low, e.block, PIECE, "piece", state, ast.Placement, _placement, ast.Cost, _cost)
+    if "site" not in state:
+        low.ctx.error("E0305", f"piece `{name.name}` does not say where it stands", name.span,
+                      help="add `on path`, `on intersection` or `on hex`")
+        return None
+    if state.get("neutral") and state.get("cost"):
+        low.ctx.error("E0304", f"neutral piece `{name.name}` cannot have a cost", name.span)
+    return model.Piece(name=name.name, source=source_of(e.span), **state)
+
+
+# ---- deck and cards ----------------------------------------------------------------------
+
+
+def declare_deck_cards(low, e: ast.Entry) -> None:
+    for st in e.block.stmts:
+        if isinstance(st, ast.Entry) and st.head.name == "card":
+            items = terms(st)
+            if items and isinstance(items[0], ast.Word):
+                low._declare_once("card", items[0])
+
+
+def _play(low, e, state):
+    """`play 1 per turn, before roll, not the turn bought`"""
+    no_block(e)
+    for ph in e.phrases:
+        words = [t.name if isinstance(t, ast.Word) else t.value if isinstance(t, ast.Number) else None
+                 for t in ph.terms]
+        if len(words) == 3 and isinstance(words[0], int) and words[1:] == ["per", "turn"]:
+            state["play_per_turn"] = words[0]
+        elif words == ["before", "roll"]:
+            state["playable_before_roll"] = True
+        elif words == ["not", "the", "turn", "bought"]:
+            state["not_turn_bought"] = True
+        elif words == ["the", "turn", "bought"]:
+            state["not_turn_bought"] = False
+        else:
+            raise Shape(ph.span, "unknown play rule",
+                        help="`play 1 per turn, before roll, not the turn bought`")
+
+
+def lower_deck(low, name: ast.Word, e: ast.Entry, rules_out: list) -> model.Deck:
+    state: dict = {"not_turn_bought": False}
+    cards: list[model.Card] = []
+    hooks: list[model.Hook] = []
+
+    def card(low_, st, _state):
+        items = terms(st)
+        cname = need_word(items, 0, st, "the card's name")
+        count = need_number(items, 1, st, "how many cards")
+        no_more(items, 2, "card")
+        props = {"points": 0, "hidden": False, "army": 0}
+        for sub in (st.block.stmts if st.block else ()):
+            if isinstance(sub, ast.Hook):
+                if sub.event.name != "play":
+                    low.ctx.error("E0501", f"a card reacts to `on play`, not `on {sub.event.name}`",
+                                  sub.event.span)
+                    continue
+                h = low.hooks.hook(sub, event_override=("card_played", cname.name))
+                if h is not None:
+                    hooks.append(h)
+            elif isinstance(sub, ast.Entry) and sub.head.name in ("points", "army"):
+                props[sub.head.name] = single_number(sub).value
+            elif isinstance(sub, ast.Entry) and sub.head.name == "hidden":
+                no_more(terms(sub), 0, "hidden")
+                props["hidden"] = True
+            else:
+                low.ctx.error("E0301", "a card holds points, army, hidden or `on play { }`", sub.span,
+                              help=did_you_mean(getattr(getattr(sub, "head", None), "name", ""),
+                                                ["points", "army", "hidden"]))
+        cards.append(model.Card(cname.name, count.value, source=source_of(st.span), **props))
+
+    table = {"card": card, "play": _play}
+    _each_entry(low, e.block, table, "deck", state, ast.Cost, _cost)
+    if hooks:
+        rules_out.append(model.Rule(f"deck:{name.name}", tuple(hooks), "card", source_of(e.span)))
+    return model.Deck(name.name, tuple(cards), source=source_of(e.span), **state)
+
+
+# ---- award -------------------------------------------------------------------------------
+
+
+def lower_award(low, name: ast.Word, e: ast.Entry) -> model.Award | None:
+    state: dict = {"title": name.name.replace("_", " ").title()}
+
+    def title(low_, st, s):
+        no_block(st)
+        items = terms(st)
+        if len(items) != 1 or not isinstance(items[0], ast.Str):
+            raise Shape(st.span, "`title` takes one string")
+        s["title"] = items[0].value
+
+    def measure(low_, st, s):
+        no_block(st)
+        items = terms(st)
+        if len(items) != 1 or not isinstance(items[0], ast.Call):
+            raise Shape(st.span, "`measure` takes a query call", help="measure army(player)")
+        from catandsl.compiler.hooks import Scope
+
+        expr, t = low.hooks.expr(items[0], Scope({"player": "player"}, low.hooks.names))
+        if t not in ("int", "any"):
+            low.ctx.error("E0504", f"an award measures a number, not {t}", items[0].span)
+        s["measure"] = expr
+
+    table = {"title": title, "points": _number_prop("points"), "min": _number_prop("min"),
+             "measure": measure}
+    _each_entry(low, e.block, table, "award", state)
+    missing = [k for k in ("points", "min", "measure") if k not in state]
+    if missing:
+        low.ctx.error("E0305", f"award `{name.name}` needs {', '.join(missing)}", name.span)
+        return None
+    return model.Award(name.name, source=source_of(e.span), **state)
+
+
+# ---- set-up ------------------------------------------------------------------------------
+
+
+def lower_setup(low, e: ast.Entry) -> model.Setup:
+    rounds = []
+    for st in e.block.stmts:
+        try:
+            if not isinstance(st, ast.Entry) or st.head.name != "round" or st.block is None:
+                raise Shape(st.span, "a set-up lists rounds: `round forward { place settlement ... }`")
+            items = terms(st)
+            order = need_word(items, 0, st, "`forward` or `backward`")
+            if order.name not in ("forward", "backward"):
+                raise Shape(order.span, f"a round goes `forward` or `backward`, not `{order.name}`",
+                            help=did_you_mean(order.name, ["forward", "backward"]))
+            from_last = False
+            if len(items) > 1:
+                words = [getattr(t, "name", None) for t in items[1:]]
+                if words != ["from", "last"]:
+                    raise Shape(items[1].span, "a round may only add `from last`")
+                from_last = True
+            steps = tuple(s for s in (_setup_step(low, sub) for sub in st.block.stmts) if s is not None)
+            rounds.append(model.SetupRound(order.name, steps, from_last, source_of(st.span)))
+        except Shape as err:
+            low.ctx.error("E0304", err.message, err.span, help=err.help)
+    return model.Setup("setup", tuple(rounds), source_of(e.span))
+
+
+def _setup_step(low, st) -> model.SetupStep | None:
+    try:
+        if not isinstance(st, ast.Entry) or st.head.name not in ("place", "collect"):
+            raise Shape(st.span, "a round lists `place PIECE [or PIECE] [touching last]` and `collect last`")
+        items = terms(st)
+        if st.head.name == "collect":
+            if [getattr(t, "name", None) for t in items] != ["last"]:
+                raise Shape(st.span, "write `collect last`: resources for the piece just placed")
+            return model.SetupStep("collect", source=source_of(st.span))
+        pieces, touching = [], False
+        i = 0
+        while i < len(items):
+            w = need_word(items, i, st, "a piece name")
+            if w.name == "or" and pieces:
+                i += 1
+                continue
+            if w.name == "touching":
+                last = need_word(items, i + 1, w, "`last`")
+                if last.name != "last":
+                    raise Shape(last.span, "write `touching last`")
+                touching = True
+                i += 2
+                continue
+            low.ctx.refer("piece", w, context="the set-up")
+            pieces.append(w.name)
+            i += 1
+        if not pieces:
+            raise Shape(st.span, "`place` needs a piece")
+        where = None
+        if st.where is not None:
+            where = condition_for_site(low.ctx, low.hooks, st.where, "site")
+        return model.SetupStep("place", tuple(pieces), touching, where, source_of(st.span))
+    except Shape as err:
+        low.ctx.error("E0304", err.message, err.span, help=err.help)
+        return None

@@ -1,0 +1,470 @@
+"""The compiled scenario (IR): plain frozen dataclasses, JSON-serializable.
+
+A `Scenario` is a list of `Section`s. The first sections are unconditional; the others
+apply only for some player counts or option items (`for 3 players { }`,
+`when layout is random { }`). Each section holds declarations (`Decl`), keyed by
+(kind, name): a later declaration with the same key replaces an earlier one and a
+`Remove` takes one away. `catandsl.ir.configure` folds the sections for one player
+count and choice of options into a `Ruleset`, the resolved view the board and engine
+read. Nothing here is code: expressions are data (`Expr`), evaluated by the engine
+through the primitives registered in `catandsl.rules`.
+
+Every dataclass that is a member of a union carries a class-level `KIND`, written as
+`"kind"` in JSON. `catandsl.ir.codec` derives both the JSON form and the JSON Schema
+from these type hints, so the three cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a declaration came from, so later stages can point at the .catan line."""
+
+    file: str
+    line: int
+    column: int
+
+
+# ---- expressions and effects -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Expr:
+    """An expression tree.
+
+    op is one of: num, str, bool (value holds the literal); var (value is the name of an
+    event parameter, a `let`, or a declared name); param (value is an option/param name);
+    call (value is the primitive's name); list, pair; and, or, not, neg; eq, ne, lt, le,
+    gt, ge; add, sub, mul.
+    """
+
+    op: str
+    args: tuple["Expr", ...] = ()
+    value: int | str | bool | None = None
+
+
+@dataclass(frozen=True)
+class Effect:
+    """A statement of a hook: op is call (expr), if (expr, body, orelse), let (name,
+    expr) or for (name, expr, body)."""
+
+    op: str
+    expr: Expr | None = None
+    name: str | None = None
+    body: tuple["Effect", ...] = ()
+    orelse: tuple["Effect", ...] = ()
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class Hook:
+    """`on EVENT(filters) if CONDITION { EFFECTS }`."""
+
+    event: str
+    filters: tuple[str | int, ...]
+    condition: Expr | None
+    effects: tuple[Effect, ...]
+    source: Source | None = None
+
+
+# ---- building blocks ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Amount:
+    """A count of something named: `3 ore`, `forest x4`."""
+
+    name: str
+    count: int
+
+
+@dataclass(frozen=True)
+class HarborType:
+    """A harbor: `3:1` (any resource) or `brick 2:1`."""
+
+    give: int
+    get: int
+    resource: str | None = None
+
+
+@dataclass(frozen=True)
+class EdgeRef:
+    """A hex side: side is one of NE, E, SE, SW, W, NW of hex (q, r)."""
+
+    q: int
+    r: int
+    side: str
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class Movement:
+    """How a placed piece may move (ships): only the end of an open route, how many
+    moves per turn, not a piece built this turn, not away from a blocking piece."""
+
+    open_end_only: bool = False
+    per_turn: int = 1
+    not_built_this_turn: bool = False
+    blocked_by: tuple[str, ...] = ()
+    phase: str = "main"
+
+
+# ---- declarations ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Resource:
+    KIND: ClassVar[str] = "resource"
+    name: str
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class Terrain:
+    """A hex type. `water` hexes hold ships and harbors; a land terrain produces a
+    resource, nothing, or a resource of the owner's choice (`choice`)."""
+
+    KIND: ClassVar[str] = "terrain"
+    name: str
+    water: bool = False
+    produces: str | None = None
+    choice: bool = False
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class Bank:
+    KIND: ClassVar[str] = "bank"
+    name: str
+    amounts: tuple[Amount, ...]
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A piece: where it stands (`site`: path, intersection or hex, with a `where`
+    condition), what it costs, how many each player has (`limit`), what it is worth,
+    what it must connect to, what it replaces (`upgrades`), and for a neutral piece
+    (robber, pirate) what it blocks and whom it robs."""
+
+    KIND: ClassVar[str] = "piece"
+    name: str
+    site: str
+    where: Expr | None = None
+    cost: tuple[Amount, ...] = ()
+    limit: int | None = None
+    points: int = 0
+    produces: int = 0
+    distance: int = 0
+    connects: tuple[str, ...] = ()
+    upgrades: str | None = None
+    neutral: bool = False
+    blocks: tuple[str, ...] = ()
+    steals_from: tuple[str, ...] = ()
+    movement: Movement | None = None
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class Card:
+    name: str
+    count: int
+    points: int = 0
+    hidden: bool = False
+    army: int = 0
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class Deck:
+    KIND: ClassVar[str] = "deck"
+    name: str
+    cards: tuple[Card, ...]
+    cost: tuple[Amount, ...] = ()
+    play_per_turn: int = 1
+    playable_before_roll: bool = False
+    not_turn_bought: bool = True
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class Award:
+    """A special card held by the one player with the strictly largest `measure` of at
+    least `min`."""
+
+    KIND: ClassVar[str] = "award"
+    name: str
+    title: str
+    points: int
+    min: int
+    measure: Expr
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class Trade:
+    """A way to trade: `bank` (give:get with the bank) or `domestic` (between players)."""
+
+    KIND: ClassVar[str] = "trade"
+    name: str
+    give: int = 0
+    get: int = 0
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A scalar of the ruleset: victory, turn_limit, title, ... `param` names an option
+    whose chosen item's value replaces `value`."""
+
+    KIND: ClassVar[str] = "setting"
+    name: str
+    value: int | str | None = None
+    param: str | None = None
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class Param:
+    """A named number that hooks read (`island_bonus`); options set them."""
+
+    KIND: ClassVar[str] = "param"
+    name: str
+    value: int
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class SetupStep:
+    """`place settlement`, `place road or ship touching last`, `collect last`."""
+
+    action: str
+    pieces: tuple[str, ...] = ()
+    touching_last: bool = False
+    where: Expr | None = None
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class SetupRound:
+    """One round of the set-up: order is forward (clockwise from the start player) or
+    backward (counter-clockwise from the last player); `from_last` starts a forward
+    round with the player who placed last."""
+
+    order: str
+    steps: tuple[SetupStep, ...]
+    from_last: bool = False
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class Setup:
+    KIND: ClassVar[str] = "setup"
+    name: str
+    rounds: tuple[SetupRound, ...]
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class Turn:
+    KIND: ClassVar[str] = "turn"
+    name: str
+    phases: tuple[str, ...]
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A named group of hooks; `category` records the construct it came from
+    (rule, special_victory, card)."""
+
+    KIND: ClassVar[str] = "rule"
+    name: str
+    hooks: tuple[Hook, ...]
+    category: str = "rule"
+    source: Source | None = None
+
+
+# ---- the map -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HexSlot:
+    """One hex of the map: a fixed terrain, or a slot filled from a tile pool; an
+    optional fixed number token."""
+
+    q: int
+    r: int
+    terrain: str | None = None
+    pool: str | None = None
+    number: int | None = None
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class TilePool:
+    name: str
+    tiles: tuple[Amount, ...]
+    shuffled: bool = True
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class NumberToken:
+    value: int
+    letter: str | None = None
+
+
+@dataclass(frozen=True)
+class NumberPlan:
+    """How number tokens are laid: fixed (in the map cells), shuffled onto the producing
+    hexes of the named pools (all when empty), or along the spiral in letter order.
+    `avoid_adjacent` lists numbers that may not touch each other (6, 8)."""
+
+    method: str
+    tokens: tuple[NumberToken, ...] = ()
+    onto: tuple[str, ...] = ()
+    skip: tuple[str, ...] = ()
+    avoid_adjacent: tuple[int, ...] = ()
+    start_corner: int | None = None
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class HarborPlan:
+    """Harbor tokens and the hex sides they go on: fixed (in order) or shuffled."""
+
+    method: str
+    harbors: tuple[HarborType, ...]
+    spots: tuple[EdgeRef, ...]
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class FramePiece:
+    """A frame piece spanning `length` sea positions, with connector letters at its two
+    ends; an extension piece has left == right == "X"."""
+
+    left: str
+    right: str
+    length: int
+    label: str | None = None
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class Frame:
+    pieces: tuple[FramePiece, ...]
+    terrain: str = "sea"
+    extension_joints: tuple[str, ...] = ()
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class Start:
+    """Where a neutral piece starts: a hex, the hex of a terrain (and number), or off
+    the board."""
+
+    piece: str
+    q: int | None = None
+    r: int | None = None
+    terrain: str | None = None
+    number: int | None = None
+    off_board: bool = False
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class IslandName:
+    """Names the island(s) holding the given hexes, for rules (`on_island(at, main)`)."""
+
+    name: str
+    hexes: tuple[tuple[int, int], ...]
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class Map:
+    KIND: ClassVar[str] = "map"
+    name: str
+    hexes: tuple[HexSlot, ...]
+    pools: tuple[TilePool, ...] = ()
+    numbers: tuple[NumberPlan, ...] = ()
+    harbors: tuple[HarborPlan, ...] = ()
+    frame: Frame | None = None
+    starts: tuple[Start, ...] = ()
+    islands: tuple[IslandName, ...] = ()
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class Remove:
+    """`without KIND NAME`: takes an earlier declaration away."""
+
+    KIND: ClassVar[str] = "remove"
+    name: str
+    of: str  # the kind of declaration removed
+    source: Source | None = None
+
+
+Decl = (
+    Resource | Terrain | Bank | Piece | Deck | Award | Trade | Setting | Param | Setup | Turn
+    | Rule | Map | Remove
+)
+DECL_TYPES: tuple[type, ...] = (
+    Resource, Terrain, Bank, Piece, Deck, Award, Trade, Setting, Param, Setup, Turn, Rule,
+    Map, Remove,
+)
+
+
+# ---- the scenario --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OptionItem:
+    name: str
+    value: int | None = None
+    title: str | None = None
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    items: tuple[OptionItem, ...]
+    default: str
+    title: str | None = None
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class Choice:
+    option: str
+    item: str
+
+
+@dataclass(frozen=True)
+class Section:
+    """Declarations that apply when the player count is in `players` (any count when
+    empty) and every `choices` option has that item."""
+
+    decls: tuple[Decl, ...]
+    players: tuple[int, ...] = ()
+    choices: tuple[Choice, ...] = ()
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    title: str
+    players_min: int
+    players_max: int
+    options: tuple[Option, ...]
+    sections: tuple[Section, ...]
+    files: tuple[str, ...] = ()
+    format_version: int = FORMAT_VERSION

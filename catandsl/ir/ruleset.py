@@ -1,0 +1,130 @@
+"""Fold a Scenario's sections for one player count and choice of options into a Ruleset.
+
+This is the one place where `for N players { }` and `when OPTION is ITEM { }` take
+effect: sections apply in order, a declaration replaces an earlier one with the same
+(kind, name), and `Remove` deletes one. The result is plain data in declaration order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from catandsl.ir import model
+
+
+class ConfigurationError(ValueError):
+    """A player count or option choice the scenario does not offer."""
+
+    def __init__(self, code: str, message: str):
+        self.code = code
+        super().__init__(message)
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    scenario: str
+    title: str
+    players: int
+    options: dict[str, str]
+    resources: tuple[str, ...]
+    terrains: dict[str, model.Terrain]
+    bank: dict[str, int]
+    pieces: dict[str, model.Piece]
+    decks: dict[str, model.Deck]
+    awards: dict[str, model.Award]
+    trades: dict[str, model.Trade]
+    settings: dict[str, int | str]
+    params: dict[str, int]
+    setup: model.Setup | None
+    turn: model.Turn | None
+    rules: tuple[model.Rule, ...]
+    map: model.Map | None
+    decls: dict[tuple[str, str], model.Decl] = field(repr=False, default_factory=dict)
+
+    def setting(self, name: str, default: int | str | None = None):
+        return self.settings.get(name, default)
+
+
+def resolve_options(scenario: model.Scenario, chosen: dict[str, str] | None) -> dict[str, str]:
+    chosen = dict(chosen or {})
+    out: dict[str, str] = {}
+    by_name = {o.name: o for o in scenario.options}
+    for name in sorted(chosen):
+        if name not in by_name:
+            known = ", ".join(sorted(by_name)) or "none"
+            raise ConfigurationError("option/unknown", f"unknown option {name!r} (options: {known})")
+    for opt in scenario.options:
+        item = chosen.get(opt.name, opt.default)
+        if item not in {i.name for i in opt.items}:
+            items = ", ".join(i.name for i in opt.items)
+            raise ConfigurationError(
+                "option/unknown_item", f"option {opt.name!r} has no item {item!r} (items: {items})"
+            )
+        out[opt.name] = item
+    return out
+
+
+def section_applies(section: model.Section, players: int, options: dict[str, str]) -> bool:
+    if section.players and players not in section.players:
+        return False
+    return all(options.get(c.option) == c.item for c in section.choices)
+
+
+def configure(
+    scenario: model.Scenario, players: int, options: dict[str, str] | None = None
+) -> Ruleset:
+    if not scenario.players_min <= players <= scenario.players_max:
+        raise ConfigurationError(
+            "players/out_of_range",
+            f"{scenario.title} is for {scenario.players_min}-{scenario.players_max} players, not {players}",
+        )
+    opts = resolve_options(scenario, options)
+    decls: dict[tuple[str, str], model.Decl] = {}
+    for section in scenario.sections:
+        if not section_applies(section, players, opts):
+            continue
+        for d in section.decls:
+            if isinstance(d, model.Remove):
+                decls.pop((d.of, d.name), None)
+            else:
+                decls.pop((d.KIND, d.name), None)  # re-declaring moves it to the end
+                decls[(d.KIND, d.name)] = d
+
+    params: dict[str, int] = {}
+    for opt in scenario.options:
+        item = next(i for i in opt.items if i.name == opts[opt.name])
+        if item.value is not None:
+            params[opt.name] = item.value
+    of = lambda kind: [d for (k, _), d in decls.items() if k == kind]  # noqa: E731
+    for p in of("param"):
+        params.setdefault(p.name, p.value)
+
+    settings: dict[str, int | str] = {}
+    for s in of("setting"):
+        value = params.get(s.param, s.value) if s.param else s.value
+        if value is not None:
+            settings[s.name] = value
+
+    banks = of("bank")
+    bank = {a.name: a.count for a in banks[-1].amounts} if banks else {}
+    setups, turns, maps = of("setup"), of("turn"), of("map")
+    return Ruleset(
+        scenario=scenario.name,
+        title=scenario.title,
+        players=players,
+        options=opts,
+        resources=tuple(r.name for r in of("resource")),
+        terrains={t.name: t for t in of("terrain")},
+        bank=bank,
+        pieces={p.name: p for p in of("piece")},
+        decks={d.name: d for d in of("deck")},
+        awards={a.name: a for a in of("award")},
+        trades={t.name: t for t in of("trade")},
+        settings=settings,
+        params=params,
+        setup=setups[-1] if setups else None,
+        turn=turns[-1] if turns else None,
+        rules=tuple(of("rule")),
+        map=maps[-1] if maps else None,
+        decls=decls,
+    )

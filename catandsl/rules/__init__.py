@@ -1,0 +1,1 @@
+"""The library of rule primitives that compiled hooks name (see registry.py)."""
