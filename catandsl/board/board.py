@@ -1,0 +1,129 @@
+"""The Board: one concrete board of a configured map, made by `instantiate`.
+
+The graph (`board.graph`, see `catandsl.board.graph`) is the model; the flat tables
+(see `catandsl.board.tables.Tables`, each field also an attribute of the board) are a
+cache of it for the engine. Ids are indexes into the sorted id lists:
+
+- `hexes`: (q, r), sorted by row then column;
+- `intersections`: (q, r, "N" | "S"), sorted by row, column, then N before S;
+- `paths`: (q, r, "NE" | "NW" | "W"), sorted by row, column, then NE, NW, W.
+
+Other attributes: `seed`; `terrains` (name -> ir Terrain) and `terrain_names` (the
+index space of `hex_terrain`, in declaration order); `harbors` (tuple of `Harbor`,
+sorted by path); `islands` (island number -> its hex ids; islands are numbered in order
+of their first hex); `island_names` (name -> island numbers); `starts` (neutral piece ->
+hex id, -1 off the board). A board is not changed after it is made.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from catandsl.board import geometry as geo
+from catandsl.board.graph import Tile, build_graph
+from catandsl.board.harbors import Harbor
+from catandsl.board.tables import Tables, derive_tables
+from catandsl.ir.model import Terrain
+
+
+class Board:
+    def __init__(
+        self,
+        *,
+        seed: int,
+        terrains: dict[str, Terrain],
+        tiles: dict[geo.Hex, Tile],
+        harbors: tuple[Harbor, ...],
+        islands: dict[geo.Hex, int],
+        island_names: dict[str, tuple[int, ...]],
+        starts: dict[str, geo.Hex | None],
+    ):
+        self.seed = seed
+        self.terrains = dict(terrains)
+        self.terrain_names: tuple[str, ...] = tuple(terrains)
+        self.harbors = harbors
+        self.graph = build_graph(tiles, terrains, harbors, islands)
+
+        self.hexes: tuple[geo.Hex, ...] = tuple(sorted(tiles, key=geo.hex_key))
+        self.intersections: tuple[geo.Intersection, ...] = tuple(
+            sorted(
+                (n[1:] for n, kind in self.graph.nodes(data="kind") if kind == "intersection"),
+                key=geo.intersection_key,
+            )
+        )
+        self.paths: tuple[geo.Path, ...] = tuple(
+            sorted(
+                (e for _, _, e in self.graph.edges(data="id") if e is not None),
+                key=geo.path_key,
+            )
+        )
+        self.hex_index = {h: k for k, h in enumerate(self.hexes)}
+        self.intersection_index = {c: k for k, c in enumerate(self.intersections)}
+        self.path_index = {p: k for k, p in enumerate(self.paths)}
+
+        self.tables: Tables = derive_tables(
+            self.graph, self.hexes, self.intersections, self.paths, self.terrain_names, harbors
+        )
+        for f in dataclasses.fields(Tables):
+            setattr(self, f.name, getattr(self.tables, f.name))
+
+        by_island: dict[int, list[int]] = {}
+        for h in self.hexes:
+            if h in islands:
+                by_island.setdefault(islands[h], []).append(self.hex_index[h])
+        self.islands: tuple[tuple[int, ...], ...] = tuple(
+            tuple(by_island[k]) for k in range(len(by_island))
+        )
+        self.island_names = dict(island_names)
+        self.starts = {
+            piece: -1 if h is None else self.hex_index[h] for piece, h in starts.items()
+        }
+
+    # ---- looking ids up ------------------------------------------------------------------
+
+    def hex_id(self, q: int, r: int) -> int:
+        return self.hex_index[(q, r)]
+
+    def intersection_id(self, q: int, r: int, corner: str) -> int:
+        """Id of an intersection named by any of the six corner names of hex (q, r)."""
+        return self.intersection_index[geo.corner((q, r), corner)]
+
+    def path_id(self, q: int, r: int, side: str) -> int:
+        """Id of a path named by any of the six side names of hex (q, r)."""
+        return self.path_index[geo.canonical_edge(q, r, side)]
+
+    def terrain(self, hex_id: int) -> str:
+        return self.terrain_names[self.hex_terrain[hex_id]]  # type: ignore[attr-defined]
+
+    # ---- summary ---------------------------------------------------------------------------
+
+    def to_json(self) -> dict:
+        """The board's facts as plain data, for snapshots, renderers and other programs."""
+        hexes = []
+        for h in self.hexes:
+            data = self.graph.nodes[("hex", h[0], h[1])]
+            hexes.append({
+                "q": h[0], "r": h[1], "terrain": data["terrain"], "number": data["number"],
+                "island": data["island"], "frame": data["frame_piece"],
+            })
+        return {
+            "seed": self.seed,
+            "hexes": hexes,
+            "harbors": [
+                {
+                    "path": list(hb.path), "give": hb.type.give, "get": hb.type.get,
+                    "resource": hb.type.resource,
+                }
+                for hb in self.harbors
+            ],
+            "starts": {
+                piece: None if k < 0 else list(self.hexes[k]) for piece, k in self.starts.items()
+            },
+            "islands": {name: list(ids) for name, ids in self.island_names.items()},
+        }
+
+    def __repr__(self) -> str:
+        return (
+            f"<Board seed={self.seed} hexes={len(self.hexes)} "
+            f"intersections={len(self.intersections)} paths={len(self.paths)}>"
+        )

@@ -1,0 +1,267 @@
+"""Hex geometry: axial coordinates, pointy-top hexes, intersections and paths.
+
+A hex is `(q, r)`; `r` grows downwards on the page (the layout Red Blob Games calls
+"pointy-top, axial"). Every intersection and every path has exactly one name, derived
+from one hex that owns it, so ids never depend on the order things were created in:
+
+- an intersection is the top (`"N"`) or bottom (`"S"`) corner of one hex:
+  `(q, r, "N")`;
+- a path is one of three sides a hex owns, `"NE"`, `"NW"` or `"W"`: `(q, r, "W")`. The
+  other three sides of a hex are owned by its neighbours (E of a hex is W of its east
+  neighbour, and so on).
+
+The sort keys (`hex_key`, `intersection_key`, `path_key`) order ids by geometry: row
+`r`, then column `q`, then corner or side; every id list the board makes is sorted by
+them. Nothing here needs networkx.
+"""
+
+from __future__ import annotations
+
+import math
+
+Hex = tuple[int, int]
+Intersection = tuple[int, int, str]
+Path = tuple[int, int, str]
+
+# The six directions, counter-clockwise on the page starting east. A hex side is named
+# after the direction of the neighbour it faces, so these are also the six side names.
+DIRECTIONS: dict[str, Hex] = {
+    "E": (1, 0),
+    "NE": (1, -1),
+    "NW": (0, -1),
+    "W": (-1, 0),
+    "SW": (-1, 1),
+    "SE": (0, 1),
+}
+DIRECTION_NAMES: tuple[str, ...] = tuple(DIRECTIONS)
+SIDE_NAMES = DIRECTION_NAMES
+
+# The six corners of a hex, clockwise from the top; the order of `corners(hex)`.
+CORNER_NAMES: tuple[str, ...] = ("N", "NE", "SE", "S", "SW", "NW")
+# The order of the sides in `sides(hex)`: clockwise from the upper right, so that side i
+# runs from corner i to corner i + 1.
+SIDE_ORDER: tuple[str, ...] = ("NE", "E", "SE", "SW", "W", "NW")
+
+# Canonical parts and their rank inside one hex's sort key.
+OWN_CORNERS: tuple[str, ...] = ("N", "S")
+OWN_SIDES: tuple[str, ...] = ("NE", "NW", "W")
+_CORNER_RANK = {c: i for i, c in enumerate(OWN_CORNERS)}
+_SIDE_RANK = {s: i for i, s in enumerate(OWN_SIDES)}
+
+SQRT3 = math.sqrt(3.0)
+
+
+# ---- sort keys -------------------------------------------------------------------------
+
+
+def hex_key(h: Hex) -> tuple[int, int]:
+    return (h[1], h[0])
+
+
+def intersection_key(i: Intersection) -> tuple[int, int, int]:
+    return (i[1], i[0], _CORNER_RANK[i[2]])
+
+
+def path_key(p: Path) -> tuple[int, int, int]:
+    return (p[1], p[0], _SIDE_RANK[p[2]])
+
+
+# ---- hexes -------------------------------------------------------------------------------
+
+
+def neighbour(h: Hex, direction: str) -> Hex:
+    dq, dr = DIRECTIONS[direction]
+    return (h[0] + dq, h[1] + dr)
+
+
+def neighbours(h: Hex) -> tuple[Hex, ...]:
+    """The six neighbours of a hex, in `DIRECTION_NAMES` order (E first, counter-clockwise)."""
+    return tuple(neighbour(h, d) for d in DIRECTION_NAMES)
+
+
+def distance(a: Hex, b: Hex) -> int:
+    dq, dr = a[0] - b[0], a[1] - b[1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+def are_adjacent(a: Hex, b: Hex) -> bool:
+    return distance(a, b) == 1
+
+
+def ring(center: Hex, radius: int, start: int = 0) -> tuple[Hex, ...]:
+    """The hexes at `radius` from `center`, counter-clockwise on the page.
+
+    The ring starts at the corner hex in direction `DIRECTION_NAMES[start]` (0 = E,
+    1 = NE, ..., 5 = SE). Radius 0 is the centre alone.
+    """
+    if radius == 0:
+        return (center,)
+    out = []
+    for k in range(6):
+        corner_dir = DIRECTIONS[DIRECTION_NAMES[(start + k) % 6]]
+        # Walking from corner k to corner k + 1 goes two directions further round.
+        step = DIRECTIONS[DIRECTION_NAMES[(start + k + 2) % 6]]
+        q, r = center[0] + corner_dir[0] * radius, center[1] + corner_dir[1] * radius
+        for j in range(radius):
+            out.append((q + step[0] * j, r + step[1] * j))
+    return tuple(out)
+
+
+def spiral(center: Hex, radius: int, start: int = 0) -> tuple[Hex, ...]:
+    """The hexagon of `radius` around `center`, outer ring first (counter-clockwise from
+    corner `start`), then each ring inward from the same corner, the centre last. Each
+    ring's first hex touches the previous ring's last, as when laying tokens by hand."""
+    out: list[Hex] = []
+    for r in range(radius, -1, -1):
+        out.extend(ring(center, r, start))
+    return tuple(out)
+
+
+def hexagon(center: Hex, radius: int) -> tuple[Hex, ...]:
+    """All hexes within `radius` of `center`, sorted by `hex_key`."""
+    out = []
+    for dr in range(-radius, radius + 1):
+        for dq in range(max(-radius, -dr - radius), min(radius, -dr + radius) + 1):
+            out.append((center[0] + dq, center[1] + dr))
+    return tuple(sorted(out, key=hex_key))
+
+
+# ---- intersections -------------------------------------------------------------------
+
+
+def corner(h: Hex, name: str) -> Intersection:
+    """The canonical id of one of the six corners (`CORNER_NAMES`) of a hex."""
+    q, r = h
+    if name == "N":
+        return (q, r, "N")
+    if name == "S":
+        return (q, r, "S")
+    if name == "NE":
+        return (q + 1, r - 1, "S")
+    if name == "NW":
+        return (q, r - 1, "S")
+    if name == "SE":
+        return (q, r + 1, "N")
+    if name == "SW":
+        return (q - 1, r + 1, "N")
+    raise ValueError(f"unknown corner {name!r}")
+
+
+def corners(h: Hex) -> tuple[Intersection, ...]:
+    """The six corners of a hex, clockwise from the top (`CORNER_NAMES` order)."""
+    return tuple(corner(h, c) for c in CORNER_NAMES)
+
+
+def intersection_hexes(i: Intersection) -> tuple[Hex, Hex, Hex]:
+    """The three hexes that meet at an intersection, sorted by `hex_key`."""
+    q, r, c = i
+    if c == "N":  # the top of (q, r) is also the bottom corner shared by the row above
+        hexes = ((q, r), (q, r - 1), (q + 1, r - 1))
+    elif c == "S":
+        hexes = ((q, r), (q - 1, r + 1), (q, r + 1))
+    else:
+        raise ValueError(f"not a canonical intersection: {i!r}")
+    return tuple(sorted(hexes, key=hex_key))  # type: ignore[return-value]
+
+
+def intersection_neighbours(i: Intersection) -> tuple[Intersection, Intersection, Intersection]:
+    """The three intersections one path away, sorted by `intersection_key`."""
+    q, r, c = i
+    if c == "N":
+        out = ((q, r - 1, "S"), (q + 1, r - 1, "S"), (q + 1, r - 2, "S"))
+    elif c == "S":
+        out = ((q, r + 1, "N"), (q - 1, r + 1, "N"), (q - 1, r + 2, "N"))
+    else:
+        raise ValueError(f"not a canonical intersection: {i!r}")
+    return tuple(sorted(out, key=intersection_key))  # type: ignore[return-value]
+
+
+def intersection_paths(i: Intersection) -> tuple[Path, Path, Path]:
+    """The three paths that end at an intersection, sorted by `path_key`."""
+    return tuple(  # type: ignore[return-value]
+        sorted((path_between(i, n) for n in intersection_neighbours(i)), key=path_key)
+    )
+
+
+# ---- paths -------------------------------------------------------------------------------
+
+
+def canonical_edge(q: int, r: int, side: str) -> Path:
+    """The canonical id of any of the six sides (`SIDE_NAMES`) of hex (q, r)."""
+    if side in OWN_SIDES:
+        return (q, r, side)
+    if side == "E":
+        return (q + 1, r, "W")
+    if side == "SE":
+        return (q, r + 1, "NW")
+    if side == "SW":
+        return (q - 1, r + 1, "NE")
+    raise ValueError(f"unknown side {side!r}")
+
+
+def sides(h: Hex) -> tuple[Path, ...]:
+    """The six sides of a hex as canonical path ids, in `SIDE_ORDER` (NE, E, SE, SW, W, NW)."""
+    return tuple(canonical_edge(h[0], h[1], s) for s in SIDE_ORDER)
+
+
+def edge_ends(p: Path) -> tuple[Intersection, Intersection]:
+    """The two intersections a path joins, sorted by `intersection_key`."""
+    q, r, s = p
+    if s == "NE":
+        ends = ((q, r, "N"), (q + 1, r - 1, "S"))
+    elif s == "NW":
+        ends = ((q, r - 1, "S"), (q, r, "N"))
+    elif s == "W":
+        ends = ((q, r - 1, "S"), (q - 1, r + 1, "N"))
+    else:
+        raise ValueError(f"not a canonical path: {p!r}")
+    return tuple(sorted(ends, key=intersection_key))  # type: ignore[return-value]
+
+
+def edge_hexes(p: Path) -> tuple[Hex, Hex]:
+    """The two hexes a path separates, sorted by `hex_key`."""
+    q, r, s = p
+    other = neighbour((q, r), s)
+    return tuple(sorted(((q, r), other), key=hex_key))  # type: ignore[return-value]
+
+
+def path_between(a: Intersection, b: Intersection) -> Path:
+    """The path joining two adjacent intersections."""
+    hexes_b = intersection_hexes(b)
+    shared = [h for h in intersection_hexes(a) if h in hexes_b]
+    if a == b or len(shared) != 2:
+        raise ValueError(f"{a!r} and {b!r} are not adjacent")
+    h1, h2 = shared
+    for side in DIRECTION_NAMES:
+        if neighbour(h1, side) == h2:
+            return canonical_edge(h1[0], h1[1], side)
+    raise AssertionError("unreachable: two hexes sharing two corners are neighbours")
+
+
+def side_between(a: Hex, b: Hex) -> str:
+    """The side of hex `a` that faces its neighbour `b`."""
+    d = (b[0] - a[0], b[1] - a[1])
+    for name, v in DIRECTIONS.items():
+        if v == d:
+            return name
+    raise ValueError(f"{a!r} and {b!r} are not neighbours")
+
+
+# ---- pixels ---------------------------------------------------------------------------
+
+
+def pixel(h: Hex, size: float = 1.0) -> tuple[float, float]:
+    """Centre of a hex on the page for circumradius `size` (y grows downwards)."""
+    q, r = h
+    return (SQRT3 * size * (q + r / 2.0), 1.5 * size * r)
+
+
+def corner_pixel(i: Intersection, size: float = 1.0) -> tuple[float, float]:
+    """Position of an intersection on the page: the top or bottom point of its hex."""
+    x, y = pixel((i[0], i[1]), size)
+    return (x, y - size) if i[2] == "N" else (x, y + size)
+
+
+def hex_polygon(h: Hex, size: float = 1.0) -> tuple[tuple[float, float], ...]:
+    """The six corner points of a hex, clockwise from the top."""
+    return tuple(corner_pixel(c, size) for c in corners(h))

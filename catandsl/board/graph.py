@@ -1,0 +1,108 @@
+"""The board graph: one networkx.Graph holding hexes, intersections and paths.
+
+Nodes
+- `("hex", q, r)`: kind="hex", terrain (name), number (int or None), water (bool),
+  island (int, -1 for water), frame (bool), frame_piece (index or None), frame_label,
+  pool (the tile pool it was filled from, or None).
+- `("i", q, r, "N" | "S")`: kind="intersection", cls ("land", "coast" or "sea"),
+  harbor (HarborType or None), islands (tuple of island numbers it touches).
+
+Edges
+- intersection-intersection, kind="path": id (the canonical path), hexes (the board
+  hexes on either side), cls, harbor.
+- hex-intersection, kind="touch".
+
+Only intersections and paths touching at least one board hex exist. The space off the
+board counts as water: a corner of the outermost land hex is on the coast, as it is on
+a table where the sea runs to the edge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import networkx as nx
+
+from catandsl.board import geometry as geo
+from catandsl.board.harbors import Harbor
+from catandsl.ir.model import Terrain
+
+LAND, COAST, SEA = "land", "coast", "sea"
+
+
+@dataclass(frozen=True)
+class Tile:
+    """What instantiation decided for one hex of the board."""
+
+    hex: geo.Hex
+    terrain: str
+    number: int | None = None
+    pool: str | None = None
+    frame_piece: int | None = None
+    frame_label: str | None = None
+
+
+def hex_node(h: geo.Hex) -> tuple:
+    return ("hex", h[0], h[1])
+
+
+def intersection_node(i: geo.Intersection) -> tuple:
+    return ("i", i[0], i[1], i[2])
+
+
+def classify(land_sides: int, sides: int) -> str:
+    """Land when every side is land, sea when none is, coast otherwise."""
+    if land_sides == 0:
+        return SEA
+    return LAND if land_sides == sides else COAST
+
+
+def build_graph(
+    tiles: dict[geo.Hex, Tile],
+    terrains: dict[str, Terrain],
+    harbors: tuple[Harbor, ...],
+    islands: dict[geo.Hex, int],
+) -> nx.Graph:
+    """The graph of a board; `tiles` and `islands` are keyed by hex."""
+    graph = nx.Graph()
+    hexes = sorted(tiles, key=geo.hex_key)
+
+    def land(h: geo.Hex) -> bool:
+        return h in tiles and not terrains[tiles[h].terrain].water
+
+    for h in hexes:
+        t = tiles[h]
+        graph.add_node(
+            hex_node(h), kind="hex", terrain=t.terrain, number=t.number,
+            water=not land(h), island=islands.get(h, -1), frame=t.frame_piece is not None,
+            frame_piece=t.frame_piece, frame_label=t.frame_label, pool=t.pool,
+        )
+
+    harbor_at_corner = {end: hb.type for hb in harbors for end in geo.edge_ends(hb.path)}
+    harbor_at_path = {hb.path: hb.type for hb in harbors}
+
+    corners = sorted({c for h in hexes for c in geo.corners(h)}, key=geo.intersection_key)
+    for c in corners:
+        around = geo.intersection_hexes(c)
+        touched_islands = sorted({islands[h] for h in around if land(h)})
+        graph.add_node(
+            intersection_node(c), kind="intersection",
+            cls=classify(sum(land(h) for h in around), len(around)),
+            harbor=harbor_at_corner.get(c), islands=tuple(touched_islands),
+        )
+
+    paths = sorted({p for h in hexes for p in geo.sides(h)}, key=geo.path_key)
+    for p in paths:
+        a, b = geo.edge_ends(p)
+        both = geo.edge_hexes(p)
+        graph.add_edge(
+            intersection_node(a), intersection_node(b), kind="path", id=p,
+            hexes=tuple(h for h in both if h in tiles),
+            cls=classify(sum(land(h) for h in both), len(both)),
+            harbor=harbor_at_path.get(p),
+        )
+
+    for h in hexes:
+        for c in geo.corners(h):
+            graph.add_edge(hex_node(h), intersection_node(c), kind="touch")
+    return graph

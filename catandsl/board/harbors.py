@@ -1,0 +1,106 @@
+"""Laying harbors on their spots (RULES.md B.9).
+
+A spot is a hex side between a land hex and a water hex (a frame position is water, and
+so is the space off the board). Each plan's harbors go on its spots in order (`fixed`)
+or after a seeded shuffle (`shuffled`). A harbor serves the two intersections of its
+path, so two harbors may not share a path or an intersection.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Callable
+
+from catandsl.board import geometry as geo
+from catandsl.board.errors import BoardError
+from catandsl.ir.model import EdgeRef, HarborPlan, HarborType
+
+
+@dataclass(frozen=True)
+class Harbor:
+    path: geo.Path
+    type: HarborType
+    land: geo.Hex  # the land hex it serves
+    water: geo.Hex  # the hex its token lies on (may be off the board)
+
+
+def lay_harbors(
+    plans: tuple[HarborPlan, ...],
+    is_land: Callable[[geo.Hex], bool],
+    describe: Callable[[geo.Hex], str],
+    seed: int,
+) -> tuple[Harbor, ...]:
+    """All harbors of all plans, sorted by path."""
+    laid: list[tuple[Harbor, EdgeRef, HarborPlan]] = []
+    for index, plan in enumerate(plans):
+        if plan.method not in ("fixed", "shuffled"):
+            raise BoardError("E0421", f"unknown way to lay harbors: {plan.method!r}", plan.source)
+        if len(plan.harbors) != len(plan.spots):
+            raise BoardError(
+                "E0413",
+                f"the harbor plan has {len(plan.harbors)} harbors for {len(plan.spots)} spots",
+                plan.source,
+                help="list one spot for each harbor",
+            )
+        sites = [_site(spot, is_land, describe, plan) for spot in plan.spots]
+        types = list(plan.harbors)
+        if plan.method == "shuffled":
+            random.Random(f"{seed}:harbors:{index}").shuffle(types)
+        for spot, (land, water), kind in zip(plan.spots, sites, types):
+            path = geo.canonical_edge(spot.q, spot.r, spot.side)
+            laid.append((Harbor(path, kind, land, water), spot, plan))
+    _check_apart(laid)
+    return tuple(sorted((h for h, _, _ in laid), key=lambda h: geo.path_key(h.path)))
+
+
+def _site(spot: EdgeRef, is_land, describe, plan: HarborPlan) -> tuple[geo.Hex, geo.Hex]:
+    """(land hex, water hex) of a spot, or E0404 naming the sides that would do."""
+    where = (spot.q, spot.r)
+    if spot.side not in geo.SIDE_NAMES:
+        raise BoardError(
+            "E0404", f"harbor at {_hex(where)} names no side: {spot.side!r}",
+            spot.source or plan.source, help="sides are NE, E, SE, SW, W, NW",
+        )
+    other = geo.neighbour(where, spot.side)
+    if is_land(where) and not is_land(other):
+        return where, other
+    if is_land(other) and not is_land(where):
+        return other, where
+    if is_land(where):
+        wanted, facing = [s for s in geo.SIDE_ORDER if not is_land(geo.neighbour(where, s))], "water"
+    else:
+        wanted, facing = [s for s in geo.SIDE_ORDER if is_land(geo.neighbour(where, s))], "land"
+    hint = (
+        f"the sides of {_hex(where)} that face {facing} are {', '.join(wanted)}"
+        if wanted else f"no side of {_hex(where)} faces {facing}"
+    )
+    raise BoardError(
+        "E0404",
+        f"harbor at {_hex(where)} {spot.side} lies between {describe(where)} and "
+        f"{describe(other)}; a harbor must lie between land and water",
+        spot.source or plan.source,
+        help=hint,
+    )
+
+
+def _check_apart(laid: list[tuple[Harbor, EdgeRef, HarborPlan]]) -> None:
+    seen: dict[geo.Intersection, Harbor] = {}
+    for harbor, spot, plan in laid:
+        for end in geo.edge_ends(harbor.path):
+            if end in seen:
+                other = seen[end]
+                what = "path" if other.path == harbor.path else "intersection"
+                raise BoardError(
+                    "E0422",
+                    f"harbor at {_hex((spot.q, spot.r))} {spot.side} shares a {what} with "
+                    f"the harbor on path {other.path[0]},{other.path[1]} {other.path[2]}",
+                    spot.source or plan.source,
+                    help="a harbor serves the two intersections of its path; keep harbors apart",
+                )
+        for end in geo.edge_ends(harbor.path):
+            seen[end] = harbor
+
+
+def _hex(h: geo.Hex) -> str:
+    return f"({h[0]},{h[1]})"

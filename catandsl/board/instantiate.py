@@ -1,0 +1,206 @@
+"""instantiate(ruleset, seed) -> Board: one concrete board of a configured map.
+
+The steps follow a rulebook's set-up: build the frame, lay the hexes (fixed ones and
+shuffled tile pools), lay the number tokens, lay the harbors, then find the islands and
+the neutral pieces' start hexes. Every random choice draws from its own stream,
+`random.Random(f"{seed}:{purpose}")`: string seeds are hashed with sha512, so a seed
+gives the same board on every machine and under every PYTHONHASHSEED, and changing
+one pool does not reshuffle another. Nothing is decided by iterating a set.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+
+from catandsl.board import geometry as geo
+from catandsl.board.board import Board
+from catandsl.board.errors import BoardError
+from catandsl.board.frame import lay_frame
+from catandsl.board.graph import Tile
+from catandsl.board.harbors import lay_harbors
+from catandsl.board.numbers import check_number, lay_numbers
+from catandsl.ir.model import HexSlot, Map, Terrain
+from catandsl.ir.ruleset import Ruleset
+
+MAX_HEXES = 10_000
+
+
+def instantiate(ruleset: Ruleset, seed: int) -> Board:
+    m = ruleset.map
+    if m is None:
+        raise BoardError("E0423", f"{ruleset.title} has no map", None,
+                         help="declare a map in the scenario")
+    if len(m.hexes) > MAX_HEXES:
+        raise BoardError("E0408", f"the map has {len(m.hexes)} hexes; the limit is {MAX_HEXES}",
+                         m.source)
+    terrains = ruleset.terrains
+    slots = _slots(m, terrains)
+    hexes = sorted(slots, key=geo.hex_key)
+
+    terrain_of: dict[geo.Hex, str] = {h: s.terrain for h, s in slots.items() if s.terrain}
+    pool_of: dict[geo.Hex, str | None] = {h: slots[h].pool for h in hexes}
+    frame_of: dict[geo.Hex, tuple[int, str | None]] = {}
+    if m.frame is not None:
+        _known_terrain(m.frame.terrain, terrains, "the frame", m.frame.source, water=True)
+        for spot in lay_frame(hexes, m.frame):
+            terrain_of[spot.hex] = m.frame.terrain
+            pool_of[spot.hex] = None
+            frame_of[spot.hex] = (spot.piece, spot.label)
+    _fill_pools(m, hexes, slots, terrain_of, terrains, seed)
+    board_hexes = sorted(terrain_of, key=geo.hex_key)
+
+    def is_land(h: geo.Hex) -> bool:
+        return h in terrain_of and not terrains[terrain_of[h]].water
+
+    def produces(h: geo.Hex) -> bool:
+        t = terrains[terrain_of[h]]
+        return t.produces is not None or t.choice
+
+    numbers: dict[geo.Hex, int] = {}
+    for h in hexes:
+        if slots[h].number is not None:
+            if not is_land(h):
+                raise BoardError("E0421", f"hex ({h[0]},{h[1]}) is water but has a number",
+                                 slots[h].source)
+            numbers[h] = slots[h].number  # type: ignore[assignment]
+    lay_numbers(board_hexes, is_land, produces, terrain_of, pool_of, numbers, m.numbers, seed)
+
+    def describe(h: geo.Hex) -> str:
+        return terrain_of[h] if h in terrain_of else "the space off the board"
+
+    harbors = lay_harbors(m.harbors, is_land, describe, seed)
+    islands = find_islands([h for h in board_hexes if is_land(h)])
+    tiles = {
+        h: Tile(h, terrain_of[h], numbers.get(h), pool_of.get(h), *frame_of.get(h, (None, None)))
+        for h in board_hexes
+    }
+    return Board(
+        seed=seed, terrains=terrains, tiles=tiles, harbors=harbors, islands=islands,
+        island_names=_island_names(m, islands),
+        starts=_starts(m, board_hexes, terrain_of, numbers),
+    )
+
+
+def find_islands(land: list[geo.Hex]) -> dict[geo.Hex, int]:
+    """Island number of each land hex: connected groups of land hexes, numbered in order
+    of their first hex in `land` (which is sorted by geometry)."""
+    is_land = set(land)
+    island: dict[geo.Hex, int] = {}
+    number = -1
+    for first in land:
+        if first in island:
+            continue
+        number += 1
+        island[first] = number
+        todo = deque([first])
+        while todo:
+            h = todo.popleft()
+            for n in geo.neighbours(h):
+                if n in is_land and n not in island:
+                    island[n] = number
+                    todo.append(n)
+    return island
+
+
+# ---- the steps ---------------------------------------------------------------------------
+
+
+def _slots(m: Map, terrains: dict[str, Terrain]) -> dict[geo.Hex, HexSlot]:
+    slots: dict[geo.Hex, HexSlot] = {}
+    for slot in m.hexes:
+        h = (slot.q, slot.r)
+        if h in slots:
+            raise BoardError("E0421", f"hex ({slot.q},{slot.r}) is in the map twice", slot.source)
+        if (slot.terrain is None) == (slot.pool is None):
+            raise BoardError(
+                "E0421", f"hex ({slot.q},{slot.r}) needs either a terrain or a pool", slot.source
+            )
+        if slot.terrain is not None:
+            _known_terrain(slot.terrain, terrains, f"hex ({slot.q},{slot.r})", slot.source)
+        if slot.number is not None:
+            check_number(slot.number, f"on hex ({slot.q},{slot.r})", slot.source)
+        slots[h] = slot
+    return slots
+
+
+def _fill_pools(m: Map, hexes, slots, terrain_of, terrains, seed: int) -> None:
+    """Lay each tile pool on its slots (the map's hexes that name it)."""
+    pools = {}
+    for pool in m.pools:
+        if pool.name in pools:
+            raise BoardError("E0421", f"two tile pools are named {pool.name}", pool.source)
+        pools[pool.name] = pool
+    for h in hexes:
+        if slots[h].pool is not None and slots[h].pool not in pools:
+            known = ", ".join(pools) or "none"
+            raise BoardError(
+                "E0403", f"hex ({h[0]},{h[1]}) takes a tile from pool {slots[h].pool}, "
+                "which the map does not declare", slots[h].source, help=f"pools: {known}",
+            )
+    for pool in m.pools:
+        targets = [h for h in hexes if slots[h].pool == pool.name]
+        tiles = []
+        for amount in pool.tiles:
+            _known_terrain(amount.name, terrains, f"pool {pool.name}", pool.source)
+            tiles.extend([amount.name] * amount.count)
+        if len(tiles) != len(targets):
+            raise BoardError(
+                "E0403",
+                f"pool {pool.name} has {len(tiles)} tiles for {len(targets)} hexes",
+                pool.source,
+                help="a pool must hold exactly one tile for each hex that takes from it",
+            )
+        if pool.shuffled:
+            random.Random(f"{seed}:tiles:{pool.name}").shuffle(tiles)
+        terrain_of.update(zip(targets, tiles))
+
+
+def _known_terrain(name, terrains, where, source, water: bool = False) -> None:
+    if name not in terrains:
+        known = ", ".join(terrains) or "none"
+        raise BoardError("E0420", f"{where} names unknown terrain {name}", source,
+                         help=f"terrains: {known}")
+    if water and not terrains[name].water:
+        raise BoardError("E0420", f"{where} must be water, but {name} is land", source)
+
+
+def _starts(m: Map, hexes, terrain_of, numbers) -> dict[str, geo.Hex | None]:
+    out: dict[str, geo.Hex | None] = {}
+    for start in m.starts:
+        if start.off_board:
+            out[start.piece] = None
+        elif start.q is not None and start.r is not None:
+            h = (start.q, start.r)
+            if h not in terrain_of:
+                raise BoardError("E0411", f"the {start.piece} starts at ({h[0]},{h[1]}), "
+                                 "which is not a hex of the board", start.source)
+            out[start.piece] = h
+        elif start.terrain is not None:
+            found = [
+                h for h in hexes
+                if terrain_of[h] == start.terrain
+                and (start.number is None or numbers.get(h) == start.number)
+            ]
+            if not found:
+                what = start.terrain + (f" {start.number}" if start.number is not None else "")
+                raise BoardError("E0411", f"the {start.piece} starts on {what}, but the board "
+                                 "has no such hex", start.source)
+            out[start.piece] = found[0]
+        else:
+            raise BoardError("E0411", f"the start of the {start.piece} names no hex", start.source)
+    return out
+
+
+def _island_names(m: Map, islands: dict[geo.Hex, int]) -> dict[str, tuple[int, ...]]:
+    out: dict[str, tuple[int, ...]] = {}
+    for named in m.islands:
+        numbers = list(out.get(named.name, ()))
+        for h in named.hexes:
+            h = tuple(h)
+            if h not in islands:
+                raise BoardError("E0411", f"island {named.name} is named by hex ({h[0]},{h[1]}), "
+                                 "which is not a land hex of the board", named.source)
+            numbers.append(islands[h])
+        out[named.name] = tuple(sorted(set(numbers)))
+    return out

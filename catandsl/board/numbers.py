@@ -1,0 +1,160 @@
+"""Laying number tokens: fixed numbers from the map, then each number plan in order.
+
+A plan's scope is the land hexes filled from the pools it names (`onto`, all land hexes
+when empty). Its targets are the hexes of the scope that produce something, have no
+number yet and are not of a skipped terrain; there must be exactly one token per target.
+
+- `shuffled`: a seeded shuffle, re-dealt while two numbers of `avoid_adjacent` touch.
+- `spiral`: the scope must be a full hexagon. Tokens go in letter order, counter-clockwise
+  round the outer ring from a start corner, then ring by ring inward to the centre,
+  stepping over hexes that are not targets (the desert). `start_corner` k is the corner
+  hex in direction `geometry.DIRECTION_NAMES[k]` from the centre: 0 = E, 1 = NE, 2 = NW,
+  3 = W, 4 = SW, 5 = SE; None picks one with the seed.
+- `fixed`: nothing to lay; the numbers are in the map's hex slots.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable
+
+from catandsl.board import geometry as geo
+from catandsl.board.errors import BoardError
+from catandsl.ir.model import NumberPlan, NumberToken
+
+MAX_DEALS = 2000
+VALID_NUMBERS = frozenset(range(2, 13)) - {7}
+
+
+def check_number(value: int, where: str, source) -> None:
+    if value not in VALID_NUMBERS:
+        raise BoardError(
+            "E0421", f"number {value} {where} is not a number token", source,
+            help="number tokens run from 2 to 12, without 7",
+        )
+
+
+def lay_numbers(
+    hexes: list[geo.Hex],
+    is_land: Callable[[geo.Hex], bool],
+    produces: Callable[[geo.Hex], bool],
+    terrain_of: dict[geo.Hex, str],
+    pool_of: dict[geo.Hex, str | None],
+    numbers: dict[geo.Hex, int],
+    plans: tuple[NumberPlan, ...],
+    seed: int,
+) -> None:
+    """Add each plan's numbers to `numbers` (which holds the map's fixed numbers)."""
+    for index, plan in enumerate(plans):
+        if plan.method == "fixed":
+            continue
+        if plan.method not in ("shuffled", "spiral"):
+            raise BoardError("E0421", f"unknown way to lay numbers: {plan.method!r}", plan.source)
+        for token in plan.tokens:
+            check_number(token.value, "in the number plan", plan.source)
+        scope = [h for h in hexes if is_land(h) and (not plan.onto or pool_of[h] in plan.onto)]
+        targets = [
+            h for h in scope
+            if produces(h) and h not in numbers and terrain_of[h] not in plan.skip
+        ]
+        if len(plan.tokens) != len(targets):
+            raise BoardError(
+                "E0414",
+                f"the number plan has {len(plan.tokens)} tokens for {len(targets)} hexes",
+                plan.source,
+                help="give one token to each producing hex without a number",
+            )
+        rng = random.Random(f"{seed}:numbers:{index}")
+        if plan.method == "shuffled":
+            _deal_shuffled(plan, targets, numbers, rng)
+        else:
+            _lay_spiral(plan, scope, targets, numbers, rng)
+
+
+def touching_pair(
+    numbers: dict[geo.Hex, int], hexes: list[geo.Hex], avoid: tuple[int, ...]
+) -> tuple[geo.Hex, geo.Hex] | None:
+    """The first two touching hexes (one of them in `hexes`) whose numbers are both in
+    `avoid`, or None."""
+    if not avoid:
+        return None
+    for h in hexes:
+        if numbers.get(h) in avoid:
+            for n in geo.neighbours(h):
+                if numbers.get(n) in avoid:
+                    return (h, n)
+    return None
+
+
+def _deal_shuffled(plan, targets, numbers, rng: random.Random) -> None:
+    values = [t.value for t in plan.tokens]
+    trial = dict(numbers)  # each deal overwrites every target, so one copy serves all
+    for _ in range(MAX_DEALS):
+        rng.shuffle(values)
+        trial.update(zip(targets, values))
+        if touching_pair(trial, targets, plan.avoid_adjacent) is None:
+            numbers.update(zip(targets, values))
+            return
+    listed = ", ".join(str(v) for v in plan.avoid_adjacent)
+    raise BoardError(
+        "E0410",
+        f"no deal of the numbers in {MAX_DEALS} shuffles keeps {listed} apart",
+        plan.source,
+        help="there are too many of these numbers for the hexes, or fixed numbers already touch",
+    )
+
+
+def _lay_spiral(plan, scope, targets, numbers, rng: random.Random) -> None:
+    shape = hexagon_shape(scope)
+    if shape is None:
+        raise BoardError(
+            "E0409",
+            f"a spiral needs a full hexagon of land, but the {len(scope)} hexes it covers "
+            "are not one",
+            plan.source,
+            help="lay numbers on this map with `shuffled` or give them in the map",
+        )
+    centre, radius = shape
+    start = plan.start_corner
+    if start is None:
+        start = rng.randrange(6)
+    elif not 0 <= start < 6:
+        raise BoardError("E0421", f"spiral start corner {start} is not 0..5", plan.source)
+    wanted = set(targets)
+    tokens = iter(_letter_order(plan.tokens))
+    for h in geo.spiral(centre, radius, start):
+        if h in wanted:
+            numbers[h] = next(tokens).value
+    pair = touching_pair(numbers, targets, plan.avoid_adjacent)
+    if pair is not None:
+        a, b = pair
+        raise BoardError(
+            "E0410",
+            f"the spiral puts {numbers[a]} at ({a[0]},{a[1]}) next to {numbers[b]} at "
+            f"({b[0]},{b[1]})",
+            plan.source,
+            help="change the token letters or lay the numbers `shuffled`",
+        )
+
+
+def _letter_order(tokens: tuple[NumberToken, ...]) -> list[NumberToken]:
+    if all(t.letter is None for t in tokens):
+        return list(tokens)
+    return sorted(tokens, key=lambda t: (t.letter is None, t.letter or ""))
+
+
+def hexagon_shape(area: list[geo.Hex]) -> tuple[geo.Hex, int] | None:
+    """(centre, radius) when `area` is exactly a full hexagon, else None."""
+    n = len(area)
+    radius = 0
+    while 3 * radius * (radius + 1) + 1 < n:
+        radius += 1
+    if n == 0 or 3 * radius * (radius + 1) + 1 != n:
+        return None
+    sq, sr = sum(h[0] for h in area), sum(h[1] for h in area)
+    if sq % n or sr % n:
+        return None
+    centre = (sq // n, sr // n)
+    if sorted(area, key=geo.hex_key) != list(geo.hexagon(centre, radius)):
+        return None
+    return centre, radius

@@ -1,0 +1,113 @@
+"""The flat tables are a cache of the graph: check them against it for every id."""
+
+import pytest
+
+import board_scenarios as bs
+from catandsl.board import CLASSES, geometry as geo, instantiate
+from catandsl.ir import model
+
+
+def two_islands():
+    land = {(0, -2): "forest", (1, -2): "gold", (0, 2): "fields", (-1, 2): "desert"}
+    hexes = tuple(
+        model.HexSlot(q, r, terrain=land.get((q, r), "sea"), number=5 if (q, r) == (0, -2) else None)
+        for q, r in geo.hexagon((0, 0), 3)
+    )
+    h = model.HarborType(3, 1)
+    spot = model.EdgeRef(0, -2, "W")
+    return model.Map("two", hexes, harbors=(model.HarborPlan("fixed", (h,), (spot,)),))
+
+
+BOARDS = {
+    "standard": lambda: bs.board(seed=4),
+    "no frame": lambda: instantiate(bs.ruleset(bs.standard_map(frame=None, harbors=False)), 4),
+    "two islands": lambda: instantiate(bs.ruleset(two_islands()), 0),
+}
+
+
+@pytest.fixture(params=sorted(BOARDS), scope="module")
+def board(request):
+    return BOARDS[request.param]()
+
+
+def hex_ids(board, nodes):
+    return sorted(board.hex_index[n[1:]] for n in nodes if n[0] == "hex")
+
+
+def corner_ids(board, nodes):
+    return sorted(board.intersection_index[n[1:]] for n in nodes if n[0] == "i")
+
+
+def test_id_lists_are_sorted_by_geometry_and_match_the_graph(board):
+    g = board.graph
+    assert list(board.hexes) == sorted(board.hexes, key=geo.hex_key)
+    assert list(board.intersections) == sorted(board.intersections, key=geo.intersection_key)
+    assert list(board.paths) == sorted(board.paths, key=geo.path_key)
+    assert len(board.hexes) + len(board.intersections) == g.number_of_nodes()
+    paths = [e for _, _, e in g.edges(data=True) if e["kind"] == "path"]
+    assert len(paths) == len(board.paths)
+
+
+def test_hex_tables(board):
+    g = board.graph
+    for k, h in enumerate(board.hexes):
+        data = g.nodes[("hex", *h)]
+        assert board.terrain_names[board.hex_terrain[k]] == data["terrain"]
+        assert board.hex_number[k] == (data["number"] or 0)
+        assert board.hex_water[k] == data["water"]
+        assert board.hex_island[k] == data["island"]
+        assert (board.hex_island[k] == -1) == data["water"]
+        touching = corner_ids(board, g[("hex", *h)])
+        assert sorted(board.hex_corners[k]) == touching and len(touching) == 6
+        assert [board.intersections[c] for c in board.hex_corners[k]] == list(geo.corners(h))
+        assert [board.paths[p] for p in board.hex_paths[k]] == list(geo.sides(h))
+        assert [board.hexes[n] for n in board.hex_neighbours[k]] == sorted(
+            (n for n in geo.neighbours(h) if n in board.hex_index), key=geo.hex_key)
+        if data["number"]:
+            assert k in board.number_hexes[data["number"]]
+
+
+def test_number_hexes_cover_every_numbered_hex(board):
+    listed = sorted(h for ids in board.number_hexes for h in ids)
+    assert listed == [k for k, n in enumerate(board.hex_number) if n]
+    assert len(board.number_hexes) == 13
+
+
+def test_intersection_tables(board):
+    g = board.graph
+    for k, c in enumerate(board.intersections):
+        node = ("i", *c)
+        data = g.nodes[node]
+        assert board.corner_hexes[k] == tuple(hex_ids(board, g[node]))
+        path_nbrs = [n for n, e in g[node].items() if e["kind"] == "path"]
+        assert board.corner_neighbours[k] == tuple(corner_ids(board, path_nbrs))
+        assert board.corner_paths[k] == tuple(
+            sorted(board.path_index[g[node][n]["id"]] for n in path_nbrs))
+        assert CLASSES[board.corner_cls[k]] == data["cls"]
+        assert board.corner_islands[k] == data["islands"]
+        harbor = board.corner_harbor[k]
+        assert (harbor == -1) == (data["harbor"] is None)
+        if harbor >= 0:
+            assert board.harbors[harbor].type == data["harbor"]
+            assert c in geo.edge_ends(board.harbors[harbor].path)
+
+
+def test_path_tables(board):
+    g = board.graph
+    edges = {e["id"]: (a, b, e) for a, b, e in g.edges(data=True) if e["kind"] == "path"}
+    for k, p in enumerate(board.paths):
+        a, b, data = edges[p]
+        assert board.path_ends[k] == tuple(corner_ids(board, [a, b]))
+        assert [board.intersections[c] for c in board.path_ends[k]] == list(geo.edge_ends(p))
+        assert board.path_hexes[k] == tuple(hex_ids(board, [("hex", *h) for h in data["hexes"]]))
+        assert CLASSES[board.path_cls[k]] == data["cls"]
+
+
+def test_classes_follow_the_land_around_them(board):
+    land = {h for k, h in enumerate(board.hexes) if not board.hex_water[k]}
+    for k, c in enumerate(board.intersections):
+        n = sum(h in land for h in geo.intersection_hexes(c))
+        assert CLASSES[board.corner_cls[k]] == ("sea" if n == 0 else "land" if n == 3 else "coast")
+    for k, p in enumerate(board.paths):
+        n = sum(h in land for h in geo.edge_hexes(p))
+        assert CLASSES[board.path_cls[k]] == ("sea" if n == 0 else "land" if n == 2 else "coast")
