@@ -1,0 +1,60 @@
+"""catandsl: a language and runtime for Catan scenarios.
+
+The stages are public functions, each returning a value or raising `CatanError`
+carrying every diagnostic it found::
+
+    tree = catandsl.parse(text, "island.catan")
+    problems = catandsl.check(tree)          # list of Diagnostic, empty when clean
+    scenario = catandsl.compile(tree)        # the IR (catandsl.ir.Scenario)
+    scenario = catandsl.load("scenarios/base.catan")   # all stages from a path
+    board = catandsl.board_for(scenario, players=4, seed=7)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from catandsl.diagnostics import CatanError, Diagnostic, Sources, Span
+from catandsl.syntax.parser import parse
+
+__version__ = "0.1.0"
+
+
+def check(tree) -> list[Diagnostic]:
+    """Every diagnostic of a parsed file (errors and warnings)."""
+    from catandsl.compiler import compile_ast
+
+    _, diags = compile_ast(tree)
+    return diags
+
+
+def compile(tree):  # noqa: A001 - the stage is called compile
+    """A parsed file -> its IR, or CatanError."""
+    from catandsl.compiler import compile_ast
+
+    scenario, diags = compile_ast(tree)
+    if scenario is None:
+        raise CatanError(diags)
+    return scenario
+
+
+def load(path: str | Path):
+    """A .catan file -> its IR (all stages), or CatanError."""
+    from catandsl.compiler import compile_path
+
+    scenario, diags, _ = compile_path(path)
+    if scenario is None:
+        raise CatanError(diags)
+    return scenario
+
+
+def board_for(scenario, players: int | None = None, options: dict | None = None, seed: int = 0):
+    """One concrete board of a compiled scenario."""
+    from catandsl.board import instantiate
+    from catandsl.ir import configure
+
+    players = players or scenario.players_max
+    return instantiate(configure(scenario, players, options), seed)
+
+
+__all__ = ["CatanError", "Diagnostic", "Sources", "Span", "parse", "check", "compile", "load", "board_for"]

@@ -75,8 +75,8 @@ class _Compilation:
             options=tuple(self.lowering.options), sections=tuple(sections),
             files=tuple(self.files),
         )
-        if self.ctx.failed:
-            return scenario
+        if self.ctx.failed or not scenarios:
+            return scenario  # a ruleset alone is a library: it need not have a map
         validate_scenario(self.ctx, scenario, span)
         return scenario
 

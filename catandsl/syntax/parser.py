@@ -195,7 +195,7 @@ class _ToAst(Transformer_NonRecursive):
 
     def scenario(self, meta, c):
         name, title, body = c
-        return ast.Scenario(self._span(meta), self._word(name) if name else None, title, body)
+        return ast.Scenario(self._span(meta), self._word(name) if name else None, self._str(title), body)
 
     def block(self, meta, c):
         return ast.Block(self._span(meta), tuple(x for x in c if x is not None))

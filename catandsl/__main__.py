@@ -1,0 +1,5 @@
+import sys
+
+from catandsl.cli import main
+
+sys.exit(main())

@@ -1,0 +1,206 @@
+"""The `catandsl` command.
+
+Exit codes: 0 fine, 1 diagnostics with errors, 2 usage error. Every error a user can
+cause is printed as a diagnostic; an unexpected exception is reported as an internal
+error with a request to file a bug (exit 70), never as a raw traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        import typer  # noqa: F401
+    except ImportError:
+        print("catandsl: the command line needs its extras: pip install 'catandsl[cli]'", file=sys.stderr)
+        return EXIT_USAGE
+    from typer.main import get_command
+
+    command = get_command(_app())
+    try:
+        command.main(args=argv if argv is not None else sys.argv[1:], prog_name="catandsl",
+                     standalone_mode=False)
+    except SystemExit as e:  # typer.Exit inside commands
+        return int(e.code or 0)
+    except _Exit as e:
+        return e.code
+    except KeyboardInterrupt:
+        return 130
+    except Exception as e:  # noqa: BLE001 - the last line of defence against tracebacks
+        if _is_usage_error(e):
+            e.show()
+            return EXIT_USAGE
+        print(f"catandsl: internal error: {type(e).__name__}: {e}\n"
+              "This is a bug in catandsl, not in your file; please report it with the file that caused it.",
+              file=sys.stderr)
+        return EXIT_INTERNAL
+    return EXIT_OK
+
+
+class _Exit(Exception):
+    def __init__(self, code: int):
+        self.code = code
+
+
+def _is_usage_error(e: Exception) -> bool:
+    # typer ships its own copy of click; its errors are ClickExceptions with .show()
+    import typer
+
+    click_error = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+    return isinstance(e, click_error)
+
+
+def _console(stderr: bool = False):
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+
+
+def _print_diagnostics(diags, sources, fmt: str) -> None:
+    from catandsl.diagnostics import format_text, to_json
+
+    if fmt == "json":
+        print(to_json(diags))
+        return
+    err = _console(stderr=True)
+    for d in diags:
+        colour = "red" if d.is_error else "yellow"
+        text = format_text(d, sources)
+        head, _, rest = text.partition("\n")
+        err.print(f"[bold {colour}]{_escape(head)}[/]")
+        if rest:
+            err.print(_escape(rest))
+        err.print()
+
+
+def _escape(text: str) -> str:
+    from rich.markup import escape
+
+    return escape(text)
+
+
+def _compile_or_exit(file: Path, fmt: str = "text"):
+    from catandsl.compiler import compile_path
+
+    scenario, diags, sources = compile_path(file)
+    if diags:
+        _print_diagnostics(diags, sources, fmt)
+    if scenario is None:
+        raise _Exit(EXIT_ERRORS)
+    return scenario
+
+
+def _parse_options(pairs: list[str]) -> dict[str, str]:
+    out = {}
+    for p in pairs or []:
+        if "=" not in p:
+            import typer
+
+            raise typer.BadParameter(f"{p!r}: write options as NAME=ITEM", param_hint="--option")
+        k, v = p.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
+def _app():
+    import typer
+
+    app = typer.Typer(
+        add_completion=False,
+        no_args_is_help=True,
+        help="A language and runtime for Catan scenarios.",
+        pretty_exceptions_enable=False,
+    )
+
+    @app.command()
+    def check(
+        files: list[Path] = typer.Argument(..., help=".catan files to check"),
+        format: str = typer.Option("text", "--format", help="text or json"),
+    ):
+        """Parse and check scenario files; print every diagnostic."""
+        from catandsl.compiler import compile_path
+
+        failed = False
+        all_json = []
+        for f in files:
+            scenario, diags, sources = compile_path(f)
+            if format == "json":
+                all_json.append({"file": str(f), "ok": scenario is not None,
+                                 "diagnostics": [d.to_json() for d in diags]})
+            else:
+                _print_diagnostics(diags, sources, "text")
+                if scenario is not None:
+                    _console().print(f"[green]ok[/] {_escape(str(f))}: {_escape(scenario.title)} "
+                                     f"({scenario.players_min}-{scenario.players_max} players)")
+            failed |= scenario is None
+        if format == "json":
+            print(json.dumps(all_json, indent=2))
+        raise _Exit(EXIT_ERRORS if failed else EXIT_OK)
+
+    @app.command("compile")
+    def compile_(
+        file: Path = typer.Argument(..., help="the .catan file"),
+        as_json: bool = typer.Option(True, "--json/--summary", help="print the IR as JSON"),
+        output: Path = typer.Option(None, "-o", "--output", help="write to a file"),
+    ):
+        """Compile a scenario and print its IR (validated against the schema)."""
+        from catandsl import ir
+
+        scenario = _compile_or_exit(file)
+        data = ir.to_json(scenario)
+        text = json.dumps(data, indent=2) if as_json else (
+            f"{scenario.title}: {len(scenario.sections)} sections, {len(scenario.options)} options")
+        if output:
+            output.write_text(text + "\n", encoding="utf-8")
+        else:
+            print(text)
+
+    @app.command()
+    def schema():
+        """Print the JSON Schema (draft 2020-12) of the compiled scenario."""
+        from catandsl import ir
+
+        print(json.dumps(ir.json_schema(), indent=2))
+
+    @app.command()
+    def render(
+        file: Path = typer.Argument(..., help="the .catan file"),
+        output: Path = typer.Option(..., "-o", "--output", help="board.svg or board.png"),
+        seed: int = typer.Option(1, "--seed", help="the seed that shuffles pools"),
+        players: int = typer.Option(None, "--players", help="player count (default: the most)"),
+        option: list[str] = typer.Option([], "--option", help="NAME=ITEM, repeatable"),
+        coordinates: bool = typer.Option(False, "--coordinates", help="label hexes with (q, r)"),
+    ):
+        """Draw one board of a scenario as SVG (or PNG)."""
+        from catandsl.board import BoardError, instantiate
+        from catandsl.ir import ConfigurationError, configure
+        from catandsl.render.svg import render_board, render_png
+
+        scenario = _compile_or_exit(file)
+        try:
+            rs = configure(scenario, players or scenario.players_max, _parse_options(option))
+            board = instantiate(rs, seed)
+        except (ConfigurationError, BoardError) as e:
+            print(f"catandsl: {e}", file=sys.stderr)
+            raise _Exit(EXIT_USAGE if isinstance(e, ConfigurationError) else EXIT_ERRORS)
+        svg = render_board(board, coordinates=coordinates, title=f"{scenario.title} — seed {seed}")
+        suffix = output.suffix.lower()
+        if suffix == ".png":
+            try:
+                render_png(svg, output)
+            except RuntimeError as e:
+                print(f"catandsl: {e}", file=sys.stderr)
+                raise _Exit(EXIT_USAGE)
+        elif suffix == ".svg":
+            output.write_text(svg, encoding="utf-8")
+        else:
+            raise typer.BadParameter("the output must end in .svg or .png", param_hint="-o")
+        _console().print(f"wrote {_escape(str(output))}: {len(board.hexes)} hexes")
+
+    return app
