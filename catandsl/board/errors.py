@@ -9,18 +9,21 @@ a seed itself):
 
 - E0403 a tile pool does not fill its slots, or a slot names an unknown pool
 - E0404 a harbor spot is not between land and water
+- E0405 a harbor spot names an unknown side (as the compiler reports it)
 - E0406 the frame is not a closed ring, or its pieces do not cover the ring
 - E0407 frame letters do not match at a joint
 - E0408 the map has too many hexes
 - E0409 a spiral is laid on an area that is not a full hexagon
 - E0410 a number constraint (avoid adjacent) cannot be satisfied
 - E0411 a start or island name points at no suitable hex
+- E0412 a hex is in the map twice (as the compiler reports it)
 - E0413 a harbor plan has a different number of harbors and spots
 - E0414 a number plan has a different number of tokens and hexes
 - E0420 a map, pool or frame names an unknown terrain
-- E0421 a hex slot is malformed (duplicate hex, no terrain, bad number)
+- E0421 the map data is malformed (a slot without terrain or pool, a number that is
+  no token, a number on water, an unknown way to lay numbers or harbors)
 - E0422 two harbors share a path or an intersection
-- E0423 the ruleset has no map
+- E0423 the ruleset has no map (the compiler reports this as E0605)
 """
 
 from __future__ import annotations

@@ -59,7 +59,7 @@ def _site(spot: EdgeRef, is_land, describe, plan: HarborPlan) -> tuple[geo.Hex, 
     where = (spot.q, spot.r)
     if spot.side not in geo.SIDE_NAMES:
         raise BoardError(
-            "E0404", f"harbor at {_hex(where)} names no side: {spot.side!r}",
+            "E0405", f"harbor at {_hex(where)} names no side: {spot.side!r}",
             spot.source or plan.source, help="sides are NE, E, SE, SW, W, NW",
         )
     other = geo.neighbour(where, spot.side)

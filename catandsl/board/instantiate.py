@@ -111,7 +111,7 @@ def _slots(m: Map, terrains: dict[str, Terrain]) -> dict[geo.Hex, HexSlot]:
     for slot in m.hexes:
         h = (slot.q, slot.r)
         if h in slots:
-            raise BoardError("E0421", f"hex ({slot.q},{slot.r}) is in the map twice", slot.source)
+            raise BoardError("E0412", f"hex ({slot.q},{slot.r}) is in the map twice", slot.source)
         if (slot.terrain is None) == (slot.pool is None):
             raise BoardError(
                 "E0421", f"hex ({slot.q},{slot.r}) needs either a terrain or a pool", slot.source

@@ -159,9 +159,13 @@ def test_e0420_frame_of_land():
     fails(bs.standard_map(frame=bs.replace(bs.FRAME, terrain="desert")), "E0420")
 
 
-def test_e0421_duplicate_hex_and_bad_numbers():
+def test_e0412_duplicate_hex():
     m = row("forest", "hills")
-    fails(bs.replace(m, hexes=m.hexes + (model.HexSlot(0, 0, terrain="sea"),)), "E0421")
+    fails(bs.replace(m, hexes=m.hexes + (model.HexSlot(0, 0, terrain="sea"),)), "E0412")
+
+
+def test_e0421_bad_slots_and_numbers():
+    m = row("forest", "hills")
     fails(bs.replace(m, hexes=(model.HexSlot(0, 0, terrain="hills", number=7),)), "E0421")
     fails(bs.replace(m, hexes=(model.HexSlot(0, 0),)), "E0421")
 
