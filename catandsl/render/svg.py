@@ -1,0 +1,167 @@
+"""Draw a board as SVG (and PNG, when cairosvg is installed).
+
+Elements carry stable class names so tests and style sheets can find them:
+`hex land` / `hex water` (plus `frame` on frame positions), `frame-outline`, `token`
+(with `pip`s), `harbor`, `coord`, `title`. drawsvg is imported inside the functions:
+the board and engine never need it (it comes with `pip install catandsl[cli]`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from catandsl.board import geometry as geo
+from catandsl.board.board import Board
+from catandsl.render import palette
+
+SIZE = 40.0  # hex circumradius in SVG units
+MARGIN = 0.6 * SIZE
+TITLE_HEIGHT = 0.9 * SIZE
+
+
+def render_board(board: Board, *, coordinates: bool = False, title: str | None = None) -> str:
+    """The board as an SVG document: hexes, frame, number tokens, harbors."""
+    import drawsvg as dw
+
+    left, top, right, bottom = _bounds(board)
+    if title:
+        top -= TITLE_HEIGHT
+    drawing = dw.Drawing(right - left, bottom - top, origin=(left, top))
+    drawing.append(dw.Rectangle(left, top, right - left, bottom - top, fill="#f4f1ea"))
+    if title:
+        drawing.append(dw.Text(title, 0.45 * SIZE, (left + right) / 2, top + 0.6 * SIZE,
+                               text_anchor="middle", fill=palette.INK, class_="title",
+                               font_family="sans-serif"))
+    for k, h in enumerate(board.hexes):
+        drawing.append(_hex(dw, board, k, h))
+    outline = _frame_outline(board)
+    if outline:
+        drawing.append(dw.Path(d=outline, fill="none", stroke="#1d3f63", stroke_width=3,
+                               stroke_linecap="round", class_="frame-outline"))
+    for harbor in board.harbors:
+        drawing.append(_harbor(dw, board, harbor))
+    for k, h in enumerate(board.hexes):
+        if board.hex_number[k]:  # type: ignore[attr-defined]
+            drawing.append(_token(dw, board.hex_number[k], *geo.pixel(h, SIZE)))  # type: ignore[attr-defined]
+    if coordinates:
+        for h in board.hexes:
+            x, y = geo.pixel(h, SIZE)
+            drawing.append(dw.Text(f"{h[0]},{h[1]}", 0.22 * SIZE, x, y - 0.62 * SIZE,
+                                   text_anchor="middle", fill=palette.INK, class_="coord",
+                                   font_family="monospace"))
+    return drawing.as_svg()
+
+
+def render_png(svg_text: str, path: str | Path) -> None:
+    """Write the SVG as a PNG file; needs cairosvg (`pip install catandsl[png]`)."""
+    try:
+        import cairosvg
+    except ImportError as e:  # pragma: no cover - depends on the environment
+        raise RuntimeError(
+            "PNG output needs cairosvg, which is not installed: pip install catandsl[png]"
+        ) from e
+    cairosvg.svg2png(bytestring=svg_text.encode("utf-8"), write_to=str(path))
+
+
+# ---- pieces of the picture -------------------------------------------------------------
+
+
+def _hex(dw, board: Board, k: int, h: geo.Hex):
+    data = board.graph.nodes[("hex", h[0], h[1])]
+    name = data["terrain"]
+    fill = palette.terrain_colour(name, board.terrains.get(name))
+    cls = "hex water" if data["water"] else "hex land"
+    if data["frame"]:
+        fill = palette.shade(fill, palette.FRAME_SHADE)
+        cls += " frame"
+    points = [c for xy in geo.hex_polygon(h, SIZE) for c in xy]
+    return dw.Lines(*points, close=True, fill=fill, stroke="#f4f1ea", stroke_width=2,
+                    class_=cls, data_terrain=name)
+
+
+def _frame_outline(board: Board) -> str:
+    """Path data outlining each frame piece: every side of a frame position that does
+    not face a position of the same piece."""
+    piece_of = {}
+    for h in board.hexes:
+        data = board.graph.nodes[("hex", h[0], h[1])]
+        if data["frame"]:
+            piece_of[h] = data["frame_piece"]
+    parts = []
+    for h, piece in piece_of.items():
+        corners = geo.hex_polygon(h, SIZE)
+        for side_index, side in enumerate(geo.SIDE_ORDER):
+            if piece_of.get(geo.neighbour(h, side)) == piece:
+                continue
+            (x1, y1), (x2, y2) = corners[side_index], corners[(side_index + 1) % 6]
+            parts.append(f"M{x1:.2f},{y1:.2f} L{x2:.2f},{y2:.2f}")
+    return " ".join(parts)
+
+
+def _harbor_spot(harbor) -> tuple[float, float]:
+    """Where the harbor's marker sits: out from its path towards the water hex's centre."""
+    a, b = (geo.corner_pixel(c, SIZE) for c in geo.edge_ends(harbor.path))
+    mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+    wx, wy = geo.pixel(harbor.water, SIZE)
+    return mx + (wx - mx) * 0.6, my + (wy - my) * 0.6
+
+
+def _harbor(dw, board: Board, harbor):
+    kind = harbor.type
+    x, y = _harbor_spot(harbor)
+    ratio = f"{kind.give}:{kind.get}"
+    label = f"{ratio} {kind.resource}" if kind.resource else ratio
+    group = dw.Group(class_="harbor", data_ratio=ratio)
+    group.append(dw.Title(label))
+    for c in geo.edge_ends(harbor.path):  # the two piers, one to each intersection served
+        cx, cy = geo.corner_pixel(c, SIZE)
+        group.append(dw.Line(x, y, cx, cy, stroke="#6b4a2b", stroke_width=4,
+                             stroke_linecap="round"))
+    fill = (palette.resource_colour(kind.resource, board.terrains) if kind.resource
+            else palette.GENERIC_HARBOR)
+    ink = palette.ink_on(fill)
+    group.append(dw.Circle(x, y, 0.3 * SIZE, fill=fill, stroke=palette.INK, stroke_width=1.5))
+    group.append(dw.Text(ratio, 0.22 * SIZE, x, y + (-0.02 if kind.resource else 0.08) * SIZE,
+                         text_anchor="middle", fill=ink, font_weight="bold",
+                         font_family="sans-serif"))
+    if kind.resource:
+        group.append(dw.Text(kind.resource, 0.13 * SIZE, x, y + 0.17 * SIZE,
+                             text_anchor="middle", fill=ink, font_family="sans-serif"))
+    return group
+
+
+def _token(dw, number: int, x: float, y: float):
+    red = number in palette.RED_NUMBERS
+    colour = palette.RED if red else palette.INK
+    group = dw.Group(class_="token", data_number=number)
+    group.append(dw.Circle(x, y, 0.36 * SIZE, fill=palette.TOKEN_FILL, stroke="#8a7a55",
+                           stroke_width=1.5))
+    group.append(dw.Text(str(number), 0.34 * SIZE, x, y + 0.06 * SIZE, text_anchor="middle",
+                         fill=colour, font_weight="bold" if red else "normal",
+                         font_family="serif"))
+    pips = pip_count(number)
+    gap = 0.085 * SIZE
+    for k in range(pips):
+        px = x + (k - (pips - 1) / 2) * gap
+        group.append(dw.Circle(px, y + 0.2 * SIZE, 0.03 * SIZE, fill=colour, class_="pip"))
+    return group
+
+
+def pip_count(number: int) -> int:
+    """The dots under a number: how many of the 36 dice rolls make it."""
+    return max(0, 6 - abs(7 - number))
+
+
+def _bounds(board: Board) -> tuple[float, float, float, float]:
+    xs, ys = [], []
+    for h in board.hexes:
+        for x, y in geo.hex_polygon(h, SIZE):
+            xs.append(x)
+            ys.append(y)
+    for harbor in board.harbors:  # a harbor may face water off the board
+        x, y = _harbor_spot(harbor)
+        xs += [x - 0.3 * SIZE, x + 0.3 * SIZE]
+        ys += [y - 0.3 * SIZE, y + 0.3 * SIZE]
+    if not xs:
+        return (0.0, 0.0, 2 * MARGIN, 2 * MARGIN)
+    return (min(xs) - MARGIN, min(ys) - MARGIN, max(xs) + MARGIN, max(ys) + MARGIN)
