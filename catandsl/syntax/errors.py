@@ -1,13 +1,14 @@
 """Lark's syntax errors -> Diagnostics, in the author's words.
 
 Two tools: a table naming every terminal the way an author would ("`}`", "a name",
-"end of line"), and `match_examples`, which finds the common mistake whose parser state
-matches the failure (missing brace, trailing comma, ...) and gives it its own code.
+"end of line"), and a table of common mistakes (missing brace, trailing comma, ...):
+a failure whose parser state and offending token match one of a mistake's examples
+gets that mistake's code.
 """
 
 from __future__ import annotations
 
-from lark import Lark
+from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from catandsl.diagnostics import Diagnostic, Span
@@ -20,6 +21,7 @@ TOKEN_WORDS = {
     "RANGE": "a range like 3..4",
     "REPEAT": "a repeat like x4",
     "SYMBOL": "a legend symbol",
+    "CALL_NAME": "a call like land(at)",
     "_NL": "end of line",
     "$END": "end of file",
     "LBRACE": "`{`",
@@ -107,28 +109,56 @@ MISTAKES: dict[tuple[str, str, str], list[str]] = {
     ],
 }
 
-_mistake_cache: dict[int, dict] = {}
+_mistake_cache: dict[int, list] = {}
 
 
-def _examples():
-    # match_examples wants {label: [texts]}; the label must be hashable.
-    return {k: v for k, v in MISTAKES.items()}
+def _mistake_states(parser: Lark) -> list:
+    """(label, LALR state, token type) of every example's failure, computed once per parser."""
+    key = id(parser)
+    if key not in _mistake_cache:
+        found = []
+        for label, texts in MISTAKES.items():
+            for text in texts:
+                try:
+                    parser.parse(text)
+                except UnexpectedInput as ut:
+                    if isinstance(ut, UnexpectedToken) and ut.state is not None:
+                        found.append((label, ut.state.position, ut.token.type))
+        _mistake_cache[key] = found
+    return _mistake_cache[key]
+
+
+def _match_mistake(e: UnexpectedInput, parser: Lark):
+    """The mistake whose example fails in the same LALR state on the same kind of token.
+
+    Lark's `match_examples` also compares the depth of the parser's stack, so an example
+    written at the top level never matched the same mistake inside a nested block; the
+    state on top of the stack is what decides which tokens were acceptable."""
+    if not isinstance(e, UnexpectedToken) or e.state is None:
+        return None
+    position, token_type = e.state.position, e.token.type
+    for label, state, example_token in _mistake_states(parser):
+        if state == position and example_token == token_type:
+            return label
+    return None
 
 
 def syntax_diagnostic(e: UnexpectedInput, text: str, filename: str, parser: Lark) -> Diagnostic:
     line = getattr(e, "line", 1) or 1
     column = getattr(e, "column", 1) or 1
-    if isinstance(e, UnexpectedEOF) or (
+    at_end = isinstance(e, UnexpectedEOF) or (
         isinstance(e, UnexpectedToken) and e.token.type == "$END"
-    ):
+    )
+    if at_end:
         line, column = _end_position(text)
     span = Span(filename, max(line, 1), max(column, 1))
 
-    label = None
-    try:
-        label = e.match_examples(parser.parse, _examples(), use_accepts=True)
-    except Exception:  # noqa: BLE001 - an example that itself misbehaves must not hide the error
-        label = None
+    label = _match_mistake(e, parser)
+    if label is None and at_end and "RBRACE" in _expected(e):
+        label = _mistake("E0103")  # the file ends where a `}` could still close a block
+    if label is not None and label[0] == "E0103":
+        code, message, help_ = label
+        return Diagnostic(code, message, span, help=help_, notes=_open_block(e))
 
     expected = sorted(_expected(e))
     expected_words = ", ".join(token_words(t) for t in expected[:8])
@@ -162,6 +192,21 @@ def syntax_diagnostic(e: UnexpectedInput, text: str, filename: str, parser: Lark
     )
 
 
+def _mistake(code: str) -> tuple[str, str, str]:
+    return next(label for label in MISTAKES if label[0] == code)
+
+
+def _open_block(e: UnexpectedInput) -> tuple[str, ...]:
+    """A note naming where the innermost block still open at the error starts."""
+    parser_state = getattr(getattr(e, "interactive_parser", None), "parser_state", None)
+    if parser_state is None:
+        return ()
+    braces = [v for v in parser_state.value_stack if isinstance(v, Token) and v.type == "LBRACE"]
+    if not braces:
+        return ()
+    return (f"the block opened at line {braces[-1].line}, column {braces[-1].column} is not closed",)
+
+
 def _expected(e: UnexpectedInput) -> set[str]:
     if isinstance(e, UnexpectedToken):
         acc = e.accepts or e.expected
@@ -180,7 +225,8 @@ def _found(e: UnexpectedInput) -> str:
             return "end of file"
         if tok.type == "_NL":
             return "end of line"
-        return f"{token_words(tok.type)} `{tok}`" if tok.type in ("NAME", "NUMBER") else token_words(tok.type)
+        words = token_words(tok.type).removeprefix("a ")  # "unexpected number `0`"
+        return f"{words} `{tok}`" if tok.type in ("NAME", "NUMBER") else words
     return "end of file"
 
 
