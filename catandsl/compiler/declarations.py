@@ -26,6 +26,7 @@ from catandsl.compiler.context import (
     word_list,
 )
 from catandsl.compiler.hooks import HookLowering, condition_for_site
+from catandsl.diagnostics import Span
 from catandsl.ir import model
 from catandsl.syntax import ast
 
@@ -60,6 +61,7 @@ class Lowering:
         self.options: list[model.Option] = []
         self.players: tuple[int, int, ast.Node] | None = None
         self.title: str | None = None
+        self.declared_once: dict[tuple, Span] = {}  # (guard, file, kind, name) -> first span
 
     # ---- sections ------------------------------------------------------------------
     @property
@@ -220,13 +222,16 @@ class Lowering:
             self.emit(model.Resource(w.name, source_of(w.span)))
 
     def _declare_once(self, kind: str, w: ast.Word) -> None:
-        """A second declaration in the same section is a mistake; across sections and
-        files it is the way to replace one."""
-        for d in self.sections[-1].decls:
-            if not isinstance(d, Pending) and getattr(d, "KIND", None) == kind and d.name == w.name:
-                self.ctx.error("E0303", f"{kind} `{w.name}` is declared twice", w.span,
-                               help="remove one of them, or use `for`/`when` for a variant")
-                return
+        """A second declaration in the same file for the same variant (`for`/`when`) is a
+        mistake; in another file or variant it is the way to replace one."""
+        key = (self.guard, w.span.file, kind, w.name)
+        first = self.declared_once.get(key)
+        if first is not None:
+            self.ctx.error("E0303", f"{kind} `{w.name}` is declared twice", w.span,
+                           help="remove one of them, or use `for`/`when` for a variant",
+                           notes=(f"first declared at {first}",))
+            return
+        self.declared_once[key] = w.span
         self.ctx.declare(kind, w.name, w.span)
 
     def _bank(self, e: ast.Entry) -> None:

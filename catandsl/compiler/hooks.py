@@ -228,6 +228,7 @@ class HookLowering:
         if prim.kind == EFFECT and not statement:
             self.ctx.error("E0506", f"`{prim.name}` is an effect; it has no value", node.span,
                            help="call it as a statement on its own line")
+            return ir, "any"  # reported once; no type error about its missing value
         if len(args) != len(prim.params):
             sig = ", ".join(f"{p.name}: {p.type}" for p in prim.params)
             self.ctx.error("E0503",

@@ -39,7 +39,9 @@ def read_source(path: Path, at: Span | None = None) -> tuple[str | None, Diagnos
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         line = data.count(b"\n", 0, e.start) + 1
-        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        line_start = data.rfind(b"\n", 0, e.start) + 1
+        # columns count characters, as everywhere else, not bytes
+        col = len(data[line_start:e.start].decode("utf-8", "replace")) + 1
         return None, Diagnostic("E0002", f"{name} is not valid UTF-8 (byte 0x{data[e.start]:02x})",
                                 Span(name, line, col), help="save the file as UTF-8 text")
     if text.startswith("\ufeff"):

@@ -364,9 +364,10 @@ class MapReader:
             raise Shape(span, "a harbor spot is a hex and a side: (q, r) NE")
         side = ts[1]
         if side.name not in SIDES:
+            hint = did_you_mean(side.name.upper(), SIDES)
+            sides = f"the sides of a hex are {', '.join(SIDES)}"
             self.ctx.error("E0405", f"unknown direction `{side.name}`", side.span,
-                           help=(did_you_mean(side.name.upper(), SIDES) or "")
-                           + f" sides of a hex are {', '.join(SIDES)}")
+                           help=f"{hint} ({sides})" if hint else sides)
         return model.EdgeRef(ts[0].q, ts[0].r, side.name, source_of(ts[0].span))
 
     # ---- frame, starts, islands ------------------------------------------------------------
