@@ -27,6 +27,8 @@ class FramePosition:
 def frame_ring(map_hexes: list[geo.Hex], frame: Frame) -> tuple[geo.Hex, ...]:
     """The frame positions around the map, clockwise from the topmost one; E0406 when
     they do not form one closed ring of hexes (a hole or an inlet in the map)."""
+    if not map_hexes:
+        raise BoardError("E0406", "the frame has no map inside it", frame.source)
     inside = set(map_hexes)
     positions = sorted(
         {n for h in map_hexes for n in geo.neighbours(h) if n not in inside}, key=geo.hex_key

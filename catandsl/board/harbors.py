@@ -67,10 +67,11 @@ def _site(spot: EdgeRef, is_land, describe, plan: HarborPlan) -> tuple[geo.Hex, 
         return where, other
     if is_land(other) and not is_land(where):
         return other, where
-    if is_land(where):
-        wanted, facing = [s for s in geo.SIDE_ORDER if not is_land(geo.neighbour(where, s))], "water"
-    else:
-        wanted, facing = [s for s in geo.SIDE_ORDER if is_land(geo.neighbour(where, s))], "land"
+    # Help from the hex the author named: which of its sides would have done.
+    facing = "water" if is_land(where) else "land"
+    wanted = [
+        s for s in geo.SIDE_ORDER if is_land(geo.neighbour(where, s)) == (facing == "land")
+    ]
     hint = (
         f"the sides of {_hex(where)} that face {facing} are {', '.join(wanted)}"
         if wanted else f"no side of {_hex(where)} faces {facing}"

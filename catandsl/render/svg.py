@@ -40,9 +40,10 @@ def render_board(board: Board, *, coordinates: bool = False, title: str | None =
                                stroke_linecap="round", class_="frame-outline"))
     for harbor in board.harbors:
         drawing.append(_harbor(dw, board, harbor))
+    numbers = board.tables.hex_number
     for k, h in enumerate(board.hexes):
-        if board.hex_number[k]:  # type: ignore[attr-defined]
-            drawing.append(_token(dw, board.hex_number[k], *geo.pixel(h, SIZE)))  # type: ignore[attr-defined]
+        if numbers[k]:
+            drawing.append(_token(dw, numbers[k], *geo.pixel(h, SIZE)))
     if coordinates:
         for h in board.hexes:
             x, y = geo.pixel(h, SIZE)

@@ -75,12 +75,13 @@ def standard_map(
         start_corner=start_corner,
         source=SRC,
     )
+    harbor_plan = model.HarborPlan("shuffled", HARBORS, HARBOR_SPOTS, source=SRC)
     return model.Map(
         name="main",
         hexes=slots,
         pools=(model.TilePool("land", LAND_TILES, source=SRC),),
         numbers=(plan,),
-        harbors=(model.HarborPlan("shuffled", HARBORS, HARBOR_SPOTS, source=SRC),) if harbors else (),
+        harbors=(harbor_plan,) if harbors else (),
         frame=frame,
         starts=(model.Start("robber", terrain="desert"),),
         islands=(model.IslandName("main", ((0, 0),)),),

@@ -66,6 +66,10 @@ def test_e0406_frame_around_a_map_with_a_hole():
     assert "not a closed ring" in err.message
 
 
+def test_e0406_frame_around_nothing():
+    fails(model.Map("empty", (), frame=bs.FRAME), "E0406")
+
+
 def test_e0407_letters_do_not_close():
     pieces = tuple(model.FramePiece(a, b, 3) for a, b in zip("ABCDEF", "BCDEFG"))
     err = fails(bs.standard_map(frame=bs.replace(bs.FRAME, pieces=pieces)), "E0407")

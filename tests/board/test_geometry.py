@@ -142,4 +142,5 @@ def test_sort_keys_follow_geometry_not_names():
     ids = [(1, 0, "W"), (0, 0, "W"), (0, 0, "NE"), (5, -1, "NW")]
     assert sorted(ids, key=geo.path_key) == [(5, -1, "NW"), (0, 0, "NE"), (0, 0, "W"), (1, 0, "W")]
     cs = [(0, 1, "N"), (0, 0, "S"), (0, 0, "N"), (-1, 1, "S")]
-    assert sorted(cs, key=geo.intersection_key) == [(0, 0, "N"), (0, 0, "S"), (-1, 1, "S"), (0, 1, "N")]
+    assert sorted(cs, key=geo.intersection_key) == [
+        (0, 0, "N"), (0, 0, "S"), (-1, 1, "S"), (0, 1, "N")]

@@ -1,6 +1,8 @@
 import collections
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import board_scenarios as bs
 from catandsl.board import CLASS_CODE, geometry as geo, instantiate
@@ -24,7 +26,8 @@ def test_standard_island_with_frame():
 
 def test_frame_pieces_cover_the_ring_clockwise_from_the_top():
     board = bs.board(seed=3)
-    pieces = {(d["q"], d["r"]): d["frame"] for d in board.to_json()["hexes"] if d["frame"] is not None}
+    hexes = board.to_json()["hexes"]
+    pieces = {(d["q"], d["r"]): d["frame"] for d in hexes if d["frame"] is not None}
     ring = geo.ring((0, 0), 3, start=2)  # counter-clockwise from the NW corner (0,-3)
     clockwise = (ring[0],) + tuple(reversed(ring[1:]))
     assert [pieces[h] for h in clockwise] == [k // 3 for k in range(18)]
@@ -158,3 +161,20 @@ def test_no_pool_stream_depends_on_another():
     t1 = {(d["q"], d["r"]): d["terrain"] for d in instantiate(bs.ruleset(m1), 7).to_json()["hexes"]}
     t2 = {(d["q"], d["r"]): d["terrain"] for d in instantiate(bs.ruleset(m2), 7).to_json()["hexes"]}
     assert all(t2[h] == t for h, t in t1.items())
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(min_value=-(2**40), max_value=2**40), st.sampled_from(["spiral", "shuffled"]))
+def test_every_seed_gives_a_complete_legal_board(seed, method):
+    board = instantiate(bs.ruleset(bs.standard_map(numbers=method, avoid=(6, 8))), seed)
+    land = [h for h in range(len(board.hexes)) if not board.hex_water[h]]
+    counts = collections.Counter(board.terrain(h) for h in land)
+    assert counts == {a.name: a.count for a in bs.LAND_TILES}
+    assert sorted(board.hex_number[h] for h in land if board.hex_number[h]) == sorted(bs.VALUES)
+    for h in land:
+        assert (board.hex_number[h] == 0) == (board.terrain(h) == "desert")
+        if board.hex_number[h] in (6, 8):
+            assert all(board.hex_number[n] not in (6, 8) for n in board.hex_neighbours[h])
+    assert board.terrain(board.starts["robber"]) == "desert"
+    assert sorted((h.type.give, h.type.resource or "") for h in board.harbors) == sorted(
+        (t.give, t.resource or "") for t in bs.HARBORS)

@@ -9,8 +9,9 @@ from catandsl.ir import model
 
 def two_islands():
     land = {(0, -2): "forest", (1, -2): "gold", (0, 2): "fields", (-1, 2): "desert"}
+    numbers = {(0, -2): 5}
     hexes = tuple(
-        model.HexSlot(q, r, terrain=land.get((q, r), "sea"), number=5 if (q, r) == (0, -2) else None)
+        model.HexSlot(q, r, terrain=land.get((q, r), "sea"), number=numbers.get((q, r)))
         for q, r in geo.hexagon((0, 0), 3)
     )
     h = model.HarborType(3, 1)

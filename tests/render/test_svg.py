@@ -49,7 +49,8 @@ def test_tokens_show_number_pips_and_red_six_and_eight(board):
 
 
 def test_pips_count_the_dice_rolls():
-    assert [pip_count(n) for n in (2, 3, 4, 5, 6, 8, 9, 10, 11, 12)] == [1, 2, 3, 4, 5, 5, 4, 3, 2, 1]
+    numbers = (2, 3, 4, 5, 6, 8, 9, 10, 11, 12)
+    assert [pip_count(n) for n in numbers] == [1, 2, 3, 4, 5, 5, 4, 3, 2, 1]
 
 
 def test_harbors_show_their_ratio_and_resource(board):
@@ -67,7 +68,8 @@ def test_terrain_colours(board):
     for e in elements(svg, "hex", "land"):
         assert e.get("fill") == palette.TERRAIN_COLOURS[e.get("data-terrain")]
     sea = palette.TERRAIN_COLOURS["sea"]
-    assert {e.get("fill") for e in elements(svg, "frame")} == {palette.shade(sea, palette.FRAME_SHADE)}
+    frame_fill = palette.shade(sea, palette.FRAME_SHADE)
+    assert {e.get("fill") for e in elements(svg, "frame")} == {frame_fill}
 
 
 def test_unknown_terrains_get_a_stable_palette_colour():
