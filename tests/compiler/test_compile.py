@@ -181,3 +181,12 @@ def test_every_stdlib_and_scenario_file_compiles():
         s, diags, _ = compile_path(f)
         assert s is not None, (f, diags)
         assert not [d for d in diags if d.is_error]
+
+
+def test_examples_good_and_bad():
+    good, diags, _ = compile_path(ROOT / "examples/seven_hex_island.catan")
+    assert good is not None, diags
+    assert (good.players_min, good.players_max) == (2, 3)
+    bad, diags, _ = compile_path(ROOT / "examples/broken_island.catan")
+    assert bad is None
+    assert [(d.code, d.span.line) for d in diags] == [("E0302", 15)]
