@@ -189,4 +189,4 @@ def test_examples_good_and_bad():
     assert (good.players_min, good.players_max) == (2, 3)
     bad, diags, _ = compile_path(ROOT / "examples/broken_island.catan")
     assert bad is None
-    assert [(d.code, d.span.line) for d in diags] == [("E0302", 15)]
+    assert [(d.code, d.span.line) for d in diags] == [("E0302", 16)]
