@@ -25,12 +25,11 @@ from catandsl.compiler.context import (
     terms,
     word_list,
 )
-from catandsl.compiler.hooks import HookLowering, condition_for_site
+from catandsl.compiler.hooks import HookLowering
 from catandsl.diagnostics import Span
 from catandsl.ir import model
 from catandsl.syntax import ast
 
-SITES = ("path", "intersection", "hex")
 DECL_KINDS_BY_WORD = {
     "piece": "piece", "award": "award", "rule": "rule", "deck": "deck", "trade": "trade",
     "resource": "resource", "terrain": "terrain", "setting": "setting", "param": "param",
@@ -190,20 +189,6 @@ class Lowering:
         if self.sections[-1].players or self.sections[-1].choices:
             raise Shape(e.span, "`players` cannot depend on `for` or `when`")
         self.players = (low, high, e)
-
-    def _setting(self, name: str):
-        def handler(self, e: ast.Entry) -> None:
-            no_block(e)
-            items = terms(e)
-            if len(items) == 1 and isinstance(items[0], ast.Number):
-                self.emit(model.Setting(name, items[0].value, None, source_of(e.span)))
-            elif len(items) == 1 and isinstance(items[0], ast.Word):
-                self.ctx.refer("option|param", items[0], context=f"`{name}`")
-                self.emit(model.Setting(name, None, items[0].name, source_of(e.span)))
-            else:
-                raise Shape(e.span, f"`{name}` takes a number or the name of an option",
-                            help=f"{name} 10")
-        return handler
 
     def _param(self, e: ast.Entry) -> None:
         no_block(e)
@@ -478,6 +463,25 @@ class Lowering:
             self.emit(decl)
 
 
+def _setting(name: str):
+    """A handler for a scalar setting: `victory 10`, or `victory OPTION` to take the
+    chosen item's value."""
+
+    def handler(self: Lowering, e: ast.Entry) -> None:
+        no_block(e)
+        items = terms(e)
+        if len(items) == 1 and isinstance(items[0], ast.Number):
+            self.emit(model.Setting(name, items[0].value, None, source_of(e.span)))
+        elif len(items) == 1 and isinstance(items[0], ast.Word):
+            self.ctx.refer("option|param", items[0], context=f"`{name}`")
+            self.emit(model.Setting(name, None, items[0].name, source_of(e.span)))
+        else:
+            raise Shape(e.span, f"`{name}` takes a number or the name of an option",
+                        help=f"{name} 10")
+
+    return handler
+
+
 PHASES = ("roll", "main", "move")
 
 
@@ -503,8 +507,8 @@ BODY = {
     "deck": Lowering._deck,
     "award": Lowering._award,
     "trade": Lowering._trade,
-    "victory": Lowering._setting(None, "victory"),
-    "turn_limit": Lowering._setting(None, "turn_limit"),
+    "victory": _setting("victory"),
+    "turn_limit": _setting("turn_limit"),
     "param": Lowering._param,
     "setup": Lowering._setup,
     "turn": Lowering._turn,
