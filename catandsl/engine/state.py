@@ -126,6 +126,11 @@ class State:
         s._routes = dict(self._routes)
         return s
 
+    def changed(self) -> None:
+        """Call after editing the data directly (tests building a fixed position)."""
+        self._legal = None
+        self._routes = {}
+
     def to_json(self) -> dict:
         return {f: getattr(self, f) for f in FIELDS}
 

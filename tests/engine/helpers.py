@@ -1,0 +1,71 @@
+"""Fixed positions for rule tests: a game past its set-up with an empty board."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import catandsl
+from catandsl.engine import actions as A
+from catandsl.engine import new_game
+
+BRICK, LUMBER, WOOL, GRAIN, ORE = range(5)
+
+
+@lru_cache(maxsize=None)
+def base_scenario():
+    return catandsl.load("scenarios/base.catan")
+
+
+def game(players: int = 4, seed: int = 1):
+    return new_game(base_scenario(), players=players, seed=seed)
+
+
+def blank(g):
+    """Turn 1, player 0 about to roll, nothing on the board, empty hands."""
+    s = g.new_initial_state()
+    while s.stage == "setup":
+        s.apply_action(s.legal_actions()[0])
+    n, R = g.num_players, len(g.resources)
+    s.hands = [[0] * R for _ in range(n)]
+    s.bank = list(g.bank_start)
+    s.corner_owner = [-1] * len(s.corner_owner)
+    s.corner_piece = [-1] * len(s.corner_piece)
+    s.path_owner = [-1] * len(s.path_owner)
+    s.path_piece = [-1] * len(s.path_piece)
+    s.placed = [[0] * len(g.pieces) for _ in range(n)]
+    s.award_holder = [-1] * len(g.awards)
+    s.changed()
+    return s
+
+
+def put(s, player: int, piece: str, at: int):
+    g = s.game
+    pi = g.piece_index[piece]
+    P = g.pieces[pi]
+    if P.site == "intersection":
+        if P.upgrades >= 0 and s.corner_piece[at] == P.upgrades:
+            s.placed[player][P.upgrades] -= 1
+        s.corner_owner[at], s.corner_piece[at] = player, pi
+    else:
+        s.path_owner[at], s.path_piece[at] = player, pi
+    s.placed[player][pi] += 1
+    s.changed()
+
+
+def give(s, player: int, *counts: int):
+    """Give the player cards from the bank: counts in resource order."""
+    for r, n in enumerate(counts):
+        s.hands[player][r] += n
+        s.bank[r] -= n
+    s.changed()
+
+
+def act(s, action: A.Action):
+    s.apply_action(s.game.action_id[action])
+
+
+def to_main(s, total: int = 2):
+    """Roll a total (2 by default: the pasture of hex 6) and reach the main phase."""
+    if not s.is_chance_node():
+        act(s, A.RollDice())  # a card could be played first: ask for the roll
+    act(s, A.Roll(total))

@@ -1,0 +1,352 @@
+"""Base-game rules from fixed positions with forced dice (RULES.md section A)."""
+
+from __future__ import annotations
+
+import pytest
+
+from catandsl.engine import IllegalAction
+from catandsl.engine import actions as A
+from tests.engine.helpers import BRICK, GRAIN, LUMBER, ORE, WOOL, act, blank, game, give, put, to_main
+
+# Beginner map (seed-independent): hex 5 is mountains 10 with corners
+# (18, 9, 32, 19, 30, 7); corner 7 has a 3:1 harbor, corner 11 a wool 2:1 harbor.
+MOUNTAINS_10 = 5
+DESERT = 18
+
+
+@pytest.fixture
+def g():
+    return game()
+
+
+def test_setup_is_snake_order_and_collects_second_settlement(g):
+    s = g.new_initial_state()
+    order = []
+    while s.stage == "setup":
+        p = s.current_player()
+        a = g.actions[s.legal_actions()[0]]
+        if isinstance(a, A.Build) and a.piece == "settlement":
+            order.append(p)
+            second = a.at if len(order) > 4 else None
+        s.apply_action(s.legal_actions()[0])
+        if second is not None and s.current_player() != p:
+            pass
+    assert order == [0, 1, 2, 3, 3, 2, 1, 0]
+    # each player's cards equal the producing hexes around their second settlement
+    total = sum(sum(h) for h in s.hands)
+    assert total + sum(s.bank) == 95
+    assert total > 0
+    assert s.current_player() == -1 and s.turns == 1  # player 0 rolls first
+
+
+def test_setup_road_touches_last_settlement(g):
+    s = g.new_initial_state()
+    s.apply_action(s.legal_actions()[0])
+    corner = s.last_corner
+    for aid in s.legal_actions():
+        a = g.actions[aid]
+        assert a.piece == "road" and corner in g.board.path_ends[a.at]
+
+
+def test_production_settlement_one_city_two(g):
+    s = blank(g)
+    put(s, 0, "settlement", 18)
+    put(s, 1, "settlement", 32)
+    put(s, 1, "city", 32)
+    to_main(s, 10)
+    assert s.hands[0][ORE] == 1
+    assert s.hands[1][ORE] == 2
+    assert sum(s.hands[2]) == sum(s.hands[3]) == 0
+    assert s.bank[ORE] == 16
+
+
+def test_robber_blocks_production(g):
+    s = blank(g)
+    put(s, 0, "settlement", 18)
+    s.neutral_at[g.piece_index["robber"]] = MOUNTAINS_10
+    to_main(s, 10)
+    assert s.hands[0][ORE] == 0
+
+
+def test_bank_shortage_nobody_when_several_owed(g):
+    s = blank(g)
+    put(s, 0, "settlement", 18)
+    put(s, 1, "city", 32)
+    s.bank[ORE] = 2  # 3 owed
+    to_main(s, 10)
+    assert s.hands[0][ORE] == 0 and s.hands[1][ORE] == 0 and s.bank[ORE] == 2
+
+
+def test_bank_shortage_single_player_takes_what_is_left(g):
+    s = blank(g)
+    put(s, 1, "city", 32)
+    s.bank[ORE] = 1
+    to_main(s, 10)
+    assert s.hands[1][ORE] == 1 and s.bank[ORE] == 0
+
+
+def test_seven_discards_moves_robber_and_steals(g):
+    s = blank(g)
+    put(s, 1, "settlement", 18)
+    give(s, 1, 3, 3, 3, 0, 0)  # 9 cards: discards 4
+    give(s, 2, 2, 2, 2, 2, 0)  # 8 cards: discards 4
+    give(s, 3, 1, 1, 1, 1, 1)  # 5: keeps all
+    act(s, A.Roll(7))
+    assert s.current_player() == 1
+    for r in ("brick", "brick", "brick", "lumber"):
+        assert s.current_player() == 1
+        act(s, A.Discard(r))
+    assert s.hands[1] == [0, 2, 3, 0, 0]
+    for r in ("brick", "lumber", "wool", "grain"):
+        act(s, A.Discard(r))
+    assert sum(s.hands[2]) == 4
+    # roller moves the robber; not to where it stands
+    assert s.current_player() == 0
+    moves = [g.actions[a] for a in s.legal_actions()]
+    assert all(isinstance(m, A.Move) for m in moves)
+    assert A.Move("robber", DESERT) not in moves
+    assert all(not g.board.hex_water[m.at] for m in moves)
+    act(s, A.Move("robber", MOUNTAINS_10))
+    assert [g.actions[a] for a in s.legal_actions()] == [A.Steal(1)]
+    act(s, A.Steal(1))
+    assert s.is_chance_node()
+    outcomes = dict(s.chance_outcomes())
+    assert set(g.actions[a] for a in outcomes) == {A.Stolen("lumber"), A.Stolen("wool")}
+    act(s, A.Stolen("wool"))
+    assert s.hands[0][WOOL] == 1 and s.hands[1] == [0, 2, 2, 0, 0]
+    assert A.EndTurn() in [g.actions[a] for a in s.legal_actions()]
+
+
+def test_distance_rule_and_connection(g):
+    s = blank(g)
+    put(s, 0, "settlement", 32)
+    road = next(p for p in g.board.corner_paths[32])
+    put(s, 0, "road", road)
+    other = next(c for c in g.board.path_ends[road] if c != 32)
+    give(s, 0, 1, 1, 1, 1, 0)
+    to_main(s)
+    legal = [g.actions[a] for a in s.legal_actions()]
+    assert A.Build("settlement", other) not in legal  # next to an existing settlement
+    before = s.serialize()
+    with pytest.raises(IllegalAction) as e:
+        act(s, A.Build("settlement", other))
+    assert e.value.code == "action/invalid_target"
+    assert s.serialize() == before
+
+
+def test_road_must_connect_and_not_through_opponent(g):
+    s = blank(g)
+    b = g.board
+    put(s, 0, "settlement", 32)
+    road = b.corner_paths[32][0]
+    put(s, 0, "road", road)
+    far = b.path_ends[road][0] if b.path_ends[road][1] == 32 else b.path_ends[road][1]
+    give(s, 0, 5, 5, 0, 0, 0)
+    to_main(s)
+    legal = {g.actions[a].at for a in s.legal_actions() if isinstance(g.actions[a], A.Build)
+             and g.actions[a].piece == "road"}
+    expected = {x for c in (32, far) for x in b.corner_paths[c] if x != road}
+    assert legal == expected
+    # an opponent's settlement at the far end blocks roads through it
+    put(s, 1, "settlement", far)
+    legal = {g.actions[a].at for a in s.legal_actions() if isinstance(g.actions[a], A.Build)
+             and g.actions[a].piece == "road"}
+    assert legal == {x for x in b.corner_paths[32] if x != road}
+
+
+def test_piece_limit(g):
+    s = blank(g)
+    put(s, 0, "settlement", 18)
+    give(s, 0, 5, 5, 0, 0, 0)
+    s.placed[0][g.piece_index["road"]] = 15
+    s.changed()
+    to_main(s)
+    assert not any(isinstance(g.actions[a], A.Build) for a in s.legal_actions())
+
+
+def test_city_upgrade_returns_settlement(g):
+    s = blank(g)
+    put(s, 0, "settlement", 18)
+    give(s, 0, 0, 0, 0, 2, 3)
+    to_main(s)
+    act(s, A.Build("city", 18))
+    assert s.placed[0][g.piece_index["settlement"]] == 0
+    assert s.placed[0][g.piece_index["city"]] == 1
+    assert s.points(0) == 2 and sum(s.hands[0]) == 0
+
+
+def test_cannot_afford_and_not_your_turn_leave_state_unchanged(g):
+    s = blank(g)
+    put(s, 0, "settlement", 18)
+    to_main(s)
+    before = s.serialize()
+    with pytest.raises(IllegalAction) as e:
+        act(s, A.Build("city", 18))
+    assert e.value.code == "action/cannot_afford"
+    with pytest.raises(IllegalAction) as e:
+        s.apply_action(g.end_turn_id, player=2)
+    assert e.value.code == "action/not_your_turn"
+    with pytest.raises(IllegalAction) as e:
+        s.apply_action(10**6)
+    assert e.value.code == "action/unknown"
+    with pytest.raises(IllegalAction) as e:
+        act(s, A.Roll(5))
+    assert e.value.code == "action/not_legal"
+    assert s.serialize() == before
+
+
+def test_bank_trade_rates_and_harbors(g):
+    s = blank(g)
+    give(s, 0, 4, 0, 3, 0, 0)
+    to_main(s)
+    legal = [g.actions[a] for a in s.legal_actions()]
+    assert A.BankTrade("brick", "ore") in legal and A.BankTrade("wool", "ore") not in legal
+    put(s, 0, "settlement", 7)  # 3:1 harbor
+    assert A.BankTrade("wool", "ore") in [g.actions[a] for a in s.legal_actions()]
+    put(s, 0, "settlement", 11)  # wool 2:1 harbor
+    assert s.trade_rate(0, WOOL) == 2 and s.trade_rate(0, BRICK) == 3
+    act(s, A.BankTrade("wool", "ore"))
+    assert s.hands[0][WOOL] == 1 and s.hands[0][ORE] == 1
+
+
+def test_development_card_not_played_turn_bought_vp_counts_at_once(g):
+    s = blank(g)
+    put(s, 0, "settlement", 18)
+    give(s, 0, 0, 0, 2, 2, 2)
+    to_main(s)
+    act(s, A.BuyCard("development"))
+    assert s.is_chance_node()
+    act(s, A.Draw("development", "knight"))
+    assert s.cards[0][g.card_index["knight"]] == 1
+    assert A.PlayCard("knight") not in [g.actions[a] for a in s.legal_actions()]
+    act(s, A.BuyCard("development"))
+    act(s, A.Draw("development", "victory_point"))
+    assert s.points(0) == 2  # settlement + VP card, counted at once
+    assert s.public_points(0) == 1
+
+
+def test_knight_before_roll_one_card_per_turn_and_largest_army(g):
+    s = blank(g)
+    put(s, 1, "settlement", 18)
+    give(s, 1, 1, 0, 0, 0, 0)
+    k = g.card_index["knight"]
+    s.cards[0][k] = 4
+    s.deck[k] -= 4
+    s.changed()
+    for turn in range(3):
+        assert not s.is_chance_node()  # may play a knight before rolling
+        act(s, A.PlayCard("knight"))
+        hexes = [MOUNTAINS_10, DESERT, MOUNTAINS_10]
+        act(s, A.Move("robber", hexes[turn]))
+        if s.frames and s.frames[-1][0] == "steal":
+            act(s, A.Steal(1))
+            act(s, A.Stolen(s.game.resources[s.hands[1].index(max(s.hands[1]))]))
+        assert s.is_chance_node()  # one card per turn: now the roll
+        act(s, A.Roll(2))
+        assert A.PlayCard("knight") not in [g.actions[a] for a in s.legal_actions()]
+        act(s, A.EndTurn())
+        for _ in range(3):
+            act(s, A.Roll(2))
+            act(s, A.EndTurn())
+    assert s.army(0) == 3
+    assert s.award_holder[1] == 0 and s.points(0) == 2
+
+
+def test_year_of_plenty_and_monopoly_choose_resources(g):
+    s = blank(g)
+    s.cards[0][g.card_index["year_of_plenty"]] = 1
+    s.cards[0][g.card_index["monopoly"]] = 1
+    give(s, 2, 0, 0, 0, 3, 0)
+    s.changed()
+    to_main(s)
+    act(s, A.PlayCard("year_of_plenty"))
+    assert s.current_player() == 0
+    act(s, A.ChooseResource("ore"))
+    act(s, A.ChooseResource("brick"))
+    assert s.hands[0][ORE] == 1 and s.hands[0][BRICK] == 1
+    assert A.PlayCard("monopoly") not in [g.actions[a] for a in s.legal_actions()]
+    act(s, A.EndTurn())
+    for _ in range(3):
+        act(s, A.Roll(2))
+        act(s, A.EndTurn())
+    act(s, A.PlayCard("monopoly"))  # before the roll
+    act(s, A.ChooseResource("grain"))
+    assert s.hands[0][GRAIN] == 3 and s.hands[2][GRAIN] == 0
+
+
+def test_road_building_places_two_free_roads(g):
+    s = blank(g)
+    put(s, 0, "settlement", 32)
+    s.cards[0][g.card_index["road_building"]] = 1
+    s.changed()
+    to_main(s)
+    hand = list(s.hands[0])
+    act(s, A.PlayCard("road_building"))
+    for _ in range(2):
+        a = g.actions[s.legal_actions()[0]]
+        assert isinstance(a, A.Build) and a.piece == "road"
+        act(s, a)
+    assert s.placed[0][g.piece_index["road"]] == 2 and s.hands[0] == hand
+    assert A.EndTurn() in [g.actions[a] for a in s.legal_actions()]
+
+
+def _chain(g, start: int, n: int) -> tuple[list[int], list[int]]:
+    """n paths in a simple chain from an intersection: (paths, corners visited)."""
+    b = g.board
+    paths, corners, c = [], [start], start
+    for _ in range(n):
+        allowed = g.pieces[g.piece_index["road"]].allowed
+        x = next(x for x in b.corner_paths[c] if x not in paths and x in allowed
+                 and all(e not in corners for e in b.path_ends[x] if e != c))
+        paths.append(x)
+        c = next(e for e in b.path_ends[x] if e != c)
+        corners.append(c)
+    return paths, corners
+
+
+def test_longest_road_award_and_broken_by_opponent(g):
+    s = blank(g)
+    paths, corners = _chain(g, 47, 6)
+    put(s, 0, "settlement", 47)
+    for x in paths[:4]:
+        put(s, 0, "road", x)
+    give(s, 0, 2, 2, 0, 0, 0)
+    to_main(s)
+    assert s.longest_route(0, (g.piece_index["road"],)) == 4
+    act(s, A.Build("road", paths[4]))
+    assert s.award_holder[0] == 0 and s.points(0) == 3
+    # an opponent settles in the middle: 2 + 3 < 5, the card is set aside
+    put(s, 1, "settlement", corners[2])
+    act(s, A.Build("road", paths[5]))
+    assert s.longest_route(0, (g.piece_index["road"],)) == 4
+    assert s.award_holder[0] == -1
+
+
+def test_victory_on_own_turn(g):
+    s = blank(g)
+    for c in (18, 20, 22):
+        put(s, 0, "city", c)
+    for c in (47, 74, 62):
+        put(s, 0, "settlement", c)
+    give(s, 0, 0, 0, 0, 2, 3)
+    to_main(s)
+    assert not s.is_terminal() and s.points(0) == 9
+    act(s, A.Build("city", 62))
+    assert s.is_terminal() and s.winner == 0 and s.returns() == [1.0, -1.0, -1.0, -1.0]
+
+
+def test_turn_limit_ends_without_winner(g):
+    s = blank(g)
+    s.turns = g.turn_limit
+    to_main(s)
+    act(s, A.EndTurn())
+    assert s.is_terminal() and s.winner == -1 and s.reason == "turn_limit"
+    assert s.returns() == [0.0] * 4
+
+
+def test_action_table_sorted_and_stable(g):
+    keys = [a.key() for a in g.actions]
+    assert keys == sorted(keys)
+    assert [a.to_json() for a in game().actions] == [a.to_json() for a in g.actions]
+    a = g.actions[123]
+    assert A.action_from_json(a.to_json()) == a
