@@ -1,0 +1,125 @@
+"""Whole random games, checked after every action."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from catandsl.engine import TERMINAL
+from catandsl.players import RandomPlayer, play_game
+from tests.engine.helpers import base_scenario, game
+
+GAMES = 30
+
+
+def check(s) -> None:
+    g = s.game
+    n = g.num_players
+    # resources conserved
+    for r in range(len(g.resources)):
+        assert s.bank[r] + sum(h[r] for h in s.hands) == g.bank_start[r]
+        assert s.bank[r] >= 0 and all(h[r] >= 0 for h in s.hands)
+    # pieces within limits, and the board agrees with the counts
+    counted = [[0] * len(g.pieces) for _ in range(n)]
+    for owner, piece in zip(s.corner_owner, s.corner_piece):
+        if owner >= 0:
+            counted[owner][piece] += 1
+    for owner, piece in zip(s.path_owner, s.path_piece):
+        if owner >= 0:
+            counted[owner][piece] += 1
+    assert counted == s.placed
+    for p in range(n):
+        for P in g.pieces:
+            assert 0 <= s.placed[p][P.index] <= P.limit
+    # no two buildings adjacent (distance rule)
+    b = g.board
+    for c, owner in enumerate(s.corner_owner):
+        if owner >= 0:
+            assert all(s.corner_owner[m] == -1 for m in b.corner_neighbours[c])
+    # every road touches its owner's network (a building or another road)
+    for x, owner in enumerate(s.path_owner):
+        if owner >= 0:
+            assert any(s.corner_owner[c] == owner
+                       or any(y != x and s.path_owner[y] == owner for y in b.corner_paths[c])
+                       for c in b.path_ends[x])
+    # VP = pieces + cards + awards
+    for p in range(n):
+        vp = sum(s.placed[p][P.index] * P.points for P in g.pieces)
+        vp += sum(s.cards[p][c.index] * c.points for c in g.cards)
+        vp += sum(aw.points for k, aw in enumerate(g.awards) if s.award_holder[k] == p)
+        assert vp == s.points(p)
+    # someone can act unless the game is over
+    if s.is_terminal():
+        assert s.current_player() == TERMINAL
+    else:
+        assert s.legal_actions()
+        if s.is_chance_node():
+            assert abs(sum(pr for _, pr in s.chance_outcomes()) - 1) < 1e-9
+
+
+@pytest.mark.slow
+def test_random_games_keep_invariants():
+    ended = 0
+    for seed in range(GAMES):
+        g = game(4, seed)
+        players = [RandomPlayer(seed * 10 + k) for k in range(4)]
+        s = g.new_initial_state()
+        steps = 0
+        while not s.is_terminal():
+            a = s.sample_chance() if s.is_chance_node() else players[s.current_player()].choose(s)
+            s.apply_action(a)
+            steps += 1
+            check(s)
+            text = s.serialize()
+            back = g.deserialize_state(text)
+            assert back.serialize() == text
+            assert back.legal_actions() == s.legal_actions()
+            if steps % 50 == 0:
+                c = s.clone()
+                assert c.serialize() == text
+        assert s.reason in ("victory", "turn_limit")
+        if s.reason == "victory":
+            assert s.points(s.winner) >= g.victory
+        ended += 1
+    assert ended == GAMES
+
+
+def test_clone_is_independent():
+    g = game(4, 5)
+    s = g.new_initial_state()
+    c = s.clone()
+    c.apply_action(c.legal_actions()[0])
+    assert s.serialize() == g.new_initial_state().serialize()
+    assert c.serialize() != s.serialize()
+
+
+def _log(seed: int) -> list:
+    g = game(4, seed)
+    state, log = play_game(g, [RandomPlayer(k) for k in range(4)])
+    return [e["action"] for e in log] + [state.winner]
+
+
+def test_same_seed_same_game():
+    assert _log(3) == _log(3)
+
+
+def test_same_log_under_other_hash_seeds(root):
+    code = (
+        "from tests.engine.test_invariants import _log; print(_log(2))"
+    )
+    outs = set()
+    for hs in ("0", "1", "12345"):
+        env = dict(os.environ, PYTHONHASHSEED=hs, PYTHONPATH=str(root))
+        outs.add(subprocess.run([sys.executable, "-c", code], cwd=root, env=env,
+                                capture_output=True, text=True, check=True).stdout)
+    assert len(outs) == 1
+
+
+def test_three_players_play_to_the_end():
+    g = game(3, 4)
+    state, _ = play_game(g, [RandomPlayer(k) for k in range(3)], log=False)
+    assert state.is_terminal()
+    assert base_scenario().players_min == 3
