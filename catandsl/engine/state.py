@@ -45,7 +45,7 @@ def _copy(x):
 
 
 class State:
-    __slots__ = FIELDS + ("game", "_legal", "_routes")
+    __slots__ = FIELDS + ("game", "_legal", "_routes", "_dirty")
 
     # ---- making states ------------------------------------------------------------------
 
@@ -86,6 +86,7 @@ class State:
         s.chance_count = 0
         s._legal = None
         s._routes = {}
+        s._dirty = False
         s._emit("game_started", {})
         s._advance()
         return s
@@ -98,6 +99,7 @@ class State:
             setattr(s, f, data[f])
         s._legal = None
         s._routes = {}
+        s._dirty = False
         return s
 
     def clone(self) -> "State":
@@ -124,12 +126,14 @@ class State:
             setattr(s, f, getattr(self, f))
         s._legal = self._legal
         s._routes = dict(self._routes)
+        s._dirty = False
         return s
 
     def changed(self) -> None:
         """Call after editing the data directly (tests building a fixed position)."""
         self._legal = None
         self._routes = {}
+        self._dirty = True
 
     def to_json(self) -> dict:
         return {f: getattr(self, f) for f in FIELDS}
@@ -391,7 +395,8 @@ class State:
         self._legal = None
         self._apply(g.actions[aid])
         self._advance()
-        self._update_awards()
+        if self._dirty:
+            self._update_awards()
         self._check_victory()
         self._legal = None
 
@@ -421,6 +426,8 @@ class State:
     def _apply(self, act: A.Action) -> None:
         g = self.game
         p = self.current_player()
+        if isinstance(act, (A.Build, A.Move, A.PlayCard, A.Draw)):
+            self._dirty = True  # what award measures read may change
         if isinstance(act, A.Roll):
             self.roll_requested = False
             self.last_roll = act.total
@@ -615,6 +622,7 @@ class State:
 
     def _run_one(self, top: list) -> None:
         g = self.game
+        self._dirty = True  # a hook may change what award measures read
         ids, env = top[1], top[2]
         eid = ids[0]
         e = g.effects[eid]
@@ -797,6 +805,7 @@ class State:
         """A.10/A.11: the holder keeps the award while (tied for) largest; otherwise a
         unique largest at or over the minimum takes it; else it is set aside."""
         g = self.game
+        self._dirty = False
         if self.stage == "setup":
             return
         for k, aw in enumerate(g.awards):
