@@ -8,6 +8,8 @@ carrying every diagnostic it found::
     scenario = catandsl.compile(tree)        # the IR (catandsl.ir.Scenario)
     scenario = catandsl.load("scenarios/base.catan")   # all stages from a path
     board = catandsl.board_for(scenario, players=4, seed=7)
+    game = catandsl.new_game(scenario, players=4, seed=7)
+    state = game.new_initial_state()         # OpenSpiel-style: legal_actions, apply_action
 """
 
 from __future__ import annotations
@@ -57,4 +59,11 @@ def board_for(scenario, players: int | None = None, options: dict | None = None,
     return instantiate(configure(scenario, players, options), seed)
 
 
-__all__ = ["CatanError", "Diagnostic", "Sources", "Span", "parse", "check", "compile", "load", "board_for"]
+def new_game(scenario, players: int | None = None, options: dict | None = None, seed: int = 0):
+    """A game of a compiled scenario (or a path) for a player count, options and seed."""
+    from catandsl.engine import new_game as _new_game
+
+    return _new_game(scenario, players, options, seed)
+
+
+__all__ = ["new_game", "CatanError", "Diagnostic", "Sources", "Span", "parse", "check", "compile", "load", "board_for"]
