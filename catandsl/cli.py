@@ -203,4 +203,66 @@ def _app():
             raise typer.BadParameter("the output must end in .svg or .png", param_hint="-o")
         _console().print(f"wrote {_escape(str(output))}: {len(board.hexes)} hexes")
 
+    @app.command()
+    def play(
+        file: Path = typer.Argument(..., help="the .catan file"),
+        players: int = typer.Option(None, "--players", help="player count (default: the most)"),
+        seed: int = typer.Option(1, "--seed", help="the seed of the board and the dice"),
+        bots: str = typer.Option("random", "--bots", help="comma-separated: random, greedy (cycled over seats)"),
+        option: list[str] = typer.Option([], "--option", help="NAME=ITEM, repeatable"),
+        fmt: str = typer.Option("text", "--format", help="text (the log) or json (a summary)"),
+        log: Path = typer.Option(None, "--log", help="also write the readable log to this file"),
+        picture: Path = typer.Option(None, "--svg", help="also draw the game's board to this SVG"),
+    ):
+        """Bots play one game; print a readable log and the final scores."""
+        from catandsl.engine import EngineError, IllegalAction, new_game
+        from catandsl.ir import ConfigurationError
+        from catandsl.players import GreedyPlayer, RandomPlayer, play_game
+
+        scenario = _compile_or_exit(file)
+        kinds = {"random": RandomPlayer, "greedy": GreedyPlayer}
+        names = [b.strip() for b in bots.split(",") if b.strip()]
+        unknown = [b for b in names if b not in kinds]
+        if unknown or not names:
+            raise typer.BadParameter(f"unknown bot {unknown[0] if unknown else '(none)'}; bots: random, greedy",
+                                     param_hint="--bots")
+        try:
+            game = new_game(scenario, players or scenario.players_max, _parse_options(option), seed)
+        except ConfigurationError as e:
+            print(f"catandsl: {e}", file=sys.stderr)
+            raise _Exit(EXIT_USAGE)
+        n = game.num_players
+        seats = [kinds[names[i % len(names)]](seed * 100 + i) for i in range(n)]
+        try:
+            state, entries = play_game(game, seats, seed=seed)
+        except (EngineError, IllegalAction) as e:
+            print(f"catandsl: the game stopped: {e}", file=sys.stderr)
+            raise _Exit(EXIT_ERRORS)
+        lines = [f"{_seat(e['player'])}: {e['text']}" for e in entries]
+        scores = state.scores()
+        winner = state.winner if state.winner is not None and state.winner >= 0 else None
+        summary = {
+            "scenario": scenario.title, "players": n, "seed": seed, "bots": [names[i % len(names)] for i in range(n)],
+            "winner": winner, "scores": scores, "victory_target": game.victory,
+            "turns": state.turns, "reason": state.reason, "actions": len(entries),
+        }
+        result = [f"winner: {'P' + str(winner + 1) if winner is not None else 'none'} ({state.reason}) "
+                  f"after {state.turns} turns; scores " + ", ".join(f"P{i + 1} {v}" for i, v in enumerate(scores))]
+        if log:
+            log.write_text("\n".join(lines + result) + "\n", encoding="utf-8")
+        if picture:
+            from catandsl.render.svg import render_board
+
+            picture.write_text(render_board(game.board, title=f"{scenario.title} — seed {seed}"), encoding="utf-8")
+        if fmt == "json":
+            print(json.dumps(summary))
+        else:
+            print("\n".join(lines + result))
+
     return app
+
+
+def _seat(player: int) -> str:
+    return "dice" if player < 0 else f"P{player + 1}"
+
+

@@ -56,3 +56,21 @@ def test_render_bad_option_is_a_usage_error(tmp_path):
     p = run("render", "scenarios/base.catan", "-o", str(tmp_path / "b.svg"), "--option", "layout=spiral")
     assert p.returncode == 2
     assert "spiral" in p.stderr
+
+
+def test_play_json_summary(tmp_path):
+    log, svg = tmp_path / "game.log", tmp_path / "board.svg"
+    p = run("play", "scenarios/base.catan", "--players", "4", "--seed", "3", "--bots", "greedy",
+            "--format", "json", "--log", str(log), "--svg", str(svg))
+    assert p.returncode == 0, p.stderr
+    summary = json.loads(p.stdout)
+    assert set(summary) >= {"winner", "scores", "victory_target", "turns", "reason"}
+    assert summary["reason"] in ("victory", "turn_limit")
+    if summary["reason"] == "victory":
+        assert summary["scores"][summary["winner"]] >= summary["victory_target"] == 10
+    assert log.read_text().splitlines()[-1].startswith("winner:")
+    assert svg.read_text().lstrip().startswith("<")
+
+
+def test_play_unknown_bot_is_a_usage_error():
+    assert run("play", "scenarios/base.catan", "--bots", "clever").returncode == 2
