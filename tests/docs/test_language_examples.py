@@ -6,6 +6,8 @@
 - A block whose first line is `# file: NAME.catan` is also written under that name
   beside every other example, so later blocks can `import "NAME.catan"` it (the seed
   scenario sketches import the Seafarers ruleset sketch this way).
+- The seed scenario maps put every land hex and harbor where the JSettlers2 reference
+  layouts (/work/shared/layouts) do; skipped where that file is absent.
 - The table of events and primitives between the `registry:begin` and `registry:end`
   markers is exactly what `registry_table()` renders from catandsl/rules/registry.py,
   and every event and primitive name appears in the document.
@@ -163,6 +165,51 @@ def test_catan_block_compiles(line, body, examples_dir):
     assert not errors, f"docs/language.md:{line}: the example does not compile:\n" + format_all(
         errors, sources
     )
+
+
+LAYOUTS = Path("/work/shared/layouts/jsettlers2_seafarers.json")
+SEED_MAPS = {"new_shores": "SC_NSHO", "four_islands": "SC_4ISL", "cloth": "SC_CLVI"}
+
+
+@pytest.mark.skipif(not LAYOUTS.is_file(), reason="the JSettlers2 reference layouts are not here")
+@pytest.mark.parametrize("scenario", sorted(SEED_MAPS))
+def test_seed_maps_match_the_reference_layouts(scenario, examples_dir):
+    """The seed scenario maps of the document put every land hex and every harbor where
+    JSettlers2 does (the layouts file gives them in the same axial coordinates)."""
+    import json
+
+    from catandsl.board import instantiate
+    from catandsl.compiler import compile_path
+    from catandsl.ir import configure
+
+    found = [(line, body) for line, body in _catan_blocks()
+             if re.search(rf"^scenario {scenario}\b", body, re.M)]
+    assert len(found) == 1, f"docs/language.md has no single `scenario {scenario}` block"
+    line, body = found[0]
+    path = examples_dir / f"seed_{scenario}.catan"
+    path.write_text(body, encoding="utf-8")
+    compiled, diags, _ = compile_path(path)
+    assert compiled is not None, [d.message for d in diags]
+    layouts = json.loads(LAYOUTS.read_text(encoding="utf-8"))[SEED_MAPS[scenario]]["layouts"]
+    for players in (3, 4):
+        layout = layouts[f"{players}_players"]
+        if isinstance(layout, str):  # "same as 4_players"
+            layout = layouts["4_players"]
+        land = {tuple(h["axial_qr"]) for g in layout["hex_groups"]
+                for area in g["land_areas"] for h in area["hexes"]}
+        land |= {tuple(h["axial_qr"]) for h in layout.get("fixed_hexes", {}).get("hexes", [])}
+        harbors = {(tuple(x["land_hex"]["axial_qr"]), tuple(x["water_hex"]["axial_qr"]))
+                   for x in layout["ports"]["locations"]}
+        ruleset = configure(compiled, players)
+        board = instantiate(ruleset, 1)
+        board_land = {
+            h for k, h in enumerate(board.hexes)
+            if not ruleset.terrains[board.terrain_names[board.hex_terrain[k]]].water
+        }
+        assert board_land == land, f"docs/language.md:{line}: {players} players: land hexes differ"
+        assert {(h.land, h.water) for h in board.harbors} == harbors, (
+            f"docs/language.md:{line}: {players} players: harbors differ"
+        )
 
 
 def test_fences_are_tagged():
