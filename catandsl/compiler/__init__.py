@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from catandsl import resources
-from catandsl.compiler.context import Context, did_you_mean, source_of
+from catandsl.compiler.context import MAX_ERRORS, Context, TooManyErrors, did_you_mean, source_of
 from catandsl.compiler.declarations import Lowering
 from catandsl.compiler.hooks import HookLowering, NameTable
 from catandsl.compiler.loader import display_name, read_source
@@ -165,12 +165,20 @@ def compile_ast(
         p = Path(filename)
         root = p.parent if p.exists() else None
     comp = _Compilation(root, sources)
+    stopped: list[Diagnostic] = []  # reported last, after the errors it cut short
     try:
         scenario = comp.run(tree, filename, Path(filename))
     except RecursionError:
-        comp.ctx.error("E0004", "the scenario nests too deeply to compile", tree.span)
+        comp.ctx.diagnostics.append(
+            Diagnostic("E0004", "the scenario nests too deeply to compile", tree.span))
         scenario = None
-    diags = sorted(comp.ctx.diagnostics, key=sort_key)
+    except TooManyErrors:
+        stopped.append(Diagnostic(
+            "E0008", f"too many errors: stopped after {MAX_ERRORS}",
+            comp.ctx.diagnostics[-1].span,
+            help="fix the errors reported so far and check the file again"))
+        scenario = None
+    diags = sorted(comp.ctx.diagnostics, key=sort_key) + stopped
     if any(d.is_error for d in diags):
         return None, diags
     return scenario, diags

@@ -11,6 +11,15 @@ from catandsl.ir import model
 from catandsl.syntax import ast
 
 
+# A file with more errors than this is not worth reading further: the first ones are
+# what its author needs, and a flood of them (a hostile file) would cost seconds.
+MAX_ERRORS = 200
+
+
+class TooManyErrors(Exception):
+    """Raised by `Context.error` once MAX_ERRORS errors are recorded; ends the compile."""
+
+
 def source_of(span: Span) -> model.Source:
     return model.Source(span.file, span.line, span.column)
 
@@ -34,10 +43,14 @@ class Context:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     references: list[Reference] = field(default_factory=list)
     declared: dict[str, dict[str, Span]] = field(default_factory=dict)
+    errors: int = 0  # errors recorded through `error`
 
     # ---- diagnostics -----------------------------------------------------------------
     def error(self, code: str, message: str, span: Span, help: str | None = None, notes=()):
         self.diagnostics.append(Diagnostic(code, message, span, help=help, notes=tuple(notes)))
+        self.errors += 1
+        if self.errors >= MAX_ERRORS:
+            raise TooManyErrors()
 
     def warning(self, code: str, message: str, span: Span, help: str | None = None):
         self.diagnostics.append(Diagnostic(code, message, span, severity="warning", help=help))

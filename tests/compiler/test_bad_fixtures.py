@@ -7,8 +7,8 @@ Each fixture's first line says what it must produce:
 
 The codes that need bytes a text fixture cannot hold (a file over 1 MiB, invalid UTF-8,
 a NUL byte), a path that is missing, a directory or unreadable, a broken standard
-library and a map picture over the size limit are generated into tmp_path by the tests
-below instead of being committed.
+library, a map picture over the size limit and a flood of 200 errors are generated into
+tmp_path by the tests below instead of being committed.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ FIXTURES = sorted(BAD.glob("*.catan"))
 EXPECT = re.compile(r"^# expect: (E\d{4}) at (?:(\S+):)?(\d+):(\d+)$")
 
 # Codes a committed fixture cannot reach; each has a generated test in this file.
-GENERATED = {"E0001", "E0002", "E0003", "E0005", "E0006", "E0007", "E0207", "E0408"}
+GENERATED = {"E0001", "E0002", "E0003", "E0005", "E0006", "E0007", "E0008", "E0207", "E0408"}
 # Codes no .catan file can produce through `compile_path`, and why.
 UNREACHABLE = {
     # validate_scenario reports a configuration without a map as E0605 before it
@@ -129,6 +129,12 @@ def test_E0001_file_too_large(tmp_path):
     assert (d.code, d.span.line, d.span.column) == ("E0001", 1, 1)
 
 
+def test_E0001_too_many_tokens(tmp_path):
+    text = 'scenario "x" {\n  uses base\n  resources ' + ", ".join(["a"] * 30_000) + "\n}\n"
+    d, _ = one(tmp_path, "tokens.catan", text)
+    assert (d.code, d.span.line) == ("E0001", 3)
+
+
 def test_E0002_invalid_utf8(tmp_path):
     d, _ = one(tmp_path, "latin1.catan", 'scenario "Caf\xe9" {\n  title "\xe9t\xe9 "\n}\n'.encode("latin-1"))
     assert (d.code, d.span.line, d.span.column) == ("E0002", 1, 14)
@@ -163,6 +169,16 @@ def test_E0007_unreadable_path(tmp_path):
     diags, _ = compile_fails(tmp_path / ("x" * 300 + ".catan"))
     assert [d.code for d in diags] == ["E0007"]
     assert diags[0].span.line == 1
+
+
+def test_E0008_too_many_errors(tmp_path):
+    text = (BAD / "E0301_unknown_declaration.catan").read_text(encoding="utf-8")
+    path = tmp_path / "flood.catan"
+    path.write_text(text.replace("  victroy 12\n", "  victroy 12\n" * 500), encoding="utf-8")
+    diags, sources = compile_fails(path)
+    assert [d.code for d in diags] == ["E0301"] * 200 + ["E0008"]
+    assert diags[-1].span == diags[-2].span  # where it stopped
+    assert_rendered(diags, sources)
 
 
 def test_E0207_stdlib_file_declares_another_ruleset(tmp_path, monkeypatch):
