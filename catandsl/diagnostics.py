@@ -92,7 +92,7 @@ class Sources:
         text = self.texts.get(filename)
         if text is None or line < 1:
             return None
-        lines = text.splitlines()
+        lines = text.split("\n")  # as Lark counts lines: form feeds are not breaks
         return lines[line - 1] if line <= len(lines) else None
 
 

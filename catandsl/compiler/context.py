@@ -81,7 +81,7 @@ class Context:
             known = set()
             for k in kinds:
                 known |= set(self.declared.get(k, {}))
-            what = " or ".join(kinds)
+            what = " or ".join(f"item of option `{k[5:]}`" if k.startswith("item:") else k for k in kinds)
             where = f" in {ref.context}" if ref.context else ""
             hint = did_you_mean(ref.name, known)
             if hint is None and known:

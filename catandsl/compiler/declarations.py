@@ -160,7 +160,7 @@ class Lowering:
             self._unknown(stmt.kind, DECL_KINDS_BY_WORD, "kind of declaration")
             return
         if kind == "rule" and stmt.kind.name == "special_victory":
-            name = _slug(stmt.name.name)
+            name = SPECIAL_VICTORY_PREFIX + _slug(stmt.name.name)
         else:
             name = stmt.name.name
         self.ctx.refer(kind, ast.Word(stmt.name.span, name), context="`without`")
@@ -365,7 +365,8 @@ class Lowering:
             if len(items) != 1 or not isinstance(items[0], (ast.Str, ast.Word)):
                 raise Shape(e.span, 'write `special_victory "title" { on ... }`')
             label = items[0]
-            name = _slug(label.value if isinstance(label, ast.Str) else label.name)
+            # its own namespace, so a title like "Seven" cannot replace `rule seven`
+            name = SPECIAL_VICTORY_PREFIX + _slug(label.value if isinstance(label, ast.Str) else label.name)
             word = ast.Word(label.span, name)
         else:
             word = need_word(items, 0, e, "the rule's name")
@@ -483,6 +484,7 @@ def _setting(name: str):
 
 
 PHASES = ("roll", "main", "move")
+SPECIAL_VICTORY_PREFIX = "special_victory:"
 
 
 def _slug(text: str) -> str:

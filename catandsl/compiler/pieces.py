@@ -208,7 +208,7 @@ def _play(low, e, state):
 
 
 def lower_deck(low, name: ast.Word, e: ast.Entry, rules_out: list) -> model.Deck:
-    state: dict = {"not_turn_bought": False}
+    state: dict = {}  # defaults are the model's: not playable the turn bought
     cards: list[model.Card] = []
     hooks: list[model.Hook] = []
 
