@@ -1,0 +1,242 @@
+"""Hostile input: every case ends in a located diagnostic, in bounded time and memory.
+
+A `.catan` file from a stranger is untrusted (DESIGN.md section 9). Each case below is
+written into tmp_path and compiled with `compile_path`; the result must be a specific
+diagnostic code with a line, within TIME_LIMIT seconds and MEMORY_LIMIT bytes of
+Python allocations, and never an exception. A few cases also go through
+`python -m catandsl check`, which must exit 1 (2 for usage errors) and print no traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from catandsl.compiler import compile_path
+from catandsl.diagnostics import CatanError, format_text
+from catandsl.syntax.parser import MAX_FILE_BYTES, parse
+
+ROOT = Path(__file__).resolve().parents[1]
+TIME_LIMIT = 2.0  # seconds, measured without tracemalloc
+MEMORY_LIMIT = 64 << 20  # peak bytes allocated by Python while compiling
+
+HEAD = 'scenario "Hostile" {\n  uses base\n'
+MAP = '''  map {
+    rows """
+      f8  h5
+    """
+    legend { f forest; h hills }
+  }
+'''
+
+
+def scenario(body: str) -> str:
+    return HEAD + body + MAP + "}\n"
+
+
+def condition(expr: str) -> str:
+    return scenario(f"  rule r {{\n    on dice_rolled if {expr} {{\n      produce(roll)\n    }}\n  }}\n")
+
+
+# ---- the cases: name -> (build(tmp_path) -> path to compile, expected code) ------------
+
+
+def write(path: Path, data: str | bytes) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    path.write_bytes(data)
+    return path
+
+
+def text_case(name: str, text: str | bytes) -> Callable[[Path], Path]:
+    return lambda tmp: write(tmp / f"{name}.catan", text)
+
+
+def chain(tmp: Path, length: int) -> Path:
+    """main imports 01, which imports 02, ... a chain of `length` files."""
+    for i in range(1, length + 1):
+        nxt = f'import "{i + 1:02d}.catan"\n' if i < length else ""
+        write(tmp / "chain" / f"{i:02d}.catan", f"{nxt}ruleset link{i:02d} {{\n}}\n")
+    return write(tmp / "chain" / "main.catan", scenario('  import "01.catan"\n'))
+
+
+def cycle(tmp: Path) -> Path:
+    write(tmp / "cycle" / "a.catan", 'import "b.catan"\nruleset a {\n}\n')
+    write(tmp / "cycle" / "b.catan", 'import "a.catan"\nruleset b {\n}\n')
+    return write(tmp / "cycle" / "main.catan", scenario('  import "a.catan"\n'))
+
+
+def self_import(tmp: Path) -> Path:
+    return write(tmp / "self" / "main.catan", scenario('  import "main.catan"\n'))
+
+
+def many_imports(tmp: Path) -> Path:
+    for i in range(80):
+        write(tmp / "many" / f"part{i:02d}.catan", f"ruleset part{i:02d} {{\n}}\n")
+    imports = "".join(f'  import "part{i:02d}.catan"\n' for i in range(80))
+    return write(tmp / "many" / "main.catan", scenario(imports))
+
+
+def escaping_symlink(tmp: Path) -> Path:
+    outside = write(tmp / "outside" / "secret.catan", "ruleset secret {\n}\n")
+    (tmp / "root").mkdir()
+    os.symlink(outside, tmp / "root" / "link.catan")
+    return write(tmp / "root" / "main.catan", scenario('  import "link.catan"\n'))
+
+
+def import_directory(tmp: Path) -> Path:
+    (tmp / "dirimport" / "folder.catan").mkdir(parents=True)
+    return write(tmp / "dirimport" / "main.catan", scenario('  import "folder.catan"\n'))
+
+
+def import_huge(tmp: Path) -> Path:
+    write(tmp / "hugeimport" / "big.catan", "# " + "x" * MAX_FILE_BYTES + "\n")
+    return write(tmp / "hugeimport" / "main.catan", scenario('  import "big.catan"\n'))
+
+
+def directory(tmp: Path) -> Path:
+    (tmp / "a_folder.catan").mkdir()
+    return tmp / "a_folder.catan"
+
+
+def picture(cells_per_row: int, rows: int) -> str:
+    lines = "\n".join("      " + "f   " * cells_per_row for _ in range(rows))
+    return HEAD + f'  map {{\n    rows """\n{lines}\n    """\n    legend {{ f forest }}\n  }}\n}}\n'
+
+
+def hex_lines(count: int) -> str:
+    lines = "".join(f"    hex ({i % 101}, {i // 101}) forest\n" for i in range(count))
+    return HEAD + "  map {\n" + lines + "  }\n}\n"
+
+
+CASES: dict[str, tuple[Callable[[Path], Path], str]] = {
+    # input and size
+    "over_1_MiB": (text_case("huge", "# " + "x" * MAX_FILE_BYTES + "\n"), "E0001"),
+    "half_a_million_tokens": (text_case("tokens", scenario("  resources " + ", ".join(["a"] * 250_000) + "\n")), "E0001"),
+    "invalid_utf8": (text_case("latin1", b'scenario "Caf\xe9" {\n}\n'), "E0002"),
+    "nul_byte": (text_case("nul", scenario("  victory 1\x000\n")), "E0003"),
+    "binary_garbage": (text_case("garbage", bytes(range(256)) * 64), "E0002"),
+    # nesting
+    "brackets_5000_deep": (text_case("brackets", scenario("  tokens " + "[" * 5000 + "]" * 5000 + "\n")), "E0004"),
+    "brackets_never_closed": (text_case("open", scenario("  tokens " + "[" * 5000 + "\n")), "E0004"),
+    "blocks_5000_deep": (text_case("blocks", HEAD + "  a {\n" * 5000 + "  }\n" * 5000 + "}\n"), "E0004"),
+    "not_5000_times": (text_case("not", condition("not " * 5000 + "true")), "E0004"),
+    "sum_of_5000_terms": (text_case("sum", condition("+".join(["1"] * 5000) + " == 2")), "E0004"),
+    "parentheses_5000_deep": (text_case("parens", condition("(" * 5000 + "true" + ")" * 5000)), "E0004"),
+    "minus_5000_times": (text_case("minus", condition("-" * 5000 + "1 == 2")), "E0004"),
+    # maps
+    "picture_of_10100_hexes": (text_case("picture", picture(101, 100)), "E0408"),
+    "one_row_of_10001_hexes": (text_case("row", picture(10_001, 1)), "E0408"),
+    "10001_hex_lines": (text_case("hexlines", hex_lines(10_001)), "E0001"),
+    # a flood of errors
+    "20000_unknown_names": (text_case("names", scenario("  piece wall {\n    on path\n    cost "
+                                                       + " + ".join(f"r{i}" for i in range(20_000))
+                                                       + "\n  }\n")), "E0008"),
+    # imports
+    "import_chain_of_20": (lambda tmp: chain(tmp, 20), "E0205"),
+    "import_cycle": (cycle, "E0204"),
+    "import_itself": (self_import, "E0204"),
+    "80_imports": (many_imports, "E0205"),
+    "import_dot_dot_passwd": (text_case("dotdot", scenario('  import "../../etc/passwd"\n')), "E0203"),
+    "import_absolute_path": (text_case("absolute", scenario('  import "/etc/passwd"\n')), "E0203"),
+    "import_symlink_leaving_root": (escaping_symlink, "E0203"),
+    "import_a_directory": (import_directory, "E0006"),
+    "import_a_huge_file": (import_huge, "E0001"),
+    # paths
+    "path_is_a_directory": (directory, "E0006"),
+    "path_does_not_exist": (lambda tmp: tmp / "missing.catan", "E0005"),
+}
+
+
+def measured_compile(path: Path):
+    start = time.perf_counter()
+    result = compile_path(path)
+    elapsed = time.perf_counter() - start
+    tracemalloc.start()
+    try:
+        compile_path(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    return result, elapsed, peak
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_hostile_input_gives_a_located_diagnostic(tmp_path, case):
+    build, code = CASES[case]
+    path = build(tmp_path)
+    (scenario_, diags, sources), elapsed, peak = measured_compile(path)
+    assert scenario_ is None
+    hits = [d for d in diags if d.code == code]
+    assert hits, [(d.code, d.message) for d in diags]
+    assert all(d.span.line >= 1 and d.span.column >= 1 for d in diags)
+    rendered = format_text(hits[0], sources)
+    assert code in rendered
+    assert elapsed < TIME_LIMIT, f"{case} took {elapsed:.2f}s"
+    assert peak < MEMORY_LIMIT, f"{case} allocated {peak / 2**20:.0f} MiB"
+
+
+def test_reading_stops_at_the_limit_without_reading_the_file(tmp_path, monkeypatch):
+    # The size is checked from the file system before a byte is read.
+    path = write(tmp_path / "huge.catan", b"#" * (MAX_FILE_BYTES + 1))
+    monkeypatch.setattr(Path, "read_bytes", lambda self: pytest.fail("read a file over the limit"))
+    _, diags, _ = compile_path(path)
+    assert [d.code for d in diags] == ["E0001"]
+
+
+@pytest.mark.parametrize(
+    "text, code",
+    [
+        ("#" * (MAX_FILE_BYTES + 1), "E0001"),
+        ("ruleset r {\n\0}\n", "E0003"),
+        ("ruleset r { x " + "[" * 3000 + " }", "E0004"),
+    ],
+    ids=["too_large", "nul", "deep"],
+)
+def test_parse_alone_applies_the_limits(text, code):
+    start = time.perf_counter()
+    with pytest.raises(CatanError) as info:
+        parse(text, "hostile.catan")
+    assert time.perf_counter() - start < TIME_LIMIT
+    assert [d.code for d in info.value.diagnostics] == [code]
+    assert info.value.diagnostics[0].span.line >= 1
+
+
+# ---- the command line ----------------------------------------------------------------
+
+CLI_CASES = ["nul_byte", "brackets_5000_deep", "import_dot_dot_passwd", "path_does_not_exist",
+             "path_is_a_directory", "picture_of_10100_hexes", "invalid_utf8"]
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
+    return subprocess.run([sys.executable, "-m", "catandsl", *args], capture_output=True,
+                          text=True, timeout=60, cwd=ROOT, env=env)
+
+
+@pytest.mark.parametrize("case", CLI_CASES)
+def test_cli_check_reports_hostile_input(tmp_path, case):
+    build, code = CASES[case]
+    proc = run_cli("check", str(build(tmp_path)))
+    output = proc.stdout + proc.stderr
+    assert proc.returncode == 1, output
+    assert "Traceback" not in output
+    assert "internal error" not in output
+    assert code in output
+
+
+@pytest.mark.parametrize("args", [["check"], ["check", "--no-such-option", "a.catan"], ["no-such-command"]],
+                         ids=["missing_file_argument", "unknown_option", "unknown_command"])
+def test_cli_usage_errors_exit_2(args):
+    proc = run_cli(*args)
+    output = proc.stdout + proc.stderr
+    assert proc.returncode == 2, output
+    assert "Traceback" not in output
