@@ -37,7 +37,9 @@ class MapReader:
     def __init__(self, ctx: Context, entry: ast.Entry):
         self.ctx = ctx
         self.entry = entry
-        self.cells: dict[tuple[int, int], tuple[str, int | None, Span]] = {}  # symbol cells
+        # picture cells in drawing order: ((q, r), symbol, number, span); a list, so that
+        # two pictures drawing the same hex are reported (E0412) rather than overwritten
+        self.cells: list[tuple[tuple[int, int], str, int | None, Span]] = []
         self.explicit: list[tuple[int, int, ast.Word, int | None, Span]] = []
         self.legend: dict[str, tuple[ast.Word, Span]] = {}
         self.pools: list[model.TilePool] = []
@@ -83,7 +85,7 @@ class MapReader:
                 slot = model.HexSlot(q, r, name, None, number, source_of(span))
             slots[(q, r)] = slot
 
-        for (q, r), (symbol, number, span) in sorted(self.cells.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        for (q, r), symbol, number, span in sorted(self.cells, key=lambda c: (c[0][1], c[0][0])):
             if symbol not in self.legend:
                 if symbol == ".":
                     continue  # no hex here
@@ -186,7 +188,7 @@ class MapReader:
                                span, help="write a symbol such as `f` or `f8` (forest with an 8)")
                 continue
             number = int(m.group(2)) if m.group(2) else None
-            self.cells[(q, r)] = (m.group(1), number, span)
+            self.cells.append(((q, r), m.group(1), number, span))
 
     def legend_block(self, e: ast.Entry) -> None:
         if e.block is None or e.phrases:
