@@ -20,10 +20,11 @@ import pytest
 
 from catandsl import resources
 from catandsl.compiler import compile_path
-from catandsl.diagnostics import Diagnostic, Sources, format_text
+from catandsl.diagnostics import Diagnostic, Sources, format_all, format_text
 
 ROOT = Path(__file__).resolve().parents[2]
 BAD = ROOT / "tests" / "fixtures" / "bad"
+DOC = ROOT / "docs" / "diagnostics.md"
 FIXTURES = sorted(BAD.glob("*.catan"))
 EXPECT = re.compile(r"^# expect: (E\d{4}) at (?:(\S+):)?(\d+):(\d+)$")
 
@@ -97,6 +98,42 @@ def test_every_code_has_a_fixture():
     covered = {p.name[:5] for p in FIXTURES}
     missing = emitted_codes() - covered - GENERATED - set(UNREACHABLE)
     assert not missing, f"codes without a fixture in tests/fixtures/bad/: {sorted(missing)}"
+
+
+def test_every_code_is_documented():
+    documented = set(re.findall(r"^## (E\d{4}):", DOC.read_text(encoding="utf-8"), flags=re.M))
+    missing = emitted_codes() - documented
+    assert not missing, f"codes without a section in docs/diagnostics.md: {sorted(missing)}"
+
+
+def documented_examples() -> list[tuple[str, str]]:
+    """(fixture, rendered text) for each example of docs/diagnostics.md: a link to a
+    fixture named after its section's code, then the first ```text block after it."""
+    examples, pending, code = [], None, None
+    for line_or_block in re.split(r"(```text\n.*?\n```)", DOC.read_text(encoding="utf-8"), flags=re.S):
+        if line_or_block.startswith("```text"):
+            if pending:
+                examples.append((pending, line_or_block[len("```text\n"):-len("\n```")]))
+            pending = None
+            continue
+        for line in line_or_block.splitlines():
+            if line.startswith("## "):
+                code = line[3:8]
+            m = re.match(r"\[`tests/fixtures/bad/([^`/]+)`\]", line)
+            if m and m.group(1).startswith(code or "-"):
+                pending = m.group(1)
+    return examples
+
+
+def test_documented_examples_match_the_compiler(monkeypatch):
+    monkeypatch.chdir(ROOT)  # the rendered paths are relative to the checkout
+    examples = documented_examples()
+    assert {name for name, _ in examples} == {p.name for p in FIXTURES}
+    for name, text in examples:
+        _, diags, sources = compile_path(Path("tests/fixtures/bad") / name)
+        assert format_all(diags, sources) == text, (
+            f"docs/diagnostics.md is out of date for {name}: replace its ```text block with "
+            f"the output of `python -m catandsl check tests/fixtures/bad/{name}`")
 
 
 # ---- all errors in one run ------------------------------------------------------------
