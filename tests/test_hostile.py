@@ -9,6 +9,7 @@ Python allocations, and never an exception. A few cases also go through
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -208,6 +209,23 @@ def test_parse_alone_applies_the_limits(text, code):
     assert time.perf_counter() - start < TIME_LIMIT
     assert [d.code for d in info.value.diagnostics] == [code]
     assert info.value.diagnostics[0].span.line >= 1
+
+
+def test_the_deepest_expression_accepted_survives_every_later_stage(tmp_path):
+    # The parser's depth limit must leave room for the stages that recurse over the IR.
+    from catandsl.ir import codec
+    from catandsl.syntax.parser import MAX_TREE_DEPTH
+
+    for depth in range(MAX_TREE_DEPTH, 0, -2):  # an even count of `not` keeps it true
+        path = write(tmp_path / "deep.catan", condition("not " * depth + "true"))
+        scenario_, diags, _ = compile_path(path)
+        if scenario_ is not None:
+            break
+    assert depth > MAX_TREE_DEPTH // 2
+    data = json.loads(json.dumps(codec.scenario_to_json(scenario_)))
+    assert codec.scenario_from_json(data) == scenario_
+    proc = run_cli("compile", str(path))
+    assert proc.returncode == 0, proc.stderr
 
 
 # ---- the command line ----------------------------------------------------------------

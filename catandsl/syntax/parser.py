@@ -24,7 +24,10 @@ MAX_FILE_BYTES = 1 << 20  # 1 MiB
 # second. The base game's rules and map are under 2,000 tokens.
 MAX_TOKENS = 50_000
 MAX_BRACKET_DEPTH = 64
-MAX_TREE_DEPTH = 400
+# Later stages (the IR's JSON codec, dataclass equality, the engine's interpreter) walk
+# expressions recursively, two or three Python frames a level; at 400 a file that
+# compiled could not be written as JSON. Hand-written rules are a few levels deep.
+MAX_TREE_DEPTH = 128
 
 _OPENERS = {"LPAR": "RPAR", "LSQB": "RSQB", "LBRACE": "RBRACE"}
 _CLOSERS = {"RPAR", "RSQB", "RBRACE"}
