@@ -81,6 +81,7 @@ MISTAKES: dict[tuple[str, str, str], list[str]] = {
     ): [
         "ruleset r\n{\n}",
         'scenario "s"\n{\n}',
+        "ruleset r {\n  piece road\n  {\n  }\n}",
     ],
     (
         "E0106",
