@@ -74,10 +74,14 @@ class Context:
 
     def check_references(self) -> None:
         """Report every reference to a name never declared, with a "did you mean"."""
+        reported = set()
         for ref in self.references:
             kinds = ref.kind.split("|")
             if any(self.is_declared(k, ref.name) for k in kinds):
                 continue
+            if (ref.kind, ref.name, ref.span) in reported:
+                continue  # a legend symbol refers once for each of its cells
+            reported.add((ref.kind, ref.name, ref.span))
             known = set()
             for k in kinds:
                 known |= set(self.declared.get(k, {}))

@@ -236,6 +236,7 @@ class MapReader:
             word, count = _counted_word(ph)
             self.ctx.refer("terrain", word, context=f"pool `{name.name}`")
             tiles.append(model.Amount(word.name, count))
+        _map_sized(sum(t.count for t in tiles), lst.span, "tiles")
         if any(p.name == name.name for p in self.pools):
             raise Shape(name.span, f"pool `{name.name}` is declared twice")
         self.pools.append(model.TilePool(name.name, tuple(tiles), method.name == "shuffled", source_of(e.span)))
@@ -303,9 +304,10 @@ class MapReader:
             if len(ts) == 1 and isinstance(ts[0], ast.Number):
                 out.append(model.NumberToken(_token_value(ts[0])))
             elif len(ts) == 1 and isinstance(ts[0], ast.Repeat) and isinstance(ts[0].term, ast.Number):
-                out.extend(model.NumberToken(_token_value(ts[0].term)) for _ in range(ts[0].count))
+                out.extend(model.NumberToken(_token_value(ts[0].term)) for _ in range(_count(ts[0])))
             else:
                 raise Shape(ph.span, "a number token is a number, optionally repeated: 3 x2")
+            _map_sized(len(out), lst.span, "number tokens")
         if letters:
             seen = [t.letter for t in out]
             if len(set(seen)) != len(seen):
@@ -323,6 +325,7 @@ class MapReader:
             types_ = []
             for ph in items[1].items:
                 types_.extend(self._harbor_types(list(ph.terms), ph.span))
+                _map_sized(len(types_), items[1].span, "harbors")
             spots = [self._spot(list(ph.terms), ph.span) for ph in items[3].items]
             self.harbors.append(model.HarborPlan("shuffled", tuple(types_), tuple(spots), source_of(e.span)))
         elif method.name == "fixed":
@@ -352,7 +355,7 @@ class MapReader:
             ts = ts[1:]
         count = 1
         if len(ts) == 1 and isinstance(ts[0], ast.Repeat) and isinstance(ts[0].term, ast.Ratio):
-            count, ratio = ts[0].count, ts[0].term
+            count, ratio = _count(ts[0]), ts[0].term
         elif len(ts) == 1 and isinstance(ts[0], ast.Ratio):
             ratio = ts[0]
         else:
@@ -472,8 +475,21 @@ def _counted_word(ph: ast.Phrase) -> tuple[ast.Word, int]:
     if len(ts) == 1 and isinstance(ts[0], ast.Word):
         return ts[0], 1
     if len(ts) == 1 and isinstance(ts[0], ast.Repeat) and isinstance(ts[0].term, ast.Word):
-        return ts[0].term, ts[0].count
+        return ts[0].term, _count(ts[0])
     raise Shape(ph.span, "a pool lists names, optionally repeated: forest x4")
+
+
+def _count(rep: ast.Repeat) -> int:
+    """A repeat's count. Nothing on a map comes in more copies than a map has hexes, and
+    a huge count (`forest x999999999`) would otherwise be expanded into a huge list."""
+    if rep.count > MAX_HEXES:
+        raise Shape(rep.span, f"x{rep.count:,} is more than a map can hold ({MAX_HEXES:,} hexes)")
+    return rep.count
+
+
+def _map_sized(n: int, span: Span, what: str) -> None:
+    if n > MAX_HEXES:
+        raise Shape(span, f"the list holds {n:,} {what}; a map has at most {MAX_HEXES:,} hexes")
 
 
 def _token_value(n: ast.Number) -> int:
