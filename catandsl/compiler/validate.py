@@ -10,6 +10,9 @@ from catandsl.ir import model
 from catandsl.ir.ruleset import ConfigurationError, configure
 
 CHECK_SEED = 1
+# Every configuration builds a board (a few milliseconds each): an option of thousands of
+# items would make `check` take minutes.
+MAX_CONFIGURATIONS = 256
 
 
 def _configurations(scenario: model.Scenario):
@@ -23,6 +26,11 @@ def _configurations(scenario: model.Scenario):
                     yield players, {**defaults, opt.name: item.name}
 
 
+def _count_configurations(scenario: model.Scenario) -> int:
+    players = scenario.players_max - scenario.players_min + 1
+    return players * (1 + sum(len(o.items) - 1 for o in scenario.options))
+
+
 def _span(source: model.Source | None, fallback: Span) -> Span:
     if source is None:
         return fallback
@@ -31,6 +39,16 @@ def _span(source: model.Source | None, fallback: Span) -> Span:
 
 def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> None:
     from catandsl.board import BoardError, instantiate
+
+    count = _count_configurations(scenario)
+    if count > MAX_CONFIGURATIONS:
+        largest = max(scenario.options, key=lambda o: len(o.items), default=None)
+        ctx.diagnostics.append(Diagnostic(
+            "E0606", f"the scenario has {count:,} configurations to check (each player count "
+            f"with each option item); the limit is {MAX_CONFIGURATIONS}",
+            _span(largest.source if largest else None, span),
+            help="use fewer options or fewer items; a scenario needs a handful"))
+        return
 
     seen: set[tuple] = set()
 
