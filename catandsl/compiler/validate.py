@@ -51,6 +51,9 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> Non
         return
 
     seen: set[tuple] = set()
+    # A board depends only on the map and the terrains: configurations that share them
+    # (most player counts and option items) share one build.
+    built: dict[tuple, BoardError | None] = {}
 
     def report(d: Diagnostic):
         key = (d.code, d.span, d.message)
@@ -79,9 +82,15 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> Non
             if piece is not None and not piece.neutral:
                 report(Diagnostic("E0411", f"`{start.piece}` is a player's piece; only neutral pieces start on the map",
                                   _span(start.source, span)))
-        try:
-            instantiate(rs, CHECK_SEED)
-        except BoardError as e:
+        key = (id(rs.map), tuple((name, id(t)) for name, t in rs.terrains.items()))
+        if key not in built:
+            try:
+                instantiate(rs, CHECK_SEED)
+                built[key] = None
+            except BoardError as e:
+                built[key] = e
+        e = built[key]
+        if e is not None:
             # the same broken map shows up in several configurations: report it once
             report(Diagnostic(e.code, e.message, _span(e.source, _span(rs.map.source, span)),
                               help=e.help))
