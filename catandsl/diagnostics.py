@@ -93,7 +93,7 @@ class Sources:
         if text is None or line < 1:
             return None
         lines = text.split("\n")  # as Lark counts lines: form feeds are not breaks
-        return lines[line - 1] if line <= len(lines) else None
+        return lines[line - 1].rstrip("\r") if line <= len(lines) else None
 
 
 def format_text(diag: Diagnostic, sources: Sources | None = None) -> str:

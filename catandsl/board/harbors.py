@@ -91,10 +91,10 @@ def _check_apart(laid: list[tuple[Harbor, EdgeRef, HarborPlan]]) -> None:
         for end in geo.edge_ends(harbor.path):
             if end in seen:
                 other = seen[end]
-                what = "path" if other.path == harbor.path else "intersection"
+                what = "a path" if other.path == harbor.path else "an intersection"
                 raise BoardError(
                     "E0422",
-                    f"harbor at {_hex((spot.q, spot.r))} {spot.side} shares a {what} with "
+                    f"harbor at {_hex((spot.q, spot.r))} {spot.side} shares {what} with "
                     f"the harbor on path {other.path[0]},{other.path[1]} {other.path[2]}",
                     spot.source or plan.source,
                     help="a harbor serves the two intersections of its path; keep harbors apart",
