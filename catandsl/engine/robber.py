@@ -1,0 +1,100 @@
+"""Production and the robber: dice income with the bank-shortage rule, discards, moving a
+neutral piece, choosing a victim and the stolen card."""
+
+from __future__ import annotations
+
+from catandsl.engine.interpreter import site
+
+
+class RobberMixin:
+    """Production (A.6) and the 7 (A.7); the robber is any neutral piece that blocks or steals."""
+
+    __slots__ = ()
+
+    def produce(self, roll: int) -> None:
+        g = self.game
+        b = g.board
+        n = g.num_players
+        owed = [[0] * n for _ in g.resources]
+        blocked = [self.neutral_at[pi] for pi in g.blocking]
+        for h in b.number_hexes[roll] if 0 <= roll < len(b.number_hexes) else ():
+            r = g.hex_resource[h]
+            if r < 0 or h in blocked:
+                continue
+            row = owed[r]
+            for c in b.hex_corners[h]:
+                o = self.corner_owner[c]
+                if o >= 0:
+                    row[o] += g.pieces[self.corner_piece[c]].produces
+        for r, row in enumerate(owed):
+            total = sum(row)
+            if not total:
+                continue
+            if total <= self.bank[r]:
+                for p, k in enumerate(row):
+                    self.hands[p][r] += k
+                self.bank[r] -= total
+            else:
+                owed_to = [p for p, k in enumerate(row) if k]
+                if len(owed_to) == 1:  # A.6: a single player owed takes what is left
+                    self.hands[owed_to[0]][r] += self.bank[r]
+                    self.bank[r] = 0
+
+    def discard_half(self, over: int) -> None:
+        n = self.game.num_players
+        entries = []
+        for k in range(n):
+            p = (self.turn_player + k) % n
+            total = sum(self.hands[p])
+            if total > over:
+                entries.append([p, total // 2])
+        if entries:
+            self.frames.append(["discard", entries])
+
+    def push_move(self, player: int, pieces: list[int]) -> None:
+        self.frames.append(["move", player, list(pieces)])
+
+    def _victims(self, thief: int, pi: int, h: int) -> list[int]:
+        g = self.game
+        steals = g.pieces[pi].steals_from
+        out = set()
+        for c in g.board.hex_corners[h]:
+            o = self.corner_owner[c]
+            if o >= 0 and o != thief and self.corner_piece[c] in steals and sum(self.hands[o]):
+                out.add(o)
+        return sorted(out)
+
+    def _apply_move(self, act) -> None:
+        g = self.game
+        top = self.frames.pop()
+        pi = g.piece_index[act.piece]
+        src = self.neutral_at[pi]
+        self.neutral_at[pi] = act.at
+        victims = self._victims(top[1], pi, act.at)
+        if victims:
+            self.frames.append(["steal", top[1], victims])
+        self._emit("moved", {"player": top[1], "piece": act.piece, "from": site("hex", src),
+                             "at": site("hex", act.at)})
+
+    def _apply_steal(self, act) -> None:
+        top = self.frames.pop()
+        self.frames.append(["rob", top[1], act.player])
+
+    def _apply_stolen(self, act) -> None:
+        _, thief, victim = self.frames.pop()
+        r = self.game.res_index[act.resource]
+        self.hands[victim][r] -= 1
+        self.hands[thief][r] += 1
+        self.chance_count += 1
+
+    def _apply_discard(self, act) -> None:
+        top = self.frames[-1]
+        r = self.game.res_index[act.resource]
+        for entry in top[1]:
+            if entry[1] > 0:
+                self.hands[entry[0]][r] -= 1
+                self.bank[r] += 1
+                entry[1] -= 1
+                break
+        if all(n == 0 for _, n in top[1]):
+            self.frames.pop()
