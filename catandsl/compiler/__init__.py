@@ -33,6 +33,7 @@ class _Compilation:
         self.stack: list[str] = []  # files being compiled, outermost first
         self.done: set[str] = set()
         self.files: list[str] = []
+        self.play = True  # end `check` with a short random game
 
     # ---- files -----------------------------------------------------------------------
     def run(self, tree: ast.File, filename: str, path: Path | None) -> model.Scenario | None:
@@ -77,7 +78,7 @@ class _Compilation:
         )
         if self.ctx.failed or not scenarios:
             return scenario  # a ruleset alone is a library: it need not have a map
-        validate_scenario(self.ctx, scenario, span)
+        validate_scenario(self.ctx, scenario, span, play=self.play)
         return scenario
 
     def _enter(self, filename: str, path: Path | None) -> None:
@@ -157,14 +158,16 @@ class _Compilation:
 
 
 def compile_ast(
-    tree: ast.File, sources: Sources | None = None, root: Path | None = None
+    tree: ast.File, sources: Sources | None = None, root: Path | None = None, play: bool = True
 ) -> tuple[model.Scenario | None, list[Diagnostic]]:
+    """`play=False` leaves out the last check, a short random game (see validate.trial_play)."""
     sources = sources or Sources()
     filename = tree.span.file
     if root is None:
         p = Path(filename)
         root = p.parent if p.exists() else None
     comp = _Compilation(root, sources)
+    comp.play = play
     stopped: list[Diagnostic] = []  # reported last, after the errors it cut short
     try:
         scenario = comp.run(tree, filename, Path(filename))
@@ -184,8 +187,8 @@ def compile_ast(
     return scenario, diags
 
 
-def compile_path(path: str | Path, root: Path | None = None, sources: Sources | None = None
-                 ) -> tuple[model.Scenario | None, list[Diagnostic], Sources]:
+def compile_path(path: str | Path, root: Path | None = None, sources: Sources | None = None,
+                 play: bool = True) -> tuple[model.Scenario | None, list[Diagnostic], Sources]:
     path = Path(path)
     sources = sources or Sources()
     text, diag = read_source(path)
@@ -197,5 +200,5 @@ def compile_path(path: str | Path, root: Path | None = None, sources: Sources | 
         tree = parse(text, name)
     except CatanError as e:
         return None, list(e.diagnostics), sources
-    scenario, diags = compile_ast(tree, sources, root or path.resolve().parent)
+    scenario, diags = compile_ast(tree, sources, root or path.resolve().parent, play)
     return scenario, diags, sources

@@ -37,7 +37,8 @@ def _span(source: model.Source | None, fallback: Span) -> Span:
     return Span(source.file, source.line, source.column)
 
 
-def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> None:
+def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span, play: bool = True) -> None:
+    """`play=False` skips the trial game (for tools that only need the map checked)."""
     from catandsl.board import BoardError, instantiate
 
     count = _count_configurations(scenario)
@@ -61,6 +62,7 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> Non
             seen.add(key)
             ctx.diagnostics.append(d)
 
+    mapless: set[int] = set()
     for players, options in _configurations(scenario):
         where = f"{players} players" + "".join(
             f", {k} {v}" for k, v in options.items() if any(
@@ -71,8 +73,10 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> Non
             report(Diagnostic("E0604", str(e), span))
             continue
         if rs.map is None:
-            report(Diagnostic("E0605", f"there is no map for {where}", span,
-                              help="add a `map { }` (or one inside `for N players { }`)"))
+            if players not in mapless:  # once per player count, not once per option item
+                mapless.add(players)
+                report(Diagnostic("E0605", f"there is no map for {where}", span,
+                                  help="add a `map { }` (or one inside `for N players { }`)"))
             continue
         if "victory" not in rs.settings:
             report(Diagnostic("E0305", f"no victory target for {where}", span,
@@ -94,3 +98,39 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> Non
             # the same broken map shows up in several configurations: report it once
             report(Diagnostic(e.code, e.message, _span(e.source, _span(rs.map.source, span)),
                               help=e.help))
+
+    if play and not any(d.is_error for d in ctx.diagnostics):
+        # the fewest and the most players: set-up and map variants differ most there
+        for players in sorted({scenario.players_min, scenario.players_max}):
+            diag = trial_play(scenario, players, {o.name: o.default for o in scenario.options}, span)
+            if diag is not None:
+                report(diag)
+                break
+
+
+TRIAL_ACTIONS = 120
+
+
+def trial_play(scenario: model.Scenario, players: int, options: dict, span: Span) -> Diagnostic | None:
+    """The last step of `check`: start a game and play a few random legal moves, so a
+    scenario the engine cannot run is reported like any other error."""
+    import random
+
+    from catandsl.engine import EngineError, new_game
+
+    rng = random.Random(f"check:{players}")
+    try:
+        state = new_game(scenario, players, options, CHECK_SEED).new_initial_state()
+        for _ in range(TRIAL_ACTIONS):
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                state.apply_action(state.sample_chance())
+                continue
+            state.apply_action(rng.choice(state.legal_actions()))
+    except EngineError as e:
+        # the message without the "file:line:col: " the engine puts in front
+        message = str(e).split(": ", 1)[1] if e.source is not None else str(e)
+        return Diagnostic("E0701", f"the engine cannot run this scenario yet: {message}",
+                          _span(e.source, span), help="this rule names something the engine does not do yet")
+    return None

@@ -161,13 +161,16 @@ def test_catan_block_compiles(line, body, examples_dir):
     path = examples_dir / name
     path.write_text(body, encoding="utf-8")
     _, diags, sources = compile_path(path)
-    errors = [d for d in diags if d.is_error]
+    # E0701 says the language accepted the file but the engine cannot run one of its
+    # rules yet (the Seafarers and later sketches); every other error is the example's.
+    errors = [d for d in diags if d.is_error and d.code != "E0701"]
     assert not errors, f"docs/language.md:{line}: the example does not compile:\n" + format_all(
         errors, sources
     )
 
 
-LAYOUTS = Path("/work/shared/layouts/jsettlers2_seafarers.json")
+# shared/ lies beside the project (in CI too): ../shared/layouts from the repository root
+LAYOUTS = Path(__file__).resolve().parents[3] / "shared" / "layouts" / "jsettlers2_seafarers.json"
 SEED_MAPS = {"new_shores": "SC_NSHO", "four_islands": "SC_4ISL", "cloth": "SC_CLVI"}
 
 
@@ -188,7 +191,7 @@ def test_seed_maps_match_the_reference_layouts(scenario, examples_dir):
     line, body = found[0]
     path = examples_dir / f"seed_{scenario}.catan"
     path.write_text(body, encoding="utf-8")
-    compiled, diags, _ = compile_path(path)
+    compiled, diags, _ = compile_path(path, play=False)
     assert compiled is not None, [d.message for d in diags]
     layouts = json.loads(LAYOUTS.read_text(encoding="utf-8"))[SEED_MAPS[scenario]]["layouts"]
     for players in (3, 4):
