@@ -55,6 +55,12 @@ class Context:
     def warning(self, code: str, message: str, span: Span, help: str | None = None):
         self.diagnostics.append(Diagnostic(code, message, span, severity="warning", help=help))
 
+    def unknown_word(self, head: ast.Word, table, what: str) -> None:
+        """An entry whose head word the block does not know, with a "did you mean"."""
+        hint = did_you_mean(head.name, table)
+        self.error("E0301", f"unknown {what} `{head.name}`", head.span,
+                   help=hint or "expected one of: " + ", ".join(sorted(table)))
+
     @property
     def failed(self) -> bool:
         return any(d.is_error for d in self.diagnostics)

@@ -124,9 +124,7 @@ class Lowering:
             self.ctx.error("E0301", f"`{_stmt_word(stmt)}` belongs inside a piece or deck", stmt.span)
 
     def _unknown(self, head: ast.Word, table: dict, what: str) -> None:
-        hint = did_you_mean(head.name, table)
-        self.ctx.error("E0301", f"unknown {what} `{head.name}`", head.span,
-                       help=hint or "expected one of: " + ", ".join(sorted(table)))
+        self.ctx.unknown_word(head, table, what)
 
     # ---- variants ------------------------------------------------------------------
     def _for_players(self, stmt: ast.ForPlayers) -> None:
@@ -297,26 +295,26 @@ class Lowering:
         self.ctx.declare("trade", kind.name, kind.span)
 
     # ---- pieces, decks, awards -----------------------------------------------------------
+    def _named_block(self, e: ast.Entry, kind: str, example: str) -> ast.Word:
+        """`KIND NAME { ... }`: the name, declared once, and a block required."""
+        items = terms(e)
+        name = need_word(items, 0, e, f"the {kind}'s name")
+        no_more(items, 1, kind)
+        self._declare_once(kind, name)
+        if e.block is None:
+            raise Shape(e.span, f"{kind} `{name.name}` needs a block", help=example)
+        return name
+
     def _piece(self, e: ast.Entry) -> None:
         from catandsl.compiler.pieces import lower_piece
 
-        items = terms(e)
-        name = need_word(items, 0, e, "the piece's name")
-        no_more(items, 1, "piece")
-        self._declare_once("piece", name)
-        if e.block is None:
-            raise Shape(e.span, f"piece `{name.name}` needs a block", help="piece road { on path ... }")
+        name = self._named_block(e, "piece", "piece road { on path ... }")
         self.emit(Pending(lambda: lower_piece(self, name, e)))
 
     def _deck(self, e: ast.Entry) -> None:
         from catandsl.compiler.pieces import declare_deck_cards, lower_deck
 
-        items = terms(e)
-        name = need_word(items, 0, e, "the deck's name")
-        no_more(items, 1, "deck")
-        self._declare_once("deck", name)
-        if e.block is None:
-            raise Shape(e.span, f"deck `{name.name}` needs a block of cards")
+        name = self._named_block(e, "deck", "deck development { card knight 14 { ... } }")
         declare_deck_cards(self, e)
         rules: list = []
         self.emit(Pending(lambda: lower_deck(self, name, e, rules)))
@@ -325,12 +323,7 @@ class Lowering:
     def _award(self, e: ast.Entry) -> None:
         from catandsl.compiler.pieces import lower_award
 
-        items = terms(e)
-        name = need_word(items, 0, e, "the award's name")
-        no_more(items, 1, "award")
-        self._declare_once("award", name)
-        if e.block is None:
-            raise Shape(e.span, f"award `{name.name}` needs a block", help="award longest_road { points 2 ... }")
+        name = self._named_block(e, "award", "award longest_road { points 2 ... }")
         self.emit(Pending(lambda: lower_award(self, name, e)))
 
     # ---- set-up and turn -------------------------------------------------------------------

@@ -58,9 +58,7 @@ class MapReader:
                     raise Shape(st.span, "a map holds rows, legend, hex, pool, numbers, harbors, frame, start and island lines")
                 handler = MAP.get(st.head.name)
                 if handler is None:
-                    hint = did_you_mean(st.head.name, MAP)
-                    self.ctx.error("E0301", f"unknown map property `{st.head.name}`", st.head.span,
-                                   help=hint or "expected one of: " + ", ".join(sorted(MAP)))
+                    self.ctx.unknown_word(st.head, MAP, "map property")
                     continue
                 handler(self, st)
             except Shape as e:

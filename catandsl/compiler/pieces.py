@@ -22,22 +22,19 @@ SITES = ("path", "intersection", "hex")
 BLOCKS = ("production", "ship", "road", "building")
 
 
-def _each_entry(low, block: ast.Block, table: dict, what: str, state: dict, *extra_nodes):
-    """Run the handler for every entry of a block; report errors and go on."""
+def _each_entry(low, block: ast.Block, table: dict, what: str, state: dict, nodes: dict | None = None):
+    """Run the handler for every entry of a block (by head word) and every other node
+    (by its AST type, e.g. a placement or a cost); report errors and go on."""
     for st in block.stmts:
         try:
             if isinstance(st, ast.Entry):
                 handler = table.get(st.head.name)
                 if handler is None:
-                    hint = did_you_mean(st.head.name, table)
-                    low.ctx.error("E0301", f"unknown {what} property `{st.head.name}`", st.head.span,
-                                  help=hint or "expected one of: " + ", ".join(sorted(table)))
+                    low.ctx.unknown_word(st.head, table, f"{what} property")
                     continue
                 handler(low, st, state)
-            elif extra_nodes and isinstance(st, extra_nodes[0]):
-                extra_nodes[1](low, st, state)
-            elif extra_nodes[2:] and isinstance(st, extra_nodes[2]):
-                extra_nodes[3](low, st, state)
+            elif nodes and type(st) in nodes:
+                nodes[type(st)](low, st, state)
             else:
                 low.ctx.error("E0301", f"this does not belong in a {what}", st.span)
         except Shape as e:
@@ -167,7 +164,7 @@ PIECE = {
 
 def lower_piece(low, name: ast.Word, e: ast.Entry) -> model.Piece | None:
     state: dict = {}
-    _each_entry(low, e.block, PIECE, "piece", state, ast.Placement, _placement, ast.Cost, _cost)
+    _each_entry(low, e.block, PIECE, "piece", state, {ast.Placement: _placement, ast.Cost: _cost})
     if "site" not in state:
         low.ctx.error("E0305", f"piece `{name.name}` does not say where it stands", name.span,
                       help="add `on path`, `on intersection` or `on hex`")
@@ -239,7 +236,7 @@ def lower_deck(low, name: ast.Word, e: ast.Entry, rules_out: list) -> model.Deck
         cards.append(model.Card(cname.name, count.value, source=source_of(st.span), **props))
 
     table = {"card": card, "play": _play}
-    _each_entry(low, e.block, table, "deck", state, ast.Cost, _cost)
+    _each_entry(low, e.block, table, "deck", state, {ast.Cost: _cost})
     if hooks:
         rules_out.append(model.Rule(f"deck:{name.name}", tuple(hooks), "card", source_of(e.span)))
     return model.Deck(name.name, tuple(cards), source=source_of(e.span), **state)
