@@ -212,7 +212,8 @@ def _app():
         option: list[str] = typer.Option([], "--option", help="NAME=ITEM, repeatable"),
         fmt: str = typer.Option("text", "--format", help="text (the log) or json (a summary)"),
         log: Path = typer.Option(None, "--log", help="also write the readable log to this file"),
-        picture: Path = typer.Option(None, "--svg", help="also draw the game's board to this SVG"),
+        picture: Path = typer.Option(None, "--svg", help="also draw the final state (board and pieces) to this SVG"),
+        html: Path = typer.Option(None, "--html", help="also write a self-contained HTML page replaying the game"),
     ):
         """Bots play one game; print a readable log and the final scores."""
         from catandsl.engine import EngineError, IllegalAction, new_game
@@ -251,15 +252,96 @@ def _app():
         if log:
             log.write_text("\n".join(lines + result) + "\n", encoding="utf-8")
         if picture:
-            from catandsl.render.svg import render_board
+            from catandsl.render.state_svg import render_state
 
-            picture.write_text(render_board(game.board, title=f"{scenario.title} — seed {seed}"), encoding="utf-8")
+            picture.write_text(render_state(game, state, title=f"{scenario.title} — seed {seed}"),
+                               encoding="utf-8")
+        if html:
+            from catandsl.render.replay import render_replay
+
+            html.write_text(render_replay(game, entries, title=f"{scenario.title} — seed {seed}"),
+                            encoding="utf-8")
         if fmt == "json":
             print(json.dumps(summary))
         else:
             print("\n".join(lines + result))
 
+    @app.command()
+    def simulate(
+        file: Path = typer.Argument(..., help="the .catan file"),
+        games: int = typer.Option(100, "--games", min=1, help="how many games"),
+        workers: int = typer.Option(1, "--workers", min=1, help="processes playing games in parallel"),
+        seed: int = typer.Option(1, "--seed", help="the run's seed; game i gets a seed derived from it and i"),
+        players: int = typer.Option(None, "--players", help="player count (default: the most)"),
+        bots: str = typer.Option("random", "--bots", help="comma-separated: random, greedy (cycled over seats)"),
+        option: list[str] = typer.Option([], "--option", help="NAME=ITEM, repeatable"),
+        fmt: str = typer.Option("text", "--format", help="text (a table) or json (a summary)"),
+    ):
+        """Bots play many games; print win rate per seat, turn-cap share, mean turns, speed."""
+        from catandsl.engine import EngineError, new_game
+        from catandsl.ir import ConfigurationError
+        from catandsl.simulate import BOTS, simulate as run
+
+        if fmt not in ("text", "json"):
+            raise typer.BadParameter("use text or json", param_hint="--format")
+        scenario = _compile_or_exit(file)
+        names = tuple(b.strip() for b in bots.split(",") if b.strip())
+        unknown = [b for b in names if b not in BOTS]
+        if unknown or not names:
+            raise typer.BadParameter(f"unknown bot {unknown[0] if unknown else '(none)'}; bots: random, greedy",
+                                     param_hint="--bots")
+        options = _parse_options(option)
+        n = players or scenario.players_max
+        try:  # a configuration problem is a usage error, found before any worker starts
+            new_game(scenario, n, options, seed)
+        except ConfigurationError as e:
+            print(f"catandsl: {e}", file=sys.stderr)
+            raise _Exit(EXIT_USAGE)
+        except EngineError as e:
+            print(f"catandsl: the game cannot start: {e}", file=sys.stderr)
+            raise _Exit(EXIT_ERRORS)
+        summary = _simulate_with_progress(run, file, games, seed=seed, players=n, workers=workers,
+                                          bots=names, options=options)
+        data = summary.to_json()
+        data["scenario"] = scenario.title
+        if fmt == "json":
+            print(json.dumps(data))
+        else:
+            _print_simulation(data)
+        if data["errors"]:
+            for err in data["errors"][:5]:
+                print(f"catandsl: game {err['game']} (seed {err['seed']}) stopped: {err['error']}",
+                      file=sys.stderr)
+            raise _Exit(EXIT_ERRORS)
+
     return app
+
+
+def _simulate_with_progress(run, file, games, **kw):
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    console = _console(stderr=True)
+    with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=console, transient=True) as bar:
+        task = bar.add_task("games", total=games)
+        return run(file, games, progress=lambda done: bar.update(task, completed=done), **kw)
+
+
+def _print_simulation(data: dict) -> None:
+    from rich.table import Table
+
+    out = _console()
+    n = data["games"]
+    out.print(f"{_escape(data['scenario'])}: {n} games, {data['players']} players, seed {data['seed']}, "
+              f"{data['workers']} worker{'s' if data['workers'] != 1 else ''}")
+    table = Table("seat", "bot", "wins", "win rate", "mean VP")
+    for p in range(data["players"]):
+        table.add_row(f"P{p + 1}", data["bots"][p], str(data["wins"][p]), f"{100 * data['win_rate'][p]:.1f}%",
+                      f"{data['mean_scores'][p]:.2f}")
+    out.print(table)
+    out.print(f"no winner (turn cap): {data['no_winner']} ({100 * data['turn_cap_share']:.1f}%)")
+    out.print(f"mean turns: {data['mean_turns']:.1f}; mean actions: {data['mean_actions']:.1f}")
+    out.print(f"games per second: {data['games_per_second']} ({data['seconds']:.2f} s)")
 
 
 def _seat(player: int) -> str:

@@ -65,3 +65,13 @@ def ink_on(colour: str) -> str:
     """Dark text on light fills, white text on dark ones, so labels stay readable."""
     r, g, b = (int(colour[k:k + 2], 16) for k in (1, 3, 5))
     return INK if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "#ffffff"
+
+# Seat colours in seat order, as in the printed game (red, blue, orange, white) and its
+# 5-6 player extension (green, brown); more seats cycle.
+PLAYER_COLOURS = ("#d1392b", "#2f62b5", "#ee8a2a", "#f4f4f0", "#3b8f3f", "#7b4b2a")
+NEUTRAL_COLOURS = {"robber": "#3a3a3a", "pirate": "#1b1b2f"}
+NEUTRAL_DEFAULT = "#555555"
+
+
+def player_colour(player: int) -> str:
+    return PLAYER_COLOURS[player % len(PLAYER_COLOURS)]

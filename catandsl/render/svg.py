@@ -21,9 +21,17 @@ TITLE_HEIGHT = 0.9 * SIZE
 
 def render_board(board: Board, *, coordinates: bool = False, title: str | None = None) -> str:
     """The board as an SVG document: hexes, frame, number tokens, harbors."""
+    return board_drawing(board, coordinates=coordinates, title=title).as_svg()
+
+
+def board_drawing(board: Board, *, coordinates: bool = False, title: str | None = None,
+                  below: float = 0.0):
+    """The board as a drawsvg Drawing in board pixels (`geometry.pixel(h, SIZE)`), with
+    `below` units of free space under it (for a legend) so callers can add layers."""
     import drawsvg as dw
 
     left, top, right, bottom = _bounds(board)
+    bottom += below
     if title:
         top -= TITLE_HEIGHT
     drawing = dw.Drawing(right - left, bottom - top, origin=(left, top))
@@ -50,7 +58,7 @@ def render_board(board: Board, *, coordinates: bool = False, title: str | None =
             drawing.append(dw.Text(f"{h[0]},{h[1]}", 0.22 * SIZE, x, y - 0.62 * SIZE,
                                    text_anchor="middle", fill=palette.INK, class_="coord",
                                    font_family="monospace"))
-    return drawing.as_svg()
+    return drawing
 
 
 def render_png(svg_text: str, path: str | Path) -> None:

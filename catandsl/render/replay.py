@@ -1,0 +1,229 @@
+"""A self-contained HTML page that replays a game turn by turn.
+
+The page holds the board once (inline SVG), a table of piece drawings (each one the same
+SVG string `render_state` draws), and one frame per step of the game: the set-up
+placements one player at a time, then every turn. A frame lists the pieces standing
+after it, the scores, and the log lines of its actions. Inline JavaScript shows a frame
+(prev/next buttons, a slider, the arrow keys, play/pause); nothing is fetched.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from html import escape
+
+from catandsl.render import palette
+from catandsl.render.snapshot import snapshot, state_data
+from catandsl.render.state_svg import LEGEND_PER_ROW, LEGEND_ROW, legend_svg, piece_svg
+
+
+@dataclass
+class Frame:
+    label: str
+    turn: int
+    player: int  # whose turn or placement, -1 for the start
+    scores: tuple[int, ...] = ()
+    log: list[str] = field(default_factory=list)
+    pieces: tuple = ()
+
+
+def seat_name(player: int) -> str:
+    return "dice" if player < 0 else f"P{player + 1}"
+
+
+def record(game, entries) -> tuple[list[Frame], object]:
+    """Replay the logged actions (`{"player", "action", "text"}` dicts, as `play_game`
+    returns them) from a new initial state; one Frame for the start, one per set-up
+    player block, one per turn. Returns (frames, final state)."""
+    state = game.new_initial_state()
+    frames = [Frame("start", 0, -1)]
+    _close(game, state, frames[0], None)
+    current: Frame | None = None
+    key = None
+    for e in entries:
+        data = state_data(state)
+        stage = str(data.get("stage", ""))
+        who = e["player"]
+        if stage == "setup":
+            k = ("setup", who if who >= 0 else (key[1] if key else -1))
+        else:
+            k = ("turn", state.turns)
+        if k != key:
+            if current is not None:
+                _close(game, state, current, data)
+            key = k
+            if stage == "setup":
+                current = Frame(f"set-up: {seat_name(k[1])}", 0, k[1])
+            else:
+                turn_player = data.get("turn_player", who)
+                current = Frame(f"turn {state.turns}: {seat_name(turn_player)}", state.turns,
+                                turn_player)
+            frames.append(current)
+        current.log.append(f"{seat_name(who)}: {e['text']}")
+        state.apply_action(e["action"])
+    if current is not None:
+        _close(game, state, current, None)
+    return frames, state
+
+
+def _close(game, state, frame: Frame, data) -> None:
+    snap = snapshot(game, state, data)
+    frame.scores = snap.scores
+    frame.pieces = snap.pieces
+
+
+def render_replay(game, entries, *, title: str = "catandsl replay") -> str:
+    """The HTML page replaying the logged game."""
+    frames, final = record(game, entries)
+    board = game.board
+    n = game.num_players
+    winner = getattr(final, "winner", -1)
+    winner = winner if isinstance(winner, int) and winner >= 0 else None
+
+    elements: dict[str, int] = {}
+    legends: dict[str, int] = {}
+
+    def intern(table: dict[str, int], text: str) -> int:
+        return table.setdefault(text, len(table))
+
+    data_frames = []
+    for k, f in enumerate(frames):
+        last = k == len(frames) - 1
+        ids = [intern(elements, piece_svg(board, p)) for p in _ordered(f.pieces)]
+        legend = intern(legends, legend_svg(board, f.scores, winner if last else None))
+        data_frames.append({"label": f.label, "turn": f.turn, "player": f.player,
+                            "scores": list(f.scores), "log": f.log, "pieces": ids,
+                            "legend": legend})
+    summary = {
+        "winner": winner, "reason": getattr(final, "reason", ""), "turns": final.turns,
+        "scores": list(final.scores()), "victory_target": getattr(game, "victory", None),
+    }
+    data = {"title": title, "players": [{"name": seat_name(p), "colour": palette.player_colour(p)}
+                                        for p in range(n)],
+            "elements": list(elements), "legends": list(legends), "frames": data_frames,
+            "final": summary}
+    return _page(title, _board_svg(game), data, summary)
+
+
+def _ordered(pieces):
+    order = {"path": 0, "intersection": 1, "hex": 2}
+    return sorted(pieces, key=lambda p: (order.get(p.site, 3), p.owner, p.at, p.piece))
+
+
+def _board_svg(game) -> str:
+    import drawsvg as dw
+
+    from catandsl.render.svg import board_drawing
+
+    rows = -(-game.num_players // LEGEND_PER_ROW)
+    drawing = board_drawing(game.board, below=rows * LEGEND_ROW)
+    drawing.append(dw.Raw('<g id="pieces"></g><g id="legend"></g>'))
+    svg = drawing.as_svg()
+    if svg.startswith("<?xml"):
+        svg = svg[svg.index("?>") + 2:].lstrip()
+    return svg
+
+
+def _script_json(data) -> str:
+    # inside <script>, "</" would end the element early
+    return json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+
+
+def _page(title: str, board_svg: str, data: dict, summary: dict) -> str:
+    scores = ", ".join(f"P{p + 1} {v}" for p, v in enumerate(summary["scores"]))
+    w = summary["winner"]
+    result = (f"winner: {seat_name(w) if w is not None else 'none'} ({summary['reason']}) after "
+              f"{summary['turns']} turns; scores {scores}")
+    return _TEMPLATE.format(title=escape(title), board=board_svg, data=_script_json(data),
+                            result=escape(result), last=len(data["frames"]) - 1)
+
+
+_TEMPLATE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{title}</title>
+<style>
+  body {{ font-family: sans-serif; margin: 1em; background: #faf8f3; color: #222; }}
+  main {{ display: flex; gap: 1.5em; flex-wrap: wrap; }}
+  #board svg {{ max-width: 640px; width: 100%; height: auto; }}
+  #side {{ min-width: 320px; max-width: 520px; }}
+  #controls {{ display: flex; gap: .5em; align-items: center; margin: .5em 0; }}
+  #slider {{ flex: 1; }}
+  #log {{ font-family: monospace; font-size: 13px; white-space: pre-wrap; background: #fff;
+         border: 1px solid #ccc; padding: .5em; max-height: 24em; overflow: auto; }}
+  table {{ border-collapse: collapse; }} td, th {{ padding: 2px 8px; text-align: left; }}
+  .swatch {{ display: inline-block; width: 12px; height: 12px; border: 1px solid #222; }}
+</style>
+</head>
+<body>
+<h1>{title}</h1>
+<p id="result">{result}</p>
+<main>
+<div id="board">
+{board}
+</div>
+<div id="side">
+<div id="controls">
+  <button id="prev" type="button" title="previous (left arrow)">&#9664; prev</button>
+  <input id="slider" type="range" min="0" max="{last}" value="{last}">
+  <button id="next" type="button" title="next (right arrow)">next &#9654;</button>
+  <button id="play" type="button">play</button>
+</div>
+<h2 id="label"></h2>
+<table id="scores"><thead><tr><th>player</th><th>VP</th></tr></thead><tbody></tbody></table>
+<h3>log of this step</h3>
+<div id="log"></div>
+</div>
+</main>
+<script type="application/json" id="replay-data">{data}</script>
+<script>
+(function () {{
+  var data = JSON.parse(document.getElementById("replay-data").textContent);
+  var frames = data.frames, pieces = document.getElementById("pieces");
+  var legend = document.getElementById("legend"), slider = document.getElementById("slider");
+  var label = document.getElementById("label"), log = document.getElementById("log");
+  var body = document.querySelector("#scores tbody"), timer = null, shown = -1;
+  function show(i) {{
+    i = Math.max(0, Math.min(frames.length - 1, i));
+    var f = frames[i];
+    shown = i;
+    slider.value = i;
+    pieces.innerHTML = f.pieces.map(function (k) {{ return data.elements[k]; }}).join("");
+    legend.innerHTML = data.legends[f.legend];
+    label.textContent = f.label + "  (" + (i + 1) + " / " + frames.length + ")";
+    log.textContent = f.log.join("\\n");
+    body.innerHTML = "";
+    f.scores.forEach(function (vp, p) {{
+      var tr = document.createElement("tr"), a = document.createElement("td");
+      var sw = document.createElement("span"), b = document.createElement("td");
+      sw.className = "swatch"; sw.style.background = data.players[p].colour;
+      a.appendChild(sw); a.appendChild(document.createTextNode(" " + data.players[p].name));
+      b.textContent = vp;
+      tr.appendChild(a); tr.appendChild(b); body.appendChild(tr);
+    }});
+  }}
+  function stop() {{ if (timer) {{ clearInterval(timer); timer = null; }}
+    document.getElementById("play").textContent = "play"; }}
+  document.getElementById("prev").onclick = function () {{ stop(); show(shown - 1); }};
+  document.getElementById("next").onclick = function () {{ stop(); show(shown + 1); }};
+  slider.oninput = function () {{ stop(); show(parseInt(slider.value, 10)); }};
+  document.getElementById("play").onclick = function () {{
+    if (timer) {{ stop(); return; }}
+    if (shown >= frames.length - 1) show(0);
+    this.textContent = "pause";
+    timer = setInterval(function () {{
+      if (shown >= frames.length - 1) stop(); else show(shown + 1);
+    }}, 400);
+  }};
+  document.addEventListener("keydown", function (e) {{
+    if (e.key === "ArrowLeft") {{ stop(); show(shown - 1); }}
+    if (e.key === "ArrowRight") {{ stop(); show(shown + 1); }}
+  }});
+  show(frames.length - 1);
+}})();
+</script>
+</body>
+</html>
+"""

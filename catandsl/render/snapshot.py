@@ -1,0 +1,66 @@
+"""What is on the board at one state, as plain data, for pictures, replays and playthroughs.
+
+The engine's State documents its calls (scores, turns, serialize ...) but not its data
+layout, and that layout is being reshaped. Everything here reads the serialized state
+(`state.serialize()`) in one place, so a change of field names touches this module only.
+The fields read: `corner_owner`/`corner_piece`, `path_owner`/`path_piece` (owner and
+piece index per intersection and path, -1 for none), `neutral_at` (per piece index, the
+site of a neutral piece or -1), `stage`, `hands`, `bank`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Placed:
+    """One piece on the board: `owner` is the seat (-1 for a neutral piece) and `at` the
+    index of its site in the board's table for `site` (intersection, path or hex)."""
+
+    piece: str
+    site: str
+    at: int
+    owner: int
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    pieces: tuple[Placed, ...]
+    scores: tuple[int, ...]
+    turns: int
+    stage: str
+    current_player: int
+    hands: tuple[tuple[int, ...], ...]
+    bank: tuple[int, ...]
+
+    def count(self, piece: str, owner: int | None = None) -> int:
+        return sum(1 for p in self.pieces if p.piece == piece and (owner is None or p.owner == owner))
+
+
+def state_data(state) -> dict:
+    return json.loads(state.serialize())
+
+
+def snapshot(game, state, data: dict | None = None) -> Snapshot:
+    data = data if data is not None else state_data(state)
+    kinds = [(p.name, p.site) for p in game.pieces]
+    placed: list[Placed] = []
+    for owners, pieces, site in ((data["path_owner"], data["path_piece"], "path"),
+                                 (data["corner_owner"], data["corner_piece"], "intersection")):
+        for at, (owner, pi) in enumerate(zip(owners, pieces)):
+            if owner >= 0 and pi >= 0:
+                placed.append(Placed(kinds[pi][0], site, at, owner))
+    for pi, at in enumerate(data.get("neutral_at", ())):
+        if at is not None and at >= 0:
+            placed.append(Placed(kinds[pi][0], kinds[pi][1], at, -1))
+    return Snapshot(
+        pieces=tuple(placed),
+        scores=tuple(state.scores()),
+        turns=state.turns,
+        stage=str(data.get("stage", "")),
+        current_player=state.current_player(),
+        hands=tuple(tuple(h) for h in data.get("hands", ())),
+        bank=tuple(data.get("bank", ())),
+    )

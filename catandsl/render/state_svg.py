@@ -1,0 +1,141 @@
+"""Draw a game state: the board, every piece on it in its owner's colour, the neutral
+pieces (robber, pirate ...) on their sites, and a legend with each player's points.
+
+Pieces are plain SVG strings with stable classes, so tests can count them and the HTML
+replay can reuse the very same strings frame by frame:
+`piece road|settlement|city|<name>` with `data-owner`, `data-piece`, `data-at`, plus
+`neutral` for pieces nobody owns; `legend-entry` with `data-player` and `data-vp`.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from catandsl.board import geometry as geo
+from catandsl.render import palette
+from catandsl.render.snapshot import Placed, Snapshot, snapshot
+from catandsl.render.svg import SIZE, _bounds, board_drawing
+
+LEGEND_ROW = 0.75 * SIZE
+LEGEND_PER_ROW = 3
+
+
+def render_state(game, state, *, title: str | None = None, coordinates: bool = False) -> str:
+    """The state as an SVG document (board, pieces, legend)."""
+    import drawsvg as dw
+
+    snap = snapshot(game, state)
+    winner = getattr(state, "winner", None)
+    winner = winner if isinstance(winner, int) and winner >= 0 else None
+    n = game.num_players
+    rows = -(-n // LEGEND_PER_ROW)
+    drawing = board_drawing(game.board, coordinates=coordinates, title=title,
+                            below=rows * LEGEND_ROW)
+    drawing.append(dw.Raw(pieces_svg(game.board, snap)))
+    drawing.append(dw.Raw(legend_svg(game.board, snap.scores, winner)))
+    return drawing.as_svg()
+
+
+def pieces_svg(board, snap: Snapshot) -> str:
+    """Every piece of the snapshot, paths first so buildings sit on top of roads."""
+    order = {"path": 0, "intersection": 1, "hex": 2}
+    items = sorted(snap.pieces, key=lambda p: (order.get(p.site, 3), p.owner, p.at, p.piece))
+    return '<g class="pieces">' + "".join(piece_svg(board, p) for p in items) + "</g>"
+
+
+def piece_svg(board, p: Placed) -> str:
+    """One piece as an SVG group."""
+    colour = palette.player_colour(p.owner) if p.owner >= 0 else palette.NEUTRAL_COLOURS.get(
+        p.piece, palette.NEUTRAL_DEFAULT)
+    cls = f"piece {_token(p.piece)}" + (" neutral" if p.owner < 0 else "")
+    head = (f'<g class="{cls}" data-piece="{escape(p.piece)}" data-owner="{p.owner}" '
+            f'data-at="{p.at}"><title>{escape(_label(p))}</title>')
+    if p.site == "path":
+        body = _road(board, p.at, colour, dashed=p.piece not in ("road",))
+    elif p.site == "intersection":
+        x, y = geo.corner_pixel(board.intersections[p.at], SIZE)
+        body = _building(p.piece, x, y, colour)
+    else:
+        x, y = geo.pixel(board.hexes[p.at], SIZE)
+        body = _on_hex(p, x, y, colour)
+    return head + body + "</g>"
+
+
+def legend_svg(board, scores, winner: int | None = None) -> str:
+    """One entry per seat under the board: the seat's colour, name and points."""
+    left, _, right, bottom = _bounds(board)
+    width = (right - left) / LEGEND_PER_ROW
+    parts = ['<g class="legend">']
+    for p, vp in enumerate(scores):
+        row, col = divmod(p, LEGEND_PER_ROW)
+        x = left + col * width + 0.3 * SIZE
+        y = bottom + row * LEGEND_ROW + 0.2 * SIZE
+        text = f"P{p + 1}: {vp} VP" + (" (winner)" if p == winner else "")
+        weight = ' font-weight="bold"' if p == winner else ""
+        parts.append(
+            f'<g class="legend-entry" data-player="{p}" data-vp="{vp}">'
+            f'<rect x="{x:.1f}" y="{y:.1f}" width="{0.4 * SIZE:.1f}" height="{0.4 * SIZE:.1f}" '
+            f'fill="{palette.player_colour(p)}" stroke="{palette.INK}" stroke-width="1"/>'
+            f'<text x="{x + 0.55 * SIZE:.1f}" y="{y + 0.33 * SIZE:.1f}" font-size="{0.36 * SIZE:.1f}" '
+            f'font-family="sans-serif" fill="{palette.INK}"{weight}>{escape(text)}</text></g>')
+    parts.append("</g>")
+    return "".join(parts)
+
+
+# ---- shapes ----------------------------------------------------------------------------
+
+
+def _token(name: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in name) or "piece"
+
+
+def _label(p: Placed) -> str:
+    who = f"P{p.owner + 1}" if p.owner >= 0 else "neutral"
+    return f"{who} {p.piece}"
+
+
+def _pts(points) -> str:
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+
+
+def _road(board, at: int, colour: str, dashed: bool) -> str:
+    a, b = (geo.corner_pixel(c, SIZE) for c in geo.edge_ends(board.paths[at]))
+    # stop short of the corners so buildings stay readable
+    x1, y1 = a[0] + (b[0] - a[0]) * 0.18, a[1] + (b[1] - a[1]) * 0.18
+    x2, y2 = a[0] + (b[0] - a[0]) * 0.82, a[1] + (b[1] - a[1]) * 0.82
+    line = f'x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke-linecap="round"'
+    dash = ' stroke-dasharray="6,4"' if dashed else ""
+    return (f'<line {line} stroke="{palette.INK}" stroke-width="{0.22 * SIZE:.1f}"/>'
+            f'<line {line} stroke="{colour}" stroke-width="{0.14 * SIZE:.1f}"{dash}/>')
+
+
+def _building(piece: str, x: float, y: float, colour: str) -> str:
+    s = 0.2 * SIZE
+    style = f'fill="{colour}" stroke="{palette.INK}" stroke-width="1.5"'
+    if piece == "settlement":
+        pts = [(x - s, y + s), (x - s, y - 0.2 * s), (x, y - s), (x + s, y - 0.2 * s), (x + s, y + s)]
+        return f'<polygon points="{_pts(pts)}" {style}/>'
+    if piece == "city":
+        pts = [(x - 1.4 * s, y + s), (x - 1.4 * s, y - 0.5 * s), (x - 0.7 * s, y - 1.2 * s),
+               (x, y - 0.5 * s), (x, y - 0.1 * s), (x + 1.4 * s, y - 0.1 * s), (x + 1.4 * s, y + s)]
+        return f'<polygon points="{_pts(pts)}" {style}/>'
+    letter = escape(piece[:1].upper())
+    return (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{s:.1f}" {style}/>'
+            f'<text x="{x:.1f}" y="{y + 0.35 * s:.1f}" font-size="{s:.1f}" text-anchor="middle" '
+            f'font-family="sans-serif" fill="{palette.ink_on(colour)}">{letter}</text>')
+
+
+def _on_hex(p: Placed, x: float, y: float, colour: str) -> str:
+    # the number token sits in the middle: the robber stands to its left, others right
+    dx = -0.55 * SIZE if p.piece == "robber" else 0.55 * SIZE
+    x += dx
+    if p.piece == "robber":
+        return (f'<ellipse cx="{x:.1f}" cy="{y + 0.08 * SIZE:.1f}" rx="{0.13 * SIZE:.1f}" '
+                f'ry="{0.22 * SIZE:.1f}" fill="{colour}" stroke="#ffffff" stroke-width="1"/>'
+                f'<circle cx="{x:.1f}" cy="{y - 0.2 * SIZE:.1f}" r="{0.1 * SIZE:.1f}" '
+                f'fill="{colour}" stroke="#ffffff" stroke-width="1"/>')
+    letter = escape(p.piece[:1].upper())
+    return (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{0.18 * SIZE:.1f}" fill="{colour}" '
+            f'stroke="#ffffff" stroke-width="1"/>'
+            f'<text x="{x:.1f}" y="{y + 0.06 * SIZE:.1f}" font-size="{0.18 * SIZE:.1f}" '
+            f'text-anchor="middle" font-family="sans-serif" fill="{palette.ink_on(colour)}">{letter}</text>')
