@@ -14,6 +14,7 @@ from catandsl.compiler.context import MAX_ERRORS, Context, TooManyErrors, did_yo
 from catandsl.compiler.declarations import Lowering
 from catandsl.compiler.hooks import HookLowering, NameTable
 from catandsl.compiler.loader import display_name, read_source
+from catandsl.compiler.removals import check_removals
 from catandsl.compiler.validate import validate_scenario
 from catandsl.diagnostics import CatanError, Diagnostic, Sources, Span, sort_key
 from catandsl.ir import model
@@ -78,6 +79,9 @@ class _Compilation:
         )
         if self.ctx.failed or not scenarios:
             return scenario  # a ruleset alone is a library: it need not have a map
+        check_removals(self.ctx, scenario, span)
+        if self.ctx.failed:
+            return scenario
         validate_scenario(self.ctx, scenario, span, play=self.play)
         return scenario
 

@@ -51,7 +51,7 @@ RULES = '''scenario "Rules" {
   }
   victory length
   for 3 players {
-    without robber
+    without largest_army
   }
   rule bonus {
     on dice_rolled(2) if roll == 2 and not (roll > 3) {
