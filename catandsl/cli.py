@@ -96,6 +96,13 @@ def _compile_or_exit(file: Path, fmt: str = "text"):
     return scenario
 
 
+def _check_format(fmt: str) -> None:
+    if fmt not in ("text", "json"):
+        import typer
+
+        raise typer.BadParameter(f"{fmt!r}: use text or json", param_hint="--format")
+
+
 def _parse_options(pairs: list[str]) -> dict[str, str]:
     out = {}
     for p in pairs or []:
@@ -126,6 +133,7 @@ def _app():
         """Parse and check scenario files; print every diagnostic."""
         from catandsl.compiler import compile_path
 
+        _check_format(format)
         failed = False
         all_json = []
         for f in files:
@@ -216,6 +224,7 @@ def _app():
         html: Path = typer.Option(None, "--html", help="also write a self-contained HTML page replaying the game"),
     ):
         """Bots play one game; print a readable log and the final scores."""
+        _check_format(fmt)
         from catandsl.engine import EngineError, IllegalAction, new_game
         from catandsl.ir import ConfigurationError
         from catandsl.players import GreedyPlayer, RandomPlayer, play_game
@@ -282,8 +291,7 @@ def _app():
         from catandsl.ir import ConfigurationError
         from catandsl.simulate import BOTS, simulate as run
 
-        if fmt not in ("text", "json"):
-            raise typer.BadParameter("use text or json", param_hint="--format")
+        _check_format(fmt)
         scenario = _compile_or_exit(file)
         names = tuple(b.strip() for b in bots.split(",") if b.strip())
         unknown = [b for b in names if b not in BOTS]

@@ -74,3 +74,7 @@ def test_play_json_summary(tmp_path):
 
 def test_play_unknown_bot_is_a_usage_error():
     assert run("play", "scenarios/base.catan", "--bots", "clever").returncode == 2
+
+
+def test_unknown_format_is_a_usage_error():
+    assert run("check", "--format", "yaml", "scenarios/base.catan").returncode == 2
