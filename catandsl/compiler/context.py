@@ -44,6 +44,9 @@ class Context:
     references: list[Reference] = field(default_factory=list)
     declared: dict[str, dict[str, Span]] = field(default_factory=dict)
     errors: int = 0  # errors recorded through `error`
+    # island names read by rules and conditions, with where: each configuration's map
+    # must name them (checked in validate.py)
+    island_uses: list[tuple[str, Span]] = field(default_factory=list)
 
     # ---- diagnostics -----------------------------------------------------------------
     def error(self, code: str, message: str, span: Span, help: str | None = None, notes=()):

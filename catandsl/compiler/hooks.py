@@ -209,6 +209,8 @@ class HookLowering:
         found = self.names.lookup(node.name)
         if found is not None:
             op, type_ = found
+            if type_ == "island":
+                self.ctx.island_uses.append((node.name, node.span))
             return model.Expr(op, value=node.name), type_
         known = set(scope.variables) | self.names.known()
         hint = did_you_mean(node.name, known)
@@ -218,7 +220,7 @@ class HookLowering:
 
     def _call(self, node: ast.Call, scope: Scope, statement: bool) -> tuple[model.Expr, str]:
         prim = registry.PRIMITIVES.get(node.name)
-        args = [self.expr(a, scope) for a in node.args]
+        args = [self._argument(prim, k, a, scope) for k, a in enumerate(node.args)]
         ir = model.Expr("call", tuple(e for e, _ in args), value=node.name)
         if prim is None:
             hint = did_you_mean(node.name, registry.PRIMITIVES)
@@ -241,6 +243,23 @@ class HookLowering:
                                    f"argument `{p.name}` of `{prim.name}` must be {p.type}, not {t}",
                                    a.span)
         return ir, prim.returns or "none"
+
+    def _argument(self, prim, index: int, node, scope: Scope) -> tuple[model.Expr, str]:
+        """An argument; a bare name where an island is expected must be an island the
+        map names (`island main at (q, r)`): E0416 says so, rather than "unknown name"."""
+        if (
+            prim is not None and index < len(prim.params) and prim.params[index].type == "island"
+            and isinstance(node, ast.Var) and node.name not in scope.variables
+            and self.names.lookup(node.name) is None
+        ):
+            named = sorted(self.ctx.declared.get("island", {}))
+            hint = did_you_mean(node.name, named)
+            self.ctx.error(
+                "E0416", f"no map names an island `{node.name}`", node.span,
+                help=hint or (f"islands named in the maps: {', '.join(named)}" if named else
+                              f"name it in the map: `island {node.name} at (q, r)`, one of its land hexes"))
+            return model.Expr("var", value=node.name), "island"
+        return self.expr(node, scope)
 
 
 def condition_for_site(ctx: Context, lowering: HookLowering, node, site: str) -> model.Expr | None:

@@ -20,6 +20,8 @@ from catandsl.syntax import ast
 
 SITES = ("path", "intersection", "hex")
 BLOCKS = ("production", "ship", "road", "building")
+# the turn's phases (declarations.PHASES), or `any`: at any time of the mover's own turn
+MOVE_PHASES = ("roll", "main", "move", "any")
 
 
 def _each_entry(low, block: ast.Block, table: dict, what: str, state: dict, nodes: dict | None = None):
@@ -140,7 +142,12 @@ def _moves(low, e, state):
                 low.ctx.refer("piece", w, context="`blocked_by`")
             mv["blocked_by"] = tuple(w.name for w in words)
         elif h == "phase":
-            w = need_word(terms(st), 0, st, "a phase")
+            items = terms(st)
+            w = need_word(items, 0, st, "a phase")
+            no_more(items, 1, "phase")
+            if w.name not in MOVE_PHASES:
+                raise Shape(w.span, f"a piece moves in phase {', '.join(MOVE_PHASES)}, not `{w.name}`",
+                            help=did_you_mean(w.name, MOVE_PHASES))
             mv["phase"] = w.name
         else:
             opts = ("open_end", "per_turn", "not_built_this_turn", "blocked_by", "phase")

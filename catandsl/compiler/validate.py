@@ -63,6 +63,7 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span, play: 
             ctx.diagnostics.append(d)
 
     mapless: set[int] = set()
+    missing_islands: set[tuple] = set()
     for players, options in _configurations(scenario):
         where = f"{players} players" + "".join(
             f", {k} {v}" for k, v in options.items() if any(
@@ -86,18 +87,29 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span, play: 
             if piece is not None and not piece.neutral:
                 report(Diagnostic("E0411", f"`{start.piece}` is a player's piece; only neutral pieces start on the map",
                                   _span(start.source, span)))
+        named = {i.name for i in rs.map.islands}
+        for island, used in ctx.island_uses:
+            if island not in named and (id(rs.map), island, used) not in missing_islands:
+                missing_islands.add((id(rs.map), island, used))  # once per map, not per option
+                report(Diagnostic("E0416", f"the map for {where} names no island `{island}`", used,
+                                  help=f"add `island {island} at (q, r)` to that map"))
         key = (id(rs.map), tuple((name, id(t)) for name, t in rs.terrains.items()))
         if key not in built:
             try:
-                instantiate(rs, CHECK_SEED)
-                built[key] = None
+                built[key] = instantiate(rs, CHECK_SEED)
             except BoardError as e:
                 built[key] = e
-        e = built[key]
-        if e is not None:
+        board = built[key]
+        if isinstance(board, BoardError):
             # the same broken map shows up in several configurations: report it once
+            e = board
             report(Diagnostic(e.code, e.message, _span(e.source, _span(rs.map.source, span)),
                               help=e.help))
+            continue
+        for start in rs.map.starts:
+            d = _start_outside_its_sites(rs, board, start, span)
+            if d is not None:
+                report(d)
 
     if play and not any(d.is_error for d in ctx.diagnostics):
         # the fewest and the most players: set-up and map variants differ most there
@@ -106,6 +118,56 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span, play: 
             if diag is not None:
                 report(diag)
                 break
+
+
+def _start_outside_its_sites(rs, board, start: model.Start, span: Span) -> Diagnostic | None:
+    """E0415: a neutral piece starts on a hex its own `on hex where ...` refuses (a
+    pirate on land, a robber at sea). Only conditions built from land(at), water(at),
+    not, and, or are judged here; the engine checks the rest in play."""
+    piece = rs.pieces.get(start.piece)
+    hex_id = board.starts.get(start.piece, -1)
+    if piece is None or piece.site != "hex" or piece.where is None or hex_id < 0:
+        return None
+    q, r = board.hexes[hex_id]
+    water = rs.terrains[board.terrain(hex_id)].water
+    if _site_condition(piece.where, water) is not False:
+        return None
+    what = f"{board.terrain(hex_id)} hex ({q}, {r})"
+    stands = "water" if water else "land"
+    return Diagnostic(
+        "E0415", f"the {start.piece} starts on the {what}, but it stands only on hexes "
+        f"where {_describe(piece.where)}", _span(start.source, span),
+        help=f"start it on a hex where {_describe(piece.where)} (this one is {stands})")
+
+
+def _site_condition(expr: model.Expr, water: bool) -> bool | None:
+    """The value of a simple condition on a hex `at`, or None when it needs the game."""
+    if expr.op == "call" and len(expr.args) == 1 and expr.args[0].op == "var" and expr.args[0].value == "at":
+        # on a hex, land(at) and water(at) say what the hex is
+        return {"land": not water, "water": water}.get(expr.value)
+    if expr.op == "not":
+        inner = _site_condition(expr.args[0], water)
+        return None if inner is None else not inner
+    if expr.op in ("and", "or"):
+        a, b = (_site_condition(x, water) for x in expr.args)
+        if expr.op == "and":
+            return False if False in (a, b) else (None if None in (a, b) else True)
+        return True if True in (a, b) else (None if None in (a, b) else False)
+    if expr.op == "bool":
+        return bool(expr.value)
+    return None
+
+
+def _describe(expr: model.Expr) -> str:
+    if expr.op == "call":
+        return f"{expr.value}(" + ", ".join(_describe(a) for a in expr.args) + ")"
+    if expr.op == "var":
+        return str(expr.value)
+    if expr.op == "not":
+        return "not " + _describe(expr.args[0])
+    if expr.op in ("and", "or"):
+        return f" {expr.op} ".join(_describe(a) for a in expr.args)
+    return "its condition"
 
 
 TRIAL_ACTIONS = 120

@@ -71,6 +71,9 @@ EVENTS: dict[str, Event] = {
            doc="after the dice; `roll` is their total"),
         _e("built", "player: player, piece: piece, at: site", "piece", "piece",
            doc="after a piece is placed (bought, free, or in the set-up)"),
+        _e("collected", "player: player, piece: piece, at: site", "piece", "piece",
+           doc="after a set-up `collect last` pays for the piece at `at` (terrains that "
+               "produce a fixed resource; a terrain that `produces choice` is left to rules)"),
         _e("moved", "player: player, piece: piece, from: site, at: site", "piece", "piece",
            doc="after a piece is moved (robber, pirate, ship)"),
         _e("card_bought", "player: player, card: card", "card", "card",
@@ -107,6 +110,9 @@ PRIMITIVES: dict[str, Primitive] = {
            "the player takes tokens from that token's supply"),
         _p("mark_island", EFFECT, "player: player, tag: str, island: island", None,
            "records a tag (such as home) for the player on an island"),
+        _p("collect_choice", EFFECT, "player: player, at: site, count: int", None,
+           "for each hex around `at` whose terrain `produces choice` (gold), the "
+           "player takes `count` resources of their choice from the bank"),
         _p("end_game", EFFECT, "reason: str", None,
            "ends the game now; the player with most points wins"),
         # ---- choices -------------------------------------------------------------------
@@ -127,6 +133,9 @@ PRIMITIVES: dict[str, Primitive] = {
            "the building just placed is the player's first on that island"),
         _p("islands_with", QUERY, "player: player, tag: str", "int",
            "how many islands the player has a building on, not counting ones tagged `tag`"),
+        _p("islands_of", QUERY, "player: player", "list<island>",
+           "the islands the player has a settlement or city on"),
+        _p("in_setup", QUERY, "", "bool", "the game is still in its set-up rounds"),
         _p("owner", QUERY, "at: site", "player", "the player whose piece stands there"),
         _p("number", QUERY, "at: hex", "int", "the number token on a hex (0 for none)"),
         _p("terrain", QUERY, "at: hex", "terrain", "the terrain of a hex"),
