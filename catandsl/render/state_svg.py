@@ -17,7 +17,7 @@ from catandsl.render.snapshot import Placed, Snapshot, snapshot
 from catandsl.render.svg import SIZE, _bounds, board_drawing
 
 LEGEND_ROW = 0.75 * SIZE
-LEGEND_PER_ROW = 3
+LEGEND_PER_ROW = 2  # two per row: "P3: 10 VP (winner)" fits beside its neighbour
 
 
 def render_state(game, state, *, title: str | None = None, coordinates: bool = False) -> str:
