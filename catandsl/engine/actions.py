@@ -128,10 +128,54 @@ class EndTurn(Action):
     KIND: ClassVar[str] = "end_turn"
 
 
+@dataclass(frozen=True, order=True)
+class StartPlayer(Action):
+    """Chance outcome: the start player (A.4.1; rolling with re-rolls of ties is uniform)."""
+
+    KIND: ClassVar[str] = "start_player"
+    player: int
+
+
+@dataclass(frozen=True, order=True)
+class Offer(Action):
+    """The active player offers the others `give` for `get` (A.8). A bundle is resource
+    names joined by "+" in declaration order, e.g. "brick+brick" or "wool+ore"."""
+
+    KIND: ClassVar[str] = "offer"
+    give: str
+    get: str
+
+
+@dataclass(frozen=True, order=True)
+class Accept(Action):
+    """Answer to an offer: willing to trade."""
+
+    KIND: ClassVar[str] = "accept"
+
+
+@dataclass(frozen=True, order=True)
+class Decline(Action):
+    KIND: ClassVar[str] = "decline"
+
+
+@dataclass(frozen=True, order=True)
+class TradeWith(Action):
+    """The proposer trades with one of the players who accepted."""
+
+    KIND: ClassVar[str] = "trade_with"
+    player: int
+
+
+@dataclass(frozen=True, order=True)
+class CancelOffer(Action):
+    KIND: ClassVar[str] = "cancel_offer"
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     t.KIND: t
     for t in (RollDice, Roll, Build, Move, Steal, Stolen, Discard, BankTrade, BuyCard, Draw,
-              PlayCard, ChooseResource, ChoosePlayer, EndTurn)
+              PlayCard, ChooseResource, ChoosePlayer, EndTurn, StartPlayer, Offer, Accept,
+              Decline, TradeWith, CancelOffer)
 }
 
 

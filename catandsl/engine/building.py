@@ -95,6 +95,7 @@ class BuildingMixin:
             self.setup_pos += 1
         else:
             self._pay(p, P.cost)
+            self.built = True  # A.5: with trade_build separate, trading is over
         self.placed[p][pi] += 1
         if P.site == "intersection":
             if P.upgrades >= 0:

@@ -114,6 +114,7 @@ class CardsMixin:
     def _apply_buy(self, p: int, act) -> None:
         d = self.game.deck_index[act.deck]
         self._pay(p, self.game.deck_cost[d])
+        self.built = True
         self.frames.append(["draw", p, d])
 
     def _apply_draw(self, act) -> None:

@@ -53,10 +53,10 @@ class FlowMixin:
                 if kind == "end_setup":
                     self.frames.pop()
                     self.stage = "turn"
-                    self.turn_player = 0
+                    self.turn_player = self.start_player  # A.4.5
                     self.turns = 1
                     self.phase = 0
-                    self._emit("turn_started", {"player": 0})
+                    self._emit("turn_started", {"player": self.turn_player})
                     self._emit("setup_ended", {})
                     continue
                 if kind in ("move", "free") and not self._compute_legal():
@@ -65,12 +65,17 @@ class FlowMixin:
                 if kind == "discard" and all(n == 0 for _, n in top[1]):
                     self.frames.pop()
                     continue
+                if kind == "offer" and not top[3] and not top[4]:
+                    self.frames.pop()  # everyone declined: the offer lapses
+                    continue
                 return
             if self.stage == "setup":
+                if self.start_player < 0:
+                    return  # the start player is a chance node
                 if self.setup_pos >= len(g.setup_script):
                     self.frames.append(["end_setup"])
                     continue
-                p, ri, si = g.setup_script[self.setup_pos]
+                p, ri, si = self.setup_entry()
                 step = g.setup_steps[ri][si]
                 if step.action == "collect":
                     self._collect(p, self.last_corner)
@@ -83,6 +88,12 @@ class FlowMixin:
                     continue
                 return
             return
+
+    def setup_entry(self) -> tuple[int, int, int]:
+        """(player, round, step) of the set-up position: the script counts seats from
+        the start player."""
+        p, ri, si = self.game.setup_script[self.setup_pos]
+        return (p + self.start_player) % self.game.num_players, ri, si
 
     def _run_one(self, top: list) -> None:
         g = self.game
@@ -136,6 +147,7 @@ class FlowMixin:
         self.phase = 0
         self.roll_requested = False
         self.played_turn = [0] * len(g.decks)
+        self.built = False
         self.new_cards = [0] * len(g.cards)
         self._emit("turn_started", {"player": self.turn_player})
 

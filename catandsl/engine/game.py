@@ -10,6 +10,7 @@ hold only the changing data.
 from __future__ import annotations
 
 import json
+from itertools import combinations_with_replacement
 
 from catandsl.board import instantiate
 from catandsl.engine import actions as A
@@ -149,6 +150,21 @@ class Game:
         self.harbor_corners = tuple(
             (c, h) for c, h in enumerate(self.board.corner_harbor) if h >= 0
         )
+        rs = self.ruleset
+        # A.5: with `trade_build separate`, no trade once the turn's first build is made
+        self.trade_after_build = rs.options.get("trade_build", "combined") != "separate"
+        # A.8: domestic offers of 1..trade_offer_cards cards for 1..trade_offer_cards,
+        # never the same resource on both sides
+        self.bundles: list[tuple[str, tuple[int, ...]]] = []
+        if "domestic" in rs.trades:
+            most = int(rs.params.get("trade_offer_cards", 1))
+            for size in range(1, most + 1):
+                for combo in combinations_with_replacement(range(len(self.resources)), size):
+                    v = [0] * len(self.resources)
+                    for r in combo:
+                        v[r] += 1
+                    self.bundles.append(("+".join(self.resources[r] for r in combo), tuple(v)))
+        self.bundle_vector = dict(self.bundles)
 
     def _build_hooks(self):
         """Hooks by event, in declaration order; every effect gets an id (plain data
@@ -214,6 +230,14 @@ class Game:
             acts.append(A.Draw(self.decks[c.deck].name, c.name))
             if c.playable:
                 acts.append(A.PlayCard(c.name))
+        acts += [A.StartPlayer(p) for p in range(self.num_players)]
+        acts += [A.TradeWith(p) for p in range(self.num_players)]
+        if self.bundles:
+            acts += [A.Accept(), A.Decline(), A.CancelOffer()]
+            for give, gv in self.bundles:
+                for get, tv in self.bundles:
+                    if not any(x and y for x, y in zip(gv, tv)):
+                        acts.append(A.Offer(give, get))
         acts = sorted(set(acts), key=lambda a: a.key())
         self.actions: tuple[A.Action, ...] = tuple(acts)
         self.action_id: dict[A.Action, int] = {a: k for k, a in enumerate(acts)}
@@ -238,6 +262,21 @@ class Game:
         self.play_id = [ids.get(A.PlayCard(c.name), -1) for c in self.cards]
         self.end_turn_id = ids[A.EndTurn()]
         self.roll_dice_id = ids[A.RollDice()]
+        self.start_id = [ids[A.StartPlayer(p)] for p in range(self.num_players)]
+        self.trade_with_id = [ids[A.TradeWith(p)] for p in range(self.num_players)]
+        self.accept_id = ids.get(A.Accept(), -1)
+        self.decline_id = ids.get(A.Decline(), -1)
+        self.cancel_offer_id = ids.get(A.CancelOffer(), -1)
+        # offers by what they give (bundle vector, sorted ids); ids of offers are one
+        # contiguous run of the table (`offer_ids` = range), which players may skip
+        offer = [k for k, a in enumerate(acts) if isinstance(a, A.Offer)]
+        self.offer_ids = range(offer[0], offer[-1] + 1) if offer else range(0)
+        by_give: dict[str, list[int]] = {}
+        for k in offer:
+            by_give.setdefault(acts[k].give, []).append(k)
+        self.offers_by_give = [(self.bundle_vector[gv], tuple(ks)) for gv, ks in by_give.items()]
+        self.offer_vectors = {k: (self.bundle_vector[acts[k].give], self.bundle_vector[acts[k].get])
+                              for k in offer}
 
     # ---- the OpenSpiel-style API ------------------------------------------------------
 

@@ -16,6 +16,8 @@ stack of `frames` (plain lists), top last:
 - ["steal", player, victims]: the player picks whom to rob;
 - ["rob", player, victim] and ["draw", player, deck]: chance nodes;
 - ["free", player, pieces, count]: free placements (road building);
+- ["offer", proposer, offer action id, [players still to answer], [players who accepted]]:
+  a domestic offer; the others answer in seat order, then the proposer picks or cancels;
 - ["next_turn"], ["end_setup"]: flow continuations after hooks have run.
 """
 
@@ -40,6 +42,7 @@ FIELDS = (
     "corner_piece", "path_owner", "path_piece", "neutral_at", "placed", "award_holder",
     "stage", "setup_pos", "turn_player", "turns", "phase", "roll_requested", "last_roll",
     "last_corner", "last_path", "frames", "winner", "reason", "seed", "chance_count",
+    "start_player", "built",
 )
 _ROLL_PROB = tuple((6 - abs(t - 7)) / 36 if 2 <= t <= 12 else 0.0 for t in range(13))
 
@@ -92,6 +95,8 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin):
         s.reason = ""
         s.seed = game.seed
         s.chance_count = 0
+        s.start_player = -1
+        s.built = False
         s._legal = None
         s._routes = {}
         s._dirty = False
@@ -130,7 +135,7 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin):
         s.frames = _copy(self.frames) if self.frames else []
         for f in ("stage", "setup_pos", "turn_player", "turns", "phase", "roll_requested",
                   "last_roll", "last_corner", "last_path", "winner", "reason", "seed",
-                  "chance_count"):
+                  "chance_count", "start_player", "built"):
             setattr(s, f, getattr(self, f))
         s._legal = self._legal
         s._routes = dict(self._routes)
@@ -164,6 +169,8 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin):
             return False
         if self.frames:
             return self.frames[-1][0] in ("rob", "draw")
+        if self.stage == "setup":
+            return self.start_player < 0
         return (self.stage == "turn" and self.game.phases[self.phase] == "roll"
                 and (self.roll_requested or not self._playable_cards(self.turn_player, True)))
 
@@ -179,9 +186,11 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin):
                 return top[4][1]
             if kind == "discard":
                 return next(p for p, n in top[1] if n > 0)
+            if kind == "offer":
+                return top[3][0] if top[3] else top[1]
             return top[1]
         if self.stage == "setup":
-            return self.game.setup_script[self.setup_pos][0]
+            return self.setup_entry()[0]
         return self.turn_player
 
     # ---- legal actions ---------------------------------------------------------------------
@@ -222,9 +231,11 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin):
             elif kind == "free":
                 for pi in top[2]:
                     out += self._targets(top[1], pi, "free")
+            elif kind == "offer":
+                out = self._answers(top)
             return sorted(out)
         if self.stage == "setup":
-            p, ri, si = g.setup_script[self.setup_pos]
+            p, ri, si = self.setup_entry()
             step = g.setup_steps[ri][si]
             for name in step.pieces:
                 pi = g.piece_index[name]
@@ -246,10 +257,12 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin):
                 continue
             if all(h >= c for h, c in zip(hand, P.cost)):
                 out += self._targets(p, P.index, "normal")
-        for r, n in enumerate(hand):
-            if n and n >= self.trade_rate(p, r):
-                ids = g.trade_id[r]
-                out += [ids[x] for x, left in enumerate(self.bank) if left and x != r]
+        if g.trade_after_build or not self.built:
+            for r, n in enumerate(hand):
+                if n and n >= self.trade_rate(p, r):
+                    ids = g.trade_id[r]
+                    out += [ids[x] for x, left in enumerate(self.bank) if left and x != r]
+            out += self._offers(p)
         for d in range(len(g.decks)):
             if all(h >= c for h, c in zip(hand, g.deck_cost[d])) and any(
                 self.deck[c.index] for c in g.cards if c.deck == d
@@ -275,6 +288,9 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin):
                 total = sum(self.deck[c.index] for c in cards)
                 return sorted((g.draw_id[c.index], self.deck[c.index] / total) for c in cards)
             return []
+        if self.stage == "setup" and self.start_player < 0:
+            n = g.num_players
+            return [(g.start_id[p], 1 / n) for p in range(n)]
         if self.is_chance_node():
             return [(g.roll_id[t], _ROLL_PROB[t]) for t in range(2, 13)]
         return []
@@ -334,7 +350,7 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin):
                 return IllegalAction("action/invalid_target", f"{text}: not a legal site")
         if isinstance(act, A.Move) and self.frames and self.frames[-1][0] == "move":
             return IllegalAction("action/invalid_target", f"{text}: not a legal hex")
-        if isinstance(act, (A.BuyCard, A.BankTrade)) and main:
+        if isinstance(act, (A.BuyCard, A.BankTrade, A.Offer)) and main:
             return IllegalAction("action/cannot_afford", f"{text}: cannot afford it")
         return IllegalAction("action/not_legal", f"{text} is not legal now")
 
@@ -373,6 +389,11 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin):
             top = self.frames[-1]
             top[3].append(act.resource if isinstance(act, A.ChooseResource) else act.player)
             top[4] = None
+        elif isinstance(act, A.StartPlayer):
+            self.start_player = act.player
+            self.chance_count += 1
+        elif isinstance(act, (A.Offer, A.Accept, A.Decline, A.TradeWith, A.CancelOffer)):
+            self._apply_domestic(p, act)
         elif isinstance(act, A.EndTurn):
             self.frames.append(["next_turn"])
             self._emit("turn_ended", {"player": p})

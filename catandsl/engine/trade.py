@@ -1,6 +1,16 @@
-"""Trade: maritime rates with harbors (A.8)."""
+"""Trade (A.8): maritime trade at the best rate the player's harbors give, and domestic
+trade between the active player and the others.
+
+A domestic trade is an offer (`Offer(give, get)`, bundles of 1 to `trade_offer_cards`
+cards, never the same resource on both sides, resource cards only), answered by every
+other player in seat order (`Accept` only with the cards asked for, or `Decline`); the
+proposer then trades with one who accepted (`TradeWith`) or cancels (`CancelOffer`). If
+nobody accepts, the offer lapses. Counter-offers are not modelled.
+"""
 
 from __future__ import annotations
+
+from catandsl.engine import actions as A
 
 
 class TradeMixin:
@@ -28,3 +38,47 @@ class TradeMixin:
         self.hands[p][get] += 1
         self.bank[get] -= 1
         self._emit("traded", {"player": p})
+
+    def _offers(self, p: int) -> list[int]:
+        """Offer ids the player holds the cards for."""
+        hand = self.hands[p]
+        out: list[int] = []
+        for vec, ids in self.game.offers_by_give:
+            if all(h >= v for h, v in zip(hand, vec)):
+                out += ids
+        return out
+
+    def _answers(self, top: list) -> list[int]:
+        g = self.game
+        _, _, offer, pending, accepted = top
+        if pending:
+            want = g.offer_vectors[offer][1]
+            hand = self.hands[pending[0]]
+            out = [g.decline_id]
+            if all(h >= v for h, v in zip(hand, want)):
+                out.append(g.accept_id)
+            return out
+        return [g.cancel_offer_id] + [g.trade_with_id[q] for q in accepted]
+
+    def _apply_domestic(self, p: int, act) -> None:
+        g = self.game
+        if isinstance(act, A.Offer):
+            n = g.num_players
+            others = [(p + k) % n for k in range(1, n)]
+            self.frames.append(["offer", p, g.action_id[act], others, []])
+            return
+        top = self.frames[-1]
+        if isinstance(act, A.Accept):
+            top[4].append(top[3].pop(0))
+        elif isinstance(act, A.Decline):
+            top[3].pop(0)
+        elif isinstance(act, A.CancelOffer):
+            self.frames.pop()
+        else:
+            self.frames.pop()
+            give, get = g.offer_vectors[top[2]]
+            mine, theirs = self.hands[p], self.hands[act.player]
+            for r, (x, y) in enumerate(zip(give, get)):
+                mine[r] += y - x
+                theirs[r] += x - y
+            self._emit("traded", {"player": p})

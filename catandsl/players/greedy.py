@@ -1,5 +1,6 @@
 """A simple heuristic player: builds for points, settles on high-pip spots, plays a
-knight when its production is blocked, otherwise random among the rest."""
+knight when its production is blocked, otherwise random among the rest. It never
+proposes a domestic trade and declines every offer."""
 
 from __future__ import annotations
 
@@ -44,6 +45,8 @@ class GreedyPlayer:
             return 1 + self.rng.random()
         if isinstance(a, A.EndTurn):
             return 0.5
+        if isinstance(a, (A.Offer, A.Accept)):
+            return -1  # never proposes, declines every offer
         return self.rng.random()
 
     def choose(self, state) -> int:

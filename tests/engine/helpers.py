@@ -16,13 +16,14 @@ def base_scenario():
     return catandsl.load("scenarios/base.catan")
 
 
-def game(players: int = 4, seed: int = 1):
-    return new_game(base_scenario(), players=players, seed=seed)
+def game(players: int = 4, seed: int = 1, options: dict | None = None):
+    return new_game(base_scenario(), players=players, seed=seed, options=options)
 
 
 def blank(g):
     """Turn 1, player 0 about to roll, nothing on the board, empty hands."""
     s = g.new_initial_state()
+    s.apply_action(g.start_id[0])
     while s.stage == "setup":
         s.apply_action(s.legal_actions()[0])
     n, R = g.num_players, len(g.resources)
@@ -60,8 +61,12 @@ def give(s, player: int, *counts: int):
     s.changed()
 
 
-def act(s, action: A.Action):
-    s.apply_action(s.game.action_id[action])
+def act(s, action: A.Action, player: int | None = None):
+    s.apply_action(s.game.action_id[action], player)
+
+
+def legal(s) -> list[A.Action]:
+    return [s.game.actions[a] for a in s.legal_actions()]
 
 
 def to_main(s, total: int = 2):

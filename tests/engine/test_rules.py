@@ -21,26 +21,55 @@ def g():
 
 def test_setup_is_snake_order_and_collects_second_settlement(g):
     s = g.new_initial_state()
-    order = []
+    act(s, A.StartPlayer(0))
+    order, second = [], {}
     while s.stage == "setup":
         p = s.current_player()
         a = g.actions[s.legal_actions()[0]]
         if isinstance(a, A.Build) and a.piece == "settlement":
             order.append(p)
-            second = a.at if len(order) > 4 else None
+            if len(order) > 4:
+                second[p] = a.at
         s.apply_action(s.legal_actions()[0])
-        if second is not None and s.current_player() != p:
-            pass
     assert order == [0, 1, 2, 3, 3, 2, 1, 0]
-    # each player's cards equal the producing hexes around their second settlement
-    total = sum(sum(h) for h in s.hands)
-    assert total + sum(s.bank) == 95
-    assert total > 0
-    assert s.current_player() == -1 and s.turns == 1  # player 0 rolls first
+    # each player's cards are exactly the producing hexes around their second settlement
+    b = g.board
+    for p in range(4):
+        expected = [0] * 5
+        for h in b.corner_hexes[second[p]]:
+            if g.hex_resource[h] >= 0:
+                expected[g.hex_resource[h]] += 1
+        assert s.hands[p] == expected
+    assert s.current_player() == -1 and s.turns == 1 and s.turn_player == 0
+
+
+def test_start_player_is_a_uniform_chance_node_and_leads_setup_and_turns(g):
+    s = g.new_initial_state()
+    assert s.is_chance_node() and s.stage == "setup"
+    outcomes = s.chance_outcomes()
+    assert [g.actions[a] for a, _ in outcomes] == [A.StartPlayer(p) for p in range(4)]
+    assert all(pr == 0.25 for _, pr in outcomes)
+    act(s, A.StartPlayer(2))
+    order = []
+    while s.stage == "setup":
+        a = g.actions[s.legal_actions()[0]]
+        if isinstance(a, A.Build) and a.piece == "settlement":
+            order.append(s.current_player())
+        s.apply_action(s.legal_actions()[0])
+    assert order == [2, 3, 0, 1, 1, 0, 3, 2]
+    assert s.turn_player == 2 and s.turns == 1
+    act(s, A.Roll(2))
+    assert s.current_player() == 2
+    act(s, A.EndTurn())
+    assert s.turn_player == 3
+    # sampling covers every seat across seeds
+    seen = {game(4, seed).new_initial_state().sample_chance() for seed in range(40)}
+    assert seen == set(g.start_id)
 
 
 def test_setup_road_touches_last_settlement(g):
     s = g.new_initial_state()
+    act(s, A.StartPlayer(0))
     s.apply_action(s.legal_actions()[0])
     corner = s.last_corner
     for aid in s.legal_actions():
