@@ -419,10 +419,12 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin):
         return " ".join([a.KIND] + parts)
 
     def observation(self, player: int) -> dict:
-        """What `player` may see: opponents' hands and development cards as counts only,
-        the deck as a count."""
-        data = self.to_json()
+        """What `player` may see: their own hand and cards; opponents' resource hands and
+        development cards as counts only (so a stolen card's identity stays hidden); the
+        deck as a count; public pieces, awards, played cards and the bank in full. The
+        seed is left out: with it, future draws (the deck order) could be computed."""
         g = self.game
+        data = json.loads(json.dumps(self.to_json()))  # a copy: never edit the state
         for p in range(g.num_players):
             if p != player:
                 data["hands"][p] = sum(self.hands[p])
@@ -430,11 +432,12 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin):
         data["deck"] = sum(self.deck)
         if player != self.turn_player:
             data["new_cards"] = sum(self.new_cards)
+        del data["seed"]
         data["scores"] = [
             self.points(p) if p == player else self.public_points(p)
             for p in range(g.num_players)
         ]
-        return json.loads(json.dumps(data))
+        return data
 
     def __str__(self) -> str:
         return (f"turn {self.turns} player {self.turn_player} stage {self.stage} "
