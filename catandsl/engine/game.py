@@ -274,7 +274,10 @@ class Game:
         by_give: dict[str, list[int]] = {}
         for k in offer:
             by_give.setdefault(acts[k].give, []).append(k)
-        self.offers_by_give = [(self.bundle_vector[gv], tuple(ks)) for gv, ks in by_give.items()]
+        self.offers_by_give = [
+            (tuple((r, n) for r, n in enumerate(self.bundle_vector[gv]) if n), tuple(ks))
+            for gv, ks in by_give.items()
+        ]  # ((resource, count) for each resource the bundle holds, offer ids)
         self.offer_vectors = {k: (self.bundle_vector[acts[k].give], self.bundle_vector[acts[k].get])
                               for k in offer}
 

@@ -43,8 +43,11 @@ class TradeMixin:
         """Offer ids the player holds the cards for."""
         hand = self.hands[p]
         out: list[int] = []
-        for vec, ids in self.game.offers_by_give:
-            if all(h >= v for h, v in zip(hand, vec)):
+        for need, ids in self.game.offers_by_give:
+            for r, n in need:
+                if hand[r] < n:
+                    break
+            else:
                 out += ids
         return out
 
