@@ -78,9 +78,11 @@ def dangling_references(rs: Ruleset, pieces: set[str], where: str, fallback: Spa
 
 def check_removals(ctx, scenario: model.Scenario, span: Span) -> None:
     """Report dangling references in every configuration, each once."""
-    from catandsl.compiler.validate import _configurations
+    from catandsl.compiler.validate import MAX_CONFIGURATIONS, _configurations, _count_configurations
     from catandsl.ir.ruleset import ConfigurationError, configure
 
+    if _count_configurations(scenario) > MAX_CONFIGURATIONS:
+        return  # validate refuses the scenario (E0606) before trying them all
     pieces = declared_pieces(scenario)
     seen: set[tuple] = set()
     for players, options in _configurations(scenario):

@@ -47,6 +47,10 @@ def record(game, entries) -> tuple[list[Frame], object]:
         who = e["player"]
         if stage == "setup":
             k = ("setup", who if who >= 0 else (key[1] if key else -1))
+            if k[1] < 0:  # a chance before the first placement (who starts): the start frame
+                frames[0].log.append(f"{seat_name(who)}: {e['text']}")
+                state.apply_action(e["action"])
+                continue
         else:
             k = ("turn", state.turns)
         if k != key:

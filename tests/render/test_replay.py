@@ -61,10 +61,13 @@ def test_one_frame_per_turn_and_the_final_scores(played):
     turns = [f["turn"] for f in frames if f["label"].startswith("turn")]
     assert turns == list(range(1, state.turns + 1))
     setup = [f for f in frames if f["label"].startswith("set-up")]
-    # snake order, one frame per player's consecutive placements: the last seat places twice in a row
-    assert [f["player"] for f in setup] == [0, 1, 2, 3, 2, 1, 0]
+    # snake order from the start player, one frame per player's consecutive placements:
+    # the last seat places twice in a row
+    first = state.start_player
+    order = [(first + k) % 4 for k in range(4)]
+    assert [f["player"] for f in setup] == order + order[-2::-1]
     assert len(setup[3]["log"]) == 2 * len(setup[0]["log"])
-    assert frames[0]["label"] == "start" and frames[0]["log"] == []
+    assert frames[0]["label"] == "start" and frames[0]["log"] == [f"dice: start_player {first}"]
     assert frames[-1]["scores"] == state.scores() == data["final"]["scores"]
     assert data["final"]["winner"] == state.winner
     assert sum(len(f["log"]) for f in frames) == len(entries)
