@@ -84,6 +84,9 @@ class CardsMixin:
         for k, holder in enumerate(self.award_holder):
             if holder == p:
                 pts += g.awards[k].points
+        for q, _, n in self.vp_tokens:  # special victory points (B.8), see islands.py
+            if q == p:
+                pts += n
         return pts
 
     def _update_awards(self) -> None:

@@ -4,7 +4,7 @@ set-up script, turns, and the end of the game."""
 from __future__ import annotations
 
 from catandsl.engine.errors import EngineError
-from catandsl.engine.interpreter import Answers, NeedChoice
+from catandsl.engine.interpreter import Answers, NeedChoice, site
 from catandsl.rules.registry import EVENTS
 
 
@@ -65,6 +65,9 @@ class FlowMixin:
                 if kind == "discard" and all(n == 0 for _, n in top[1]):
                     self.frames.pop()
                     continue
+                if kind == "gold" and (all(n == 0 for _, n in top[1]) or not any(self.bank)):
+                    self.frames.pop()  # B.6: with the bank empty the choice lapses
+                    continue
                 if kind == "offer" and not top[3] and not top[4]:
                     self.frames.pop()  # everyone declined: the offer lapses
                     continue
@@ -78,8 +81,14 @@ class FlowMixin:
                 p, ri, si = self.setup_entry()
                 step = g.setup_steps[ri][si]
                 if step.action == "collect":
-                    self._collect(p, self.last_corner)
+                    corner = self.last_corner
+                    self._collect(p, corner)
                     self.setup_pos += 1
+                    if corner >= 0 and self.corner_owner[corner] == p:
+                        # rules pay what `collect` does not (terrains of choice)
+                        self._emit("collected", {
+                            "player": p, "piece": g.pieces[self.corner_piece[corner]].name,
+                            "at": site("intersection", corner)})
                     continue
                 if step.action != "place":
                     raise EngineError(f"set-up step {step.action!r} is not supported", step.source)

@@ -50,13 +50,14 @@ class Game:
 
         # terrain -> produced resource index (-1 for none)
         self.terrain_resource = []
+        terrain_choice = []  # B.6: the terrain produces a resource of the owner's choice
         for name in b.terrain_names:
             t = rs.terrains[name]
-            if t.choice:
-                raise EngineError(f"terrain {name!r} produces a resource of choice; "
-                                  "this engine does not support it yet", t.source)
-            self.terrain_resource.append(self.res_index[t.produces] if t.produces else -1)
+            terrain_choice.append(bool(t.choice))
+            self.terrain_resource.append(
+                self.res_index[t.produces] if t.produces and not t.choice else -1)
         self.hex_resource = tuple(self.terrain_resource[t] for t in b.hex_terrain)
+        self.hex_choice = tuple(terrain_choice[t] for t in b.hex_terrain)
 
         self._build_pieces()
         self._build_cards()

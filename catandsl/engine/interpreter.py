@@ -12,6 +12,7 @@ ints, sites as ["i" | "p" | "h", id] lists, lists of values.
 
 from __future__ import annotations
 
+from catandsl.engine import islands as I
 from catandsl.engine.errors import EngineError
 from catandsl.rules.registry import PRIMITIVES
 
@@ -92,11 +93,12 @@ QUERIES = {
     "points": lambda game, state, player: state.points(player),
     "resource_cards": lambda game, state, player: sum(state.hands[player]),
     "count": lambda game, state, items: len(items),
-    "nth": lambda game, state, items, index: items[min(index, len(items)) - 1],
+    "nth": lambda game, state, items, index: items[max(1, min(index, len(items))) - 1],
     "players": lambda game, state: list(range(game.num_players)),
     "opponents": lambda game, state, player: [
         p for p in range(game.num_players) if p != player
     ],
+    **I.QUERIES,
 }
 
 # ---- effects -------------------------------------------------------------------------
@@ -117,6 +119,10 @@ EFFECTS = {
         player, game.res_index[resource]
     ),
     "end_game": lambda game, state, reason: state.end_game(str(reason)),
+    "collect_choice": lambda game, state, player, at, count: state.collect_choice(
+        player, at, count
+    ),
+    **I.EFFECTS,
 }
 
 CHOICES = ("choose_resource", "choose_player")
@@ -140,9 +146,13 @@ class Interpreter:
         self._names = self.names()
 
     def names(self) -> dict:
-        """Declared names a `var` may refer to (pieces, resources, cards, terrains...)."""
+        """Declared names a `var` may refer to (pieces, resources, cards, terrains...);
+        an island name stands for the list of island numbers it names."""
         rs = self.game.ruleset
         out = {}
+        board = getattr(self.game, "board", None)
+        for n, ids in (board.island_names.items() if board is not None else ()):
+            out[n] = list(ids)
         for group in (rs.resources, rs.terrains, rs.pieces, rs.awards, rs.decks):
             for n in group:
                 out[n] = n

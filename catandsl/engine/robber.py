@@ -1,5 +1,16 @@
-"""Production and the robber: dice income with the bank-shortage rule, discards, moving a
-neutral piece, choosing a victim and the stolen card."""
+"""Production and the robber: dice income with the bank-shortage rule, resources of
+choice (gold), discards, moving a neutral piece (robber, pirate), choosing a victim and
+the stolen card, and what neutral pieces block.
+
+Frames added here: ["gold", [[player, count], ...]]: players choosing `count` resources
+from the bank, one ChooseResource action each (B.6); the choice lapses when the bank is
+empty.
+
+Blocking (for placement code): `blocked_hexes(what)` gives the hexes where a neutral
+piece stands whose `blocks` names `what` (a piece name, or "production");
+`blocked_paths(what)` the paths on those hexes' edges; `blocks_path(what, path)` whether
+one path is among them. A pirate (`blocks ship`) makes `blocks_path("ship", k)` true
+for the six edges of its hex."""
 
 from __future__ import annotations
 
@@ -17,9 +28,19 @@ class RobberMixin:
         n = g.num_players
         owed = [[0] * n for _ in g.resources]
         blocked = [self.neutral_at[pi] for pi in g.blocking]
+        chosen = [0] * n  # B.6: resources of the owner's choice (gold)
+        choice = g.hex_choice
         for h in b.number_hexes[roll] if 0 <= roll < len(b.number_hexes) else ():
             r = g.hex_resource[h]
-            if r < 0 or h in blocked:
+            if h in blocked:
+                continue
+            if choice[h]:
+                for c in b.hex_corners[h]:
+                    o = self.corner_owner[c]
+                    if o >= 0:
+                        chosen[o] += g.pieces[self.corner_piece[c]].produces
+                continue
+            if r < 0:
                 continue
             row = owed[r]
             for c in b.hex_corners[h]:
@@ -39,6 +60,62 @@ class RobberMixin:
                 if len(owed_to) == 1:  # A.6: a single player owed takes what is left
                     self.hands[owed_to[0]][r] += self.bank[r]
                     self.bank[r] = 0
+        self.push_choices(chosen)
+
+    def push_choices(self, counts: list[int]) -> None:
+        """Each player picks counts[player] resources from the bank, in seat order from
+        the player whose turn it is."""
+        n = self.game.num_players
+        entries = []
+        for k in range(n):
+            p = (self.turn_player + k) % n
+            if counts[p] > 0:
+                entries.append([p, counts[p]])
+        if entries:
+            self.frames.append(["gold", entries])
+
+    def collect_choice(self, player: int, at, count: int) -> None:
+        """`count` resources of the player's choice for each hex around `at` whose
+        terrain produces a resource of choice."""
+        g = self.game
+        kind, k = at
+        if kind == "h":
+            hexes = (k,)
+        elif kind == "i":
+            hexes = g.board.corner_hexes[k]
+        else:
+            hexes = g.board.path_hexes[k]
+        total = int(count) * sum(1 for h in hexes if g.hex_choice[h])
+        if total > 0:
+            counts = [0] * g.num_players
+            counts[player] = total
+            self.push_choices(counts)
+
+    def _apply_choice(self, act) -> None:
+        top = self.frames[-1]
+        r = self.game.res_index[act.resource]
+        for entry in top[1]:
+            if entry[1] > 0:
+                self.bank[r] -= 1
+                self.hands[entry[0]][r] += 1
+                entry[1] -= 1
+                break
+        if all(k == 0 for _, k in top[1]) or not any(self.bank):
+            self.frames.pop()
+
+    # ---- what neutral pieces block -------------------------------------------------------
+
+    def blocked_hexes(self, what: str) -> list[int]:
+        g = self.game
+        return sorted({self.neutral_at[pi] for pi in g.neutral
+                       if what in g.pieces[pi].blocks and self.neutral_at[pi] >= 0})
+
+    def blocked_paths(self, what: str) -> set[int]:
+        paths = self.game.board.hex_paths
+        return {x for h in self.blocked_hexes(what) for x in paths[h]}
+
+    def blocks_path(self, what: str, path: int) -> bool:
+        return path in self.blocked_paths(what)
 
     def discard_half(self, over: int) -> None:
         n = self.game.num_players
@@ -58,6 +135,12 @@ class RobberMixin:
         g = self.game
         steals = g.pieces[pi].steals_from
         out = set()
+        if h < 0:
+            return []
+        for x in g.board.hex_paths[h]:  # pieces on paths (ships on a sea hex's edges)
+            o = self.path_owner[x]
+            if o >= 0 and o != thief and self.path_piece[x] in steals and sum(self.hands[o]):
+                out.add(o)
         for c in g.board.hex_corners[h]:
             o = self.corner_owner[c]
             if o >= 0 and o != thief and self.corner_piece[c] in steals and sum(self.hands[o]):

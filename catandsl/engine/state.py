@@ -18,7 +18,12 @@ stack of `frames` (plain lists), top last:
 - ["free", player, pieces, count]: free placements (road building);
 - ["offer", proposer, offer action id, [players still to answer], [players who accepted]]:
   a domestic offer; the others answer in seat order, then the proposer picks or cancels;
-- ["next_turn"], ["end_setup"]: flow continuations after hooks have run.
+- ["next_turn"], ["end_setup"]: flow continuations after hooks have run;
+- ["gold", [[player, count], ...]]: players choosing resources from the bank (B.6).
+
+Seafarers data (islands.py), left out of `serialize()` while empty so scenarios without
+them serialize as before: `vp_tokens` ([player, intersection, count]: special victory
+points under a building) and `island_tags` ([player, tag, island], e.g. home islands).
 """
 
 from __future__ import annotations
@@ -44,6 +49,8 @@ FIELDS = (
     "last_corner", "last_path", "frames", "winner", "reason", "seed", "chance_count",
     "start_player", "built",
 )
+# fields with a default, serialized only when not empty
+OPTIONAL_FIELDS = ("vp_tokens", "island_tags")
 _ROLL_PROB = tuple((6 - abs(t - 7)) / 36 if 2 <= t <= 12 else 0.0 for t in range(13))
 
 
@@ -56,7 +63,7 @@ def _copy(x):
 
 
 class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin):
-    __slots__ = FIELDS + ("game", "_legal", "_routes", "_dirty")
+    __slots__ = FIELDS + OPTIONAL_FIELDS + ("game", "_legal", "_routes", "_dirty")
 
     # ---- making states ------------------------------------------------------------------
 
@@ -97,6 +104,8 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin):
         s.chance_count = 0
         s.start_player = -1
         s.built = False
+        s.vp_tokens = []
+        s.island_tags = []
         s._legal = None
         s._routes = {}
         s._dirty = False
@@ -110,6 +119,8 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin):
         s.game = game
         for f in FIELDS:
             setattr(s, f, data[f])
+        for f in OPTIONAL_FIELDS:
+            setattr(s, f, data.get(f, []))
         s._legal = None
         s._routes = {}
         s._dirty = False
@@ -133,6 +144,8 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin):
         s.placed = [p[:] for p in self.placed]
         s.award_holder = self.award_holder[:]
         s.frames = _copy(self.frames) if self.frames else []
+        s.vp_tokens = [e[:] for e in self.vp_tokens]
+        s.island_tags = [e[:] for e in self.island_tags]
         for f in ("stage", "setup_pos", "turn_player", "turns", "phase", "roll_requested",
                   "last_roll", "last_corner", "last_path", "winner", "reason", "seed",
                   "chance_count", "start_player", "built"):
@@ -149,7 +162,11 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin):
         self._dirty = True
 
     def to_json(self) -> dict:
-        return {f: getattr(self, f) for f in FIELDS}
+        out = {f: getattr(self, f) for f in FIELDS}
+        for f in OPTIONAL_FIELDS:
+            if getattr(self, f):
+                out[f] = getattr(self, f)
+        return out
 
     def serialize(self) -> str:
         return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
@@ -184,7 +201,7 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin):
             kind = top[0]
             if kind == "run":
                 return top[4][1]
-            if kind == "discard":
+            if kind in ("discard", "gold"):
                 return next(p for p, n in top[1] if n > 0)
             if kind == "offer":
                 return top[3][0] if top[3] else top[1]
@@ -226,6 +243,8 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin):
                     ids = g.build_id[pi]
                     here = self.neutral_at[pi]
                     out += [ids[h] for h in g.pieces[pi].allowed if h != here]
+            elif kind == "gold":
+                out = [g.choose_resource_id[r] for r, left in enumerate(self.bank) if left > 0]
             elif kind == "steal":
                 out = [g.steal_id[v] for v in top[2]]
             elif kind == "free":
@@ -385,6 +404,8 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin):
             self._apply_draw(act)
         elif isinstance(act, A.PlayCard):
             self._apply_play(p, act)
+        elif isinstance(act, A.ChooseResource) and self.frames[-1][0] == "gold":
+            self._apply_choice(act)
         elif isinstance(act, (A.ChooseResource, A.ChoosePlayer)):
             top = self.frames[-1]
             top[3].append(act.resource if isinstance(act, A.ChooseResource) else act.player)
