@@ -171,11 +171,30 @@ class CancelOffer(Action):
     KIND: ClassVar[str] = "cancel_offer"
 
 
+@dataclass(frozen=True, order=True)
+class PickUp(Action):
+    """Lift an own movable piece (a ship) off a path id to move it (B.4); the next
+    action puts it down."""
+
+    KIND: ClassVar[str] = "pick_up"
+    piece: str
+    at: int
+
+
+@dataclass(frozen=True, order=True)
+class PutDown(Action):
+    """Put the lifted piece down on a path id, by the rules for a new piece."""
+
+    KIND: ClassVar[str] = "put_down"
+    piece: str
+    at: int
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     t.KIND: t
     for t in (RollDice, Roll, Build, Move, Steal, Stolen, Discard, BankTrade, BuyCard, Draw,
               PlayCard, ChooseResource, ChoosePlayer, EndTurn, StartPlayer, Offer, Accept,
-              Decline, TradeWith, CancelOffer)
+              Decline, TradeWith, CancelOffer, PickUp, PutDown)
 }
 
 

@@ -28,6 +28,11 @@ class BuildingMixin:
         g = self.game
         b = g.board
         P = g.pieces[pi]
+        if P.blockers and self._blocked_at(
+            b.corner_hexes[k] if P.site == "intersection" else
+            b.path_hexes[k] if P.site == "path" else (k,), P.blockers
+        ):
+            return False  # B.5: a neutral piece that `blocks` this piece stands beside
         if P.site == "intersection":
             if P.upgrades >= 0:
                 return self.corner_owner[k] == p and self.corner_piece[k] == P.upgrades
@@ -64,6 +69,9 @@ class BuildingMixin:
         return True
 
     def _path_connects(self, p, k, connects) -> bool:
+        """A path piece touches, at one of its ends, an own building it connects to, or
+        an own path piece it connects to across an intersection without an opponent's
+        building (so a road and a ship meet only at an own building)."""
         b = self.game.board
         for c in b.path_ends[k]:
             o = self.corner_owner[c]
@@ -108,6 +116,8 @@ class BuildingMixin:
             self.path_owner[k] = p
             self.path_piece[k] = pi
             self.last_path = k
+            if P.movement is not None:
+                self._note_fresh(k)  # B.4: not moved in the turn it is built
             for key in [key for key in self._routes if key[0] == p]:
                 del self._routes[key]
         self._emit("built", {"player": p, "piece": P.name, "at": site(P.site, k)})

@@ -42,33 +42,44 @@ class CardsMixin:
         return sum(n * c.army for n, c in zip(self.played[p], self.game.cards))
 
     def longest_route(self, p: int, pieces: tuple[int, ...]) -> int:
+        """The longest trail over p's path pieces of the listed kinds (A.10, B.3): it may
+        end at an opponent's building but not pass it, and it passes from one kind to a
+        kind that does not connect to it (road <-> ship) only at an own building."""
         key = (p, pieces)
         if key in self._routes:
             return self._routes[key]
-        b = self.game.board
-        mine = [k for k, o in enumerate(self.path_owner) if o == p and self.path_piece[k] in pieces]
+        g = self.game
+        b = g.board
+        path_piece = self.path_piece
+        mine = [k for k, o in enumerate(self.path_owner) if o == p and path_piece[k] in pieces]
         best = 0
         if mine:
             own = set(mine)
             ends, cpaths, owner = b.path_ends, b.corner_paths, self.corner_owner
+            joins = {(x, y) for x in pieces for y in pieces
+                     if x == y or (x in g.pieces[y].connects and y in g.pieces[x].connects)}
             used: set[int] = set()
 
-            def walk(c: int, length: int) -> None:
+            def walk(c: int, length: int, kind: int) -> None:
                 nonlocal best
                 if length > best:
                     best = length
                 if owner[c] != -1 and owner[c] != p and length > 0:
                     return  # an opponent's building: the route may end here, not pass
+                home = owner[c] == p
                 for x in cpaths[c]:
                     if x in own and x not in used:
+                        kx = path_piece[x]
+                        if length > 0 and not home and (kind, kx) not in joins:
+                            continue  # road <-> ship only through an own building
                         used.add(x)
                         a, z = ends[x]
-                        walk(z if a == c else a, length + 1)
+                        walk(z if a == c else a, length + 1, kx)
                         used.discard(x)
 
             starts = sorted({c for x in mine for c in ends[x]})
             for c in starts:
-                walk(c, 0)
+                walk(c, 0, -1)
         self._routes[key] = best
         return best
 

@@ -26,7 +26,7 @@ class PieceInfo:
 
     __slots__ = ("index", "name", "site", "cost", "limit", "points", "produces", "distance",
                  "connects", "upgrades", "neutral", "blocks", "steals_from", "allowed",
-                 "source")
+                 "source", "movement", "blockers")
 
 
 class CardInfo:
@@ -109,6 +109,7 @@ class Game:
             p.steals_from = tuple(self.piece_index[c] for c in p.steals_from)
             p.upgrades = self.piece_index[p.upgrades] if p.upgrades else -1
         self.neutral = [p.index for p in self.pieces if p.neutral]
+        self._build_movement()
         self.blocking = tuple(p.index for p in self.pieces if "production" in p.blocks)
         # intersections within distance-1 steps, for each distance in use
         self.within: dict[int, tuple[tuple[int, ...], ...]] = {}
@@ -122,6 +123,14 @@ class Game:
                 rows.append(tuple(sorted(seen - {c})))
             self.within[d] = tuple(rows)
         self.starts = [b.starts.get(self.pieces[k].name, -1) for k in self.neutral]
+
+    def _build_movement(self):
+        """Ships (B.2, B.4): which neutral pieces block placing each piece (`blocks`), and
+        the pieces a player may move (`moves`), as (per_turn, open_end, not_built_this_turn,
+        blocked_by piece indices, phase)."""
+        from catandsl.engine.ships import movement_info
+
+        movement_info(self)
 
     def _build_cards(self):
         self.decks = list(self.ruleset.decks.values())
@@ -220,6 +229,10 @@ class Game:
         for p in self.pieces:
             cls = A.Move if p.neutral else A.Build
             acts += [cls(p.name, k) for k in p.allowed]
+        for pi in self.movers:
+            p = self.pieces[pi]
+            acts += [A.PickUp(p.name, k) for k in p.allowed]
+            acts += [A.PutDown(p.name, k) for k in p.allowed]
         acts += [A.Steal(p) for p in range(self.num_players)]
         acts += [A.ChoosePlayer(p) for p in range(self.num_players)]
         for r in R:
@@ -251,6 +264,10 @@ class Game:
             cls = A.Move if p.neutral else A.Build
             for k in p.allowed:
                 self.build_id[p.index][k] = ids[cls(p.name, k)]
+        self.pick_up_id = {pi: {k: ids[A.PickUp(self.pieces[pi].name, k)]
+                                for k in self.pieces[pi].allowed} for pi in self.movers}
+        self.put_down_id = {pi: {k: ids[A.PutDown(self.pieces[pi].name, k)]
+                                 for k in self.pieces[pi].allowed} for pi in self.movers}
         self.roll_id = [ids.get(A.Roll(t), -1) for t in range(13)]
         self.steal_id = [ids[A.Steal(p)] for p in range(self.num_players)]
         self.choose_player_id = [ids[A.ChoosePlayer(p)] for p in range(self.num_players)]

@@ -20,6 +20,8 @@ stack of `frames` (plain lists), top last:
   a domestic offer; the others answer in seat order, then the proposer picks or cancels;
 - ["next_turn"], ["end_setup"]: flow continuations after hooks have run;
 - ["gold", [[player, count], ...]]: players choosing resources from the bank (B.6).
+- ["relocate", player, piece, from path, built this turn]: a lifted piece (ship) to put
+  down (ships.py).
 
 Seafarers data (islands.py), left out of `serialize()` while empty so scenarios without
 them serialize as before: `vp_tokens` ([player, intersection, count]: special victory
@@ -37,6 +39,7 @@ from catandsl.engine.cards import CardsMixin
 from catandsl.engine.errors import IllegalAction
 from catandsl.engine.flow import FlowMixin
 from catandsl.engine.robber import RobberMixin
+from catandsl.engine.ships import ShipsMixin
 from catandsl.engine.trade import TradeMixin
 
 CHANCE = -1
@@ -50,7 +53,7 @@ FIELDS = (
     "start_player", "built",
 )
 # fields with a default, serialized only when not empty
-OPTIONAL_FIELDS = ("vp_tokens", "island_tags")
+OPTIONAL_FIELDS = ("vp_tokens", "island_tags", "moved", "fresh_paths")
 _ROLL_PROB = tuple((6 - abs(t - 7)) / 36 if 2 <= t <= 12 else 0.0 for t in range(13))
 
 
@@ -62,7 +65,7 @@ def _copy(x):
     return x
 
 
-class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin):
+class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin, ShipsMixin):
     __slots__ = FIELDS + OPTIONAL_FIELDS + ("game", "_legal", "_routes", "_dirty")
 
     # ---- making states ------------------------------------------------------------------
@@ -106,6 +109,8 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin):
         s.built = False
         s.vp_tokens = []
         s.island_tags = []
+        s.moved = []  # ships.py: [turn, moves made in it]
+        s.fresh_paths = []  # ships.py: [turn, paths of movable pieces placed in it...]
         s._legal = None
         s._routes = {}
         s._dirty = False
@@ -146,6 +151,8 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin):
         s.frames = _copy(self.frames) if self.frames else []
         s.vp_tokens = [e[:] for e in self.vp_tokens]
         s.island_tags = [e[:] for e in self.island_tags]
+        s.moved = self.moved[:]
+        s.fresh_paths = self.fresh_paths[:]
         for f in ("stage", "setup_pos", "turn_player", "turns", "phase", "roll_requested",
                   "last_roll", "last_corner", "last_path", "winner", "reason", "seed",
                   "chance_count", "start_player", "built"):
@@ -189,7 +196,8 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin):
         if self.stage == "setup":
             return self.start_player < 0
         return (self.stage == "turn" and self.game.phases[self.phase] == "roll"
-                and (self.roll_requested or not self._playable_cards(self.turn_player, True)))
+                and (self.roll_requested or not (self._playable_cards(self.turn_player, True)
+                                                 or self._move_actions(self.turn_player))))
 
     def current_player(self) -> int:
         if self.stage == "over":
@@ -252,6 +260,8 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin):
                     out += self._targets(top[1], pi, "free")
             elif kind == "offer":
                 out = self._answers(top)
+            elif kind == "relocate":
+                out = self._put_down_targets(top)
             return sorted(out)
         if self.stage == "setup":
             p, ri, si = self.setup_entry()
@@ -263,7 +273,8 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin):
         p = self.turn_player
         phase = g.phases[self.phase]
         if phase == "roll":
-            return sorted([g.roll_dice_id] + [g.play_id[c] for c in self._playable_cards(p, True)])
+            return sorted([g.roll_dice_id] + [g.play_id[c] for c in self._playable_cards(p, True)]
+                          + self._move_actions(p))
         return self._main_actions(p)
 
     def _main_actions(self, p: int) -> list[int]:
@@ -288,6 +299,7 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin):
             ):
                 out.append(g.buy_id[d])
         out += [g.play_id[c] for c in self._playable_cards(p, False)]
+        out += self._move_actions(p)
         out.append(g.end_turn_id)
         return sorted(out)
 
@@ -335,6 +347,10 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin):
         if self.stage == "over":
             raise IllegalAction("action/game_over", "the game is over")
         if not isinstance(aid, int) or not 0 <= aid < len(g.actions):
+            if isinstance(action, (A.Build, A.PutDown)) and action.piece in g.piece_index:
+                raise IllegalAction("action/invalid_target",
+                                    f"{action.KIND} {action.piece} at {action.at}: "
+                                    f"a {action.piece} never stands there")
             raise IllegalAction("action/unknown", f"no action {action!r} in this game")
         if player is not None and player != self.current_player():
             raise IllegalAction("action/not_your_turn",
@@ -367,6 +383,8 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin):
                     return IllegalAction("action/cannot_afford", f"{text}: cannot afford it")
             if main or self.stage == "setup" or (self.frames and self.frames[-1][0] == "free"):
                 return IllegalAction("action/invalid_target", f"{text}: not a legal site")
+        if isinstance(act, A.PutDown) and self.frames and self.frames[-1][0] == "relocate":
+            return IllegalAction("action/invalid_target", f"{text}: not a legal site")
         if isinstance(act, A.Move) and self.frames and self.frames[-1][0] == "move":
             return IllegalAction("action/invalid_target", f"{text}: not a legal hex")
         if isinstance(act, (A.BuyCard, A.BankTrade, A.Offer)) and main:
@@ -376,7 +394,7 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin):
     def _apply(self, act: A.Action) -> None:
         g = self.game
         p = self.current_player()
-        if isinstance(act, (A.Build, A.Move, A.PlayCard, A.Draw)):
+        if isinstance(act, (A.Build, A.Move, A.PlayCard, A.Draw, A.PickUp, A.PutDown)):
             self._dirty = True  # what award measures read may change
         if isinstance(act, A.Roll):
             self.roll_requested = False
@@ -390,6 +408,10 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin):
             self._build(p, g.piece_index[act.piece], act.at)
         elif isinstance(act, A.Move):
             self._apply_move(act)
+        elif isinstance(act, A.PickUp):
+            self._apply_pick_up(p, act)
+        elif isinstance(act, A.PutDown):
+            self._apply_put_down(p, act)
         elif isinstance(act, A.Steal):
             self._apply_steal(act)
         elif isinstance(act, A.Stolen):
@@ -433,7 +455,7 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin):
     def action_to_string(self, action_id: int) -> str:
         g = self.game
         a = g.actions[action_id]
-        if isinstance(a, (A.Build, A.Move)):
+        if isinstance(a, (A.Build, A.Move, A.PickUp, A.PutDown)):
             P = g.pieces[g.piece_index[a.piece]]
             return f"{a.KIND} {a.piece} at {g.site_name(P, a.at)}"
         parts = [str(v) for k, v in a.to_json().items() if k != "kind"]
