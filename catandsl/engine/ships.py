@@ -93,25 +93,31 @@ class ShipsMixin:
         return False
 
     def can_pick_up(self, p: int, k: int) -> bool:
+        return not self.why_not_pick_up(p, k)
+
+    def why_not_pick_up(self, p: int, k: int) -> str:
+        """Why player p may not lift the piece on path k now ("" if they may)."""
         g = self.game
         pi = self.path_piece[k]
         if self.path_owner[k] != p or pi < 0:
-            return False
+            return "no own piece there"
         m = g.pieces[pi].movement
-        if m is None or self.stage != "turn" or p != self.turn_player or self.frames:
-            return False
+        if m is None:
+            return "that piece does not move"
+        if self.stage != "turn" or p != self.turn_player or self.frames:
+            return "not now"
         phase = g.phases[self.phase]
         if phase != "main" and not (m.phase == "any" and phase == "roll"):
-            return False
+            return "only after the roll"
         if self.moves_made(p) >= m.per_turn:
-            return False
+            return f"at most {m.per_turn} move(s) a turn"
         if m.not_built_this_turn and self.built_this_turn(k):
-            return False
+            return "built this turn"
         if m.blocked_by and self._blocked_at(g.board.path_hexes[k], m.blocked_by):
-            return False
+            return "blocked by " + "/".join(g.pieces[n].name for n in m.blocked_by)
         if m.open_end and not self.open_end(p, k):
-            return False
-        return True
+            return "not the open end of a route"
+        return ""
 
     def _move_actions(self, p: int) -> list[int]:
         g = self.game

@@ -383,6 +383,9 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin, Ships
                     return IllegalAction("action/cannot_afford", f"{text}: cannot afford it")
             if main or self.stage == "setup" or (self.frames and self.frames[-1][0] == "free"):
                 return IllegalAction("action/invalid_target", f"{text}: not a legal site")
+        if isinstance(act, A.PickUp):
+            why = self.why_not_pick_up(self.current_player(), act.at)
+            return IllegalAction("action/not_legal", f"{text}: {why or 'not legal now'}")
         if isinstance(act, A.PutDown) and self.frames and self.frames[-1][0] == "relocate":
             return IllegalAction("action/invalid_target", f"{text}: not a legal site")
         if isinstance(act, A.Move) and self.frames and self.frames[-1][0] == "move":
