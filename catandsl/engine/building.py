@@ -28,7 +28,7 @@ class BuildingMixin:
         g = self.game
         b = g.board
         P = g.pieces[pi]
-        if P.blockers and self._blocked_at(
+        if P.blockers and self.blocked_at(
             b.corner_hexes[k] if P.site == "intersection" else
             b.path_hexes[k] if P.site == "path" else (k,), P.blockers
         ):

@@ -105,17 +105,24 @@ class RobberMixin:
 
     # ---- what neutral pieces block -------------------------------------------------------
 
+    def blocked_at(self, hexes, pieces) -> bool:
+        """Whether one of these neutral pieces stands on one of these hexes: the one test
+        behind `blocks` (placing) and `blocked_by` (moving away)."""
+        at = self.neutral_at
+        return any(at[n] >= 0 and at[n] in hexes for n in pieces)
+
+    def blockers_of(self, what: str) -> tuple[int, ...]:
+        return tuple(pi for pi in self.game.neutral if what in self.game.pieces[pi].blocks)
+
     def blocked_hexes(self, what: str) -> list[int]:
-        g = self.game
-        return sorted({self.neutral_at[pi] for pi in g.neutral
-                       if what in g.pieces[pi].blocks and self.neutral_at[pi] >= 0})
+        return sorted({self.neutral_at[pi] for pi in self.blockers_of(what) if self.neutral_at[pi] >= 0})
 
     def blocked_paths(self, what: str) -> set[int]:
         paths = self.game.board.hex_paths
         return {x for h in self.blocked_hexes(what) for x in paths[h]}
 
     def blocks_path(self, what: str, path: int) -> bool:
-        return path in self.blocked_paths(what)
+        return self.blocked_at(self.game.board.path_hexes[path], self.blockers_of(what))
 
     def discard_half(self, over: int) -> None:
         n = self.game.num_players

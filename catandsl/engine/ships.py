@@ -71,10 +71,6 @@ class ShipsMixin:
             self.fresh_paths = [self.turns]
         self.fresh_paths.append(k)
 
-    def _blocked_at(self, hexes, pieces) -> bool:
-        at = self.neutral_at
-        return any(at[n] >= 0 and at[n] in hexes for n in pieces)
-
     def open_end(self, p: int, k: int) -> bool:
         """Whether the path piece at k has an end touching no own building and no other
         own path piece it connects to (an opponent's building breaks the link)."""
@@ -113,7 +109,7 @@ class ShipsMixin:
             return f"at most {m.per_turn} move(s) a turn"
         if m.not_built_this_turn and self.built_this_turn(k):
             return "built this turn"
-        if m.blocked_by and self._blocked_at(g.board.path_hexes[k], m.blocked_by):
+        if m.blocked_by and self.blocked_at(g.board.path_hexes[k], m.blocked_by):
             return "blocked by " + "/".join(g.pieces[n].name for n in m.blocked_by)
         if m.open_end and not self.open_end(p, k):
             return "not the open end of a route"
