@@ -104,10 +104,12 @@ class CardsMixin:
         """A.10/A.11: the holder keeps the award while (tied for) largest; otherwise a
         unique largest at or over the minimum takes it; else it is set aside."""
         g = self.game
-        self._dirty = False
+        changed, self._changed = self._changed, set()
         if self.stage == "setup":
             return
         for k, aw in enumerate(g.awards):
+            if not g.award_reads[k] & changed:
+                continue  # nothing this measure reads has changed
             vals = [g.interp.eval(aw.measure, {"player": p}, self, Answers([]), aw.source)
                     for p in range(g.num_players)]
             best = max(vals)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from catandsl.engine.errors import EngineError
 from catandsl.engine.interpreter import Answers, NeedChoice, site
-from catandsl.rules.registry import EVENTS
+from catandsl.rules.registry import EVENTS, touches
 
 
 class FlowMixin:
@@ -106,10 +106,11 @@ class FlowMixin:
 
     def _run_one(self, top: list) -> None:
         g = self.game
-        self._dirty = True  # a hook may change what award measures read
         ids, env = top[1], top[2]
         eid = ids[0]
         e = g.effects[eid]
+        if e.op == "call":  # what this effect may change, for the awards (registry.TOUCHES)
+            self._changed |= touches(e.expr.value)
         try:
             if e.op == "call":
                 g.interp.eval(e.expr, env, self, Answers(top[3]), e.source)

@@ -65,6 +65,8 @@ class Game:
         self._build_hooks()
         self._build_setup()
         self.awards = list(rs.awards.values())
+        # the parts of the game each award's measure reads (see registry.TOUCHES)
+        self.award_reads = tuple(_reads(a.measure) for a in self.awards)
         self.phases = tuple(rs.turn.phases) if rs.turn else ("roll", "main")
         for ph in self.phases:
             if ph not in ("roll", "main"):
@@ -346,3 +348,17 @@ def new_game(scenario, players: int | None = None, options: dict | None = None,
 
         scenario = catandsl.load(scenario)
     return Game(scenario, players or scenario.players_max, options, seed)
+
+
+def _reads(expr) -> frozenset[str]:
+    """The parts of the game an expression reads: the union over the calls in it."""
+    from catandsl.rules.registry import touches
+
+    out: frozenset[str] = frozenset()
+    stack = [expr]
+    while stack:
+        e = stack.pop()
+        if e.op == "call":
+            out |= touches(e.value)
+        stack.extend(e.args)
+    return out

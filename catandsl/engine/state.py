@@ -41,6 +41,7 @@ from catandsl.engine.flow import FlowMixin
 from catandsl.engine.robber import RobberMixin
 from catandsl.engine.ships import ShipsMixin
 from catandsl.engine.trade import TradeMixin
+from catandsl.rules.registry import BOARD, CARDS, EVERYTHING, NEUTRAL
 
 CHANCE = -1
 TERMINAL = -4
@@ -66,7 +67,7 @@ def _copy(x):
 
 
 class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin, ShipsMixin):
-    __slots__ = FIELDS + OPTIONAL_FIELDS + ("game", "_legal", "_routes", "_dirty")
+    __slots__ = FIELDS + OPTIONAL_FIELDS + ("game", "_legal", "_routes", "_changed")
 
     # ---- making states ------------------------------------------------------------------
 
@@ -113,7 +114,7 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin, Ships
         s.fresh_paths = []  # ships.py: [turn, paths of movable pieces placed in it...]
         s._legal = None
         s._routes = {}
-        s._dirty = False
+        s._changed = set()
         s._emit("game_started", {})
         s._advance()
         return s
@@ -128,7 +129,7 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin, Ships
             setattr(s, f, data.get(f, []))
         s._legal = None
         s._routes = {}
-        s._dirty = False
+        s._changed = set()
         return s
 
     def clone(self) -> "State":
@@ -159,14 +160,14 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin, Ships
             setattr(s, f, getattr(self, f))
         s._legal = self._legal
         s._routes = dict(self._routes)
-        s._dirty = False
+        s._changed = set()
         return s
 
     def changed(self) -> None:
         """Call after editing the data directly (tests building a fixed position)."""
         self._legal = None
         self._routes = {}
-        self._dirty = True
+        self._changed = set(EVERYTHING)
 
     def to_json(self) -> dict:
         out = {f: getattr(self, f) for f in FIELDS}
@@ -361,7 +362,7 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin, Ships
         self._legal = None
         self._apply(g.actions[aid])
         self._advance()
-        if self._dirty:
+        if self._changed:
             self._update_awards()
         self._check_victory()
         self._legal = None
@@ -397,8 +398,13 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin, Ships
     def _apply(self, act: A.Action) -> None:
         g = self.game
         p = self.current_player()
-        if isinstance(act, (A.Build, A.Move, A.PlayCard, A.Draw, A.PickUp, A.PutDown)):
-            self._dirty = True  # what award measures read may change
+        # what award measures may read (registry.TOUCHES): pieces, neutral pieces, cards
+        if isinstance(act, (A.Build, A.PickUp, A.PutDown)):
+            self._changed.add(BOARD)
+        elif isinstance(act, A.Move):
+            self._changed.add(NEUTRAL)
+        elif isinstance(act, (A.PlayCard, A.Draw)):
+            self._changed.add(CARDS)
         if isinstance(act, A.Roll):
             self.roll_requested = False
             self.last_roll = act.total

@@ -167,3 +167,48 @@ def compatible(expected: str, actual: str) -> bool:
     if expected.startswith("list<") and actual.startswith("list<"):
         return compatible(expected[5:-1], actual[5:-1])
     return False
+
+
+# What each primitive reads (a query) or changes (an effect), in coarse parts of the
+# game: the engine re-evaluates an award's measure only when an action or an effect
+# changed a part its measure reads. A primitive missing here counts as touching
+# everything, so forgetting one costs speed, never correctness.
+HANDS, BOARD, CARDS, TOKENS, ISLANDS, NEUTRAL, FLOW = (
+    "hands", "board", "cards", "tokens", "islands", "neutral", "flow")
+EVERYTHING = frozenset((HANDS, BOARD, CARDS, TOKENS, ISLANDS, NEUTRAL, FLOW))
+STATIC: frozenset[str] = frozenset()  # reads the board's geometry only
+
+TOUCHES: dict[str, frozenset[str]] = {
+    "produce": frozenset((HANDS,)),
+    "discard_half": frozenset((HANDS, FLOW)),
+    "move_piece": frozenset((NEUTRAL, HANDS, FLOW)),
+    "build_free": frozenset((BOARD, FLOW)),
+    "take_from_bank": frozenset((HANDS,)),
+    "monopoly": frozenset((HANDS,)),
+    "vp_token": frozenset((TOKENS,)),
+    "give_tokens": frozenset((TOKENS,)),
+    "mark_island": frozenset((ISLANDS,)),
+    "collect_choice": frozenset((HANDS, FLOW)),
+    "end_game": frozenset((FLOW,)),
+    "choose_resource": STATIC,
+    "choose_player": STATIC,
+    "land": STATIC, "water": STATIC, "coast": STATIC, "island": STATIC, "on_island": STATIC,
+    "number": STATIC, "terrain": STATIC, "count": STATIC, "nth": STATIC, "players": STATIC,
+    "opponents": STATIC,
+    "home_island": frozenset((ISLANDS,)),
+    "first_on": frozenset((BOARD,)),
+    "islands_with": frozenset((BOARD, ISLANDS)),
+    "islands_of": frozenset((BOARD,)),
+    "in_setup": frozenset((FLOW,)),
+    "owner": frozenset((BOARD,)),
+    "longest_route": frozenset((BOARD,)),
+    "army": frozenset((CARDS,)),
+    "points": frozenset((BOARD, CARDS, TOKENS)),
+    "resource_cards": frozenset((HANDS,)),
+    "tokens": frozenset((TOKENS,)),
+    "sites_with_stock": frozenset((TOKENS,)),
+}
+
+
+def touches(name: str) -> frozenset[str]:
+    return TOUCHES.get(name, EVERYTHING)
