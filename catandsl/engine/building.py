@@ -17,12 +17,27 @@ class BuildingMixin:
         if self.placed[p][pi] >= P.limit:
             return []
         ids = g.build_id[pi]
-        out = []
         can = self.can_place
-        for k in P.allowed:
-            if can(p, pi, k, mode, step):
-                out.append(ids[k])
-        return out
+        return [ids[k] for k in self._candidates(p, P, mode) if can(p, pi, k, mode, step)]
+
+    def _candidates(self, p: int, P, mode: str):
+        """Sites worth testing: outside the set-up, a piece that must connect to (or
+        upgrade) the player's own pieces can only stand next to (or on) them, so only
+        the neighbourhood of the player's network is scanned, not the whole board."""
+        if mode != "normal" or not (P.connects or P.upgrades >= 0) or P.site == "hex":
+            return P.allowed
+        b = self.game.board
+        if P.site == "intersection" and P.upgrades >= 0:
+            near = [k for k, o in enumerate(self.corner_owner) if o == p]
+        else:
+            corners = {c for x, o in enumerate(self.path_owner) if o == p for c in b.path_ends[x]}
+            corners.update(k for k, o in enumerate(self.corner_owner) if o == p)
+            if P.site == "intersection":
+                near = corners
+            else:
+                near = {x for c in corners for x in b.corner_paths[c]}
+        allowed = P.allowed_set
+        return sorted(k for k in near if k in allowed)
 
     def can_place(self, p: int, pi: int, k: int, mode: str = "normal", step=None) -> bool:
         g = self.game

@@ -26,7 +26,7 @@ class PieceInfo:
 
     __slots__ = ("index", "name", "site", "cost", "limit", "points", "produces", "distance",
                  "connects", "upgrades", "neutral", "blocks", "steals_from", "allowed",
-                 "source", "movement", "blockers")
+                 "allowed_set", "source", "movement", "blockers")
 
 
 class CardInfo:
@@ -104,6 +104,7 @@ class Game:
                     k for k in range(n)
                     if self.interp.static_condition(p.where, {"at": site(p.site, k)}, p.source)
                 )
+            info.allowed_set = frozenset(info.allowed)
             self.pieces.append(info)
         self.piece_index = {p.name: p.index for p in self.pieces}
         for p in self.pieces:
