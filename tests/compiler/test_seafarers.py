@@ -2,8 +2,8 @@
 Shores" and "The Four Islands" (scenarios/seafarers/), checked against RULES.md B-D and
 the JSettlers2 reference layouts (../shared/layouts beside the repository).
 
-The engine does not run ships, the pirate or gold yet, so the scenarios are compiled
-with `play=False` (no trial game); `catandsl check` reports E0701 for them until it does.
+These tests read the compiled IR only, so they compile with `play=False` (no trial
+game); the engine's own tests play the scenarios.
 """
 
 from __future__ import annotations
