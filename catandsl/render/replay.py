@@ -15,7 +15,8 @@ from html import escape
 
 from catandsl.render import palette
 from catandsl.render.snapshot import snapshot, state_data
-from catandsl.render.state_svg import LEGEND_PER_ROW, LEGEND_ROW, legend_svg, piece_svg
+from catandsl.render.state_svg import (LEGEND_PER_ROW, LEGEND_ROW, draw_order, legend_svg,
+                                       piece_svg)
 
 
 @dataclass
@@ -74,7 +75,7 @@ def record(game, entries) -> tuple[list[Frame], object]:
 def _close(game, state, frame: Frame, data) -> None:
     snap = snapshot(game, state, data)
     frame.scores = snap.scores
-    frame.pieces = snap.pieces
+    frame.pieces = snap.pieces + snap.marks
 
 
 def render_replay(game, entries, *, title: str = "catandsl replay") -> str:
@@ -111,8 +112,7 @@ def render_replay(game, entries, *, title: str = "catandsl replay") -> str:
 
 
 def _ordered(pieces):
-    order = {"path": 0, "intersection": 1, "hex": 2}
-    return sorted(pieces, key=lambda p: (order.get(p.site, 3), p.owner, p.at, p.piece))
+    return sorted(pieces, key=draw_order)
 
 
 def _board_svg(game) -> str:

@@ -5,7 +5,9 @@ layout, and that layout is being reshaped. Everything here reads the serialized 
 (`state.serialize()`) in one place, so a change of field names touches this module only.
 The fields read: `corner_owner`/`corner_piece`, `path_owner`/`path_piece` (owner and
 piece index per intersection and path, -1 for none), `neutral_at` (per piece index, the
-site of a neutral piece or -1), `stage`, `hands`, `bank`.
+site of a neutral piece or -1), `stage`, `hands`, `bank`, and when present `vp_tokens`
+([player, intersection, count]: special victory points under a building) and
+`island_tags` ([player, tag, island], e.g. home islands).
 """
 
 from __future__ import annotations
@@ -17,12 +19,17 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Placed:
     """One piece on the board: `owner` is the seat (-1 for a neutral piece) and `at` the
-    index of its site in the board's table for `site` (intersection, path or hex)."""
+    index of its site in the board's table for `site` (intersection, path or hex).
+
+    Marks (not pieces) use the same shape: a special victory point token is
+    `Placed("vp_token", "token", intersection, player, count)`, an island tag
+    `Placed(tag, "island", island number, player)`."""
 
     piece: str
     site: str
     at: int
     owner: int
+    count: int = 1
 
 
 @dataclass(frozen=True)
@@ -34,6 +41,12 @@ class Snapshot:
     current_player: int
     hands: tuple[tuple[int, ...], ...]
     bank: tuple[int, ...]
+    marks: tuple[Placed, ...] = ()  # vp tokens and island tags, see Placed
+
+    def tokens(self, owner: int | None = None) -> int:
+        """Special victory points shown, for one seat or all."""
+        return sum(m.count for m in self.marks
+                   if m.site == "token" and (owner is None or m.owner == owner))
 
     def count(self, piece: str, owner: int | None = None) -> int:
         return sum(1 for p in self.pieces if p.piece == piece and (owner is None or p.owner == owner))
@@ -55,6 +68,10 @@ def snapshot(game, state, data: dict | None = None) -> Snapshot:
     for pi, at in enumerate(data.get("neutral_at", ())):
         if at is not None and at >= 0:
             placed.append(Placed(kinds[pi][0], kinds[pi][1], at, -1))
+    marks = [Placed("vp_token", "token", int(c), int(p), int(n))
+             for p, c, n in data.get("vp_tokens", ()) if n]
+    marks += [Placed(str(tag), "island", int(i), int(p))
+              for p, tag, i in data.get("island_tags", ())]
     return Snapshot(
         pieces=tuple(placed),
         scores=tuple(state.scores()),
@@ -63,4 +80,5 @@ def snapshot(game, state, data: dict | None = None) -> Snapshot:
         current_player=state.current_player(),
         hands=tuple(tuple(h) for h in data.get("hands", ())),
         bank=tuple(data.get("bank", ())),
+        marks=tuple(sorted(marks, key=lambda m: (m.site, m.at, m.owner, m.piece))),
     )

@@ -5,6 +5,12 @@ Pieces are plain SVG strings with stable classes, so tests can count them and th
 replay can reuse the very same strings frame by frame:
 `piece road|settlement|city|<name>` with `data-owner`, `data-piece`, `data-at`, plus
 `neutral` for pieces nobody owns; `legend-entry` with `data-player` and `data-vp`.
+
+Ships (any path piece but `road`) are dashed and carry a small hull mark. Marks from the
+state's Seafarers data: `piece vp-token` (a gold chit with a star and the count beside
+the building that earned it; `data-owner`, `data-at` the intersection, `data-count`) and
+`piece island-tag <tag>` (a small chip in the owner's colour on the island's first hex,
+`data-at` the island number).
 """
 
 from __future__ import annotations
@@ -31,15 +37,22 @@ def render_state(game, state, *, title: str | None = None, coordinates: bool = F
     rows = -(-n // LEGEND_PER_ROW)
     drawing = board_drawing(game.board, coordinates=coordinates, title=title,
                             below=rows * LEGEND_ROW)
-    drawing.append(dw.Raw(pieces_svg(game.board, snap)))
+    drawing.append(dw.Raw(pieces_svg(game.board, snap, snap.marks)))
     drawing.append(dw.Raw(legend_svg(game.board, snap.scores, winner)))
     return drawing.as_svg()
 
 
-def pieces_svg(board, snap: Snapshot) -> str:
-    """Every piece of the snapshot, paths first so buildings sit on top of roads."""
-    order = {"path": 0, "intersection": 1, "hex": 2}
-    items = sorted(snap.pieces, key=lambda p: (order.get(p.site, 3), p.owner, p.at, p.piece))
+_ORDER = {"path": 0, "intersection": 1, "token": 2, "hex": 3, "island": 4}
+
+
+def draw_order(p: Placed):
+    """Paths first so buildings sit on top of roads; tokens over buildings."""
+    return (_ORDER.get(p.site, 5), p.owner, p.at, p.piece)
+
+
+def pieces_svg(board, snap: Snapshot, marks=()) -> str:
+    """Every piece of the snapshot (and the marks given), in draw order."""
+    items = sorted(tuple(snap.pieces) + tuple(marks), key=draw_order)
     return '<g class="pieces">' + "".join(piece_svg(board, p) for p in items) + "</g>"
 
 
@@ -47,11 +60,17 @@ def piece_svg(board, p: Placed) -> str:
     """One piece as an SVG group."""
     colour = palette.player_colour(p.owner) if p.owner >= 0 else palette.NEUTRAL_COLOURS.get(
         p.piece, palette.NEUTRAL_DEFAULT)
+    if p.site == "token":
+        return _vp_token(board, p, colour)
+    if p.site == "island":
+        return _island_tag(board, p, colour)
     cls = f"piece {_token(p.piece)}" + (" neutral" if p.owner < 0 else "")
     head = (f'<g class="{cls}" data-piece="{escape(p.piece)}" data-owner="{p.owner}" '
             f'data-at="{p.at}"><title>{escape(_label(p))}</title>')
     if p.site == "path":
         body = _road(board, p.at, colour, dashed=p.piece not in ("road",))
+        if p.piece != "road":
+            body += _hull(board, p.at, colour)
     elif p.site == "intersection":
         x, y = geo.corner_pixel(board.intersections[p.at], SIZE)
         body = _building(p.piece, x, y, colour)
@@ -107,6 +126,50 @@ def _road(board, at: int, colour: str, dashed: bool) -> str:
     dash = ' stroke-dasharray="6,4"' if dashed else ""
     return (f'<line {line} stroke="{palette.INK}" stroke-width="{0.22 * SIZE:.1f}"/>'
             f'<line {line} stroke="{colour}" stroke-width="{0.14 * SIZE:.1f}"{dash}/>')
+
+
+def _hull(board, at: int, colour: str) -> str:
+    """A small boat hull across the middle of a ship's path."""
+    a, b = (geo.corner_pixel(c, SIZE) for c in geo.edge_ends(board.paths[at]))
+    mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+    w, h = 0.16 * SIZE, 0.09 * SIZE
+    pts = [(mx - w, my - h), (mx + w, my - h), (mx + 0.6 * w, my + h), (mx - 0.6 * w, my + h)]
+    return (f'<polygon class="hull" points="{_pts(pts)}" fill="{colour}" '
+            f'stroke="{palette.INK}" stroke-width="1"/>')
+
+
+_TOKEN_FILL = "#f2c230"
+
+
+def _vp_token(board, p: Placed, colour: str) -> str:
+    """A gold chit, ringed in the owner's colour, up and right of the building."""
+    x, y = geo.corner_pixel(board.intersections[p.at], SIZE)
+    x, y, r = x + 0.32 * SIZE, y - 0.32 * SIZE, 0.2 * SIZE
+    label = f"P{p.owner + 1}: {p.count} special victory point" + ("s" if p.count != 1 else "")
+    return (f'<g class="piece vp-token" data-piece="vp_token" data-owner="{p.owner}" '
+            f'data-at="{p.at}" data-count="{p.count}"><title>{escape(label)}</title>'
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{_TOKEN_FILL}" '
+            f'stroke="{colour}" stroke-width="2"/>'
+            f'<text x="{x:.1f}" y="{y + 0.35 * r:.1f}" font-size="{r:.1f}" text-anchor="middle" '
+            f'font-family="sans-serif" font-weight="bold" fill="{palette.INK}">'
+            f'\u2605{p.count}</text></g>')
+
+
+def _island_tag(board, p: Placed, colour: str) -> str:
+    """A chip in the owner's colour on the island's first hex, one slot per seat."""
+    islands = getattr(board, "islands", ())
+    hexes = islands[p.at] if 0 <= p.at < len(islands) else ()
+    if not hexes:
+        return ""
+    x, y = geo.pixel(board.hexes[min(hexes)], SIZE)
+    x += (p.owner - 1.5) * 0.24 * SIZE
+    y += 0.62 * SIZE
+    s = 0.1 * SIZE
+    label = f"P{p.owner + 1} {p.piece} island"
+    return (f'<g class="piece island-tag {_token(p.piece)}" data-piece="{escape(p.piece)}" '
+            f'data-owner="{p.owner}" data-at="{p.at}"><title>{escape(label)}</title>'
+            f'<rect x="{x - s:.1f}" y="{y - s:.1f}" width="{2 * s:.1f}" height="{2 * s:.1f}" '
+            f'fill="{colour}" stroke="{palette.INK}" stroke-width="1"/></g>')
 
 
 def _building(piece: str, x: float, y: float, colour: str) -> str:
