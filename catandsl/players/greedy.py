@@ -1,6 +1,12 @@
 """A simple heuristic player: builds for points, settles on high-pip spots, plays a
 knight when its production is blocked, otherwise random among the rest. It never
-proposes a domestic trade and declines every offer."""
+proposes a domestic trade and declines every offer.
+
+On boards with islands (read generically from the board's island tables and the pieces'
+tables, nothing scenario-specific): after the set-up it prefers settlement spots on an
+island where it has no building yet; it builds movable path pieces (ships) toward the
+nearest free settlement spot on such an island (a breadth-first distance over the
+intersections), and it never lifts a ship to move it (it ends the turn instead)."""
 
 from __future__ import annotations
 
@@ -14,6 +20,43 @@ _PIPS = (0, 0, 1, 2, 3, 4, 5, 0, 5, 4, 3, 2, 1)
 class GreedyPlayer:
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
+        self._dist = None
+
+    def _new_island(self, state, c: int, me: int) -> bool:
+        """The spot is on an island where `me` has no building (never in the set-up)."""
+        b = state.game.board
+        isl = set(b.corner_islands[c])
+        if not isl or state.stage == "setup" or len(getattr(b, "islands", ())) < 2:
+            return False
+        return not any(o == me and isl.intersection(b.corner_islands[k])
+                       for k, o in enumerate(state.corner_owner))
+
+    def _distances(self, state, me: int) -> list[float]:
+        """Per intersection, the steps to the nearest free settlement spot on an island
+        without my building (opponents' buildings block the way)."""
+        if self._dist is not None and self._dist[0] is state and self._dist[1] == me:
+            return self._dist[2]
+        b = state.game.board
+        owner = state.corner_owner
+        inf = float("inf")
+        dist = [inf] * len(owner)
+        todo = []
+        for c, o in enumerate(owner):
+            if o == -1 and b.corner_islands[c] and all(owner[m] == -1 for m in b.corner_neighbours[c]) \
+                    and self._new_island(state, c, me):
+                dist[c] = 0
+                todo.append(c)
+        for c in todo:  # breadth first: todo grows while it is read
+            for m in b.corner_neighbours[c]:
+                if dist[m] == inf and owner[m] in (-1, me):
+                    dist[m] = dist[c] + 1
+                    todo.append(m)
+        self._dist = (state, me, dist)
+        return dist
+
+    def _ship_score(self, state, at: int, me: int) -> float:
+        d = min(self._distances(state, me)[c] for c in state.game.board.path_ends[at])
+        return 2 if d == float("inf") else 4 + 4 / (1 + d)
 
     def _score(self, state, a: A.Action, me: int) -> float:
         g = state.game
@@ -23,8 +66,15 @@ class GreedyPlayer:
             if P.site == "intersection":
                 pips = sum(_PIPS[b.hex_number[h]] for h in b.corner_hexes[a.at]
                            if g.hex_resource[h] >= 0)
-                return 100 * P.points + 10 * P.produces + pips
+                bonus = 30 if P.points and self._new_island(state, a.at, me) else 0
+                return 100 * P.points + 10 * P.produces + pips + bonus
+            if getattr(P, "movement", None) is not None:  # a ship: toward a new island
+                return self._ship_score(state, a.at, me) + 0.1 * self.rng.random()
             return 5 + self.rng.random()
+        if isinstance(a, A.PickUp):
+            return -1  # never moves a ship: ends the turn instead
+        if isinstance(a, A.PutDown):  # only after a forced lift: the best spot
+            return self._ship_score(state, a.at, me)
         if isinstance(a, A.BuyCard):
             return 8
         if isinstance(a, A.PlayCard):
@@ -50,6 +100,7 @@ class GreedyPlayer:
         return self.rng.random()
 
     def choose(self, state) -> int:
+        self._dist = None
         g = state.game
         me = state.current_player()
         best, best_score = None, None
