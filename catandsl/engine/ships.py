@@ -73,7 +73,9 @@ class ShipsMixin:
 
     def open_end(self, p: int, k: int) -> bool:
         """Whether the path piece at k has an end touching no own building and no other
-        own path piece it connects to (an opponent's building breaks the link)."""
+        own path piece it connects to. An opponent's building at an end does not make it
+        open: the owner's pieces beyond it would be left joined to nothing (B.4 moves only
+        the last ship of a line)."""
         g = self.game
         b = g.board
         P = g.pieces[self.path_piece[k]]
@@ -81,10 +83,9 @@ class ShipsMixin:
             o = self.corner_owner[c]
             if o == p and self.corner_piece[c] in P.connects:
                 continue
-            if o == -1 or o == p:
-                if any(x != k and self.path_owner[x] == p and self.path_piece[x] in P.connects
-                       for x in b.corner_paths[c]):
-                    continue
+            if any(x != k and self.path_owner[x] == p and self.path_piece[x] in P.connects
+                   for x in b.corner_paths[c]):
+                continue
             return True
         return False
 
