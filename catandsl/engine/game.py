@@ -84,6 +84,16 @@ class Game:
 
     def _build_pieces(self):
         b = self.board
+        # The frame is the edge of the world (B.10): its positions count as sea beside the
+        # map, but no piece stands on a frame position, or on a path or intersection that
+        # touches nothing but frame positions.
+        frame = [bool(b.graph.nodes[("hex", q, r)].get("frame")) for q, r in b.hexes]
+        self._inside_frame = {
+            "hex": tuple(h for h in range(len(b.hexes)) if not frame[h]),
+            "path": tuple(k for k, hs in enumerate(b.path_hexes) if not all(frame[h] for h in hs)),
+            "intersection": tuple(c for c, hs in enumerate(b.corner_hexes)
+                                  if not all(frame[h] for h in hs)),
+        }
         self.pieces: list[PieceInfo] = []
         for k, p in enumerate(self.ruleset.pieces.values()):
             info = PieceInfo()
@@ -95,13 +105,12 @@ class Game:
             info.points, info.produces, info.distance = p.points, p.produces, p.distance
             info.connects, info.upgrades, info.neutral = p.connects, p.upgrades, p.neutral
             info.blocks, info.steals_from = p.blocks, p.steals_from
-            n = {"intersection": len(b.intersections), "path": len(b.paths),
-                 "hex": len(b.hexes)}[p.site]
+            inside = self._inside_frame[p.site]
             if p.where is None:
-                info.allowed = tuple(range(n))
+                info.allowed = inside
             else:
                 info.allowed = tuple(
-                    k for k in range(n)
+                    k for k in inside
                     if self.interp.static_condition(p.where, {"at": site(p.site, k)}, p.source)
                 )
             info.allowed_set = frozenset(info.allowed)
