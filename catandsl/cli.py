@@ -248,7 +248,10 @@ def _app():
         except (EngineError, IllegalAction) as e:
             print(f"catandsl: the game stopped: {e}", file=sys.stderr)
             raise _Exit(EXIT_ERRORS)
-        lines = [f"{_seat(e['player'])}: {e['text']}" for e in entries]
+        lines = []
+        for e in entries:
+            lines.append(f"{_seat(e['player'])}: {e['text']}")
+            lines.extend(f"      {note}" for note in e.get("notes", ()))
         scores = state.scores()
         winner = state.winner if state.winner is not None and state.winner >= 0 else None
         summary = {

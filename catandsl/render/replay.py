@@ -66,6 +66,7 @@ def record(game, entries) -> tuple[list[Frame], object]:
                                 turn_player)
             frames.append(current)
         current.log.append(f"{seat_name(who)}: {e['text']}")
+        current.log.extend(f"  {note}" for note in e.get("notes", ()))
         state.apply_action(e["action"])
     if current is not None:
         _close(game, state, current, None)

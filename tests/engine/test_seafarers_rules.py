@@ -403,3 +403,17 @@ def test_four_islands_home_islands_and_the_1_2_2_sequence(tmp_path):
     _build(s, 0, "settlement", c)
     assert s.points(0) - before == 1
     assert s.public_points(0) == s.points(0)
+
+
+def test_the_log_notes_special_victory_points_and_awards():
+    from catandsl.engine import new_game
+    from catandsl.players import GreedyPlayer, play_game
+
+    from tests.conftest import ROOT
+
+    game = new_game(str(ROOT / "scenarios/seafarers/heading_for_new_shores.catan"), 4, {}, 3)
+    state, log = play_game(game, [GreedyPlayer(k) for k in range(4)], seed=3)
+    notes = [n for e in log for n in e["notes"]]
+    earned = [n for n in notes if "special victory point" in n]
+    assert len(earned) == len(state.vp_tokens) > 0
+    assert any(n.endswith("takes Largest Army") or n.endswith("takes Longest Trade Route") for n in notes)

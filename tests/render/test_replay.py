@@ -70,7 +70,7 @@ def test_one_frame_per_turn_and_the_final_scores(played):
     assert frames[0]["label"] == "start" and frames[0]["log"] == [f"dice: start_player {first}"]
     assert frames[-1]["scores"] == state.scores() == data["final"]["scores"]
     assert data["final"]["winner"] == state.winner
-    assert sum(len(f["log"]) for f in frames) == len(entries)
+    assert sum(len(f["log"]) for f in frames) == len(entries) + sum(len(e["notes"]) for e in entries)
 
 
 def test_frames_match_a_replay_of_the_log(played):
