@@ -74,3 +74,11 @@ def to_main(s, total: int = 2):
     if not s.is_chance_node():
         act(s, A.RollDice())  # a card could be played first: ask for the roll
     act(s, A.Roll(total))
+
+
+def check_resources(s) -> None:
+    """Resources are conserved: bank + hands = the bank's declared total, none negative."""
+    g = s.game
+    for r in range(len(g.resources)):
+        assert s.bank[r] + sum(h[r] for h in s.hands) == g.bank_start[r]
+        assert s.bank[r] >= 0 and all(h[r] >= 0 for h in s.hands)

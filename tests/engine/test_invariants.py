@@ -11,16 +11,13 @@ import pytest
 from catandsl.engine import TERMINAL
 from catandsl.engine import actions as A
 from catandsl.players import GreedyPlayer, RandomPlayer, play_game
-from tests.engine.helpers import base_scenario, game
+from tests.engine.helpers import base_scenario, check_resources, game
 
 
 def check(s) -> None:
     g = s.game
     n = g.num_players
-    # resources conserved
-    for r in range(len(g.resources)):
-        assert s.bank[r] + sum(h[r] for h in s.hands) == g.bank_start[r]
-        assert s.bank[r] >= 0 and all(h[r] >= 0 for h in s.hands)
+    check_resources(s)
     # pieces within limits, and the board agrees with the counts
     counted = [[0] * len(g.pieces) for _ in range(n)]
     for owner, piece in zip(s.corner_owner, s.corner_piece):

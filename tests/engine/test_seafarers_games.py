@@ -26,6 +26,7 @@ from catandsl.engine import TERMINAL, new_game
 from catandsl.engine import actions as A
 from catandsl.players import RandomPlayer
 from tests.engine.test_invariants import _round_trip
+from tests.engine.helpers import check_resources
 
 SCENARIOS = ("heading_for_new_shores", "four_islands")
 GAMES = 100  # per scenario and player count
@@ -43,10 +44,7 @@ def scenario(name: str):
 def check_cheap(s) -> None:
     g = s.game
     n = g.num_players
-    # resources conserved: bank + hands = the bank's declared total
-    for r in range(len(g.resources)):
-        assert s.bank[r] + sum(h[r] for h in s.hands) == g.bank_start[r]
-        assert s.bank[r] >= 0 and all(h[r] >= 0 for h in s.hands)
+    check_resources(s)
     # pieces within limits
     for p in range(n):
         for P in g.pieces:
