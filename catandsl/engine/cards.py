@@ -110,7 +110,7 @@ class CardsMixin:
         for k, aw in enumerate(g.awards):
             if not g.award_reads[k] & changed:
                 continue  # nothing this measure reads has changed
-            vals = [g.interp.eval(aw.measure, {"player": p}, self, Answers([]), aw.source)
+            vals = [g.interp.evaluate(aw.measure, {"player": p}, self, Answers([]), aw.source)
                     for p in range(g.num_players)]
             best = max(vals)
             holder = self.award_holder[k]

@@ -23,7 +23,7 @@ class FlowMixin:
         for h, eids in hooks:
             if h.filters and env.get(fparam) not in h.filters:
                 continue
-            if h.condition is not None and not g.interp.eval(
+            if h.condition is not None and not g.interp.evaluate(
                 h.condition, env, self, Answers([]), h.source
             ):
                 continue
@@ -113,19 +113,19 @@ class FlowMixin:
             self._changed |= touches(e.expr.value)
         try:
             if e.op == "call":
-                g.interp.eval(e.expr, env, self, Answers(top[3]), e.source)
+                g.interp.evaluate(e.expr, env, self, Answers(top[3]), e.source)
                 del ids[0]
                 top[3] = []
             elif e.op == "if":
-                cond = g.interp.eval(e.expr, env, self, Answers(top[3]), e.source)
+                cond = g.interp.evaluate(e.expr, env, self, Answers(top[3]), e.source)
                 top[1] = list(g.effect_body[eid] if cond else g.effect_orelse[eid]) + ids[1:]
                 top[3] = []
             elif e.op == "let":
-                env[e.name] = g.interp.eval(e.expr, env, self, Answers(top[3]), e.source)
+                env[e.name] = g.interp.evaluate(e.expr, env, self, Answers(top[3]), e.source)
                 del ids[0]
                 top[3] = []
             elif e.op == "for":
-                items = g.interp.eval(e.expr, env, self, Answers(top[3]), e.source)
+                items = g.interp.evaluate(e.expr, env, self, Answers(top[3]), e.source)
                 del ids[0]
                 top[3] = []
                 for item in reversed(list(items)):

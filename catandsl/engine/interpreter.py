@@ -163,9 +163,9 @@ class Interpreter:
 
     def static_condition(self, expr, env, source) -> bool:
         """A condition over the board alone (a piece's `where`)."""
-        return bool(self.eval(expr, env, None, Answers([]), source))
+        return bool(self.evaluate(expr, env, None, Answers([]), source))
 
-    def eval(self, e, env, state, answers: Answers, source=None):
+    def evaluate(self, e, env, state, answers: Answers, source=None):
         op = e.op
         if op in ("num", "str", "bool"):
             return e.value
@@ -178,18 +178,18 @@ class Interpreter:
         if op == "param":
             return self.game.ruleset.params[e.value]
         if op in ("list", "pair"):
-            return [self.eval(a, env, state, answers, source) for a in e.args]
+            return [self.evaluate(a, env, state, answers, source) for a in e.args]
         if op == "and":
-            return all(self.eval(a, env, state, answers, source) for a in e.args)
+            return all(self.evaluate(a, env, state, answers, source) for a in e.args)
         if op == "or":
-            return any(self.eval(a, env, state, answers, source) for a in e.args)
+            return any(self.evaluate(a, env, state, answers, source) for a in e.args)
         if op == "not":
-            return not self.eval(e.args[0], env, state, answers, source)
+            return not self.evaluate(e.args[0], env, state, answers, source)
         if op == "neg":
-            return -self.eval(e.args[0], env, state, answers, source)
+            return -self.evaluate(e.args[0], env, state, answers, source)
         if op in _BINARY:
-            a = self.eval(e.args[0], env, state, answers, source)
-            b = self.eval(e.args[1], env, state, answers, source)
+            a = self.evaluate(e.args[0], env, state, answers, source)
+            b = self.evaluate(e.args[1], env, state, answers, source)
             return _BINARY[op](a, b)
         if op == "call":
             return self.call(e, env, state, answers, source)
@@ -197,7 +197,7 @@ class Interpreter:
 
     def call(self, e, env, state, answers: Answers, source):
         name = e.value
-        args = [self.eval(a, env, state, answers, source) for a in e.args]
+        args = [self.evaluate(a, env, state, answers, source) for a in e.args]
         if name in QUERIES:
             return QUERIES[name](self.game, state, *args)
         if name in CHOICES:
