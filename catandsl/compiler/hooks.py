@@ -17,6 +17,8 @@ NAME_KINDS = {
     "card": "card",
     "award": "award",
     "island": "island",
+    "token": "token",
+    "site": "site_kind",
 }
 
 _COMPARE = {"eq", "ne", "lt", "le", "gt", "ge"}
@@ -102,8 +104,8 @@ class HookLowering:
                 if not isinstance(f, ast.Number):
                     self.ctx.error("E0508", f"the filter of `{event.name}` is a number", f.span)
             elif isinstance(f, ast.Word):
-                kind = event.filter_type
-                if kind in NAME_KINDS:
+                kind = next((k for k, t in NAME_KINDS.items() if t == event.filter_type), None)
+                if kind is not None:
                     self.ctx.refer(kind, f, context=f"the filter of `{event.name}`")
             else:
                 self.ctx.error("E0508", f"the filter of `{event.name}` is a {event.filter_type} name",
@@ -239,9 +241,11 @@ class HookLowering:
         else:
             for p, (_, t), a in zip(prim.params, args, node.args):
                 if not compatible(p.type, t):
+                    quoted = t == "str" and p.type in ("token", "site_kind")
                     self.ctx.error("E0504",
                                    f"argument `{p.name}` of `{prim.name}` must be {p.type}, not {t}",
-                                   a.span)
+                                   a.span, help="a declared name is written without quotes"
+                                   if quoted else None)
         return ir, prim.returns or "none"
 
     def _argument(self, prim, index: int, node, scope: Scope) -> tuple[model.Expr, str]:

@@ -29,6 +29,7 @@ from catandsl.ir import model
 from catandsl.syntax import ast
 
 SIDES = ("NE", "E", "SE", "SW", "W", "NW")
+CORNERS = ("N", "S")
 MAX_HEXES = 10_000
 _CELL = re.compile(r"^([^\s0-9])([0-9]+)?$")
 
@@ -48,6 +49,7 @@ class MapReader:
         self.frame: model.Frame | None = None
         self.starts: list[model.Start] = []
         self.islands: list[model.IslandName] = []
+        self.sites: list[model.SitePlacement] = []
         self.too_large = False
 
     # ---- the walk ------------------------------------------------------------------
@@ -55,7 +57,7 @@ class MapReader:
         for st in self.entry.block.stmts:
             try:
                 if not isinstance(st, ast.Entry):
-                    raise Shape(st.span, "a map holds rows, legend, hex, pool, numbers, harbors, frame, start and island lines")
+                    raise Shape(st.span, "a map holds rows, legend, hex, pool, numbers, harbors, frame, start, island and sites lines")
                 handler = MAP.get(st.head.name)
                 if handler is None:
                     self.ctx.unknown_word(st.head, MAP, "map property")
@@ -106,7 +108,8 @@ class MapReader:
         hexes = tuple(sorted(slots.values(), key=lambda s: (s.r, s.q)))
         return model.Map(
             "map", hexes, tuple(self.pools), tuple(self.numbers), tuple(self.harbors),
-            self.frame, tuple(self.starts), tuple(self.islands), source_of(self.entry.span),
+            self.frame, tuple(self.starts), tuple(self.islands), tuple(self.sites),
+            source_of(self.entry.span),
         )
 
     # ---- rows and legend ---------------------------------------------------------------
@@ -468,6 +471,38 @@ class MapReader:
         self.islands.append(model.IslandName(name.name, hexes, source_of(e.span)))
 
 
+    def sites_line(self, e: ast.Entry) -> None:
+        """`sites market [(1, 4) N 10, (1, 4) S 9]`: sites of a kind on intersections,
+        each named by a hex and its top (N) or bottom (S) corner, with a number token."""
+        items = terms(e)
+        kind = need_word(items, 0, e, "the kind of site")
+        lst = items[1] if len(items) > 1 else None
+        if not isinstance(lst, ast.ListTerm):
+            raise Shape(e.span, "write `sites market [(q, r) N 10, (q, r) S 9, ...]`")
+        no_more(items, 2, "sites")
+        self.ctx.refer("site", kind, context="`sites`")
+        _map_sized(len(lst.items), lst.span, "sites")
+        seen = {(p.q, p.r, p.corner) for p in self.sites}
+        for ph in lst.items:
+            ts = ph.terms
+            if not (2 <= len(ts) <= 3 and isinstance(ts[0], ast.Coord) and isinstance(ts[1], ast.Word)):
+                raise Shape(ph.span, "a site is a hex, a corner and its number: (q, r) N 10")
+            corner = ts[1]
+            if corner.name not in CORNERS:
+                raise Shape(corner.span, f"a site's corner is N or S (the top or bottom of the hex), not `{corner.name}`",
+                            help="an intersection is the N or S corner of one of its hexes")
+            number = None
+            if len(ts) == 3:
+                if not isinstance(ts[2], ast.Number):
+                    raise Shape(ts[2].span, "a site's number token is a number")
+                number = _token_value(ts[2])
+            key = (ts[0].q, ts[0].r, corner.name)
+            if key in seen:
+                raise Shape(ph.span, f"the intersection ({key[0]}, {key[1]}) {key[2]} holds two sites")
+            seen.add(key)
+            self.sites.append(model.SitePlacement(kind.name, *key, number, source_of(ph.span)))
+
+
 def _counted_word(ph: ast.Phrase) -> tuple[ast.Word, int]:
     ts = ph.terms
     if len(ts) == 1 and isinstance(ts[0], ast.Word):
@@ -506,6 +541,7 @@ MAP = {
     "frame": MapReader.frame_block,
     "start": MapReader.start,
     "island": MapReader.island,
+    "sites": MapReader.sites_line,
 }
 
 

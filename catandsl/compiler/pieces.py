@@ -155,7 +155,44 @@ def _moves(low, e, state):
     state["movement"] = model.Movement(**mv)
 
 
+def _movable_by(low, e, state):
+    """`movable_by where COND`: who may move this piece (`player` is the mover)."""
+    if e.block is not None:
+        raise Shape(e.block.span, "`movable_by` takes no block")
+    if e.phrases or e.where is None:
+        raise Shape(e.span, "write `movable_by where CONDITION`, with `player` the mover",
+                    help="movable_by where trading_sites(player, market) > 0")
+    from catandsl.compiler.hooks import Scope
+
+    expr, t = low.hooks.expr(e.where, Scope({"player": "player"}, low.hooks.names))
+    if t not in ("bool", "any"):
+        low.ctx.error("E0504", f"a `where` condition must be true or false, not {t}", e.where.span)
+    state["movable_by"] = expr
+
+
+def _takes(low, e, state):
+    """`takes resource or spice`: what a robbery may take; the mover chooses."""
+    no_block(e)
+    names = [t for ph in e.phrases for t in ph.terms]
+    out = []
+    for k, w in enumerate(names):
+        if not isinstance(w, ast.Word):
+            raise Shape(w.span, "`takes` lists `resource` and token names: takes resource or spice")
+        if w.name == "or" and 0 < k < len(names) - 1:
+            continue
+        if w.name != "resource":
+            low.ctx.refer("token", w, context="`takes`")
+        if w.name in out:
+            raise Shape(w.span, f"`{w.name}` is listed twice")
+        out.append(w.name)
+    if not out:
+        raise Shape(e.span, "write `takes resource or TOKEN`")
+    state["takes"] = tuple(out)
+
+
 PIECE = {
+    "movable_by": _movable_by,
+    "takes": _takes,
     "limit": _number_prop("limit"),
     "points": _number_prop("points"),
     "produces": _number_prop("produces"),

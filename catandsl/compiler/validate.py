@@ -110,6 +110,8 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span, play: 
             d = _start_outside_its_sites(rs, board, start, span)
             if d is not None:
                 report(d)
+        for d in _check_sites(rs, board, span):
+            report(d)
 
     if play and not any(d.is_error for d in ctx.diagnostics):
         # the fewest and the most players: set-up and map variants differ most there
@@ -138,6 +140,56 @@ def _start_outside_its_sites(rs, board, start: model.Start, span: Span) -> Diagn
         "E0415", f"the {start.piece} starts on the {what}, but it stands only on hexes "
         f"where {_describe(piece.where)}", _span(start.source, span),
         help=f"start it on a hex where {_describe(piece.where)} (this one is {stands})")
+
+
+def _check_sites(rs, board, span: Span):
+    """The map's sites: each on an intersection that touches land (E0424), a number
+    token exactly when its kind is numbered (E0304), and every token supply adding up:
+    the sites' stocks plus the declared reserve make the supply (E0425)."""
+    from catandsl.board import geometry as geo
+
+    stocked: dict[str, int] = {}
+    for placed in rs.map.sites:
+        kind = rs.sites.get(placed.site)
+        if kind is None:
+            continue  # a kind removed by `without`: reported by the reference checks
+        where = f"({placed.q}, {placed.r}) {placed.corner}"
+        hexes = geo.intersection_hexes(geo.corner((placed.q, placed.r), placed.corner))
+        land = [h for h in hexes if h in board.hex_index
+                and not rs.terrains[board.terrain(board.hex_index[h])].water]
+        if not land:
+            on_map = [h for h in hexes if h in board.hex_index]
+            yield Diagnostic(
+                "E0424", f"the {placed.site} at {where} is on an intersection that touches no land"
+                + ("" if on_map else " (none of its hexes is on the map)"),
+                _span(placed.source, span),
+                help="put it on a corner of a land hex: an intersection is the N or S corner "
+                     "of one of its three hexes")
+        if kind.numbered and placed.number is None:
+            yield Diagnostic("E0304", f"the {placed.site} at {where} has no number token",
+                             _span(placed.source, span),
+                             help=f"site `{placed.site}` is numbered: write `{where} 10`")
+        elif not kind.numbered and placed.number is not None:
+            yield Diagnostic("E0304", f"the {placed.site} at {where} has a number token, but "
+                             f"site `{placed.site}` has none", _span(placed.source, span),
+                             help=f"add `number` to site `{placed.site}`, or drop the number")
+        for a in kind.stock:
+            stocked[a.name] = stocked.get(a.name, 0) + a.count
+    for token in rs.tokens.values():
+        on_sites = stocked.get(token.name, 0)
+        if token.reserve is not None and on_sites + token.reserve != token.supply:
+            yield Diagnostic(
+                "E0425", f"token `{token.name}` does not add up: {on_sites} on the map's sites "
+                f"and a reserve of {token.reserve} make {on_sites + token.reserve}, not the "
+                f"supply of {token.supply}", _span(token.source, span),
+                help=f"make the supply {on_sites + token.reserve}, or the reserve "
+                     f"{token.supply - on_sites}" if token.supply >= on_sites else
+                     "use fewer sites or smaller stocks")
+        elif on_sites > token.supply:
+            yield Diagnostic(
+                "E0425", f"token `{token.name}` does not add up: the map's sites hold {on_sites}, "
+                f"more than the supply of {token.supply}", _span(token.source, span),
+                help=f"make the supply at least {on_sites}")
 
 
 def _site_condition(expr: model.Expr, water: bool) -> bool | None:

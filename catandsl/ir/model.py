@@ -151,7 +151,11 @@ class Piece:
     """A piece: where it stands (`site`: path, intersection or hex, with a `where`
     condition), what it costs, how many each player has (`limit`), what it is worth,
     what it must connect to, what it replaces (`upgrades`), and for a neutral piece
-    (robber, pirate) what it blocks and whom it robs."""
+    (robber, pirate) what it blocks and whom it robs. `movable_by` is a condition on
+    the mover (`player`): a player for whom it is false may not choose this piece,
+    whichever rule or card moves it. `takes` lists what a robbery may take: `resource`
+    (a resource card) and token names; empty means a resource card, as in the base
+    game; with several, the mover chooses."""
 
     KIND: ClassVar[str] = "piece"
     name: str
@@ -168,6 +172,8 @@ class Piece:
     blocks: tuple[str, ...] = ()
     steals_from: tuple[str, ...] = ()
     movement: Movement | None = None
+    movable_by: Expr | None = None
+    takes: tuple[str, ...] = ()
     source: Source | None = None
 
 
@@ -215,6 +221,55 @@ class Trade:
     name: str
     give: int = 0
     get: int = 0
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class Token:
+    """A kind of counter that is not a resource card (spice): it never counts toward a
+    hand's cards, is never discarded, traded or taken by a Monopoly. `supply` is every
+    token there is; `reserve`, when given, is the general supply beside the board, and
+    the stocks of the map's sites plus `reserve` must make `supply` (E0425); without
+    it, the general supply is what the sites leave. A player holding N tokens scores
+    `points` victory points per `per` tokens, rounded down."""
+
+    KIND: ClassVar[str] = "token"
+    name: str
+    supply: int
+    reserve: int | None = None
+    points: int = 0
+    per: int = 1
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class SiteKind:
+    """A kind of map site (a market): where its sites stand (`on`: intersection), the
+    tokens each starts with (`stock`, taken from the token's supply), whether each
+    carries a number token (`numbered`, given in the map's `sites` line), whether no
+    piece may be built on it (`no_building`), and whether a route that reaches it is
+    closed, so that its movable pieces never move (`closes_routes`). A player whose
+    route reaches a site trades with it from then on (event `site_reached`)."""
+
+    KIND: ClassVar[str] = "site"
+    name: str
+    on: str = "intersection"
+    stock: tuple[Amount, ...] = ()
+    numbered: bool = False
+    no_building: bool = False
+    closes_routes: bool = False
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class TieBreak:
+    """How the winner is found when the game ends without one (`end_game`): players
+    are ranked by each key in turn, highest first; each key is an int expression with
+    `player` in scope. Players equal on every key share the victory."""
+
+    KIND: ClassVar[str] = "tie_break"
+    name: str
+    keys: tuple[Expr, ...]
     source: Source | None = None
 
 
@@ -390,6 +445,19 @@ class IslandName:
 
 
 @dataclass(frozen=True)
+class SitePlacement:
+    """A site of kind `site` on the intersection (q, r, corner), corner N or S (the
+    board's intersection ids), with its number token when the kind is numbered."""
+
+    site: str
+    q: int
+    r: int
+    corner: str
+    number: int | None = None
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
 class Map:
     KIND: ClassVar[str] = "map"
     name: str
@@ -400,6 +468,7 @@ class Map:
     frame: Frame | None = None
     starts: tuple[Start, ...] = ()
     islands: tuple[IslandName, ...] = ()
+    sites: tuple[SitePlacement, ...] = ()
     source: Source | None = None
 
 
@@ -414,12 +483,12 @@ class Remove:
 
 
 Decl = (
-    Resource | Terrain | Bank | Piece | Deck | Award | Trade | Setting | Param | Setup | Turn
-    | Rule | Map | Remove
+    Resource | Terrain | Bank | Piece | Deck | Award | Trade | Token | SiteKind | TieBreak
+    | Setting | Param | Setup | Turn | Rule | Map | Remove
 )
 DECL_TYPES: tuple[type, ...] = (
-    Resource, Terrain, Bank, Piece, Deck, Award, Trade, Setting, Param, Setup, Turn, Rule,
-    Map, Remove,
+    Resource, Terrain, Bank, Piece, Deck, Award, Trade, Token, SiteKind, TieBreak, Setting,
+    Param, Setup, Turn, Rule, Map, Remove,
 )
 
 

@@ -33,6 +33,9 @@ class Ruleset:
     decks: dict[str, model.Deck]
     awards: dict[str, model.Award]
     trades: dict[str, model.Trade]
+    tokens: dict[str, model.Token]
+    sites: dict[str, model.SiteKind]
+    tie_break: model.TieBreak | None
     settings: dict[str, int | str]
     params: dict[str, int]
     setup: model.Setup | None
@@ -120,6 +123,9 @@ def configure(
         decks={d.name: d for d in of("deck")},
         awards={a.name: a for a in of("award")},
         trades={t.name: t for t in of("trade")},
+        tokens={t.name: t for t in of("token")},
+        sites={s.name: s for s in of("site")},
+        tie_break=(of("tie_break") or [None])[-1],
         settings=settings,
         params=params,
         setup=setups[-1] if setups else None,

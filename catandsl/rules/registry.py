@@ -7,7 +7,8 @@ statements, queries and choices only inside expressions. Binding (in the engine)
 names up here too; nothing is ever looked up by a user-given attribute name.
 
 Types are short strings: int, bool, str, player, hex, intersection, path, site (any of
-hex, intersection, path), island, resource, terrain, piece, card, award, list<T>, any.
+hex, intersection, path), island, resource, terrain, piece, card, award, token (a
+declared `token`), site_kind (a declared `site`), list<T>, any.
 """
 
 from __future__ import annotations
@@ -82,8 +83,9 @@ EVENTS: dict[str, Event] = {
            doc="when a development card is played; `on play` inside a card means this"),
         _e("traded", "player: player", doc="after a trade by the active player"),
         _e("turn_ended", "player: player", doc="when the active player ends the turn"),
-        _e("site_reached", "player: player, site: str, at: intersection", "site", "str",
-           doc="when a player's route first reaches a site (a village) on the map"),
+        _e("site_reached", "player: player, site: site_kind, at: intersection", "site", "site_kind",
+           doc="when a shipping route from one of the player's buildings first reaches a "
+               "site of this kind at `at`; from then on the player trades with that site"),
     ]
 }
 
@@ -106,15 +108,23 @@ PRIMITIVES: dict[str, Primitive] = {
            "every other player gives the player all their cards of the resource"),
         _p("vp_token", EFFECT, "player: player, at: site, count: int", None,
            "special victory points, laid under the building at `at`"),
-        _p("give_tokens", EFFECT, "player: player, token: str, count: int", None,
-           "the player takes tokens from that token's supply"),
+        _p("give_tokens", EFFECT, "player: player, token: token, count: int", None,
+           "the player takes up to `count` tokens from that token's general supply"),
+        _p("take_from_site", EFFECT, "player: player, at: intersection, token: token, count: int",
+           None, "the player takes `count` tokens from the stock of the site at `at`; a short "
+           "stock is made up from the general supply, an empty one gives nothing"),
+        _p("produce_sites", EFFECT, "site: site_kind, roll: int", None,
+           "every site of this kind with the number `roll` gives each player trading with it "
+           "1 token of its stock; a short stock is made up from the general supply (the "
+           "active player first, then in the order trade began); an empty one gives nothing"),
         _p("mark_island", EFFECT, "player: player, tag: str, island: island", None,
            "records a tag (such as home) for the player on an island"),
         _p("collect_choice", EFFECT, "player: player, at: site, count: int", None,
            "for each hex around `at` whose terrain `produces choice` (gold), the "
            "player takes `count` resources of their choice from the bank"),
         _p("end_game", EFFECT, "reason: str", None,
-           "ends the game now; the player with most points wins"),
+           "ends the game now for `reason`; the winner is the player ranked first by the "
+           "scenario's `tie_break` (by default most points); equal players share it"),
         # ---- choices -------------------------------------------------------------------
         _p("choose_resource", CHOICE, "player: player", "resource",
            "the player picks one resource"),
@@ -144,9 +154,11 @@ PRIMITIVES: dict[str, Primitive] = {
         _p("army", QUERY, "player: player", "int", "knights the player has played"),
         _p("points", QUERY, "player: player", "int", "the player's victory points"),
         _p("resource_cards", QUERY, "player: player", "int", "resource cards in hand"),
-        _p("tokens", QUERY, "player: player, token: str", "int", "tokens the player holds"),
-        _p("sites_with_stock", QUERY, "site: str", "int",
+        _p("tokens", QUERY, "player: player, token: token", "int", "tokens the player holds"),
+        _p("sites_with_stock", QUERY, "site: site_kind", "int",
            "how many sites of this kind still hold tokens"),
+        _p("trading_sites", QUERY, "player: player, site: site_kind", "int",
+           "how many sites of this kind the player trades with (has reached)"),
         _p("count", QUERY, "items: list<any>", "int", "the length of a list"),
         _p("nth", QUERY, "items: list<int>, index: int", "int",
            "the index-th item counting from 1; past the end, the last item"),
@@ -187,6 +199,8 @@ TOUCHES: dict[str, frozenset[str]] = {
     "monopoly": frozenset((HANDS,)),
     "vp_token": frozenset((TOKENS,)),
     "give_tokens": frozenset((TOKENS,)),
+    "take_from_site": frozenset((TOKENS,)),
+    "produce_sites": frozenset((TOKENS,)),
     "mark_island": frozenset((ISLANDS,)),
     "collect_choice": frozenset((HANDS, FLOW)),
     "end_game": frozenset((FLOW,)),
@@ -207,6 +221,7 @@ TOUCHES: dict[str, frozenset[str]] = {
     "resource_cards": frozenset((HANDS,)),
     "tokens": frozenset((TOKENS,)),
     "sites_with_stock": frozenset((TOKENS,)),
+    "trading_sites": frozenset((BOARD, TOKENS)),
 }
 
 

@@ -171,7 +171,7 @@ def test_catan_block_compiles(line, body, examples_dir):
 
 # shared/ lies beside the project (in CI too): ../shared/layouts from the repository root
 LAYOUTS = Path(__file__).resolve().parents[3] / "shared" / "layouts" / "jsettlers2_seafarers.json"
-SEED_MAPS = {"new_shores": "SC_NSHO", "four_islands": "SC_4ISL", "cloth": "SC_CLVI"}
+SEED_MAPS = {"new_shores": "SC_NSHO", "four_islands": "SC_4ISL", "cloth_for_catan": "SC_CLVI"}
 
 
 @pytest.mark.skipif(not LAYOUTS.is_file(), reason="the JSettlers2 reference layouts are not here")
