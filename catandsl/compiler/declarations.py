@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from catandsl.compiler import maps
+from catandsl.compiler import maps, supplies
 from catandsl.compiler.context import (
     Context,
     Shape,
@@ -71,6 +71,10 @@ class Lowering:
 
     def emit(self, decl) -> None:
         self.sections[-1].decls.append(decl)
+
+    def later(self, make) -> None:
+        """Emit the declaration `make()` returns once every name is declared."""
+        self.emit(Pending(make))
 
     def _guarded(self, players, choices, block: ast.Block) -> None:
         outer = self.guard
@@ -327,128 +331,6 @@ class Lowering:
         name = self._named_block(e, "award", "award longest_road { points 2 ... }")
         self.emit(Pending(lambda: lower_award(self, name, e)))
 
-    # ---- tokens, sites, tie-breaks ------------------------------------------------------
-    def _token(self, e: ast.Entry) -> None:
-        """`token spice { supply 50; reserve 10; points 1 per 2 }`"""
-        name = self._named_block(e, "token", "token spice { supply 50; points 1 per 2 }")
-        state: dict = {}
-        for st in e.block.stmts:
-            try:
-                if not isinstance(st, ast.Entry) or st.head.name not in TOKEN_PROPS:
-                    if isinstance(st, ast.Entry):
-                        self._unknown(st.head, dict.fromkeys(TOKEN_PROPS), "token property")
-                        continue
-                    raise Shape(st.span, "a token holds `supply N`, `reserve N` and `points P per Q`")
-                no_block(st)
-                items = terms(st)
-                if st.head.name in ("supply", "reserve"):
-                    n = need_number(items, 0, st, f"the {st.head.name}")
-                    no_more(items, 1, st.head.name)
-                    state[st.head.name] = n.value
-                else:
-                    pts = need_number(items, 0, st, "the points")
-                    state["points"] = pts.value
-                    if len(items) > 1:
-                        per = need_word(items, 1, pts, "`per`")
-                        if per.name != "per":
-                            raise Shape(per.span, "write `points 1 per 2`")
-                        q = need_number(items, 2, per, "how many tokens make the points")
-                        if q.value < 1:
-                            raise Shape(q.span, "`per` counts at least 1 token")
-                        no_more(items, 3, "points")
-                        state["per"] = q.value
-            except Shape as err:
-                self.ctx.error("E0304", err.message, err.span, help=err.help)
-        if "supply" not in state:
-            self.ctx.error("E0305", f"token `{name.name}` does not say how many there are", name.span,
-                           help="add `supply N`, every token there is")
-            return
-        if state.get("reserve") is not None and state["reserve"] > state["supply"]:
-            self.ctx.error("E0425", f"token `{name.name}`: a reserve of {state['reserve']} is more "
-                           f"than the supply of {state['supply']}", name.span)
-        self.emit(model.Token(name.name, source=source_of(e.span), **state))
-
-    def _site(self, e: ast.Entry) -> None:
-        """`site market { on intersection; stock spice 5; number; no building; closes routes }`"""
-        name = self._named_block(e, "site", "site market { on intersection; stock spice 5; number }")
-        state: dict = {"stock": []}
-        for st in e.block.stmts:
-            try:
-                if isinstance(st, ast.Placement):
-                    if st.site.name != "intersection":
-                        raise Shape(st.site.span, f"a site stands on an intersection, not `{st.site.name}`",
-                                    help="write `on intersection`")
-                    if st.where is not None:
-                        raise Shape(st.where.span, "a site's position is given by the map's `sites` line")
-                    state["on"] = st.site.name
-                    continue
-                if not isinstance(st, ast.Entry):
-                    raise Shape(st.span, "a site holds `on intersection`, `stock TOKEN N`, `number`, "
-                                "`no building` and `closes routes`")
-                if st.head.name not in SITE_PROPS:
-                    self._unknown(st.head, dict.fromkeys(SITE_PROPS), "site property")
-                    continue
-                no_block(st)
-                items = terms(st)
-                if st.head.name == "stock":
-                    token = need_word(items, 0, st, "the token it holds")
-                    n = need_number(items, 1, token, "how many")
-                    no_more(items, 2, "stock")
-                    self.ctx.refer("token", token, context=f"site `{name.name}`")
-                    state["stock"].append(model.Amount(token.name, n.value))
-                elif st.head.name == "number":
-                    no_more(items, 0, "number")
-                    state["numbered"] = True
-                elif st.head.name == "no":
-                    w = need_word(items, 0, st, "`building`")
-                    if w.name != "building":
-                        raise Shape(w.span, "write `no building`")
-                    no_more(items, 1, "no")
-                    state["no_building"] = True
-                else:  # closes
-                    w = need_word(items, 0, st, "`routes`")
-                    if w.name != "routes":
-                        raise Shape(w.span, "write `closes routes`")
-                    no_more(items, 1, "closes")
-                    state["closes_routes"] = True
-            except Shape as err:
-                self.ctx.error("E0304", err.message, err.span, help=err.help)
-        if "on" not in state:
-            self.ctx.error("E0305", f"site `{name.name}` does not say where it stands", name.span,
-                           help="add `on intersection`")
-            return
-        state["stock"] = tuple(state["stock"])
-        self.emit(model.SiteKind(name.name, source=source_of(e.span), **state))
-
-    def _tie_break(self, e: ast.Entry) -> None:
-        """`tie_break points(player), resource_cards(player), tokens(player, spice)`"""
-        from catandsl.compiler.hooks import Scope
-
-        no_block(e)
-        items = []
-        for ph in e.phrases:
-            if len(ph.terms) != 1:
-                raise Shape(ph.span, "one query per entry: tie_break points(player), resource_cards(player)")
-            items.append(ph.terms[0])
-        if not items:
-            raise Shape(e.span, "list what ranks the players: tie_break points(player), resource_cards(player)")
-        self.ctx.declare("tie_break", "tie_break", e.span)
-        src = source_of(e.span)
-
-        def make():
-            keys = []
-            for t in items:
-                if not isinstance(t, (ast.Call, ast.Var)):
-                    self.ctx.error("E0504", "a tie-break is a query of `player`, such as points(player)", t.span)
-                    continue
-                expr, typ = self.hooks.expr(t, Scope({"player": "player"}, self.hooks.names))
-                if typ not in ("int", "any"):
-                    self.ctx.error("E0504", f"a tie-break ranks by a number, not {typ}", t.span)
-                keys.append(expr)
-            return model.TieBreak("tie_break", tuple(keys), src)
-
-        self.emit(Pending(make))
-
     # ---- set-up and turn -------------------------------------------------------------------
     def _setup(self, e: ast.Entry) -> None:
         from catandsl.compiler.pieces import lower_setup
@@ -600,8 +482,6 @@ def _setting(name: str):
 
 
 PHASES = ("roll", "main", "move")
-TOKEN_PROPS = ("supply", "reserve", "points")
-SITE_PROPS = ("stock", "number", "no", "closes")
 SPECIAL_VICTORY_PREFIX = "special_victory:"
 
 
@@ -636,7 +516,7 @@ BODY = {
     "special_victory": Lowering._special_victory,
     "option": Lowering._option,
     "map": Lowering._map,
-    "token": Lowering._token,
-    "site": Lowering._site,
-    "tie_break": Lowering._tie_break,
+    "token": supplies.lower_token,
+    "site": supplies.lower_site,
+    "tie_break": supplies.lower_tie_break,
 }
