@@ -43,9 +43,11 @@ def main() -> None:
             t = time.perf_counter()
             scenario, diags, _ = compile_path(f)
             total_times.append(time.perf_counter() - t)
-            assert scenario is not None, diags
+            # E0701: the file is fine, the engine cannot run it yet (its trial game stops)
+            assert scenario is not None or {d.code for d in diags} == {"E0701"}, diags
+        note = "" if scenario is not None else "  (E0701: the engine cannot run it yet)"
         print(f"{str(f.relative_to(ROOT)):45} {statistics.median(parse_times) * 1000:9.2f} "
-              f"{statistics.median(total_times) * 1000:14.2f}")
+              f"{statistics.median(total_times) * 1000:14.2f}{note}")
 
 
 if __name__ == "__main__":
