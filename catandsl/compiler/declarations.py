@@ -215,7 +215,8 @@ class Lowering:
         key = (self.guard, w.span.file, kind, w.name)
         first = self.declared_once.get(key)
         if first is not None:
-            self.ctx.error("E0303", f"{kind} `{w.name}` is declared twice", w.span,
+            what = f"`{w.name}`" if kind == w.name else f"{kind} `{w.name}`"
+            self.ctx.error("E0303", f"{what} is declared twice", w.span,
                            help="remove one of them, or use `for`/`when` for a variant",
                            notes=(f"first declared at {first}",))
             return
@@ -337,12 +338,13 @@ class Lowering:
 
         if e.block is None or e.phrases:
             raise Shape(e.span, "write `setup { round forward { ... } ... }`")
-        self.ctx.declare("setup", "setup", e.span)
+        self._declare_once("setup", ast.Word(e.head.span, "setup"))
         self.emit(Pending(lambda: lower_setup(self, e)))
 
     def _turn(self, e: ast.Entry) -> None:
         if e.block is None or e.phrases:
             raise Shape(e.span, "write `turn { phase roll; phase main }`")
+        self._declare_once("turn", ast.Word(e.head.span, "turn"))
         phases = []
         for st in e.block.stmts:
             if not isinstance(st, ast.Entry) or st.head.name != "phase":
@@ -457,6 +459,7 @@ class Lowering:
             raise Shape(items[0].span, "`map` takes no name; use `for N players { map { } }` for variants")
         if e.block is None:
             raise Shape(e.span, "a map needs a block")
+        self._declare_once("map", ast.Word(e.head.span, "map"))
         decl = maps.lower_map(self.ctx, e)
         if decl is not None:
             self.emit(decl)
@@ -468,6 +471,7 @@ def _setting(name: str):
 
     def handler(self: Lowering, e: ast.Entry) -> None:
         no_block(e)
+        self._declare_once("setting", ast.Word(e.head.span, name))
         items = terms(e)
         if len(items) == 1 and isinstance(items[0], ast.Number):
             self.emit(model.Setting(name, items[0].value, None, source_of(e.span)))

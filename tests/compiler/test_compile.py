@@ -192,3 +192,17 @@ def test_examples_good_and_bad():
     bad, diags, _ = compile_path(ROOT / "examples/broken_island.catan")
     assert bad is None
     assert [(d.code, d.span.line) for d in diags] == [("E0302", 16)]
+
+
+def test_a_second_map_or_setting_in_one_variant_is_reported(tmp_path):
+    s, diags = compile_text(tmp_path, small("""
+  victory 8
+  victory 9
+  map { hex (0, 0) forest 8 }
+  map { hex (0, 0) forest 6 }
+  for 3 players { victory 7 }
+"""))
+    assert s is None
+    found = sorted((d.code, d.span.line, d.message) for d in diags)
+    assert found == [("E0303", 5, "setting `victory` is declared twice"),
+                     ("E0303", 7, "`map` is declared twice")]
