@@ -259,6 +259,8 @@ def _app():
             "winner": winner, "scores": scores, "victory_target": game.victory,
             "turns": state.turns, "reason": state.reason, "actions": len(entries),
         }
+        if getattr(state, "winners", None):  # a shared victory (end_game's tie_break)
+            summary["winners"] = list(state.winners)
         result = [f"winner: {'P' + str(winner + 1) if winner is not None else 'none'} ({state.reason}) "
                   f"after {state.turns} turns; scores " + ", ".join(f"P{i + 1} {v}" for i, v in enumerate(scores))]
         if log:

@@ -190,11 +190,20 @@ class PutDown(Action):
     at: int
 
 
+@dataclass(frozen=True, order=True)
+class Take(Action):
+    """What a robbery takes, when the robbing piece `takes` tokens too: `resource` (a
+    resource card, drawn by chance as usual) or a token name (one token of that kind)."""
+
+    KIND: ClassVar[str] = "take"
+    what: str
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     t.KIND: t
     for t in (RollDice, Roll, Build, Move, Steal, Stolen, Discard, BankTrade, BuyCard, Draw,
               PlayCard, ChooseResource, ChoosePlayer, EndTurn, StartPlayer, Offer, Accept,
-              Decline, TradeWith, CancelOffer, PickUp, PutDown)
+              Decline, TradeWith, CancelOffer, PickUp, PutDown, Take)
 }
 
 

@@ -136,6 +136,8 @@ class BuildingMixin:
             for key in [key for key in self._routes if key[0] == p]:
                 del self._routes[key]
         self._emit("built", {"player": p, "piece": P.name, "at": site(P.site, k)})
+        if P.site == "path":
+            self._check_sites(p, k)  # sites.py: a route that reaches a site (runs first)
 
     def push_free(self, player: int, pieces: list[int], count: int) -> None:
         if count > 0:

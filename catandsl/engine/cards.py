@@ -4,6 +4,7 @@ primitives, and the measures awards read (army, longest route, points)."""
 from __future__ import annotations
 
 from catandsl.engine.interpreter import Answers
+from catandsl.engine.sites import token_points
 
 
 class CardsMixin:
@@ -98,6 +99,8 @@ class CardsMixin:
         for q, _, n in self.vp_tokens:  # special victory points (B.8), see islands.py
             if q == p:
                 pts += n
+        if self.tokens_held:  # tokens worth points (`points P per Q`), see sites.py
+            pts += token_points(self, p)
         return pts
 
     def _update_awards(self) -> None:

@@ -169,10 +169,22 @@ class FlowMixin:
             self.frames = []
 
     def end_game(self, reason: str) -> None:
-        pts = self.scores()
-        best = max(pts)
-        winners = [p for p, v in enumerate(pts) if v == best]
+        """Ends the game now: players are ranked by the scenario's `tie_break` keys in
+        turn, highest first (by default points alone). A single best player is `winner`;
+        players equal on every key share the victory: `winner` is -1 and `winners` lists
+        them in seat order (returns() gives each +1)."""
+        g = self.game
+        tb = g.ruleset.tie_break
+        n = g.num_players
+        if tb is None or not tb.keys:
+            rank = [(self.points(p),) for p in range(n)]
+        else:
+            rank = [tuple(g.interp.evaluate(k, {"player": p}, self, Answers([]), tb.source)
+                          for k in tb.keys) for p in range(n)]
+        best = max(rank)
+        winners = [p for p in range(n) if rank[p] == best]
         self.winner = winners[0] if len(winners) == 1 else -1
+        self.winners = winners if len(winners) > 1 else []
         self.stage = "over"
         self.reason = reason
         self.frames = []

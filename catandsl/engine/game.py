@@ -16,6 +16,7 @@ from catandsl.board import instantiate
 from catandsl.engine import actions as A
 from catandsl.engine.errors import EngineError
 from catandsl.engine.interpreter import Interpreter, site
+from catandsl.engine.sites import site_info
 from catandsl.ir import configure, model
 
 SITE_KINDS = ("intersection", "path", "hex")
@@ -26,7 +27,7 @@ class PieceInfo:
 
     __slots__ = ("index", "name", "site", "cost", "limit", "points", "produces", "distance",
                  "connects", "upgrades", "neutral", "blocks", "steals_from", "allowed",
-                 "allowed_set", "source", "movement", "blockers")
+                 "allowed_set", "source", "movement", "blockers", "movable_by", "takes")
 
 
 class CardInfo:
@@ -59,6 +60,7 @@ class Game:
         self.hex_resource = tuple(self.terrain_resource[t] for t in b.hex_terrain)
         self.hex_choice = tuple(terrain_choice[t] for t in b.hex_terrain)
 
+        site_info(self)  # tokens and map sites (sites.py), before the pieces' sites
         self._build_pieces()
         self._build_cards()
         self._build_trades()
@@ -105,6 +107,10 @@ class Game:
             info.points, info.produces, info.distance = p.points, p.produces, p.distance
             info.connects, info.upgrades, info.neutral = p.connects, p.upgrades, p.neutral
             info.blocks, info.steals_from = p.blocks, p.steals_from
+            # who may move a neutral piece (a condition on `player`), and what a robbery
+            # with it may take: "resource" and token names (empty: a resource card)
+            info.movable_by = p.movable_by
+            info.takes = tuple(p.takes)
             inside = self._inside_frame[p.site]
             if p.where is None:
                 info.allowed = inside
@@ -113,6 +119,9 @@ class Game:
                     k for k in inside
                     if self.interp.static_condition(p.where, {"at": site(p.site, k)}, p.source)
                 )
+            if p.site == "intersection" and not p.neutral and self.no_build_corners:
+                # a site whose kind has `no building`: nobody ever builds there
+                info.allowed = tuple(k for k in info.allowed if k not in self.no_build_corners)
             info.allowed_set = frozenset(info.allowed)
             self.pieces.append(info)
         self.piece_index = {p.name: p.index for p in self.pieces}
@@ -256,6 +265,9 @@ class Game:
             acts.append(A.Draw(self.decks[c.deck].name, c.name))
             if c.playable:
                 acts.append(A.PlayCard(c.name))
+        takes = {w for p in self.pieces for w in p.takes if w in self.token_index}
+        if takes:  # a robbery that may take a token: the mover says what (sites.py)
+            acts += [A.Take(w) for w in sorted(takes | {"resource"})]
         acts += [A.StartPlayer(p) for p in range(self.num_players)]
         acts += [A.TradeWith(p) for p in range(self.num_players)]
         if self.bundles:
@@ -290,6 +302,7 @@ class Game:
         self.buy_id = [ids[A.BuyCard(d.name)] for d in self.decks]
         self.draw_id = [ids[A.Draw(self.decks[c.deck].name, c.name)] for c in self.cards]
         self.play_id = [ids.get(A.PlayCard(c.name), -1) for c in self.cards]
+        self.take_id = {a.what: k for k, a in enumerate(acts) if isinstance(a, A.Take)}
         self.end_turn_id = ids[A.EndTurn()]
         self.roll_dice_id = ids[A.RollDice()]
         self.start_id = [ids[A.StartPlayer(p)] for p in range(self.num_players)]

@@ -13,6 +13,7 @@ ints, sites as ["i" | "p" | "h", id] lists, lists of values.
 from __future__ import annotations
 
 from catandsl.engine import islands as I
+from catandsl.engine import sites as S
 from catandsl.engine.errors import EngineError
 from catandsl.rules.registry import PRIMITIVES
 
@@ -99,6 +100,7 @@ QUERIES = {
         p for p in range(game.num_players) if p != player
     ],
     **I.QUERIES,
+    **S.QUERIES,
 }
 
 # ---- effects -------------------------------------------------------------------------
@@ -123,6 +125,7 @@ EFFECTS = {
         player, at, count
     ),
     **I.EFFECTS,
+    **S.EFFECTS,
 }
 
 CHOICES = ("choose_resource", "choose_player")
@@ -146,14 +149,16 @@ class Interpreter:
         self._names = self.names()
 
     def names(self) -> dict:
-        """Declared names a `var` may refer to (pieces, resources, cards, terrains...);
+        """Declared names a `var` may refer to (pieces, resources, cards, terrains, tokens,
+        site kinds...), each standing for its name;
         an island name stands for the list of island numbers it names."""
         rs = self.game.ruleset
         out = {}
         board = getattr(self.game, "board", None)
         for n, ids in (board.island_names.items() if board is not None else ()):
             out[n] = list(ids)
-        for group in (rs.resources, rs.terrains, rs.pieces, rs.awards, rs.decks):
+        for group in (rs.resources, rs.terrains, rs.pieces, rs.awards, rs.decks, rs.tokens,
+                      rs.sites):
             for n in group:
                 out[n] = n
         for d in rs.decks.values():

@@ -2,6 +2,14 @@
 choice (gold), discards, moving a neutral piece (robber, pirate), choosing a victim and
 the stolen card, and what neutral pieces block.
 
+A neutral piece's `movable_by` (a condition on the mover, `player`) leaves it out of
+`move_piece`'s choices for a player for whom it is false; with no piece left, the move
+lapses. A piece whose `takes` names tokens robs a resource card or a token: after
+`Steal(victim)`, when the victim holds more than one kind of what it takes, the mover
+picks with `Take(what)` (frame ["take", mover, victim, options]); a resource card is
+then drawn by chance as usual, a token is simply moved. The steal frame carries the
+piece index as a fourth item only for such pieces.
+
 Frames added here: ["gold", [[player, count], ...]]: players choosing `count` resources
 from the bank, one ChooseResource action each (B.6); the choice lapses when the bank is
 empty.
@@ -14,7 +22,7 @@ for the six edges of its hex."""
 
 from __future__ import annotations
 
-from catandsl.engine.interpreter import site
+from catandsl.engine.interpreter import Answers, site
 
 
 class RobberMixin:
@@ -138,19 +146,52 @@ class RobberMixin:
     def push_move(self, player: int, pieces: list[int]) -> None:
         self.frames.append(["move", player, list(pieces)])
 
+    def may_move(self, player: int, pi: int) -> bool:
+        """A piece's `movable_by` condition, with `player` the mover (none: anyone)."""
+        P = self.game.pieces[pi]
+        if P.movable_by is None:
+            return True
+        return bool(self.game.interp.evaluate(P.movable_by, {"player": player}, self,
+                                              Answers([]), P.source))
+
+    def _take_options(self, pi: int, victim: int) -> list[str]:
+        """What a robbery with piece pi may take from the victim now: "resource" (a
+        card, when the piece takes resources and the victim holds one) and the token
+        kinds it `takes` that the victim holds."""
+        g = self.game
+        takes = g.pieces[pi].takes
+        out = []
+        if (not takes or "resource" in takes) and sum(self.hands[victim]):
+            out.append("resource")
+        held = self.tokens_held[victim] if self.tokens_held else ()
+        for w in takes:
+            t = g.token_index.get(w, -1)
+            if t >= 0 and held[t] > 0:
+                out.append(w)
+        return out
+
+    def _takes_tokens(self, pi: int) -> bool:
+        return any(w in self.game.token_index for w in self.game.pieces[pi].takes)
+
     def _victims(self, thief: int, pi: int, h: int) -> list[int]:
         g = self.game
         steals = g.pieces[pi].steals_from
         out = set()
         if h < 0:
             return []
+        if self._takes_tokens(pi):
+            def has(o):
+                return bool(self._take_options(pi, o))
+        else:
+            def has(o):
+                return sum(self.hands[o]) > 0
         for x in g.board.hex_paths[h]:  # pieces on paths (ships on a sea hex's edges)
             o = self.path_owner[x]
-            if o >= 0 and o != thief and self.path_piece[x] in steals and sum(self.hands[o]):
+            if o >= 0 and o != thief and self.path_piece[x] in steals and has(o):
                 out.add(o)
         for c in g.board.hex_corners[h]:
             o = self.corner_owner[c]
-            if o >= 0 and o != thief and self.corner_piece[c] in steals and sum(self.hands[o]):
+            if o >= 0 and o != thief and self.corner_piece[c] in steals and has(o):
                 out.add(o)
         return sorted(out)
 
@@ -162,13 +203,34 @@ class RobberMixin:
         self.neutral_at[pi] = act.at
         victims = self._victims(top[1], pi, act.at)
         if victims:
-            self.frames.append(["steal", top[1], victims])
+            # a piece that may take tokens remembers itself: the mover then says what
+            self.frames.append(["steal", top[1], victims] + ([pi] if self._takes_tokens(pi) else []))
         self._emit("moved", {"player": top[1], "piece": act.piece, "from": site("hex", src),
                              "at": site("hex", act.at)})
 
     def _apply_steal(self, act) -> None:
         top = self.frames.pop()
+        if len(top) > 3:  # the piece `takes` tokens too
+            options = self._take_options(top[3], act.player)
+            if len(options) > 1:
+                self.frames.append(["take", top[1], act.player, options])
+                return
+            self._rob(top[1], act.player, options[0])
+            return
         self.frames.append(["rob", top[1], act.player])
+
+    def _rob(self, thief: int, victim: int, what: str) -> None:
+        """A resource card (by chance, a "rob" frame) or one token of the named kind."""
+        if what == "resource":
+            self.frames.append(["rob", thief, victim])
+            return
+        t = self.game.token_index[what]
+        self.tokens_held[victim][t] -= 1
+        self.tokens_held[thief][t] += 1
+
+    def _apply_take(self, act) -> None:
+        _, thief, victim, _ = self.frames.pop()
+        self._rob(thief, victim, act.what)
 
     def _apply_stolen(self, act) -> None:
         _, thief, victim = self.frames.pop()

@@ -8,10 +8,11 @@ frame always has a legal action) and uses up the move.
 
 Per piece (`Game.moves[pi]`): `per_turn` moves a turn (all movable pieces together),
 `open_end` (only a piece with an end that touches no own building and no own connecting
-path piece: the end of an open route; a route between two own buildings never moves),
-`not_built_this_turn`, `blocked_by` (neutral pieces: no piece leaves a path on the
-edge of a hex where one of them stands) and `phase` (main: after the roll; any: also
-before it, in the own turn).
+path piece: the end of an open route; a route between two own buildings never moves;
+an end at a site whose kind `closes routes` and that the player trades with counts as
+anchored, so a route to it never moves, sites.py), `not_built_this_turn`,
+`blocked_by` (neutral pieces: no piece leaves a path on the edge of a hex where one of
+them stands) and `phase` (main: after the roll; any: also before it, in the own turn).
 """
 
 from __future__ import annotations
@@ -83,6 +84,8 @@ class ShipsMixin:
             o = self.corner_owner[c]
             if o == p and self.corner_piece[c] in P.connects:
                 continue
+            if c in g.closing_corners and self.trades_with(p, c):
+                continue  # a route to a site that `closes routes`: anchored there
             if any(x != k and self.path_owner[x] == p and self.path_piece[x] in P.connects
                    for x in b.corner_paths[c]):
                 continue
@@ -164,6 +167,7 @@ class ShipsMixin:
         self._drop_routes(p)
         self._emit("moved", {"player": p, "piece": g.pieces[pi].name,
                              "from": site("path", origin), "at": site("path", k)})
+        self._check_sites(p, k)  # sites.py: the moved piece may reach a site
 
     def _drop_routes(self, p: int) -> None:
         for key in [key for key in self._routes if key[0] == p]:

@@ -20,6 +20,7 @@ stack of `frames` (plain lists), top last:
   a domestic offer; the others answer in seat order, then the proposer picks or cancels;
 - ["next_turn"], ["end_setup"]: flow continuations after hooks have run;
 - ["gold", [[player, count], ...]]: players choosing resources from the bank (B.6).
+- ["take", player, victim, options]: what a robbery takes (robber.py, `takes`);
 - ["relocate", player, piece, from path, built this turn]: a lifted piece (ship) to put
   down (ships.py).
 
@@ -40,6 +41,7 @@ from catandsl.engine.errors import IllegalAction
 from catandsl.engine.flow import FlowMixin
 from catandsl.engine.robber import RobberMixin
 from catandsl.engine.ships import ShipsMixin
+from catandsl.engine.sites import SitesMixin, initial_data
 from catandsl.engine.trade import TradeMixin
 from catandsl.rules.registry import BOARD, CARDS, EVERYTHING, NEUTRAL
 
@@ -54,7 +56,8 @@ FIELDS = (
     "start_player", "built",
 )
 # fields with a default, serialized only when not empty
-OPTIONAL_FIELDS = ("vp_tokens", "island_tags", "moved", "fresh_paths")
+OPTIONAL_FIELDS = ("vp_tokens", "island_tags", "moved", "fresh_paths", "token_stock",
+                   "token_supply", "tokens_held", "partners", "winners")
 _ROLL_PROB = tuple((6 - abs(t - 7)) / 36 if 2 <= t <= 12 else 0.0 for t in range(13))
 
 
@@ -66,7 +69,8 @@ def _copy(x):
     return x
 
 
-class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin, ShipsMixin):
+class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin, ShipsMixin,
+            SitesMixin):
     __slots__ = FIELDS + OPTIONAL_FIELDS + ("game", "_legal", "_routes", "_changed")
 
     # ---- making states ------------------------------------------------------------------
@@ -112,6 +116,8 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin, Ships
         s.island_tags = []
         s.moved = []  # ships.py: [turn, moves made in it]
         s.fresh_paths = []  # ships.py: [turn, paths of movable pieces placed in it...]
+        initial_data(game, s)  # sites.py: token stocks, supply, holdings, partners
+        s.winners = []  # flow.py end_game: the players sharing a victory
         s._legal = None
         s._routes = {}
         s._changed = set()
@@ -154,6 +160,11 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin, Ships
         s.island_tags = [e[:] for e in self.island_tags]
         s.moved = self.moved[:]
         s.fresh_paths = self.fresh_paths[:]
+        s.token_stock = [e[:] for e in self.token_stock]
+        s.token_supply = self.token_supply[:]
+        s.tokens_held = [e[:] for e in self.tokens_held]
+        s.partners = [e[:] for e in self.partners]
+        s.winners = self.winners[:]
         for f in ("stage", "setup_pos", "turn_player", "turns", "phase", "roll_requested",
                   "last_roll", "last_corner", "last_path", "winner", "reason", "seed",
                   "chance_count", "start_player", "built"):
@@ -249,6 +260,8 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin, Ships
                 out = [g.discard_id[r] for r, n in enumerate(self.hands[p]) if n > 0]
             elif kind == "move":
                 for pi in top[2]:
+                    if not self.may_move(top[1], pi):
+                        continue  # the piece's `movable_by` is false for the mover
                     ids = g.build_id[pi]
                     here = self.neutral_at[pi]
                     out += [ids[h] for h in g.pieces[pi].allowed if h != here]
@@ -263,6 +276,8 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin, Ships
                 out = self._answers(top)
             elif kind == "relocate":
                 out = self._put_down_targets(top)
+            elif kind == "take":
+                out = [g.take_id[w] for w in top[3]]
             return sorted(out)
         if self.stage == "setup":
             p, ri, si = self.setup_entry()
@@ -421,6 +436,8 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin, Ships
             self._apply_pick_up(p, act)
         elif isinstance(act, A.PutDown):
             self._apply_put_down(p, act)
+        elif isinstance(act, A.Take):
+            self._apply_take(act)
         elif isinstance(act, A.Steal):
             self._apply_steal(act)
         elif isinstance(act, A.Stolen):
@@ -455,9 +472,12 @@ class State(FlowMixin, BuildingMixin, RobberMixin, CardsMixin, TradeMixin, Ships
 
     def returns(self) -> list[float]:
         n = self.game.num_players
-        if self.stage != "over" or self.winner < 0:
+        if self.stage != "over":
             return [0.0] * n
-        return [1.0 if p == self.winner else -1.0 for p in range(n)]
+        winners = [self.winner] if self.winner >= 0 else self.winners
+        if not winners:
+            return [0.0] * n
+        return [1.0 if p in winners else -1.0 for p in range(n)]
 
     # ---- showing ------------------------------------------------------------------------------------
 
