@@ -227,14 +227,13 @@ def _app():
         _check_format(fmt)
         from catandsl.engine import EngineError, IllegalAction, new_game
         from catandsl.ir import ConfigurationError
-        from catandsl.players import GreedyPlayer, RandomPlayer, play_game
+        from catandsl.players import BOTS, play_game
 
         scenario = _compile_or_exit(file)
-        kinds = {"random": RandomPlayer, "greedy": GreedyPlayer}
         names = [b.strip() for b in bots.split(",") if b.strip()]
-        unknown = [b for b in names if b not in kinds]
+        unknown = [b for b in names if b not in BOTS]
         if unknown or not names:
-            raise typer.BadParameter(f"unknown bot {unknown[0] if unknown else '(none)'}; bots: random, greedy",
+            raise typer.BadParameter(f"unknown bot {unknown[0] if unknown else '(none)'}; bots: {', '.join(BOTS)}",
                                      param_hint="--bots")
         try:
             game = new_game(scenario, players or scenario.players_max, _parse_options(option), seed)
@@ -242,7 +241,7 @@ def _app():
             print(f"catandsl: {e}", file=sys.stderr)
             raise _Exit(EXIT_USAGE)
         n = game.num_players
-        seats = [kinds[names[i % len(names)]](seed * 100 + i) for i in range(n)]
+        seats = [BOTS[names[i % len(names)]](seed * 100 + i) for i in range(n)]
         try:
             state, entries = play_game(game, seats, seed=seed)
         except (EngineError, IllegalAction) as e:
@@ -294,7 +293,8 @@ def _app():
         """Bots play many games; print win rate per seat, turn-cap share, mean turns, speed."""
         from catandsl.engine import EngineError, new_game
         from catandsl.ir import ConfigurationError
-        from catandsl.simulate import BOTS, simulate as run
+        from catandsl.players import BOTS
+        from catandsl.simulate import simulate as run
 
         _check_format(fmt)
         scenario = _compile_or_exit(file)

@@ -12,7 +12,6 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-BOTS = ("random", "greedy")
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -46,9 +45,9 @@ class Result:
 
 
 def _bot(kind: str, seed: int):
-    from catandsl.players import GreedyPlayer, RandomPlayer
+    from catandsl.players import BOTS
 
-    return {"random": RandomPlayer, "greedy": GreedyPlayer}[kind](seed)
+    return BOTS[kind](seed)
 
 
 _SCENARIOS: dict[str, object] = {}

@@ -8,4 +8,7 @@ from catandsl.players.base import Player, play_game
 from catandsl.players.greedy import GreedyPlayer
 from catandsl.players.random_player import RandomPlayer
 
-__all__ = ["Player", "RandomPlayer", "GreedyPlayer", "play_game"]
+# The bots the command line offers, by the name `--bots` takes.
+BOTS = {"random": RandomPlayer, "greedy": GreedyPlayer}
+
+__all__ = ["Player", "RandomPlayer", "GreedyPlayer", "play_game", "BOTS"]
