@@ -102,6 +102,9 @@ class Game:
             info.index, info.name, info.site, info.source = k, p.name, p.site, p.source
             if p.site not in SITE_KINDS:
                 raise EngineError(f"piece {p.name!r} stands on {p.site!r}", p.source)
+            if p.neutral and p.site != "hex":
+                raise EngineError(f"neutral piece {p.name!r} on a {p.site}: only neutral "
+                                  f"pieces on hexes move and rob", p.source)
             info.cost = self._vector(p.cost)
             info.limit = p.limit if p.limit is not None else 10**6
             info.points, info.produces, info.distance = p.points, p.produces, p.distance
