@@ -37,9 +37,36 @@ def render_state(game, state, *, title: str | None = None, coordinates: bool = F
     rows = -(-n // LEGEND_PER_ROW)
     drawing = board_drawing(game.board, coordinates=coordinates, title=title,
                             below=rows * LEGEND_ROW)
+    drawing.append(dw.Raw(sites_svg(game, state)))
     drawing.append(dw.Raw(pieces_svg(game.board, snap, snap.marks)))
     drawing.append(dw.Raw(legend_svg(game.board, snap.scores, winner)))
     return drawing.as_svg()
+
+
+def sites_svg(game, state) -> str:
+    """The map's sites (villages): a diamond on the intersection with the site's number,
+    and beside it the tokens it still holds."""
+    sites = getattr(game, "sites", ())
+    if not sites:
+        return ""
+    stock = getattr(state, "token_stock", None) or [site.stock for site in sites]
+    parts = ['<g class="sites">']
+    r = 0.28 * SIZE
+    for site in sites:
+        x, y = geo.corner_pixel(game.board.intersections[site.corner], SIZE)
+        held = sum(stock[site.index])
+        diamond = " ".join(f"{x + dx:.1f},{y + dy:.1f}" for dx, dy in ((0, -r), (r, 0), (0, r), (-r, 0)))
+        parts.append(
+            f'<g class="site" data-kind="{escape(site.kind)}" data-number="{site.number}" '
+            f'data-stock="{held}"><title>{escape(site.kind)} {site.number}: {held} left</title>'
+            f'<polygon points="{diamond}" fill="{palette.NEUTRAL_DEFAULT}" stroke="#ffffff" '
+            f'stroke-width="1.5"/>'
+            f'<text x="{x:.1f}" y="{y + 0.1 * SIZE:.1f}" font-size="{0.26 * SIZE:.1f}" '
+            f'text-anchor="middle" font-family="sans-serif" fill="#ffffff">{site.number or ""}</text>'
+            f'<text x="{x + 1.1 * r:.1f}" y="{y - 0.9 * r:.1f}" font-size="{0.22 * SIZE:.1f}" '
+            f'font-family="sans-serif" fill="{palette.INK}">×{held}</text></g>')
+    parts.append("</g>")
+    return "".join(parts)
 
 
 _ORDER = {"path": 0, "intersection": 1, "token": 2, "hex": 3, "island": 4}
