@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from catandsl.engine import IllegalAction
+
 from catandsl.compiler import compile_path
 from catandsl.diagnostics import format_all
 from catandsl.engine import actions as A
@@ -319,6 +321,14 @@ def test_only_a_trading_player_may_move_the_pirate(game):
     _partners(s2, 0)
     act(s2, A.Roll(7))
     assert [m for m in _moves(s2) if m[0] == "pirate"]
+    # moving it anyway is refused with a typed code, and the state is unchanged
+    water = next(a.at for a in (g.actions[i] for i in s2.legal_actions())
+                 if isinstance(a, A.Move) and a.piece == "pirate")
+    before = s.serialize()
+    with pytest.raises(IllegalAction) as refused:
+        s.apply_action(A.Move("pirate", water))
+    assert refused.value.code == "action/invalid_target" and "pirate" in refused.value.message
+    assert s.serialize() == before
 
 
 def test_with_no_piece_left_to_move_the_move_lapses(tmp_path):
@@ -386,6 +396,11 @@ def test_a_route_to_a_village_is_closed(game):
         act(s, A.EndTurn())
     to_main(s, 3)
     assert s.why_not_pick_up(0, x) == "not the open end of a route"
+    before = s.serialize()
+    with pytest.raises(IllegalAction) as refused:
+        s.apply_action(A.PickUp(g.pieces[s.path_piece[x]].name, x))
+    assert refused.value.code == "action/not_legal" and "open end" in refused.value.message
+    assert s.serialize() == before
     # the same ship with no partnership would be an open end
     s.partners = []
     s.changed()
