@@ -44,7 +44,7 @@ def render_state(game, state, *, title: str | None = None, coordinates: bool = F
 
 
 def sites_svg(game, state) -> str:
-    """The map's sites (villages): a diamond on the intersection with the site's number,
+    """The map's sites: a diamond on the intersection with the site's number,
     and beside it the tokens it still holds."""
     sites = getattr(game, "sites", ())
     if not sites:
