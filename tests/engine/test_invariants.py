@@ -11,7 +11,7 @@ import pytest
 from catandsl.engine import TERMINAL
 from catandsl.engine import actions as A
 from catandsl.players import GreedyPlayer, RandomPlayer, play_game
-from tests.engine.helpers import base_scenario, check_resources, game
+from tests.engine.helpers import base_scenario, check_resources, game, pieces_on_board
 
 
 def check(s) -> None:
@@ -19,14 +19,7 @@ def check(s) -> None:
     n = g.num_players
     check_resources(s)
     # pieces within limits, and the board agrees with the counts
-    counted = [[0] * len(g.pieces) for _ in range(n)]
-    for owner, piece in zip(s.corner_owner, s.corner_piece):
-        if owner >= 0:
-            counted[owner][piece] += 1
-    for owner, piece in zip(s.path_owner, s.path_piece):
-        if owner >= 0:
-            counted[owner][piece] += 1
-    assert counted == s.placed
+    assert pieces_on_board(s) == s.placed
     for p in range(n):
         for P in g.pieces:
             assert 0 <= s.placed[p][P.index] <= P.limit

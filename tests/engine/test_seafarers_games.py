@@ -27,7 +27,7 @@ from catandsl.engine import TERMINAL, new_game
 from catandsl.engine import actions as A
 from catandsl.players import RandomPlayer
 from tests.engine.test_invariants import _round_trip
-from tests.engine.helpers import check_resources
+from tests.engine.helpers import check_resources, pieces_on_board
 
 SCENARIOS = ("heading_for_new_shores", "four_islands", "cloth_for_catan")
 # How each scenario's games may end besides victory and the turn cap, and which of its
@@ -89,19 +89,8 @@ def check_board(s) -> set[tuple[int, int]]:
     """The board checks; returns the path pieces not joined to their owner's network."""
     g = s.game
     b = g.board
-    n = g.num_players
     # the board agrees with the counts (a ship lifted for a move is off the board)
-    counted = [[0] * len(g.pieces) for _ in range(n)]
-    for owner, piece in zip(s.corner_owner, s.corner_piece):
-        if owner >= 0:
-            counted[owner][piece] += 1
-    for owner, piece in zip(s.path_owner, s.path_piece):
-        if owner >= 0:
-            counted[owner][piece] += 1
-    for f in s.frames:
-        if f[0] == "relocate":
-            counted[f[1]][f[2]] += 1
-    assert counted == s.placed
+    assert pieces_on_board(s) == s.placed
     # special VP tokens lie under a building of their owner
     for p, c, _ in s.vp_tokens:
         assert s.corner_owner[c] == p
@@ -151,7 +140,7 @@ def play_checked(name: str, n: int, seed: int) -> dict:
     players = [RandomPlayer(seed * 10 + k) for k in range(n)]
     s = g.new_initial_state()
     steps = 0
-    moves = tokens = 0
+    moves = 0
     check_cheap(s)
     assert not check_board(s)
     while not s.is_terminal():
