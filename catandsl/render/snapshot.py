@@ -15,6 +15,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from catandsl.board import CLASS_CODE
+
 
 @dataclass(frozen=True)
 class Placed:
@@ -30,6 +32,7 @@ class Placed:
     at: int
     owner: int
     count: int = 1
+    afloat: bool = False  # a path piece that may stand between two sea hexes (a ship)
 
 
 @dataclass(frozen=True)
@@ -59,12 +62,16 @@ def state_data(state) -> dict:
 def snapshot(game, state, data: dict | None = None) -> Snapshot:
     data = data if data is not None else state_data(state)
     kinds = [(p.name, p.site) for p in game.pieces]
+    sea, path_cls = CLASS_CODE["sea"], game.board.path_cls
+    afloat = {p.index for p in game.pieces
+              if p.site == "path" and any(path_cls[k] == sea for k in p.allowed)}
     placed: list[Placed] = []
     for owners, pieces, site in ((data["path_owner"], data["path_piece"], "path"),
                                  (data["corner_owner"], data["corner_piece"], "intersection")):
         for at, (owner, pi) in enumerate(zip(owners, pieces)):
             if owner >= 0 and pi >= 0:
-                placed.append(Placed(kinds[pi][0], site, at, owner))
+                placed.append(Placed(kinds[pi][0], site, at, owner,
+                                     afloat=site == "path" and pi in afloat))
     for pi, at in enumerate(data.get("neutral_at", ())):
         if at is not None and at >= 0:
             placed.append(Placed(kinds[pi][0], kinds[pi][1], at, -1))

@@ -95,8 +95,8 @@ def piece_svg(board, p: Placed) -> str:
     head = (f'<g class="{cls}" data-piece="{escape(p.piece)}" data-owner="{p.owner}" '
             f'data-at="{p.at}"><title>{escape(_label(p))}</title>')
     if p.site == "path":
-        body = _road(board, p.at, colour, dashed=p.piece not in ("road",))
-        if p.piece != "road":
+        body = _road(board, p.at, colour, dashed=p.afloat)
+        if p.afloat:
             body += _hull(board, p.at, colour)
     elif p.site == "intersection":
         x, y = geo.corner_pixel(board.intersections[p.at], SIZE)
