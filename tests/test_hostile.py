@@ -2,8 +2,10 @@
 
 A `.catan` file from a stranger is untrusted (DESIGN.md section 9). Each case below is
 written into tmp_path and compiled with `compile_path`; the result must be a specific
-diagnostic code with a line, within TIME_LIMIT seconds and MEMORY_LIMIT bytes of
-Python allocations, and never an exception. A few cases also go through
+diagnostic code with a line, within MEMORY_LIMIT bytes of Python allocations, and never
+an exception. Time is bounded by work, never by the clock: HANG_LIMIT only catches a
+hang (a shared machine under load must never fail these), and the costly case (one big
+map in many configurations) counts the boards it builds. A few cases also go through
 `python -m catandsl check`, which must exit 1 (2 for usage errors) and print no traceback.
 """
 
@@ -25,7 +27,7 @@ from catandsl.diagnostics import CatanError, format_text
 from catandsl.syntax.parser import MAX_FILE_BYTES, parse
 
 ROOT = Path(__file__).resolve().parents[1]
-TIME_LIMIT = 2.0  # seconds, measured without tracemalloc
+HANG_LIMIT = 60.0  # seconds: catches a hang, never a slow machine
 MEMORY_LIMIT = 64 << 20  # peak bytes allocated by Python while compiling
 
 HEAD = 'scenario "Hostile" {\n  uses base\n'
@@ -192,20 +194,27 @@ def test_hostile_input_gives_a_located_diagnostic(tmp_path, case):
     assert all(d.span.line >= 1 and d.span.column >= 1 for d in diags)
     rendered = format_text(hits[0], sources)
     assert code in rendered
-    assert elapsed < TIME_LIMIT, f"{case} took {elapsed:.2f}s"
+    assert elapsed < HANG_LIMIT, f"{case} hung for {elapsed:.0f}s"
     assert peak < MEMORY_LIMIT, f"{case} allocated {peak / 2**20:.0f} MiB"
 
 
-def test_a_big_map_is_built_once_for_all_its_configurations(tmp_path):
+def test_a_big_map_is_built_once_for_all_its_configurations(tmp_path, monkeypatch):
     # 8 player counts times 30 option items are 240 configurations, all with the same
     # 2,500-hex map: building it 240 times took about a minute.
     rows = "\n".join(("      " if r % 2 == 0 else "        ") + "f8  " * 50 for r in range(50))
     items = "; ".join(f"item s{i}" + (" default" if i == 0 else "") for i in range(30))
     path = write(tmp_path / "big.catan", HEAD + "  players 1..8\n" + f"  option size {{ {items} }}\n"
                  + f'  map {{\n    rows """\n{rows}\n    """\n    legend {{ f forest }}\n  }}\n}}\n')
-    (scenario_, diags, _), elapsed, _ = measured_compile(path)
+    import catandsl.board as board
+
+    built = []
+    real = board.instantiate
+    monkeypatch.setattr(board, "instantiate", lambda *a, **k: built.append(1) or real(*a, **k))
+    scenario_, diags, _ = compile_path(path)
     assert scenario_ is not None and not diags, diags
-    assert elapsed < TIME_LIMIT, f"took {elapsed:.2f}s"
+    # once to check it, once for each trial game (the fewest and the most players); not
+    # once per configuration (240)
+    assert len(built) <= 1 + 2, f"the one map was built {len(built)} times"
 
 
 def test_reading_stops_at_the_limit_without_reading_the_file(tmp_path, monkeypatch):
@@ -229,7 +238,7 @@ def test_parse_alone_applies_the_limits(text, code):
     start = time.perf_counter()
     with pytest.raises(CatanError) as info:
         parse(text, "hostile.catan")
-    assert time.perf_counter() - start < TIME_LIMIT
+    assert time.perf_counter() - start < HANG_LIMIT
     assert [d.code for d in info.value.diagnostics] == [code]
     assert info.value.diagnostics[0].span.line >= 1
 
