@@ -23,10 +23,10 @@ __version__ = "0.1.0"
 
 
 def check(tree) -> list[Diagnostic]:
-    """Every diagnostic of a parsed file (errors and warnings)."""
-    from catandsl.compiler import compile_ast
+    """Every diagnostic of a parsed file (errors and warnings), a trial game included."""
+    from catandsl.checks import check_ast
 
-    _, diags = compile_ast(tree)
+    _, diags = check_ast(tree)
     return diags
 
 
@@ -41,10 +41,10 @@ def compile(tree):  # noqa: A001 - the stage is called compile
 
 
 def load(path: str | Path):
-    """A .catan file -> its IR (all stages), or CatanError."""
-    from catandsl.compiler import compile_path
+    """A .catan file -> its IR (all stages, the trial game included), or CatanError."""
+    from catandsl.checks import check_path
 
-    scenario, diags, _ = compile_path(path)
+    scenario, diags, _ = check_path(path)
     if scenario is None:
         raise CatanError(diags)
     return scenario
@@ -60,9 +60,15 @@ def board_for(scenario, players: int | None = None, options: dict | None = None,
 
 
 def new_game(scenario, players: int | None = None, options: dict | None = None, seed: int = 0):
-    """A game of a compiled scenario (or a path) for a player count, options and seed."""
+    """A game of a compiled scenario, or of a .catan file given by its path, for a player
+    count (the most the scenario allows by default), options and seed."""
     from catandsl.engine import new_game as _new_game
+    from catandsl.ir import model
 
+    if isinstance(scenario, (str, Path)):
+        scenario = load(scenario)
+    elif not isinstance(scenario, model.Scenario):
+        raise TypeError(f"new_game needs a Scenario or a path, not {type(scenario).__name__}")
     return _new_game(scenario, players, options, seed)
 
 

@@ -86,9 +86,9 @@ def _escape(text: str) -> str:
 
 
 def _compile_or_exit(file: Path, fmt: str = "text"):
-    from catandsl.compiler import compile_path
+    from catandsl.checks import check_path
 
-    scenario, diags, sources = compile_path(file)
+    scenario, diags, sources = check_path(file)
     if diags:
         _print_diagnostics(diags, sources, fmt)
     if scenario is None:
@@ -131,13 +131,13 @@ def _app():
         format: str = typer.Option("text", "--format", help="text or json"),
     ):
         """Parse and check scenario files; print every diagnostic."""
-        from catandsl.compiler import compile_path
+        from catandsl.checks import check_path
 
         _check_format(format)
         failed = False
         all_json = []
         for f in files:
-            scenario, diags, sources = compile_path(f)
+            scenario, diags, sources = check_path(f)
             if format == "json":
                 all_json.append({"file": str(f), "ok": scenario is not None,
                                  "diagnostics": [d.to_json() for d in diags]})

@@ -43,7 +43,7 @@ SPECS = (
 
 
 def new_game(spec: Spec):
-    from catandsl.engine import new_game as make
+    from catandsl import new_game as make
 
     return make(ROOT / spec.scenario, spec.players, {}, spec.seed)
 

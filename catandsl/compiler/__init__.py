@@ -34,7 +34,6 @@ class _Compilation:
         self.stack: list[str] = []  # files being compiled, outermost first
         self.done: set[str] = set()
         self.files: list[str] = []
-        self.play = True  # end `check` with a short random game
 
     # ---- files -----------------------------------------------------------------------
     def run(self, tree: ast.File, filename: str, path: Path | None) -> model.Scenario | None:
@@ -82,7 +81,7 @@ class _Compilation:
         check_removals(self.ctx, scenario, span)
         if self.ctx.failed:
             return scenario
-        validate_scenario(self.ctx, scenario, span, play=self.play)
+        validate_scenario(self.ctx, scenario, span)
         return scenario
 
     def _enter(self, filename: str, path: Path | None) -> None:
@@ -162,16 +161,16 @@ class _Compilation:
 
 
 def compile_ast(
-    tree: ast.File, sources: Sources | None = None, root: Path | None = None, play: bool = True
+    tree: ast.File, sources: Sources | None = None, root: Path | None = None
 ) -> tuple[model.Scenario | None, list[Diagnostic]]:
-    """`play=False` leaves out the last check, a short random game (see validate.trial_play)."""
+    """The IR of a parsed file and every diagnostic (the scenario is None on errors).
+    The last stage of `check`, a short game, is the front door's (catandsl/checks.py)."""
     sources = sources or Sources()
     filename = tree.span.file
     if root is None:
         p = Path(filename)
         root = p.parent if p.exists() else None
     comp = _Compilation(root, sources)
-    comp.play = play
     stopped: list[Diagnostic] = []  # reported last, after the errors it cut short
     try:
         scenario = comp.run(tree, filename, Path(filename))
@@ -191,8 +190,8 @@ def compile_ast(
     return scenario, diags
 
 
-def compile_path(path: str | Path, root: Path | None = None, sources: Sources | None = None,
-                 play: bool = True) -> tuple[model.Scenario | None, list[Diagnostic], Sources]:
+def compile_path(path: str | Path, root: Path | None = None, sources: Sources | None = None
+                 ) -> tuple[model.Scenario | None, list[Diagnostic], Sources]:
     path = Path(path)
     sources = sources or Sources()
     text, diag = read_source(path)
@@ -204,5 +203,5 @@ def compile_path(path: str | Path, root: Path | None = None, sources: Sources | 
         tree = parse(text, name)
     except CatanError as e:
         return None, list(e.diagnostics), sources
-    scenario, diags = compile_ast(tree, sources, root or path.resolve().parent, play)
+    scenario, diags = compile_ast(tree, sources, root or path.resolve().parent)
     return scenario, diags, sources

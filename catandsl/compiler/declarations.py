@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from catandsl.compiler import maps, supplies
+from catandsl.compiler import maps, supplies, turns
 from catandsl.compiler.context import (
     Context,
     Shape,
@@ -34,7 +34,7 @@ DECL_KINDS_BY_WORD = {
     "piece": "piece", "award": "award", "rule": "rule", "deck": "deck", "trade": "trade",
     "resource": "resource", "terrain": "terrain", "setting": "setting", "param": "param",
     "special_victory": "rule", "map": "map", "setup": "setup", "turn": "turn",
-    "token": "token", "site": "site",
+    "token": "token", "site": "site", "dice": "dice", "action": "action",
 }
 
 
@@ -283,7 +283,8 @@ class Lowering:
         self.emit(model.Terrain(name.name, water, produces, choice, source_of(e.span)))
 
     def _trade(self, e: ast.Entry) -> None:
-        no_block(e)
+        if e.where is not None:
+            raise Shape(e.where.span, "`trade` takes no `where` condition")
         items = terms(e)
         kind = need_word(items, 0, e, "`bank` or `domestic`")
         if kind.name == "bank":
@@ -291,10 +292,11 @@ class Lowering:
             if not isinstance(ratio, ast.Ratio):
                 raise Shape(e.span, "write the bank's rate as `trade bank 4:1`")
             no_more(items, 2, "trade")
-            self.emit(model.Trade("bank", ratio.give, ratio.get, source_of(e.span)))
+            no_block(e)
+            self.emit(model.Trade("bank", ratio.give, ratio.get, source=source_of(e.span)))
         elif kind.name == "domestic":
             no_more(items, 1, "trade")
-            self.emit(model.Trade("domestic", source=source_of(e.span)))
+            self.emit(model.Trade("domestic", source=source_of(e.span), **_domestic(e)))
         else:
             raise Shape(kind.span, f"unknown kind of trade `{kind.name}`",
                         help=did_you_mean(kind.name, ["bank", "domestic"]) or "trade bank 4:1 / trade domestic")
@@ -342,21 +344,10 @@ class Lowering:
         self.emit(Pending(lambda: lower_setup(self, e)))
 
     def _turn(self, e: ast.Entry) -> None:
-        if e.block is None or e.phrases:
-            raise Shape(e.span, "write `turn { phase roll; phase main }`")
+        if e.block is None or e.phrases or e.where is not None:
+            raise Shape(e.span, "write `turn { phase roll { roll; play }; phase main { trade; build } }`")
         self._declare_once("turn", ast.Word(e.head.span, "turn"))
-        phases = []
-        for st in e.block.stmts:
-            if not isinstance(st, ast.Entry) or st.head.name != "phase":
-                raise Shape(st.span, "a turn lists `phase NAME` lines")
-            items = terms(st)
-            w = need_word(items, 0, st, "a phase name")
-            no_more(items, 1, "phase")
-            if w.name not in PHASES:
-                raise Shape(w.span, f"unknown phase `{w.name}`",
-                            help=did_you_mean(w.name, PHASES) or "phases: " + ", ".join(PHASES))
-            phases.append(w.name)
-        self.emit(model.Turn("turn", tuple(phases), source_of(e.span)))
+        self.later(lambda: turns.lower_turn(self, e))
 
     # ---- rules ----------------------------------------------------------------------------
     def _rule(self, e: ast.Entry, category: str = "rule") -> None:
@@ -465,6 +456,28 @@ class Lowering:
             self.emit(decl)
 
 
+# A domestic offer holds 1 to `cards` cards a side: the offers are every pair of such bundles,
+# which grows as resources ** (2 * cards); these bounds keep it to some thousands.
+MAX_OFFER_CARDS, MAX_OFFERS_PER_TURN = 4, 50
+
+
+def _domestic(e: ast.Entry) -> dict:
+    """`trade domestic { cards 2; offers_per_turn 3 }`"""
+    out: dict = {}
+    for st in (e.block.stmts if e.block is not None else ()):
+        if not isinstance(st, ast.Entry) or st.head.name not in ("cards", "offers_per_turn"):
+            raise Shape(st.span, "a domestic trade holds `cards N` and `offers_per_turn N`",
+                        help=did_you_mean(getattr(getattr(st, "head", None), "name", ""),
+                                          ["cards", "offers_per_turn"]))
+        no_block(st)
+        n = single_number(st)
+        most = MAX_OFFER_CARDS if st.head.name == "cards" else MAX_OFFERS_PER_TURN
+        if not 1 <= n.value <= most:
+            raise Shape(n.span, f"`{st.head.name}` is 1 to {most}")
+        out[st.head.name] = n.value
+    return out
+
+
 def _setting(name: str):
     """A handler for a scalar setting: `victory 10`, or `victory OPTION` to take the
     chosen item's value."""
@@ -485,7 +498,6 @@ def _setting(name: str):
     return handler
 
 
-PHASES = ("roll", "main", "move")
 SPECIAL_VICTORY_PREFIX = "special_victory:"
 
 
@@ -511,8 +523,12 @@ BODY = {
     "deck": Lowering._deck,
     "award": Lowering._award,
     "trade": Lowering._trade,
-    "victory": _setting("victory"),
+    "victory": lambda self, e: turns.lower_victory(self, e, _setting("victory")),
+    "victory_check": turns.lower_victory_check,
     "turn_limit": _setting("turn_limit"),
+    "action_limit": _setting("action_limit"),
+    "dice": turns.lower_dice,
+    "action": turns.declare_action,
     "param": Lowering._param,
     "setup": Lowering._setup,
     "turn": Lowering._turn,

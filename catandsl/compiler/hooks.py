@@ -19,6 +19,7 @@ NAME_KINDS = {
     "island": "island",
     "token": "token",
     "site": "site_kind",
+    "action": "action",
 }
 
 _COMPARE = {"eq", "ne", "lt", "le", "gt", "ge"}
@@ -63,6 +64,17 @@ class HookLowering:
     def __init__(self, ctx: Context, names: NameTable):
         self.ctx = ctx
         self.names = names
+        # while lowering a condition or measure: (what it is, whether it reads the board alone)
+        self.restriction: tuple[str, bool] | None = None
+
+    def value(self, node, scope: Scope, what: str, board_only: bool = False) -> tuple[model.Expr, str]:
+        """An expression that asks no player (`what`: "a condition", "an award's measure"...);
+        `board_only`: evaluated once over the board, before play (a placement's `where`)."""
+        outer, self.restriction = self.restriction, (what, board_only)
+        try:
+            return self.expr(node, scope)
+        finally:
+            self.restriction = outer
 
     # ---- hooks ---------------------------------------------------------------------
     def hook(self, node: ast.Hook, event_override: tuple[str, str] | None = None) -> model.Hook | None:
@@ -85,7 +97,7 @@ class HookLowering:
         scope = Scope({p.name: p.type for p in event.params}, self.names)
         condition = None
         if node.condition is not None:
-            condition, ctype = self.expr(node.condition, scope)
+            condition, ctype = self.value(node.condition, scope, "a rule's condition")
             if ctype not in ("bool", "any"):
                 self.ctx.error("E0504", f"a condition must be true or false, not {ctype}",
                                node.condition.span)
@@ -229,6 +241,18 @@ class HookLowering:
             self.ctx.error("E0502", f"unknown primitive `{node.name}`", node.span,
                            help=hint or "docs/language.md lists the primitives")
             return ir, "any"
+        if self.restriction is not None:
+            what, board_only = self.restriction
+            if prim.kind == CHOICE:
+                self.ctx.error("E0510", f"`{prim.name}` asks a player, which {what} cannot do", node.span,
+                               help="choose inside the rule's effects: `let r = choose_resource(player)`")
+                return ir, prim.returns or "any"
+            if board_only and prim.kind == QUERY and prim.reads:
+                self.ctx.error("E0509", f"`{prim.name}` reads the state of play, but {what} is decided "
+                               "once, from the board alone", node.span,
+                               help="use queries of the board here (land, water, coast, number, terrain, "
+                                    "island, on_island); test the rest in a rule")
+                return ir, prim.returns or "any"
         if prim.kind == EFFECT and not statement:
             self.ctx.error("E0506", f"`{prim.name}` is an effect; it has no value", node.span,
                            help="call it as a statement on its own line")
@@ -239,7 +263,11 @@ class HookLowering:
                            f"`{prim.name}` takes {len(prim.params)} argument(s), not {len(args)}",
                            node.span, help=f"{prim.name}({sig})")
         else:
-            for p, (_, t), a in zip(prim.params, args, node.args):
+            for p, (e, t), a in zip(prim.params, args, node.args):
+                literal = _literal_int(e)
+                if literal is not None and not p.admits(literal):
+                    self.ctx.error("E0511", f"argument `{p.name}` of `{prim.name}` must be {p.range_text()}, "
+                                   f"not {literal}", a.span, help=prim.signature())
                 if not compatible(p.type, t):
                     quoted = t == "str" and p.type in ("token", "site_kind")
                     self.ctx.error("E0504",
@@ -266,10 +294,19 @@ class HookLowering:
         return self.expr(node, scope)
 
 
+def _literal_int(e: model.Expr) -> int | None:
+    """The value of `5` or `-5`; None for anything computed."""
+    if e.op == "num" and isinstance(e.value, int) and not isinstance(e.value, bool):
+        return e.value
+    if e.op == "neg" and e.args[0].op == "num" and isinstance(e.args[0].value, int):
+        return -e.args[0].value
+    return None
+
+
 def condition_for_site(ctx: Context, lowering: HookLowering, node, site: str) -> model.Expr | None:
     """A `where` condition of a placement or set-up step: `at` is the site."""
     scope = Scope({"at": site, "player": "player"}, lowering.names)
-    expr, t = lowering.expr(node, scope)
+    expr, t = lowering.value(node, scope, "a `where` condition", board_only=True)
     if t not in ("bool", "any"):
         ctx.error("E0504", f"a `where` condition must be true or false, not {t}", node.span)
     return expr

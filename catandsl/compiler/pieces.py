@@ -19,9 +19,6 @@ from catandsl.ir import model
 from catandsl.syntax import ast
 
 SITES = ("path", "intersection", "hex")
-BLOCKS = ("production", "ship", "road", "building")
-# the turn's phases (declarations.PHASES), or `any`: at any time of the mover's own turn
-MOVE_PHASES = ("roll", "main", "move", "any")
 
 
 def _each_entry(low, block: ast.Block, table: dict, what: str, state: dict, nodes: dict | None = None):
@@ -43,14 +40,21 @@ def _each_entry(low, block: ast.Block, table: dict, what: str, state: dict, node
             low.ctx.error("E0304", e.message, e.span, help=e.help)
 
 
-def _cost(low, node: ast.Cost, state: dict) -> None:
+def lower_cost(low, node: ast.Cost) -> tuple[model.Amount, ...]:
     amounts = []
     for a in node.amounts:
         low.ctx.refer("resource", a.resource, context="a cost")
-        if a.count < 1:
-            raise Shape(a.span, "a cost counts at least 1")
+        if not 1 <= a.count <= MAX_COST:
+            raise Shape(a.span, f"a cost counts 1 to {MAX_COST} of a resource")
         amounts.append(model.Amount(a.resource.name, a.count))
-    state["cost"] = tuple(amounts)
+    return tuple(amounts)
+
+
+def _cost(low, node: ast.Cost, state: dict) -> None:
+    state["cost"] = lower_cost(low, node)
+
+
+MAX_COST = 1000
 
 
 # ---- piece -------------------------------------------------------------------------------
@@ -98,12 +102,13 @@ def _upgrades(low, e, state):
 
 
 def _blocks(low, e, state):
+    """`blocks production` (its hex yields nothing) and piece kinds kept off the sites
+    around its hex (`blocks ship`)."""
     no_block(e)
-    words = word_list(e, "what the piece blocks")
+    words = word_list(e, "`production` or a piece name")
     for w in words:
-        if w.name not in BLOCKS:
-            raise Shape(w.span, f"a piece can block {', '.join(BLOCKS)}, not `{w.name}`",
-                        help=did_you_mean(w.name, BLOCKS))
+        if w.name != "production":
+            low.ctx.refer("piece", w, context="`blocks` (`production` or a piece)")
     state["blocks"] = tuple(w.name for w in words)
 
 
@@ -142,15 +147,10 @@ def _moves(low, e, state):
                 low.ctx.refer("piece", w, context="`blocked_by`")
             mv["blocked_by"] = tuple(w.name for w in words)
         elif h == "phase":
-            items = terms(st)
-            w = need_word(items, 0, st, "a phase")
-            no_more(items, 1, "phase")
-            if w.name not in MOVE_PHASES:
-                raise Shape(w.span, f"a piece moves in phase {', '.join(MOVE_PHASES)}, not `{w.name}`",
-                            help=did_you_mean(w.name, MOVE_PHASES))
-            mv["phase"] = w.name
+            raise Shape(st.span, "when a piece moves is said by the turn: the phases that allow `move`",
+                        help="turn { phase roll { roll; play; move ship } ... }")
         else:
-            opts = ("open_end", "per_turn", "not_built_this_turn", "blocked_by", "phase")
+            opts = ("open_end", "per_turn", "not_built_this_turn", "blocked_by")
             raise Shape(st.head.span, f"unknown movement property `{h}`", help=did_you_mean(h, opts))
     state["movement"] = model.Movement(**mv)
 
@@ -164,7 +164,7 @@ def _movable_by(low, e, state):
                     help="movable_by where trading_sites(player, market) > 0")
     from catandsl.compiler.hooks import Scope
 
-    expr, t = low.hooks.expr(e.where, Scope({"player": "player"}, low.hooks.names))
+    expr, t = low.hooks.value(e.where, Scope({"player": "player"}, low.hooks.names), "`movable_by`")
     if t not in ("bool", "any"):
         low.ctx.error("E0504", f"a `where` condition must be true or false, not {t}", e.where.span)
     state["movable_by"] = expr
@@ -230,7 +230,7 @@ def declare_deck_cards(low, e: ast.Entry) -> None:
 
 
 def _play(low, e, state):
-    """`play 1 per turn, before roll, not the turn bought`"""
+    """`play 1 per turn, not the turn bought`"""
     no_block(e)
     for ph in e.phrases:
         words = [t.name if isinstance(t, ast.Word) else t.value if isinstance(t, ast.Number) else None
@@ -238,14 +238,15 @@ def _play(low, e, state):
         if len(words) == 3 and isinstance(words[0], int) and words[1:] == ["per", "turn"]:
             state["play_per_turn"] = words[0]
         elif words == ["before", "roll"]:
-            state["playable_before_roll"] = True
+            raise Shape(ph.span, "whether cards are played before the dice is said by the turn: "
+                        "the roll phase allows `play`", help="turn { phase roll { roll; play } ... }")
         elif words == ["not", "the", "turn", "bought"]:
             state["not_turn_bought"] = True
         elif words == ["the", "turn", "bought"]:
             state["not_turn_bought"] = False
         else:
             raise Shape(ph.span, "unknown play rule",
-                        help="`play 1 per turn, before roll, not the turn bought`")
+                        help="`play 1 per turn, not the turn bought`")
 
 
 def lower_deck(low, name: ast.Word, e: ast.Entry, rules_out: list) -> model.Deck:
@@ -258,7 +259,7 @@ def lower_deck(low, name: ast.Word, e: ast.Entry, rules_out: list) -> model.Deck
         cname = need_word(items, 0, st, "the card's name")
         count = need_number(items, 1, st, "how many cards")
         no_more(items, 2, "card")
-        props = {"points": 0, "hidden": False, "army": 0}
+        props = {"points": 0, "hidden": False}
         for sub in (st.block.stmts if st.block else ()):
             if isinstance(sub, ast.Hook):
                 if sub.event.name != "play":
@@ -268,15 +269,18 @@ def lower_deck(low, name: ast.Word, e: ast.Entry, rules_out: list) -> model.Deck
                 h = low.hooks.hook(sub, event_override=("card_played", cname.name))
                 if h is not None:
                     hooks.append(h)
-            elif isinstance(sub, ast.Entry) and sub.head.name in ("points", "army"):
-                props[sub.head.name] = single_number(sub).value
+            elif isinstance(sub, ast.Entry) and sub.head.name == "points":
+                props["points"] = single_number(sub).value
+            elif isinstance(sub, ast.Entry) and sub.head.name == "army":
+                low.ctx.error("E0301", "a card has no `army`: Largest Army counts the cards played",
+                              sub.span, help="award largest_army { ...; measure played(player, [knight]) }")
             elif isinstance(sub, ast.Entry) and sub.head.name == "hidden":
                 no_more(terms(sub), 0, "hidden")
                 props["hidden"] = True
             else:
-                low.ctx.error("E0301", "a card holds points, army, hidden or `on play { }`", sub.span,
+                low.ctx.error("E0301", "a card holds points, hidden or `on play { }`", sub.span,
                               help=did_you_mean(getattr(getattr(sub, "head", None), "name", ""),
-                                                ["points", "army", "hidden"]))
+                                                ["points", "hidden"]))
         cards.append(model.Card(cname.name, count.value, source=source_of(st.span), **props))
 
     table = {"card": card, "play": _play}
@@ -306,7 +310,7 @@ def lower_award(low, name: ast.Word, e: ast.Entry) -> model.Award | None:
             raise Shape(st.span, "`measure` takes a query call", help="measure army(player)")
         from catandsl.compiler.hooks import Scope
 
-        expr, t = low.hooks.expr(items[0], Scope({"player": "player"}, low.hooks.names))
+        expr, t = low.hooks.value(items[0], Scope({"player": "player"}, low.hooks.names), "an award's measure")
         if t not in ("int", "any"):
             low.ctx.error("E0504", f"an award measures a number, not {t}", items[0].span)
         s["measure"] = expr

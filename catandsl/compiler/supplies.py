@@ -139,7 +139,7 @@ def lower_tie_break(low, e: ast.Entry) -> None:
             if not isinstance(t, (ast.Call, ast.Var)):
                 low.ctx.error("E0504", "a tie-break is a query of `player`, such as points(player)", t.span)
                 continue
-            expr, typ = low.hooks.expr(t, Scope({"player": "player"}, low.hooks.names))
+            expr, typ = low.hooks.value(t, Scope({"player": "player"}, low.hooks.names), "a tie-break key")
             if typ not in ("int", "any"):
                 low.ctx.error("E0504", f"a tie-break ranks by a number, not {typ}", t.span)
             keys.append(expr)

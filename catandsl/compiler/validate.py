@@ -37,8 +37,7 @@ def _span(source: model.Source | None, fallback: Span) -> Span:
     return Span(source.file, source.line, source.column)
 
 
-def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span, play: bool = True) -> None:
-    """`play=False` skips the trial game (for tools that only need the map checked)."""
+def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> None:
     from catandsl.board import BoardError, instantiate
 
     count = _count_configurations(scenario)
@@ -113,13 +112,6 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span, play: 
         for d in _check_sites(rs, board, span):
             report(d)
 
-    if play and not any(d.is_error for d in ctx.diagnostics):
-        # the fewest and the most players: set-up and map variants differ most there
-        for players in sorted({scenario.players_min, scenario.players_max}):
-            diag = trial_play(scenario, players, {o.name: o.default for o in scenario.options}, span)
-            if diag is not None:
-                report(diag)
-                break
 
 
 def _start_outside_its_sites(rs, board, start: model.Start, span: Span) -> Diagnostic | None:
@@ -220,31 +212,3 @@ def _describe(expr: model.Expr) -> str:
     if expr.op in ("and", "or"):
         return f" {expr.op} ".join(_describe(a) for a in expr.args)
     return "its condition"
-
-
-TRIAL_ACTIONS = 120
-
-
-def trial_play(scenario: model.Scenario, players: int, options: dict, span: Span) -> Diagnostic | None:
-    """The last step of `check`: start a game and play a few random legal moves, so a
-    scenario the engine cannot run is reported like any other error."""
-    import random
-
-    from catandsl.engine import EngineError, new_game
-
-    rng = random.Random(f"check:{players}")
-    try:
-        state = new_game(scenario, players, options, CHECK_SEED).new_initial_state()
-        for _ in range(TRIAL_ACTIONS):
-            if state.is_terminal():
-                break
-            if state.is_chance_node():
-                state.apply_action(state.sample_chance())
-                continue
-            state.apply_action(rng.choice(state.legal_actions()))
-    except EngineError as e:
-        # the message without the "file:line:col: " the engine puts in front
-        message = str(e).split(": ", 1)[1] if e.source is not None else str(e)
-        return Diagnostic("E0701", f"the engine cannot run this scenario yet: {message}",
-                          _span(e.source, span), help="this rule names something the engine does not do yet")
-    return None

@@ -1,190 +1,431 @@
-"""The flow: hooks run on events, the loop that runs everything needing no decision, the
-set-up script, turns, and the end of the game."""
+"""The turn interpreter: hooks on events, the set-up script, the declared phases of a
+turn, the end of the game. Flow (stage, set-up position, turn, phase, the pending
+stack) changes only here; everything else changes through rules (catandsl/rules/).
+
+The decision the game waits for is always a prompt: the top of `state.pending`, or,
+with nothing pending, a *standing* prompt of the stage: `SETUP` (the next set-up
+placement, or the draw of the start player), `TURN` (the active player's phase) or
+`OVER`. `advance` runs everything that needs no decision: hook statements, lapsed
+prompts, set-up steps without a choice, the start of the next turn.
+
+The turn (`game.phases`, declared by the ruleset's `turn { phase NAME { ... } }`): a
+phase allows activities (rules/base.py: `roll`, `trade`, `build`, ...). The player may
+take the action of any activity of the current phase or of a later one before the next
+roll phase, which moves the turn on to the first such phase that allows it: phases go
+forward, never back. A phase that allows `roll` ends only with the dice (a chance node
+once the player asks for them, or when nothing else is possible there); the turn ends
+with `EndTurn`, offered once no roll phase lies ahead.
+"""
 
 from __future__ import annotations
 
-from catandsl.engine.errors import EngineError
-from catandsl.engine.interpreter import Answers, NeedChoice, site
-from catandsl.rules.registry import EVENTS, touches
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from catandsl.engine.interpreter import Answers, NeedChoice
+from catandsl.rules import placement, scoring
+from catandsl.rules.base import Action, EngineError, IllegalAction, Prompt, seats_ok, site
+from catandsl.rules.choices import ChoiceIds, ChoosePlayer, ChooseResource
+from catandsl.rules.dice import Roll, RollDice
+from catandsl.rules.registry import CHOICE, EVENTS, FLOW, PRIMITIVES, writes
+
+if TYPE_CHECKING:
+    from catandsl.engine.game import Game
+    from catandsl.engine.state import State
 
 
-class FlowMixin:
-    """Flow changes only here: set-up position, turn, phase, the stack of frames."""
+# ---- the flow's own actions ---------------------------------------------------------------
 
-    __slots__ = ()
 
-    def _emit(self, event: str, env: dict) -> None:
-        g = self.game
-        hooks = g.hooks.get(event)
-        if not hooks:
-            return
-        fparam = EVENTS[event].filter
-        ids: list[int] = []
-        for h, eids in hooks:
-            if h.filters and env.get(fparam) not in h.filters:
-                continue
-            if h.condition is not None and not g.interp.evaluate(
-                h.condition, env, self, Answers([]), h.source
-            ):
-                continue
-            ids += eids
-        if ids:
-            self.frames.append(["run", ids, dict(env), [], None])
+@dataclass(frozen=True, order=True)
+class EndTurn(Action):
+    KIND: ClassVar[str] = "end_turn"
+    WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
 
-    def _advance(self) -> None:
-        """Run everything that needs no decision, up to the next decision or chance node."""
-        g = self.game
-        while self.stage != "over":
-            if self.frames:
-                top = self.frames[-1]
-                kind = top[0]
-                if kind == "run":
-                    if top[4] is not None:
-                        return
-                    if not top[1]:
-                        self.frames.pop()
-                        continue
-                    self._run_one(top)
-                    continue
-                if kind == "next_turn":
-                    self.frames.pop()
-                    self._next_turn()
-                    continue
-                if kind == "end_setup":
-                    self.frames.pop()
-                    self.stage = "turn"
-                    self.turn_player = self.start_player  # A.4.5
-                    self.turns = 1
-                    self.phase = 0
-                    self._emit("turn_started", {"player": self.turn_player})
-                    self._emit("setup_ended", {})
-                    continue
-                if kind in ("move", "free") and not self._compute_legal():
-                    self.frames.pop()
-                    continue
-                if kind == "discard" and all(n == 0 for _, n in top[1]):
-                    self.frames.pop()
-                    continue
-                if kind == "gold" and (all(n == 0 for _, n in top[1]) or not any(self.bank)):
-                    self.frames.pop()  # B.6: with the bank empty the choice lapses
-                    continue
-                if kind == "offer" and not top[3] and not top[4]:
-                    self.frames.pop()  # everyone declined: the offer lapses
-                    continue
-                return
-            if self.stage == "setup":
-                if self.start_player < 0:
-                    return  # the start player is a chance node
-                if self.setup_pos >= len(g.setup_script):
-                    self.frames.append(["end_setup"])
-                    continue
-                p, ri, si = self.setup_entry()
-                step = g.setup_steps[ri][si]
-                if step.action == "collect":
-                    corner = self.last_corner
-                    self._collect(p, corner)
-                    self.setup_pos += 1
-                    if corner >= 0 and self.corner_owner[corner] == p:
-                        # rules pay what `collect` does not (terrains of choice)
-                        self._emit("collected", {
-                            "player": p, "piece": g.pieces[self.corner_piece[corner]].name,
-                            "at": site("intersection", corner)})
-                    continue
-                if step.action != "place":
-                    raise EngineError(f"set-up step {step.action!r} is not supported", step.source)
-                if not self._compute_legal():
-                    self.setup_pos += 1
-                    continue
-                return
-            return
 
-    def setup_entry(self) -> tuple[int, int, int]:
-        """(player, round, step) of the set-up position: the script counts seats from
-        the start player."""
-        p, ri, si = self.game.setup_script[self.setup_pos]
-        return (p + self.start_player) % self.game.num_players, ri, si
+@dataclass(frozen=True, order=True)
+class StartPlayer(Action):
+    """Chance outcome: the start player (A.4.1; rolling with re-rolls of ties is uniform)."""
 
-    def _run_one(self, top: list) -> None:
-        g = self.game
-        ids, env = top[1], top[2]
-        eid = ids[0]
-        e = g.effects[eid]
-        if e.op == "call":  # what this effect may change, for the awards (registry.TOUCHES)
-            self._changed |= touches(e.expr.value)
-        try:
-            if e.op == "call":
-                g.interp.evaluate(e.expr, env, self, Answers(top[3]), e.source)
-                del ids[0]
-                top[3] = []
-            elif e.op == "if":
-                cond = g.interp.evaluate(e.expr, env, self, Answers(top[3]), e.source)
-                top[1] = list(g.effect_body[eid] if cond else g.effect_orelse[eid]) + ids[1:]
-                top[3] = []
-            elif e.op == "let":
-                env[e.name] = g.interp.evaluate(e.expr, env, self, Answers(top[3]), e.source)
-                del ids[0]
-                top[3] = []
-            elif e.op == "for":
-                items = g.interp.evaluate(e.expr, env, self, Answers(top[3]), e.source)
-                del ids[0]
-                top[3] = []
-                for item in reversed(list(items)):
-                    self.frames.append(["run", list(g.effect_body[eid]), {**env, e.name: item},
-                                        [], None])
-            else:
-                raise EngineError(f"unknown statement {e.op!r}", e.source)
-        except NeedChoice as nc:
-            top[4] = [nc.kind, nc.player, nc.among]
+    KIND: ClassVar[str] = "start_player"
+    WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
+    player: int
 
-    def _collect(self, p: int, corner: int) -> None:
-        g = self.game
-        if corner < 0:
-            return
-        for h in g.board.corner_hexes[corner]:
-            r = g.hex_resource[h]
-            if r >= 0 and self.bank[r] > 0:
-                self.bank[r] -= 1
-                self.hands[p][r] += 1
 
-    def _next_turn(self) -> None:
-        g = self.game
-        if self.turns >= g.turn_limit:
-            self.stage = "over"
-            self.reason = "turn_limit"
-            return
-        self.turns += 1
-        self.turn_player = (self.turn_player + 1) % g.num_players
-        self.phase = 0
-        self.roll_requested = False
-        self.played_turn = [0] * len(g.decks)
-        self.built = False
-        self.new_cards = [0] * len(g.cards)
-        self._emit("turn_started", {"player": self.turn_player})
+# ---- hooks --------------------------------------------------------------------------------
 
-    def _check_victory(self) -> None:
-        if self.stage == "turn" and self.points(self.turn_player) >= self.game.victory:
-            self.stage = "over"
-            self.winner = self.turn_player
-            self.reason = "victory"
-            self.frames = []
 
-    def end_game(self, reason: str) -> None:
-        """Ends the game now: players are ranked by the scenario's `tie_break` keys in
-        turn, highest first (by default points alone). A single best player is `winner`;
-        players equal on every key share the victory: `winner` is -1 and `winners` lists
-        them in seat order (returns() gives each +1)."""
-        g = self.game
-        tb = g.ruleset.tie_break
-        n = g.num_players
-        if tb is None or not tb.keys:
-            rank = [(self.points(p),) for p in range(n)]
+def emit(s: State, event: str, env: dict[str, Any]) -> None:
+    """Queue the statements of every hook on `event` whose filter and condition hold."""
+    g = s.game
+    hooks = g.hooks.get(event)
+    if not hooks:
+        return
+    fparam = EVENTS[event].filter
+    ids: list[int] = []
+    for h, eids in hooks:
+        if h.filters and env.get(fparam or "") not in h.filters:
+            continue
+        if h.condition is not None and not g.interp.value(h.condition, env, s, h.source):
+            continue
+        ids += eids
+    if ids:
+        s.pending.append(Effects(ids, dict(env), [], None))
+
+
+@dataclass
+class Effects(Prompt):
+    """Hook statements still to run (ids into `game.effects`, first first), with their
+    variables. While a statement waits for a choice, `waiting` is [primitive, player,
+    options] and the statement runs again from its start with `answers` once it is given
+    (queries have no side effects, so evaluating again is safe)."""
+
+    KIND: ClassVar[str] = "effects"
+    statements: list[int]
+    env: dict[str, Any]
+    answers: list[Any]
+    waiting: list[Any] | None
+
+    def check(self, game: Game) -> str:
+        if not all(isinstance(k, int) and 0 <= k < len(game.effects) for k in self.statements):
+            return "statements must be ids of the game's rule statements"
+        w = self.waiting
+        if w is not None and not (isinstance(w, list) and len(w) == 3 and w[0] in PRIMITIVES
+                                  and PRIMITIVES[w[0]].kind == CHOICE and isinstance(w[1], int)
+                                  and seats_ok(game, w[1]) and isinstance(w[2], list) and w[2]):
+            return "waiting must be [choice, player, options]"
+        return super().check(game)
+
+    def step(self, s: State) -> bool:
+        if self.waiting is not None:
+            return False
+        if not self.statements:
+            s.pending.pop()
+            return True
+        _run_one(s, self)
+        return True
+
+    def actor(self, s: State) -> int:
+        assert self.waiting is not None
+        return int(self.waiting[1])
+
+    def legal(self, s: State) -> list[int]:
+        assert self.waiting is not None
+        name, _, options = self.waiting
+        ids = s.game.table(ChoiceIds)
+        if PRIMITIVES[name].answer is ChooseResource:
+            return [ids.resource[s.game.res_index[r]] for r in options]
+        return [ids.player[p] for p in options]
+
+    def apply(self, s: State, act: Action) -> None:
+        self.answers.append(act.resource if isinstance(act, ChooseResource) else
+                            act.player if isinstance(act, ChoosePlayer) else None)
+        self.waiting = None
+
+
+def _run_one(s: State, frame: Effects) -> None:
+    g = s.game
+    ids, env = frame.statements, frame.env
+    eid = ids[0]
+    e = g.effects[eid]
+    ev = g.interp.evaluate
+    assert e.expr is not None
+    try:
+        if e.op == "call":
+            s._changed |= writes(str(e.expr.value))
+            ev(e.expr, env, s, Answers(frame.answers), e.source)
+            del ids[0]
+        elif e.op == "if":
+            cond = ev(e.expr, env, s, Answers(frame.answers), e.source)
+            frame.statements = list(g.effect_body[eid] if cond else g.effect_orelse[eid]) + ids[1:]
+        elif e.op == "let":
+            env[str(e.name)] = ev(e.expr, env, s, Answers(frame.answers), e.source)
+            del ids[0]
+        elif e.op == "for":
+            items = ev(e.expr, env, s, Answers(frame.answers), e.source)
+            del ids[0]
+            frame.answers = []
+            for item in reversed(list(items)):
+                s.pending.append(Effects(list(g.effect_body[eid]), {**env, str(e.name): item}, [], None))
         else:
-            rank = [tuple(g.interp.evaluate(k, {"player": p}, self, Answers([]), tb.source)
-                          for k in tb.keys) for p in range(n)]
-        best = max(rank)
-        winners = [p for p in range(n) if rank[p] == best]
-        self.winner = winners[0] if len(winners) == 1 else -1
-        self.winners = winners if len(winners) > 1 else []
-        self.stage = "over"
-        self.reason = reason
-        self.frames = []
+            raise EngineError(f"unknown statement {e.op!r}", e.source)
+        frame.answers = []
+    except NeedChoice as nc:
+        if not nc.options:
+            raise EngineError(f"{nc.primitive}() has nothing to choose from", e.source) from None
+        frame.waiting = [nc.primitive, nc.player, nc.options]
+
+
+# ---- continuations: flow steps queued behind hooks ------------------------------------------
+
+
+@dataclass
+class NextTurn(Prompt):
+    """The turn has ended: once its hooks have run, the next one starts."""
+
+    KIND: ClassVar[str] = "next_turn"
+
+    def step(self, s: State) -> bool:
+        s.pending.pop()
+        _next_turn(s)
+        return True
+
+
+@dataclass
+class EndSetup(Prompt):
+    """The set-up is over: once its hooks have run, the first turn starts."""
+
+    KIND: ClassVar[str] = "end_setup"
+
+    def step(self, s: State) -> bool:
+        s.pending.pop()
+        s.stage = "turn"
+        s.turn_player = s.start_player  # A.4.5
+        s.turns = 1
+        s.phase = 0
+        s.emit("turn_started", {"player": s.turn_player})
+        s.emit("setup_ended", {})
+        return True
+
+
+def _next_turn(s: State) -> None:
+    g = s.game
+    if s.turns >= g.turn_limit:
+        _over(s, "turn_limit")
+        return
+    s.turns += 1
+    s.turn_player = (s.turn_player + 1) % g.num_players
+    s.phase = 0
+    s.roll_requested = False
+    s.played_turn = [0] * len(g.decks)
+    s.new_cards = [0] * len(g.cards)
+    s.offers_made = 0
+    s.offers_declined = []
+    s.acted = [0] * len(g.custom_actions)
+    s.emit("turn_started", {"player": s.turn_player})
+
+
+def _over(s: State, reason: str, winner: int = -1) -> None:
+    s.stage = "over"
+    s.reason = reason
+    s.winner = winner
+    s.pending = []
+
+
+# ---- the standing prompts ---------------------------------------------------------------------
+
+
+class Setup(Prompt):
+    """The set-up rounds: first the draw of the start player (a chance node), then each
+    step of `game.setup_script` in turn. A step with no legal site is skipped."""
+
+    def step(self, s: State) -> bool:
+        g = s.game
+        if s.start_player < 0:
+            return False
+        if s.setup_pos >= len(g.setup_script):
+            s.pending.append(EndSetup())
+            return True
+        p, step = setup_entry(s)
+        if step.action == "collect":
+            corner = s.last_corner
+            placement.collect(s, p, corner)
+            s.setup_pos += 1
+            if corner >= 0 and s.corner_owner[corner] == p:
+                # rules pay what `collect` does not (terrains of choice)
+                s.emit("collected", {"player": p, "piece": g.pieces[s.corner_piece[corner]].name,
+                                     "at": site("intersection", corner)})
+            return True
+        if step.action != "place":
+            raise EngineError(f"set-up step {step.action!r} is not supported", step.source)
+        if not self.legal(s):
+            s.setup_pos += 1
+            return True
+        return False
+
+    def outcomes(self, s: State) -> list[tuple[int, float]]:
+        n = s.game.num_players
+        return [(s.game.action_id[StartPlayer(p)], 1 / n) for p in range(n)]
+
+    def actor(self, s: State) -> int:
+        return setup_entry(s)[0]
+
+    def legal(self, s: State) -> list[int]:
+        p, step = setup_entry(s)
+        out: list[int] = []
+        for name in step.pieces:
+            out += placement.targets(s, p, s.game.piece_index[name], "setup", step)
+        return sorted(out)
+
+    def apply(self, s: State, act: Action) -> None:
+        if isinstance(act, StartPlayer):
+            s.start_player = act.player
+            s.chance_count += 1
+            return
+        placement.apply_build(s, setup_entry(s)[0], act)
+        s.setup_pos += 1
+
+    def refusal(self, s: State, act: Action) -> IllegalAction | None:
+        return placement.refusal(s, setup_entry(s)[0], act, "setup")
+
+
+def setup_entry(s: State) -> tuple[int, Any]:
+    """(player, step) at the set-up position: the script counts seats from the start player."""
+    g = s.game
+    p, ri, si = g.setup_script[s.setup_pos]
+    return (p + s.start_player) % g.num_players, g.setup_steps[ri][si]
+
+
+class Turn(Prompt):
+    """The active player's turn, in the phase `state.phase` (see the module docstring)."""
+
+    def actor(self, s: State) -> int:
+        return s.turn_player
+
+    def outcomes(self, s: State) -> list[tuple[int, float]]:
+        return s.game.dice.outcomes
+
+    def legal(self, s: State) -> list[int]:
+        g = s.game
+        p = s.turn_player
+        out: list[int] = []
+        for a, names in g.reachable[s.phase]:
+            out += a.legal(s, p, names)
+        if g.phases[s.phase].rolls:
+            out.append(g.roll_dice_id)  # only asked when there is something else to do
+        elif g.roll_phase > s.phase:
+            out.append(g.roll_dice_id)  # done before the dice: ask for them
+        else:
+            out.append(g.end_turn_id)
+        return sorted(out)
+
+    def apply(self, s: State, act: Action) -> None:
+        g = s.game
+        kind = type(act)
+        if kind is Roll:
+            assert isinstance(act, Roll)
+            s.roll_requested = False
+            s.last_roll = act.total
+            s.chance_count += 1
+            s.phase = g.roll_phase + 1
+            s.emit("dice_rolled", {"player": s.turn_player, "roll": act.total})
+        elif kind is RollDice:
+            s.phase = g.roll_phase
+            s.roll_requested = True
+        elif kind is EndTurn:
+            s.pending.append(NextTurn())
+            s.emit("turn_ended", {"player": s.turn_player})
+        else:
+            s.phase = g.phase_for(s.phase, act)
+            g.activity_of[kind].applies[kind](s, s.turn_player, act)
+
+    def refusal(self, s: State, act: Action) -> IllegalAction | None:
+        a = s.game.activity_of.get(type(act))
+        if a is None or a.refusal is None or not any(a is b for b, _ in s.game.reachable[s.phase]):
+            return None
+        return a.refusal(s, s.turn_player, act)
+
+
+class Over(Prompt):
+    def actor(self, s: State) -> int:
+        return -4
+
+    def legal(self, s: State) -> list[int]:
+        return []
+
+
+SETUP, TURN, OVER = Setup(), Turn(), Over()
+STANDING: dict[str, Prompt] = {"setup": SETUP, "turn": TURN, "over": OVER}
+
+
+def is_chance(s: State, top: Prompt) -> bool:
+    """Whether the decision `top` is a chance node now."""
+    if top.chance:
+        return True
+    if top is SETUP:
+        return s.start_player < 0
+    if top is TURN and s.game.phases[s.phase].rolls:
+        if s.roll_requested:
+            return True
+        p = s.turn_player
+        return not any(a.legal(s, p, names) for a, names in s.game.reachable[s.phase])
+    return False
+
+
+# ---- the loop -------------------------------------------------------------------------------
+
+
+def advance(s: State) -> None:
+    """Run everything that needs no decision, up to the next decision or chance node."""
+    while s.stage != "over" and s.top().step(s):
+        pass
+
+
+def legal(s: State) -> list[int]:
+    if s.stage == "over":
+        return []
+    top = s.top()
+    if is_chance(s, top):
+        return [a for a, _ in top.outcomes(s)]
+    return top.legal(s) if top is TURN else sorted(top.legal(s))
+
+
+def action_id(s: State, action: int | Action) -> int:
+    """The id of an action given as an id or an Action; IllegalAction if the game has none."""
+    g = s.game
+    if isinstance(action, Action):
+        aid = g.action_id.get(action, -1)
+        if aid < 0:
+            at = getattr(action, "at", None)
+            piece = getattr(action, "piece", None)
+            if isinstance(piece, str) and piece in g.piece_index and at is not None:
+                raise IllegalAction("action/invalid_target",
+                                    f"{action.KIND} {piece} at {at}: a {piece} never stands there")
+            raise IllegalAction("action/unknown", f"no action {action!r} in this game")
+        return aid
+    if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < len(g.actions):
+        raise IllegalAction("action/unknown", f"no action {action!r} in this game "
+                            f"(ids are 0..{len(g.actions) - 1})")
+    return action
+
+
+def apply(s: State, aid: int, player: int | None) -> None:
+    g = s.game
+    if s.stage == "over":
+        raise IllegalAction("action/game_over", "the game is over")
+    if player is not None and player != s.current_player():
+        raise IllegalAction("action/not_your_turn",
+                            f"player {player} may not act now; player {s.current_player()} is to act")
+    if aid not in s.legal_actions():
+        raise refusal(s, aid)
+    s._legal = None
+    act = g.actions[aid]
+    s._changed |= g.action_writes[aid]
+    s.top().apply(s, act)
+    s.actions_applied += 1
+    advance(s)
+    if s._changed:
+        scoring.update_awards(s)
+    _check_end(s)
+    s._legal = None
+
+
+def _check_end(s: State) -> None:
+    g = s.game
+    if s.stage == "turn":
+        winner = scoring.winner_now(s)
+        if winner >= 0:
+            _over(s, "victory", winner)
+            return
+    if s.stage != "over" and s.actions_applied >= g.max_actions:
+        _over(s, "action_limit")
+
+
+def refusal(s: State, aid: int) -> IllegalAction:
+    """Why action `aid` is not legal now: the deciding prompt's own reason if it has
+    one, else `action/not_legal`."""
+    act = s.game.actions[aid]
+    text = s.action_to_string(aid)
+    top = s.top()
+    why = None if is_chance(s, top) else top.refusal(s, act)
+    return why or IllegalAction("action/not_legal", f"{text} is not legal now")

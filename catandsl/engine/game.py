@@ -2,24 +2,33 @@
 
 Everything static is computed here once, from the Ruleset and the Board: piece costs
 as resource vectors, the sites each piece may stand on (its `where` evaluated over the
-board), the distance rule as neighbour lists, harbors, the card list, the hooks by
-event, the set-up script, and the sorted action table. States read these tables and
+board), the distance rule as neighbour lists, the card list, the hooks by event, the
+set-up script, the turn's phases, the dice, and the sorted action table. Rule modules
+keep their own tables (`table(Cls)`, built on first use). States read these tables and
 hold only the changing data.
 """
 
 from __future__ import annotations
 
-import json
-from itertools import combinations_with_replacement
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
-from catandsl.board import instantiate
-from catandsl.engine import actions as A
-from catandsl.engine.errors import EngineError
-from catandsl.engine.interpreter import Interpreter, site
-from catandsl.engine.sites import site_info
+from catandsl.board import Board, instantiate
+from catandsl.engine.flow import EndTurn, StartPlayer
+from catandsl.engine.interpreter import Interpreter
+from catandsl.engine.state import State
+from catandsl.engine.validate import check_state
 from catandsl.ir import configure, model
+from catandsl.rules import dice as dice_rules
+from catandsl.rules.base import ACTION_SOURCES, ACTIVITIES, Action, Activity, EngineError, site
+from catandsl.rules.movement import MoveInfo
+from catandsl.rules.registry import EVENTS, reads
+from catandsl.rules.sites import SiteInfo, SiteTables
 
 SITE_KINDS = ("intersection", "path", "hex")
+NO_LIMIT = 10**6
+T = TypeVar("T")
 
 
 class PieceInfo:
@@ -29,9 +38,50 @@ class PieceInfo:
                  "connects", "upgrades", "neutral", "blocks", "steals_from", "allowed",
                  "allowed_set", "source", "movement", "blockers", "movable_by", "takes")
 
+    index: int
+    name: str
+    site: str
+    cost: tuple[int, ...]
+    limit: int
+    points: int
+    produces: int
+    distance: int
+    connects: tuple[int, ...]  # piece kinds
+    upgrades: int  # the piece kind it replaces, or -1
+    neutral: bool
+    blocks: tuple[str, ...]  # `production` and piece names
+    steals_from: tuple[int, ...]
+    allowed: tuple[int, ...]  # the sites it may ever stand on
+    allowed_set: frozenset[int]
+    source: model.Source | None
+    movement: MoveInfo | None
+    blockers: tuple[int, ...]  # neutral piece kinds that keep it off their sites
+    movable_by: model.Expr | None
+    takes: tuple[str, ...]
 
+
+@dataclass(frozen=True)
 class CardInfo:
-    __slots__ = ("index", "deck", "name", "count", "points", "army", "hidden", "playable")
+    index: int
+    deck: int
+    name: str
+    count: int
+    points: int
+    hidden: bool
+    playable: bool  # some rule reacts to playing it
+
+
+@dataclass(frozen=True)
+class PhaseInfo:
+    name: str
+    rolls: bool  # allows `roll`: the phase ends with the dice
+    allows: dict[str, frozenset[str] | None]  # activity -> names it is restricted to (None: all)
+
+
+@dataclass(frozen=True)
+class Dice:
+    totals: tuple[tuple[int, float], ...]  # (total, probability)
+    outcomes: list[tuple[int, float]]  # (Roll action id, probability)
 
 
 class Game:
@@ -40,62 +90,90 @@ class Game:
         self.scenario = scenario
         self.seed = int(seed)
         self.ruleset = rs = configure(scenario, players, options)
-        self.board = b = instantiate(rs, self.seed)
+        self.board: Board = instantiate(rs, self.seed)
         self.num_players = players
         self.resources: tuple[str, ...] = rs.resources
         self.res_index = {r: k for k, r in enumerate(self.resources)}
-        self.victory = int(rs.setting("victory", 10))
-        self.turn_limit = int(rs.setting("turn_limit", 1000))
+        self.victory = int(rs.setting("victory", 10) or 10)
+        self.victory_any_turn = rs.setting("victory_check", "own_turn") == "any_turn"
+        self.victories = rs.victories
+        self.turn_limit = int(rs.setting("turn_limit", 1000) or 1000)
         self.bank_start = [int(rs.bank.get(r, 0)) for r in self.resources]
-        self.interp = Interpreter(self)
+        self._tables: dict[type, Any] = {}
+        self.interp = Interpreter(self, self._names())
 
         # terrain -> produced resource index (-1 for none)
-        self.terrain_resource = []
-        terrain_choice = []  # B.6: the terrain produces a resource of the owner's choice
-        for name in b.terrain_names:
+        terrain_resource, terrain_choice = [], []
+        for name in self.board.terrain_names:
             t = rs.terrains[name]
-            terrain_choice.append(bool(t.choice))
-            self.terrain_resource.append(
-                self.res_index[t.produces] if t.produces and not t.choice else -1)
-        self.hex_resource = tuple(self.terrain_resource[t] for t in b.hex_terrain)
-        self.hex_choice = tuple(terrain_choice[t] for t in b.hex_terrain)
+            terrain_choice.append(bool(t.choice))  # B.6: the owner picks (gold)
+            terrain_resource.append(self.res_index[t.produces] if t.produces and not t.choice else -1)
+        self.hex_resource = tuple(terrain_resource[t] for t in self.board.hex_terrain)
+        self.hex_choice = tuple(terrain_choice[t] for t in self.board.hex_terrain)
 
-        site_info(self)  # tokens and map sites (sites.py), before the pieces' sites
+        supplies = self.table(SiteTables)
+        self.token_names = supplies.token_names
+        self.token_index = supplies.token_index
+        self.token_reserve = supplies.token_reserve
+        self.sites: tuple[SiteInfo, ...] = supplies.sites
+        self.custom_actions = tuple(rs.actions.values())
         self._build_pieces()
         self._build_cards()
-        self._build_trades()
         self._build_hooks()
         self._build_setup()
+        self._build_turn()
         self.awards = list(rs.awards.values())
-        # the parts of the game each award's measure reads (see registry.TOUCHES)
+        # the parts of the game each award's measure reads (see rules/registry.py)
         self.award_reads = tuple(_reads(a.measure) for a in self.awards)
-        self.phases = tuple(rs.turn.phases) if rs.turn else ("roll", "main")
-        for ph in self.phases:
-            if ph not in ("roll", "main"):
-                raise EngineError(f"turn phase {ph!r} is not supported by this engine yet",
-                                  rs.turn.source if rs.turn else None)
         self._build_action_table()
+        self.dice = Dice(self.dice_totals, [(self.action_id[dice_rules.Roll(t)], p)
+                                            for t, p in self.dice_totals])
+        # every applied action counts; a game that reaches this ends ("action_limit")
+        self.max_actions = int(rs.setting("action_limit", 0) or 0) or \
+            self.turn_limit * 200 + 10 * len(self.setup_script) + 100
 
-    # ---- static tables ------------------------------------------------------------
+    def table(self, cls: type[T]) -> T:
+        """A rule module's static tables for this game (its `build(game)`, made once)."""
+        t = self._tables.get(cls)
+        if t is None:
+            t = self._tables[cls] = cls.build(self)  # type: ignore[attr-defined]
+        return t
 
-    def _vector(self, amounts) -> tuple[int, ...]:
+    def _names(self) -> dict[str, Any]:
+        """Declared names a rule may refer to, each standing for its name; an island
+        name stands for the list of island numbers it names."""
+        rs = self.ruleset
+        out: dict[str, Any] = {n: list(ids) for n, ids in self.board.island_names.items()}
+        for group in (rs.resources, rs.terrains, rs.pieces, rs.awards, rs.decks, rs.tokens,
+                      rs.sites, rs.actions):
+            for n in group:
+                out[n] = n
+        for d in rs.decks.values():
+            for c in d.cards:
+                out[c.name] = c.name
+        return out
+
+    def cost_vector(self, amounts: Iterable[model.Amount]) -> tuple[int, ...]:
         v = [0] * len(self.resources)
         for a in amounts:
             v[self.res_index[a.name]] += a.count
         return tuple(v)
 
-    def _build_pieces(self):
+    # ---- static tables ------------------------------------------------------------
+
+    def _build_pieces(self) -> None:
         b = self.board
         # The frame is the edge of the world (B.10): its positions count as sea beside the
         # map, but no piece stands on a frame position, or on a path or intersection that
         # touches nothing but frame positions.
         frame = [bool(b.graph.nodes[("hex", q, r)].get("frame")) for q, r in b.hexes]
-        self._inside_frame = {
+        inside = {
             "hex": tuple(h for h in range(len(b.hexes)) if not frame[h]),
             "path": tuple(k for k, hs in enumerate(b.path_hexes) if not all(frame[h] for h in hs)),
             "intersection": tuple(c for c, hs in enumerate(b.corner_hexes)
                                   if not all(frame[h] for h in hs)),
         }
+        no_build = self.table(SiteTables).no_build_corners
         self.pieces: list[PieceInfo] = []
         for k, p in enumerate(self.ruleset.pieces.values()):
             info = PieceInfo()
@@ -105,35 +183,34 @@ class Game:
             if p.neutral and p.site != "hex":
                 raise EngineError(f"neutral piece {p.name!r} on a {p.site}: only neutral "
                                   f"pieces on hexes move and rob", p.source)
-            info.cost = self._vector(p.cost)
-            info.limit = p.limit if p.limit is not None else 10**6
+            info.cost = self.cost_vector(p.cost)
+            info.limit = p.limit if p.limit is not None else NO_LIMIT
             info.points, info.produces, info.distance = p.points, p.produces, p.distance
-            info.connects, info.upgrades, info.neutral = p.connects, p.upgrades, p.neutral
-            info.blocks, info.steals_from = p.blocks, p.steals_from
-            # who may move a neutral piece (a condition on `player`), and what a robbery
-            # with it may take: "resource" and token names (empty: a resource card)
-            info.movable_by = p.movable_by
-            info.takes = tuple(p.takes)
-            inside = self._inside_frame[p.site]
-            if p.where is None:
-                info.allowed = inside
-            else:
-                info.allowed = tuple(
-                    k for k in inside
-                    if self.interp.static_condition(p.where, {"at": site(p.site, k)}, p.source)
-                )
-            if p.site == "intersection" and not p.neutral and self.no_build_corners:
+            info.neutral, info.blocks = p.neutral, p.blocks
+            info.movable_by, info.takes = p.movable_by, tuple(p.takes)
+            allowed = inside[p.site]
+            if p.where is not None:
+                allowed = tuple(k for k in allowed
+                                if self.interp.static_condition(p.where, {"at": site(p.site, k)}, p.source))
+            if p.site == "intersection" and not p.neutral and no_build:
                 # a site whose kind has `no building`: nobody ever builds there
-                info.allowed = tuple(k for k in info.allowed if k not in self.no_build_corners)
-            info.allowed_set = frozenset(info.allowed)
+                allowed = tuple(k for k in allowed if k not in no_build)
+            info.allowed, info.allowed_set = allowed, frozenset(allowed)
             self.pieces.append(info)
         self.piece_index = {p.name: p.index for p in self.pieces}
-        for p in self.pieces:
-            p.connects = tuple(self.piece_index[c] for c in p.connects)
-            p.steals_from = tuple(self.piece_index[c] for c in p.steals_from)
-            p.upgrades = self.piece_index[p.upgrades] if p.upgrades else -1
+        index = self.piece_index
+        movers = []
+        for p, ir in zip(self.pieces, self.ruleset.pieces.values()):
+            p.connects = tuple(index[c] for c in ir.connects)
+            p.steals_from = tuple(index[c] for c in ir.steals_from)
+            p.upgrades = index[ir.upgrades] if ir.upgrades else -1
+            p.blockers = tuple(n.index for n in self.pieces if n.neutral and p.name in n.blocks)
+            p.movement = None
+            if ir.movement is not None and not p.neutral and p.site == "path":
+                p.movement = MoveInfo.of(ir.movement, index)
+                movers.append(p.index)
+        self.movers = tuple(movers)
         self.neutral = [p.index for p in self.pieces if p.neutral]
-        self._build_movement()
         self.blocking = tuple(p.index for p in self.pieces if "production" in p.blocks)
         # intersections within distance-1 steps, for each distance in use
         self.within: dict[int, tuple[tuple[int, ...], ...]] = {}
@@ -148,67 +225,28 @@ class Game:
             self.within[d] = tuple(rows)
         self.starts = [b.starts.get(self.pieces[k].name, -1) for k in self.neutral]
 
-    def _build_movement(self):
-        """Ships (B.2, B.4): which neutral pieces block placing each piece (`blocks`), and
-        the pieces a player may move (`moves`), as (per_turn, open_end, not_built_this_turn,
-        blocked_by piece indices, phase)."""
-        from catandsl.engine.ships import movement_info
-
-        movement_info(self)
-
-    def _build_cards(self):
+    def _build_cards(self) -> None:
         self.decks = list(self.ruleset.decks.values())
         self.deck_index = {d.name: k for k, d in enumerate(self.decks)}
+        self.deck_cost = [self.cost_vector(d.cost) for d in self.decks]
+        played = {str(f) for rule in self.ruleset.rules for h in rule.hooks
+                  if h.event == "card_played" for f in h.filters}
         self.cards: list[CardInfo] = []
-        self.deck_cost = [self._vector(d.cost) for d in self.decks]
         for dk, d in enumerate(self.decks):
             for c in d.cards:
-                info = CardInfo()
-                info.index, info.deck, info.name, info.count = len(self.cards), dk, c.name, c.count
-                info.points, info.army, info.hidden = c.points, c.army, c.hidden
-                info.playable = False
-                self.cards.append(info)
+                self.cards.append(CardInfo(len(self.cards), dk, c.name, c.count, c.points, c.hidden,
+                                           c.name in played))
         self.card_index = {c.name: c.index for c in self.cards}
 
-    def _build_trades(self):
-        self.bank_rate = 0
-        for t in self.ruleset.trades.values():
-            if t.give > 0:
-                rate = t.give // max(t.get, 1)
-                self.bank_rate = rate if not self.bank_rate else min(self.bank_rate, rate)
-        # harbor index -> (rate, resource index or -1 for any)
-        self.harbor_rates = []
-        for hb in self.board.harbors:
-            res = self.res_index[hb.type.resource] if hb.type.resource else -1
-            self.harbor_rates.append((hb.type.give // max(hb.type.get, 1), res))
-        self.harbor_corners = tuple(
-            (c, h) for c, h in enumerate(self.board.corner_harbor) if h >= 0
-        )
-        rs = self.ruleset
-        # A.5: with `trade_build separate`, no trade once the turn's first build is made
-        self.trade_after_build = rs.options.get("trade_build", "combined") != "separate"
-        # A.8: domestic offers of 1..trade_offer_cards cards for 1..trade_offer_cards,
-        # never the same resource on both sides
-        self.bundles: list[tuple[str, tuple[int, ...]]] = []
-        if "domestic" in rs.trades:
-            most = int(rs.params.get("trade_offer_cards", 1))
-            for size in range(1, most + 1):
-                for combo in combinations_with_replacement(range(len(self.resources)), size):
-                    v = [0] * len(self.resources)
-                    for r in combo:
-                        v[r] += 1
-                    self.bundles.append(("+".join(self.resources[r] for r in combo), tuple(v)))
-        self.bundle_vector = dict(self.bundles)
-
-    def _build_hooks(self):
-        """Hooks by event, in declaration order; every effect gets an id (plain data
-        in the state's frames refers to effects by id)."""
+    def _build_hooks(self) -> None:
+        """Hooks by event, in declaration order; every statement gets an id (the prompts
+        on a state refer to statements by id)."""
         self.effects: list[model.Effect] = []
         self.effect_body: list[tuple[int, ...]] = []
         self.effect_orelse: list[tuple[int, ...]] = []
         self.hooks: dict[str, list[tuple[model.Hook, tuple[int, ...]]]] = {}
 
-        def register(effects) -> tuple[int, ...]:
+        def register(effects: Iterable[model.Effect]) -> tuple[int, ...]:
             ids = []
             for e in effects:
                 k = len(self.effects)
@@ -222,12 +260,11 @@ class Game:
 
         for rule in self.ruleset.rules:
             for h in rule.hooks:
+                if h.event not in EVENTS:
+                    raise EngineError(f"unknown event {h.event!r}", h.source)
                 self.hooks.setdefault(h.event, []).append((h, register(h.effects)))
-        played = {str(f) for h, _ in self.hooks.get("card_played", []) for f in h.filters}
-        for c in self.cards:
-            c.playable = c.army > 0 or c.name in played
 
-    def _build_setup(self):
+    def _build_setup(self) -> None:
         """The set-up as a script of (player, round, step) in play order."""
         n = self.num_players
         self.setup_script: list[tuple[int, int, int]] = []
@@ -244,88 +281,89 @@ class Game:
                 for si in range(len(rnd.steps)):
                     self.setup_script.append((p, ri, si))
             last = order[-1]
-        self.setup_steps = [[s for s in rnd.steps] for rnd in (setup.rounds if setup else ())]
+        self.setup_steps = [list(rnd.steps) for rnd in (setup.rounds if setup else ())]
 
-    def _build_action_table(self):
-        b, R = self.board, self.resources
-        acts: list[A.Action] = [A.RollDice(), A.EndTurn()]
-        acts += [A.Roll(t) for t in range(2, 13)]
-        for p in self.pieces:
-            cls = A.Move if p.neutral else A.Build
-            acts += [cls(p.name, k) for k in p.allowed]
-        for pi in self.movers:
-            p = self.pieces[pi]
-            acts += [A.PickUp(p.name, k) for k in p.allowed]
-            acts += [A.PutDown(p.name, k) for k in p.allowed]
-        acts += [A.Steal(p) for p in range(self.num_players)]
-        acts += [A.ChoosePlayer(p) for p in range(self.num_players)]
-        for r in R:
-            acts += [A.Stolen(r), A.Discard(r), A.ChooseResource(r)]
-            acts += [A.BankTrade(r, g) for g in R if g != r]
-        for d in self.decks:
-            acts.append(A.BuyCard(d.name))
-        for c in self.cards:
-            acts.append(A.Draw(self.decks[c.deck].name, c.name))
-            if c.playable:
-                acts.append(A.PlayCard(c.name))
-        takes = {w for p in self.pieces for w in p.takes if w in self.token_index}
-        if takes:  # a robbery that may take a token: the mover says what (sites.py)
-            acts += [A.Take(w) for w in sorted(takes | {"resource"})]
-        acts += [A.StartPlayer(p) for p in range(self.num_players)]
-        acts += [A.TradeWith(p) for p in range(self.num_players)]
-        if self.bundles:
-            acts += [A.Accept(), A.Decline(), A.CancelOffer()]
-            for give, gv in self.bundles:
-                for get, tv in self.bundles:
-                    if not any(x and y for x, y in zip(gv, tv)):
-                        acts.append(A.Offer(give, get))
-        acts = sorted(set(acts), key=lambda a: a.key())
-        self.actions: tuple[A.Action, ...] = tuple(acts)
-        self.action_id: dict[A.Action, int] = {a: k for k, a in enumerate(acts)}
-        ids = self.action_id
-        # fast look-ups for the hot loop
+    def _build_turn(self) -> None:
+        """The declared phases (engine/flow.py says how a turn walks them) and the dice."""
+        rs = self.ruleset
+        if rs.turn is None or not rs.turn.phases:
+            raise EngineError("the ruleset declares no turn: write `turn { phase roll { roll } ... }`")
+        phases = []
+        for ph in rs.turn.phases:
+            allows: dict[str, frozenset[str] | None] = {}
+            for a in ph.allows:
+                if a.activity not in ACTIVITIES:
+                    raise EngineError(f"phase {ph.name!r} allows {a.activity!r}, which no rule module "
+                                      "provides", ph.source)
+                before = allows.get(a.activity, frozenset())
+                names = frozenset(a.names) if a.names else None
+                allows[a.activity] = None if before is None or names is None else before | names
+            phases.append(PhaseInfo(ph.name, "roll" in allows, allows))
+        rolls = [k for k, ph in enumerate(phases) if ph.rolls]
+        if len(rolls) > 1:
+            raise EngineError("a turn has one phase that allows `roll`", rs.turn.source)
+        self.roll_phase = rolls[0] if rolls else -1
+        if self.roll_phase == len(phases) - 1:
+            phases.append(PhaseInfo("after the roll", False, {}))  # where the turn ends
+        self.phases: tuple[PhaseInfo, ...] = tuple(phases)
+        # what the player may do from each phase: its activities and those of the phases
+        # after it, up to the next roll phase (phases go forward, never past the dice)
+        self.spans: list[tuple[int, ...]] = []
+        self.reachable: list[tuple[tuple[Activity, frozenset[str] | None], ...]] = []
+        for k, ph in enumerate(phases):
+            span = [k]
+            if not ph.rolls:
+                for j in range(k + 1, len(phases)):
+                    if phases[j].rolls:
+                        break
+                    span.append(j)
+            merged: dict[str, frozenset[str] | None] = {}
+            for j in span:
+                for name, names in phases[j].allows.items():
+                    if name == "roll":
+                        continue
+                    before = merged.get(name, frozenset())
+                    merged[name] = None if before is None or names is None else before | names
+            self.spans.append(tuple(span))
+            self.reachable.append(tuple((ACTIVITIES[a], merged[a]) for a in sorted(merged)))
+        d = rs.dice
+        count, sides, reroll = (d.count, d.sides, d.reroll) if d is not None else (2, 6, ())
+        self.dice_totals = tuple(dice_rules.totals(count, sides, reroll))
+
+    def _build_action_table(self) -> None:
+        acts: set[Action] = {EndTurn()}
+        acts.update(StartPlayer(p) for p in range(self.num_players))
+        for source in ACTION_SOURCES:
+            acts.update(source(self))
+        ordered = sorted(acts, key=lambda a: a.key())
+        self.actions: tuple[Action, ...] = tuple(ordered)
+        self.action_id: dict[Action, int] = {a: k for k, a in enumerate(ordered)}
+        self.action_writes = tuple(type(a).WRITES for a in ordered)
+        # which activity owns each action kind a phase may offer
+        self.activity_of: dict[type[Action], Activity] = {
+            kind: a for a in ACTIVITIES.values() for kind in a.applies}
+        b = self.board
         self.build_id = [[-1] * (len(b.intersections) if p.site == "intersection" else
                                  len(b.paths) if p.site == "path" else len(b.hexes))
                          for p in self.pieces]
-        for p in self.pieces:
-            cls = A.Move if p.neutral else A.Build
-            for k in p.allowed:
-                self.build_id[p.index][k] = ids[cls(p.name, k)]
-        self.pick_up_id = {pi: {k: ids[A.PickUp(self.pieces[pi].name, k)]
-                                for k in self.pieces[pi].allowed} for pi in self.movers}
-        self.put_down_id = {pi: {k: ids[A.PutDown(self.pieces[pi].name, k)]
-                                 for k in self.pieces[pi].allowed} for pi in self.movers}
-        self.roll_id = [ids.get(A.Roll(t), -1) for t in range(13)]
-        self.steal_id = [ids[A.Steal(p)] for p in range(self.num_players)]
-        self.choose_player_id = [ids[A.ChoosePlayer(p)] for p in range(self.num_players)]
-        self.stolen_id = [ids[A.Stolen(r)] for r in R]
-        self.discard_id = [ids[A.Discard(r)] for r in R]
-        self.choose_resource_id = [ids[A.ChooseResource(r)] for r in R]
-        self.trade_id = [[ids.get(A.BankTrade(r, g), -1) for g in R] for r in R]
-        self.buy_id = [ids[A.BuyCard(d.name)] for d in self.decks]
-        self.draw_id = [ids[A.Draw(self.decks[c.deck].name, c.name)] for c in self.cards]
-        self.play_id = [ids.get(A.PlayCard(c.name), -1) for c in self.cards]
-        self.take_id = {a.what: k for k, a in enumerate(acts) if isinstance(a, A.Take)}
-        self.end_turn_id = ids[A.EndTurn()]
-        self.roll_dice_id = ids[A.RollDice()]
-        self.start_id = [ids[A.StartPlayer(p)] for p in range(self.num_players)]
-        self.trade_with_id = [ids[A.TradeWith(p)] for p in range(self.num_players)]
-        self.accept_id = ids.get(A.Accept(), -1)
-        self.decline_id = ids.get(A.Decline(), -1)
-        self.cancel_offer_id = ids.get(A.CancelOffer(), -1)
-        # offers by what they give (bundle vector, sorted ids); ids of offers are one
-        # contiguous run of the table (`offer_ids` = range), which players may skip
-        offer = [k for k, a in enumerate(acts) if isinstance(a, A.Offer)]
-        self.offer_ids = range(offer[0], offer[-1] + 1) if offer else range(0)
-        by_give: dict[str, list[int]] = {}
-        for k in offer:
-            by_give.setdefault(acts[k].give, []).append(k)
-        self.offers_by_give = [
-            (tuple((r, n) for r, n in enumerate(self.bundle_vector[gv]) if n), tuple(ks))
-            for gv, ks in by_give.items()
-        ]  # ((resource, count) for each resource the bundle holds, offer ids)
-        self.offer_vectors = {k: (self.bundle_vector[acts[k].give], self.bundle_vector[acts[k].get])
-                              for k in offer}
+        for a, k in self.action_id.items():
+            if type(a).KIND in ("build", "move"):  # a piece on a site: Build, or Move (neutral)
+                self.build_id[self.piece_index[a.piece]][a.at] = k  # type: ignore[attr-defined]
+        self.end_turn_id = self.action_id[EndTurn()]
+        self.roll_dice_id = self.action_id[dice_rules.RollDice()]
+
+    def phase_for(self, phase: int, act: Action) -> int:
+        """The phase an action moves the turn to: the first from `phase` on (within its
+        span) that allows the action's activity, for the action's piece, deck or trade."""
+        a = self.activity_of[type(act)]
+        subject = a.subject(self, act) if a.subject is not None else None
+        for j in self.spans[phase]:
+            allows = self.phases[j].allows
+            if a.name in allows:
+                names = allows[a.name]
+                if names is None or subject in names:
+                    return j
+        return phase
 
     # ---- the OpenSpiel-style API ------------------------------------------------------
 
@@ -333,23 +371,29 @@ class Game:
         return len(self.actions)
 
     def max_game_length(self) -> int:
-        return self.turn_limit * 200
+        """Every game ends within this many applied actions (chance outcomes included)."""
+        return self.max_actions
 
-    def new_initial_state(self):
-        from catandsl.engine.state import State
-
+    def new_initial_state(self) -> State:
         return State.initial(self)
 
-    def deserialize_state(self, text: str):
-        from catandsl.engine.state import State
+    def deserialize_state(self, text: str) -> State:
+        """A state from `State.serialize()`, checked before play (StateError otherwise)."""
+        return check_state(self, text)
 
-        return State.from_json(self, json.loads(text))
-
-    def action(self, action_id: int) -> A.Action:
+    def action(self, action_id: int) -> Action:
         return self.actions[action_id]
 
-    def action_id_of(self, action: A.Action) -> int:
+    def action_id_of(self, action: Action) -> int:
         return self.action_id[action]
+
+    def action_to_string(self, action_id: int) -> str:
+        a = self.actions[action_id]
+        piece = getattr(a, "piece", None)
+        if isinstance(piece, str) and piece in self.piece_index and hasattr(a, "at"):
+            return f"{a.KIND} {piece} at {self.site_name(self.pieces[self.piece_index[piece]], a.at)}"  # type: ignore[attr-defined]
+        parts = [str(v) for k, v in a.to_json().items() if k != "kind"]
+        return " ".join([a.KIND] + parts)
 
     def site_name(self, piece: PieceInfo, at: int) -> str:
         b = self.board
@@ -366,25 +410,23 @@ class Game:
                 f"actions={len(self.actions)}>")
 
 
-def new_game(scenario, players: int | None = None, options: dict | None = None,
+def new_game(scenario: model.Scenario, players: int | None = None, options: dict | None = None,
              seed: int = 0) -> Game:
-    """A Game of a compiled scenario (or a path to a .catan file)."""
+    """A Game of a compiled scenario (`catandsl.new_game` also takes a path)."""
     if not isinstance(scenario, model.Scenario):
-        import catandsl
+        raise TypeError(f"new_game needs a compiled Scenario, not {type(scenario).__name__} "
+                        "(catandsl.new_game also takes a path to a .catan file)")
+    return Game(scenario, scenario.players_max if players is None else players, options, seed)
 
-        scenario = catandsl.load(scenario)
-    return Game(scenario, players or scenario.players_max, options, seed)
 
-
-def _reads(expr) -> frozenset[str]:
+def _reads(expr: model.Expr) -> frozenset[str]:
     """The parts of the game an expression reads: the union over the calls in it."""
-    from catandsl.rules.registry import touches
-
     out: frozenset[str] = frozenset()
     stack = [expr]
     while stack:
         e = stack.pop()
         if e.op == "call":
-            out |= touches(e.value)
+            out |= reads(str(e.value))
         stack.extend(e.args)
     return out
+

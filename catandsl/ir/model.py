@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -106,13 +106,13 @@ class EdgeRef:
 @dataclass(frozen=True)
 class Movement:
     """How a placed piece may move (ships): only the end of an open route, how many
-    moves per turn, not a piece built this turn, not away from a blocking piece."""
+    moves per turn, not a piece built this turn, not away from a blocking piece. When
+    it may move is said by the turn's phases (`move`)."""
 
     open_end_only: bool = False
     per_turn: int = 1
     not_built_this_turn: bool = False
     blocked_by: tuple[str, ...] = ()
-    phase: str = "main"
 
 
 # ---- declarations ------------------------------------------------------------------
@@ -151,7 +151,8 @@ class Piece:
     """A piece: where it stands (`site`: path, intersection or hex, with a `where`
     condition), what it costs, how many each player has (`limit`), what it is worth,
     what it must connect to, what it replaces (`upgrades`), and for a neutral piece
-    (robber, pirate) what it blocks and whom it robs. `movable_by` is a condition on
+    (robber, pirate) what it blocks (`production`, or piece kinds it keeps off the sites
+    around it) and whom it robs. `movable_by` is a condition on
     the mover (`player`): a player for whom it is false may not choose this piece,
     whichever rule or card moves it. `takes` lists what a robbery may take: `resource`
     (a resource card) and token names; empty means a resource card, as in the base
@@ -183,7 +184,6 @@ class Card:
     count: int
     points: int = 0
     hidden: bool = False
-    army: int = 0
     source: Source | None = None
 
 
@@ -194,7 +194,6 @@ class Deck:
     cards: tuple[Card, ...]
     cost: tuple[Amount, ...] = ()
     play_per_turn: int = 1
-    playable_before_roll: bool = False
     not_turn_bought: bool = True
     source: Source | None = None
 
@@ -215,12 +214,16 @@ class Award:
 
 @dataclass(frozen=True)
 class Trade:
-    """A way to trade: `bank` (give:get with the bank) or `domestic` (between players)."""
+    """A way to trade: `bank` (give:get with the bank) or `domestic` (between players:
+    offers of 1 to `cards` resource cards on each side, at most `offers_per_turn` a
+    turn; an offer every other player declined is not made again in that turn)."""
 
     KIND: ClassVar[str] = "trade"
     name: str
     give: int = 0
     get: int = 0
+    cards: int = 1
+    offers_per_turn: int = 3
     source: Source | None = None
 
 
@@ -327,10 +330,70 @@ class Setup:
 
 
 @dataclass(frozen=True)
+class Allow:
+    """What a phase allows: an activity (`roll`, `trade`, `build`, `buy`, `play`,
+    `move`, `actions`), restricted to the named pieces, decks, trades or actions when
+    `names` is not empty."""
+
+    activity: str
+    names: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Phase:
+    name: str
+    allows: tuple[Allow, ...]
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
 class Turn:
+    """The phases of a regular turn, in order (see engine/flow.py)."""
+
     KIND: ClassVar[str] = "turn"
     name: str
-    phases: tuple[str, ...]
+    phases: tuple[Phase, ...]
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class Dice:
+    """`dice 2d6`: `count` dice of `sides` sides, summed; totals in `reroll` are rolled
+    again (so they never come up)."""
+
+    KIND: ClassVar[str] = "dice"
+    name: str
+    count: int
+    sides: int
+    reroll: tuple[int, ...] = ()
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class Victory:
+    """`victory "Title" where COND`: a player for whom the condition holds (`player` in
+    scope) wins, checked when the points target is."""
+
+    KIND: ClassVar[str] = "victory"
+    name: str
+    title: str
+    condition: Expr
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class CustomAction:
+    """`action NAME "Title" { ... }`: an action of the scenario's own, taken in a phase
+    that allows it, at most `per_turn` times a turn, when its cost is paid and its
+    condition (`player` in scope) holds; its effects are the hooks of
+    `action_taken(NAME)`."""
+
+    KIND: ClassVar[str] = "action"
+    name: str
+    title: str
+    cost: tuple[Amount, ...] = ()
+    per_turn: int = 1
+    condition: Expr | None = None
     source: Source | None = None
 
 
@@ -484,11 +547,11 @@ class Remove:
 
 Decl = (
     Resource | Terrain | Bank | Piece | Deck | Award | Trade | Token | SiteKind | TieBreak
-    | Setting | Param | Setup | Turn | Rule | Map | Remove
+    | Setting | Param | Setup | Turn | Dice | Victory | CustomAction | Rule | Map | Remove
 )
 DECL_TYPES: tuple[type, ...] = (
     Resource, Terrain, Bank, Piece, Deck, Award, Trade, Token, SiteKind, TieBreak, Setting,
-    Param, Setup, Turn, Rule, Map, Remove,
+    Param, Setup, Turn, Dice, Victory, CustomAction, Rule, Map, Remove,
 )
 
 

@@ -40,6 +40,9 @@ class Ruleset:
     params: dict[str, int]
     setup: model.Setup | None
     turn: model.Turn | None
+    dice: model.Dice | None
+    victories: tuple[model.Victory, ...]
+    actions: dict[str, model.CustomAction]
     rules: tuple[model.Rule, ...]
     map: model.Map | None
     decls: dict[tuple[str, str], model.Decl] = field(repr=False, default_factory=dict)
@@ -110,7 +113,7 @@ def configure(
 
     banks = of("bank")
     bank = {a.name: a.count for a in banks[-1].amounts} if banks else {}
-    setups, turns, maps = of("setup"), of("turn"), of("map")
+    setups, turns, maps, dice = of("setup"), of("turn"), of("map"), of("dice")
     return Ruleset(
         scenario=scenario.name,
         title=scenario.title,
@@ -130,6 +133,9 @@ def configure(
         params=params,
         setup=setups[-1] if setups else None,
         turn=turns[-1] if turns else None,
+        dice=dice[-1] if dice else None,
+        victories=tuple(of("victory")),
+        actions={a.name: a for a in of("action")},
         rules=tuple(of("rule")),
         map=maps[-1] if maps else None,
         decls=decls,

@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 from bisect import bisect_left
 
+from catandsl.rules.trade import TradeTables
+
 
 class RandomPlayer:
     def __init__(self, seed: int = 0, offers: float = 0.0):
@@ -18,7 +20,7 @@ class RandomPlayer:
 
     def choose(self, state) -> int:
         actions = state.legal_actions()
-        ids = state.game.offer_ids
+        ids = state.game.table(TradeTables).offer_ids
         if ids:
             lo, hi = bisect_left(actions, ids.start), bisect_left(actions, ids.stop)
             if lo < hi:

@@ -1,1 +1,26 @@
-"""The library of rule primitives that compiled hooks name (see registry.py)."""
+"""The library of rule primitives, prompts and turn activities, one module per topic.
+
+Importing the package registers everything (`registry.PRIMITIVES`, `base.ACTIONS`,
+`base.PROMPTS`, `base.ACTIVITIES`, `base.ACTION_SOURCES`); the compiler reads the
+registry to check rules, the engine to run them, the docs to list them. No module here
+imports the engine.
+"""
+
+from catandsl.rules import (  # noqa: F401  (each module registers what it defines)
+    cards,
+    choices,
+    common,
+    custom,
+    dice,
+    hands,
+    islands,
+    movement,
+    neutral,
+    places,
+    placement,
+    production,
+    routes,
+    scoring,
+    sites,
+    trade,
+)

@@ -26,7 +26,7 @@ HARBOR = {"clay": "brick", "ore": "ore", "sheep": "wool", "wheat": "grain", "woo
 
 @pytest.fixture(scope="module")
 def scenario() -> model.Scenario:
-    compiled, diags, _ = compile_path(CLOTH, play=False)
+    compiled, diags, _ = compile_path(CLOTH)
     assert compiled is not None, [(d.code, d.message) for d in diags]
     assert not diags, [(d.code, d.message) for d in diags]
     return compiled
@@ -196,7 +196,7 @@ TINY = '''scenario "Tiny" {{
 def compile_text(tmp_path, decls: str, map_: str = ""):
     path = tmp_path / "t.catan"
     path.write_text(TINY.format(decls=decls, map=map_), encoding="utf-8")
-    scenario, diags, _ = compile_path(path, play=False)
+    scenario, diags, _ = compile_path(path)
     return scenario, [(d.code, d.message, d.help) for d in diags]
 
 

@@ -33,7 +33,7 @@ SEEDS = range(1, 9)
 
 
 def _compiled(path: Path):
-    scenario, diags, sources = compile_path(path, play=False)
+    scenario, diags, sources = compile_path(path)
     assert scenario is not None, format_all(diags, sources)
     assert not [d for d in diags if d.is_error], format_all(diags, sources)
     return scenario

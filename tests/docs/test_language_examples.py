@@ -191,7 +191,7 @@ def test_seed_maps_match_the_reference_layouts(scenario, examples_dir):
     line, body = found[0]
     path = examples_dir / f"seed_{scenario}.catan"
     path.write_text(body, encoding="utf-8")
-    compiled, diags, _ = compile_path(path, play=False)
+    compiled, diags, _ = compile_path(path)
     assert compiled is not None, [d.message for d in diags]
     layouts = json.loads(LAYOUTS.read_text(encoding="utf-8"))[SEED_MAPS[scenario]]["layouts"]
     for players in (3, 4):

@@ -23,7 +23,7 @@ def game(players: int = 4, seed: int = 1, options: dict | None = None):
 def blank(g):
     """Turn 1, player 0 about to roll, nothing on the board, empty hands."""
     s = g.new_initial_state()
-    s.apply_action(g.start_id[0])
+    act(s, A.StartPlayer(0))
     while s.stage == "setup":
         s.apply_action(s.legal_actions()[0])
     n, R = g.num_players, len(g.resources)
@@ -95,7 +95,8 @@ def pieces_on_board(s) -> list[list[int]]:
     for owner, piece in zip(s.path_owner, s.path_piece):
         if owner >= 0:
             counted[owner][piece] += 1
-    for f in s.frames:
-        if f[0] == "relocate":
-            counted[f[1]][f[2]] += 1
+    for prompt in s.pending:
+        lifted = prompt.lifted()
+        if lifted is not None:
+            counted[lifted[0]][lifted[1]] += 1
     return counted

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from catandsl.engine import actions as A
+from catandsl.rules.hands import Discarding
+from catandsl.rules.routes import longest_route
 from tests.engine.helpers import act, blank, game, give, legal, put, to_main
 from tests.engine.test_rules import _chain
 
@@ -86,7 +88,7 @@ def _broken(g, other_lengths):
     assert s.award_holder[ROAD_AWARD] == 0
     _next_turn_of(s, 3)
     act(s, A.Build("settlement", c0[3]))  # breaks 6 into 3 + 3
-    assert s.longest_route(0, (g.piece_index["road"],)) == 3
+    assert longest_route(s, 0, ["road"]) == 3
     return s
 
 
@@ -174,7 +176,7 @@ def test_steal_only_from_adjacent_players_with_cards(g, victim_cards):
     if victim_cards:
         assert legal(s) == [A.Steal(1)]
     else:  # nobody to rob: the turn goes on
-        assert not s.frames and A.EndTurn() in legal(s)
+        assert not s.pending and A.EndTurn() in legal(s)
 
 
 @pytest.mark.parametrize("cards,discard", [(7, 0), (8, 4), (9, 4), (11, 5)])
@@ -183,7 +185,7 @@ def test_discard_half_rounded_down(g, cards, discard):
     give(s, 1, *(2, 2, 2, 2, cards - 8) if cards >= 8 else (cards, 0, 0, 0, 0))
     act(s, A.Roll(7))
     done = 0
-    while s.frames and s.frames[-1][0] == "discard":
+    while isinstance(s.top(), Discarding):
         assert s.current_player() == 1
         s.apply_action(s.legal_actions()[0])
         done += 1

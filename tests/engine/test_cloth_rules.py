@@ -21,6 +21,11 @@ from catandsl.compiler import compile_path
 from catandsl.diagnostics import format_all
 from catandsl.engine import actions as A
 from catandsl.engine import new_game
+from catandsl.engine import flow
+from catandsl.rules import movement, sites
+from catandsl.rules.hands import Discarding
+from catandsl.rules.neutral import Moving
+from catandsl.rules.sites import SiteTables
 
 from tests.engine.helpers import act, blank, give, legal, put, to_main
 
@@ -97,7 +102,7 @@ scenario cloth_test "Cloth test" {
 def _game(tmp_path: Path, depleted: int = 1, seed: int = 1):
     path = tmp_path / "cloth.catan"
     path.write_text(SCENARIO % {"depleted": depleted}, encoding="utf-8")
-    scenario, diags, sources = compile_path(path, play=False)
+    scenario, diags, sources = compile_path(path)
     assert scenario is not None, format_all(diags, sources)
     assert not [d for d in diags if d.is_error], format_all(diags, sources)
     return new_game(scenario, 3, seed=seed)
@@ -143,7 +148,7 @@ def _ids(g):
 def _conserved(s):
     g = s.game
     total = sum(x[0] for x in s.token_stock) + s.token_supply[0] + sum(h[0] for h in s.tokens_held)
-    assert total == g.token_total[0] == 5
+    assert total == next(iter(g.ruleset.tokens.values())).supply == 5
     assert min(min(x) for x in s.token_stock) >= 0 and s.token_supply[0] >= 0
 
 
@@ -152,7 +157,7 @@ def _reach(s, p, which="north"):
     g = s.game
     v, c, x = _ids(g)[which]
     put(s, p, "settlement", c)
-    if not s.frames and s.is_chance_node():
+    if not s.pending and s.is_chance_node():
         to_main(s, 3)
     give(s, p, 0, 1, 1, 0, 0)
     act(s, A.Build("ship", x), p)
@@ -166,25 +171,25 @@ def test_sites_stocks_and_nobody_builds_on_a_village(game):
     g = game
     ids = _ids(g)
     assert [(x.kind, x.number, x.stock) for x in g.sites] == [("village", 6, (2,)), ("village", 9, (2,))]
-    assert g.token_reserve == (1,) and g.token_total == (5,)
+    assert g.token_reserve == (1,) and [t.supply for t in g.ruleset.tokens.values()] == [5]
     for name in ("north", "south"):
         v = ids[name][0]
-        assert v in g.no_build_corners and v in g.closing_corners
+        assert v in g.table(SiteTables).no_build_corners and v in g.table(SiteTables).closing_corners
         for piece in ("settlement", "city"):
             assert v not in g.pieces[g.piece_index[piece]].allowed_set
     s = g.new_initial_state()
     _conserved(s)
     assert s.token_stock == [[2], [2]] and s.token_supply == [1]
-    assert g.interp._names["cloth"] == "cloth" and g.interp._names["village"] == "village"
+    assert g.interp.names["cloth"] == "cloth" and g.interp.names["village"] == "village"
 
 
-def test_base_state_has_no_token_fields():
+def test_base_state_has_empty_token_fields():
     from tests.engine.helpers import game as base_game
 
     s = base_game(4).new_initial_state()
     data = s.to_json()
-    for f in ("token_stock", "token_supply", "tokens_held", "partners", "winners"):
-        assert f not in data
+    assert data["token_stock"] == [] and data["token_supply"] == [] and data["partners"] == []
+    assert data["tokens_held"] == [[]] * 4 and data["winners"] == []
 
 
 # ---- trade is established by a route from an own building ------------------------------------
@@ -198,7 +203,7 @@ def test_a_ship_reaching_a_village_establishes_trade_and_takes_one_cloth(game):
     assert s.partners == [[0, 0]]
     assert s.tokens_held[0] == [1] and s.token_stock == [[1], [2]]
     _conserved(s)
-    assert s.trades_with(0, v) and not s.trades_with(1, v)
+    assert sites.trades_with(s, 0, v) and not sites.trades_with(s, 1, v)
     # reaching it again (another route) does not count twice
     assert len([e for e in s.partners if e == [0, 0]]) == 1
 
@@ -209,8 +214,8 @@ def test_a_route_not_joined_to_an_own_building_establishes_nothing(game):
     to_main(s, 3)
     v, c, x = _ids(g)["north"]
     put(s, 1, "ship", x)  # player 1's lone ship: no building behind it
-    s._check_sites(1, x)
-    s._advance()
+    sites.check_reached(s, 1, x)
+    flow.advance(s)
     assert s.partners == [] and s.tokens_held[1] == [0]
 
 
@@ -229,8 +234,8 @@ def test_cloth_is_not_a_resource_card_and_scores_one_point_per_two(game):
     # a 7 with 8 cards and 3 cloth: discard 4 (cards only)
     give(s, 0, 2, 2, 2, 2, 0)
     act(s, A.Roll(7))
-    top = s.frames[-1]
-    assert top[0] == "discard" and top[1] == [[0, 4]]
+    top = s.top()
+    assert isinstance(top, Discarding) and top.owed == [[0, 4]]
 
 
 # ---- production -------------------------------------------------------------------------------
@@ -337,10 +342,10 @@ def test_with_no_piece_left_to_move_the_move_lapses(tmp_path):
     s.neutral_at[g.piece_index["robber"]] = -1
     # a 7 moves only the pirate here if the rule asked for it; the robber is still
     # there to move, so check the filter directly on a pirate-only move
-    s.frames.append(["move", 0, [g.piece_index["pirate"]]])
+    s.push(Moving(0, [g.piece_index["pirate"]]))
     s.changed()
-    s._advance()
-    assert s.frames == []
+    flow.advance(s)
+    assert s.pending == []
 
 
 def test_the_pirate_takes_a_resource_card_or_a_cloth_the_movers_choice(game):
@@ -363,7 +368,7 @@ def test_the_pirate_takes_a_resource_card_or_a_cloth_the_movers_choice(game):
     act(s, A.Take("cloth"))
     assert s.tokens_held[0] == [1] and s.tokens_held[1] == [1]
     _conserved(s)
-    assert s.frames == [] and s.hands[1][WOOL] == 1
+    assert s.pending == [] and s.hands[1][WOOL] == 1
 
 
 def test_the_pirate_takes_a_cloth_from_a_player_without_cards(game):
@@ -379,7 +384,7 @@ def test_the_pirate_takes_a_cloth_from_a_player_without_cards(game):
     act(s, A.Roll(7))
     act(s, A.Move("pirate", sea))
     act(s, A.Steal(2))  # only cloth to take: no choice asked
-    assert s.tokens_held[0] == [1] and s.tokens_held[2] == [0] and s.frames == []
+    assert s.tokens_held[0] == [1] and s.tokens_held[2] == [0] and s.pending == []
 
 
 # ---- closed routes -----------------------------------------------------------------------------
@@ -395,7 +400,7 @@ def test_a_route_to_a_village_is_closed(game):
         to_main(s, 3)
         act(s, A.EndTurn())
     to_main(s, 3)
-    assert s.why_not_pick_up(0, x) == "not the open end of a route"
+    assert movement.why_not_pick_up(s, 0, x) == "not the open end of a route"
     before = s.serialize()
     with pytest.raises(IllegalAction) as refused:
         s.apply_action(A.PickUp(g.pieces[s.path_piece[x]].name, x))
@@ -404,7 +409,7 @@ def test_a_route_to_a_village_is_closed(game):
     # the same ship with no partnership would be an open end
     s.partners = []
     s.changed()
-    assert s.can_pick_up(0, x)
+    assert movement.why_not_pick_up(s, 0, x) == ""
 
 
 # ---- the end of the game ------------------------------------------------------------------------

@@ -6,6 +6,10 @@ import pytest
 
 from catandsl.engine import IllegalAction
 from catandsl.engine import actions as A
+from catandsl.rules.cards import played
+from catandsl.rules.neutral import Stealing
+from catandsl.rules.routes import longest_route
+from catandsl.rules.trade import trade_rate
 from tests.engine.helpers import BRICK, GRAIN, LUMBER, ORE, WOOL, act, blank, game, give, put, to_main
 
 # Beginner map (seed-independent): hex 5 is mountains 10 with corners
@@ -64,7 +68,7 @@ def test_start_player_is_a_uniform_chance_node_and_leads_setup_and_turns(g):
     assert s.turn_player == 3
     # sampling covers every seat across seeds
     seen = {game(4, seed).new_initial_state().sample_chance() for seed in range(40)}
-    assert seen == set(g.start_id)
+    assert seen == {g.action_id[A.StartPlayer(p)] for p in range(4)}
 
 
 def test_setup_road_touches_last_settlement(g):
@@ -233,7 +237,7 @@ def test_bank_trade_rates_and_harbors(g):
     put(s, 0, "settlement", 7)  # 3:1 harbor
     assert A.BankTrade("wool", "ore") in [g.actions[a] for a in s.legal_actions()]
     put(s, 0, "settlement", 11)  # wool 2:1 harbor
-    assert s.trade_rate(0, WOOL) == 2 and s.trade_rate(0, BRICK) == 3
+    assert trade_rate(s, 0, WOOL) == 2 and trade_rate(s, 0, BRICK) == 3
     act(s, A.BankTrade("wool", "ore"))
     assert s.hands[0][WOOL] == 1 and s.hands[0][ORE] == 1
 
@@ -267,7 +271,7 @@ def test_knight_before_roll_one_card_per_turn_and_largest_army(g):
         act(s, A.PlayCard("knight"))
         hexes = [MOUNTAINS_10, DESERT, MOUNTAINS_10]
         act(s, A.Move("robber", hexes[turn]))
-        if s.frames and s.frames[-1][0] == "steal":
+        if isinstance(s.top(), Stealing):
             act(s, A.Steal(1))
             act(s, A.Stolen(s.game.resources[s.hands[1].index(max(s.hands[1]))]))
         assert s.is_chance_node()  # one card per turn: now the roll
@@ -277,7 +281,7 @@ def test_knight_before_roll_one_card_per_turn_and_largest_army(g):
         for _ in range(3):
             act(s, A.Roll(2))
             act(s, A.EndTurn())
-    assert s.army(0) == 3
+    assert played(s, 0, ["knight"]) == 3
     assert s.award_holder[1] == 0 and s.points(0) == 2
 
 
@@ -341,13 +345,13 @@ def test_longest_road_award_and_broken_by_opponent(g):
         put(s, 0, "road", x)
     give(s, 0, 2, 2, 0, 0, 0)
     to_main(s)
-    assert s.longest_route(0, (g.piece_index["road"],)) == 4
+    assert longest_route(s, 0, ["road"]) == 4
     act(s, A.Build("road", paths[4]))
     assert s.award_holder[0] == 0 and s.points(0) == 3
     # an opponent settles in the middle: 2 + 3 < 5, the card is set aside
     put(s, 1, "settlement", corners[2])
     act(s, A.Build("road", paths[5]))
-    assert s.longest_route(0, (g.piece_index["road"],)) == 4
+    assert longest_route(s, 0, ["road"]) == 4
     assert s.award_holder[0] == -1
 
 

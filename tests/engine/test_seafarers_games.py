@@ -24,6 +24,7 @@ import pytest
 
 import catandsl
 from catandsl.engine import TERMINAL, new_game
+from catandsl.rules.sites import SiteTables
 from catandsl.engine import actions as A
 from catandsl.players import RandomPlayer
 from tests.engine.test_invariants import _round_trip
@@ -74,7 +75,7 @@ def check_cheap(s) -> None:
         vp += sum(s.cards[p][c.index] * c.points for c in g.cards)
         vp += sum(aw.points for k, aw in enumerate(g.awards) if s.award_holder[k] == p)
         if supplies:
-            vp += sum(held // per * pts for held, (pts, per) in zip(s.tokens_held[p], g.token_points))
+            vp += sum(held // per * pts for held, (pts, per) in zip(s.tokens_held[p], g.table(SiteTables).token_points))
         assert vp + tokens[p] == s.points(p)
     # someone can act unless the game is over
     if s.is_terminal():

@@ -21,7 +21,9 @@ import pytest
 from catandsl.compiler import compile_path
 from catandsl.diagnostics import format_all
 from catandsl.engine import actions as A
-from catandsl.engine import islands as I
+from catandsl.rules import islands as I
+from catandsl.rules import neutral
+from catandsl.rules.production import Choosing
 from catandsl.engine import new_game
 
 from tests.engine.helpers import act, blank, give, legal, put, to_main
@@ -87,7 +89,7 @@ scenario four "Four tiny islands" {
   }
   special_victory "foreign islands" {
     on built(settlement) if (not in_setup()
-        and not home_island(player, island(at))
+        and not island_marked(player, "home", island(at))
         and first_on(player, island(at))) {
       vp_token(player, at, nth([1, 2, 2], islands_with(player, "home")))
     }
@@ -109,7 +111,7 @@ scenario four "Four tiny islands" {
 def _compile(tmp_path: Path, text: str, name: str = "t.catan"):
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
-    scenario, diags, sources = compile_path(path, play=False)
+    scenario, diags, sources = compile_path(path)
     assert scenario is not None, format_all(diags, sources)
     assert not [d for d in diags if d.is_error], format_all(diags, sources)
     return scenario
@@ -168,7 +170,7 @@ def test_pirate_steals_once_from_a_ship_owner_only(tiny):
     assert s.is_chance_node()
     act(s, A.Stolen("wool"))
     assert s.hands[0][WOOL] == 1 and s.hands[1][WOOL] == 1 and s.hands[2][GRAIN] == 3
-    assert s.frames == []
+    assert s.pending == []
 
 
 def test_robber_steals_from_buildings_not_ships(tiny):
@@ -187,15 +189,15 @@ def test_pirate_blocks_ships_on_the_edges_of_its_hex(tiny):
     g = tiny
     s = _blank(g)
     b = g.board
-    assert s.blocked_hexes("ship") == [2]
-    assert s.blocked_paths("ship") == set(b.hex_paths[2])
-    assert s.blocks_path("ship", 8) and not s.blocks_path("ship", 14)
-    assert s.blocked_hexes("production") == []  # the robber is off the board
-    assert not s.blocks_path("road", 8)  # the pirate blocks ships only
+    assert neutral.blocked_hexes(s, "ship") == [2]
+    assert neutral.blocked_paths(s, "ship") == set(b.hex_paths[2])
+    assert neutral.blocks_path(s, "ship", 8) and not neutral.blocks_path(s, "ship", 14)
+    assert neutral.blocked_hexes(s, "production") == []  # the robber is off the board
+    assert not neutral.blocks_path(s, "road", 8)  # the pirate blocks ships only
     act(s, A.Roll(7))
     act(s, A.Move("pirate", 4))
-    assert s.blocked_paths("ship") == set(b.hex_paths[4])
-    assert s.blocks_path("ship", 14) and not s.blocks_path("ship", 8)
+    assert neutral.blocked_paths(s, "ship") == set(b.hex_paths[4])
+    assert neutral.blocks_path(s, "ship", 14) and not neutral.blocks_path(s, "ship", 8)
 
 
 # ---- gold (B.6) -----------------------------------------------------------------------------
@@ -215,7 +217,7 @@ def test_gold_pays_settlement_one_and_city_two_of_the_owners_choice(tiny):
     act(s, A.ChooseResource("brick"))
     assert s.current_player() == 2
     act(s, A.ChooseResource("wool"))
-    assert s.current_player() == 0 and not s.frames  # main phase of player 0
+    assert s.current_player() == 0 and not s.pending  # main phase of player 0
     assert s.hands[1] == [0, 0, 0, 0, 1]
     assert s.hands[2] == [1, 0, 1, 0, 0]
     assert sum(bank) - sum(s.bank) == 3 and s.bank[ORE] == bank[ORE] - 1
@@ -231,14 +233,14 @@ def test_gold_choice_lapses_when_the_bank_is_empty_and_robber_blocks_it(tiny):
     act(s, A.Roll(6))
     assert legal(s) == [A.ChooseResource("ore")]  # only what the bank still has
     act(s, A.ChooseResource("ore"))
-    assert not s.frames and s.current_player() == 0  # player 2's choices lapsed
+    assert not s.pending and s.current_player() == 0  # player 2's choices lapsed
     assert s.hands[2] == [0] * 5
     s2 = _blank(g)
     put(s2, 1, "settlement", 13)
     s2.neutral_at[g.piece_index["robber"]] = 3
     s2.changed()
     act(s2, A.Roll(6))
-    assert not s2.frames and s2.hands[1] == [0] * 5
+    assert not s2.pending and s2.hands[1] == [0] * 5
 
 
 def test_setup_second_settlement_next_to_gold_takes_a_choice(tiny):
@@ -252,8 +254,8 @@ def test_setup_second_settlement_next_to_gold_takes_a_choice(tiny):
         if s.setup_pos >= 12 and A.Build("settlement", 13) in acts:
             act(s, A.Build("settlement", 13))
             continue
-        if s.frames and s.frames[-1][0] == "gold":
-            gold_prompt = (s.current_player(), [e[:] for e in s.frames[-1][1]])
+        if isinstance(s.top(), Choosing):
+            gold_prompt = (s.current_player(), [e[:] for e in s.top().owed])
             act(s, A.ChooseResource("ore"))
             continue
         pick = [a for a in acts if not (isinstance(a, A.Build) and a.piece == "settlement"
@@ -286,15 +288,15 @@ def test_setup_where_names_an_island(tmp_path):
 def test_island_queries(tiny):
     g = tiny
     s = _blank(g)
-    assert I.q_island(g, s, ["i", 13]) == 1 and I.q_island(g, s, ["h", 2]) == -1
-    assert I.q_on_island(g, s, ["i", 7], [0]) and not I.q_on_island(g, s, ["i", 13], [0])
-    assert g.interp._names["main"] == [0]
+    assert I.island(s, ["i", 13]) == 1 and I.island(s, ["h", 2]) == -1
+    assert I.on_island(s, ["i", 7], [0]) and not I.on_island(s, ["i", 13], [0])
+    assert g.interp.names["main"] == [0]
     put(s, 0, "settlement", 7)
     put(s, 0, "settlement", 13)
-    assert I.islands_of(g, s, 0) == [0, 1]
-    I.e_mark_island(g, s, 0, "home", 0)
-    assert I.q_home_island(g, s, 0, 0) and not I.q_home_island(g, s, 1, 0)
-    assert I.q_islands_with(g, s, 0, "home") == 1
+    assert I.islands_of(s, 0) == [0, 1]
+    I.mark_island(s, 0, "home", 0)
+    assert I.island_marked(s, 0, "home", 0) and not I.island_marked(s, 1, "home", 0)
+    assert I.islands_with(s, 0, "home") == 1
 
 
 # ---- special victory points (B.8, C.2) -----------------------------------------------------------
@@ -309,8 +311,8 @@ def _build(s, player, piece, at):
 
 
 def _turn_of(s, player):
-    while s.turn_player != player or s.game.phases[s.phase] != "main":
-        if s.game.phases[s.phase] == "main":
+    while s.turn_player != player or s.game.phases[s.phase].name != "main":
+        if s.game.phases[s.phase].name == "main":
             act(s, A.EndTurn())
         else:
             to_main(s, 2)  # no hex has a 2
@@ -353,10 +355,10 @@ def test_vp_token_survives_a_city_upgrade_and_shows_in_state_and_observation(tin
     assert obs["vp_tokens"] == [[0, 13, 2]] and obs["scores"][0] == 4
 
 
-def test_states_without_tokens_serialize_without_the_new_fields(tiny):
+def test_states_without_tokens_serialize_empty_lists(tiny):
     s = _blank(tiny)
     data = json.loads(s.serialize())
-    assert "vp_tokens" not in data and "island_tags" not in data
+    assert data["vp_tokens"] == [] and data["island_tags"] == []
 
 
 def test_four_islands_home_islands_and_the_1_2_2_sequence(tmp_path):
@@ -370,9 +372,9 @@ def test_four_islands_home_islands_and_the_1_2_2_sequence(tmp_path):
     assert s.vp_tokens == []
     for p in range(3):
         homes = sorted(i for q, t, i in s.island_tags if q == p and t == "home")
-        assert homes == I.islands_of(g, s, p) and homes
+        assert homes == I.islands_of(s, p) and homes
     s = _blank(g)
-    I.e_mark_island(g, s, 0, "home", 0)  # player 0: one home island (0)
+    I.mark_island(s, 0, "home", 0)  # player 0: one home island (0)
     to_main(s, 2)
 
     def corner_of(island, skip=()):
@@ -406,7 +408,7 @@ def test_four_islands_home_islands_and_the_1_2_2_sequence(tmp_path):
 
 
 def test_the_log_notes_special_victory_points_and_awards():
-    from catandsl.engine import new_game
+    from catandsl import new_game
     from catandsl.players import GreedyPlayer, play_game
 
     from tests.conftest import ROOT

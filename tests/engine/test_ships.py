@@ -16,6 +16,9 @@ from catandsl.compiler import compile_path
 from catandsl.engine import actions as A
 from catandsl.engine import new_game
 from catandsl.engine.errors import IllegalAction
+from catandsl.rules.movement import Relocating
+from catandsl.rules import movement
+from catandsl.rules.routes import longest_route
 from tests.engine.helpers import act, blank, give, legal, put, to_main
 
 BOARD = """\
@@ -48,7 +51,7 @@ BRICK, LUMBER, WOOL, GRAIN, ORE = range(5)
 def scenario(tmp_path_factory):
     f = tmp_path_factory.mktemp("ships") / "ships.catan"
     f.write_text(BOARD, encoding="utf-8")
-    sc, diags, _ = compile_path(f, play=False)
+    sc, diags, _ = compile_path(f)
     assert not diags, diags
     return sc
 
@@ -182,7 +185,7 @@ def test_the_pirate_blocks_new_ships_on_its_edges(g):
 
 def test_a_coastal_start_may_take_a_ship_instead_of_its_road(g):
     s = g.new_initial_state()
-    s.apply_action(g.start_id[0])
+    act(s, A.StartPlayer(0))
     act(s, A.Build("settlement", xa(g)))
     got = {(a.piece, a.at) for a in legal(s)}
     assert got == {("road", path(g, A_, S)), ("road", path(g, A_, (0, -1))),
@@ -205,7 +208,7 @@ def test_road_building_places_roads_or_ships(g):
     act(s, ship_at(g, path(g, S, (0, -1))))
     act(s, ship_at(g, path(g, S, (1, -2))))
     assert s.placed[0][g.piece_index["ship"]] == 2
-    assert s.hands[0] == [0, 0, 0, 0, 0] and not s.frames
+    assert s.hands[0] == [0, 0, 0, 0, 0] and not s.pending
     # one of each
     s = blank(g)
     put(s, 0, "settlement", xa(g))
@@ -266,7 +269,7 @@ def test_only_the_open_end_moves_and_follows_the_rules_for_a_new_ship(g):
     assert s.path_owner[path(g, A_, (0, -1))] == 0
     assert s.path_piece[path(g, A_, (0, -1))] == g.piece_index["ship"]
     assert s.placed[0][g.piece_index["ship"]] == 3 and s.hands[0] == [0] * 5
-    assert not s.frames
+    assert not s.pending
 
 
 def test_one_move_per_turn(g):
@@ -333,7 +336,7 @@ def test_serialize_round_trip_keeps_the_move_count(g):
     assert t == s and t.legal_actions() == s.legal_actions()
     act(s, A.PutDown("ship", path(g, S, (2, -2))))
     t = g.deserialize_state(s.serialize())
-    assert t.moves_made(0) == 1 and pick_ups(t) == []
+    assert movement.moves_made(t, 0) == 1 and pick_ups(t) == []
 
 
 # ---- Longest Trade Route (B.3) ---------------------------------------------------------------
@@ -358,13 +361,13 @@ def route_holder(s) -> int:
 
 def measure(s):
     g = s.game
-    return s.longest_route(0, (g.piece_index["road"], g.piece_index["ship"]))
+    return longest_route(s, 0, ["road", "ship"])
 
 
 def test_trade_route_counts_through_an_own_settlement(g):
     s = trade_route(g, 0)
     assert measure(s) == 5
-    assert s.longest_route(0, (g.piece_index["road"],)) == 3
+    assert longest_route(s, 0, ["road"]) == 3
     act(s, A.EndTurn())  # awards are re-evaluated after an action
     assert route_holder(s) == 0
 
@@ -407,7 +410,7 @@ def test_with_ship_moves_any_time_a_ship_moves_before_the_roll(scenario):
 
 
 def test_random_games_keep_ships_consistent(g):
-    """Random play on the small board: ship counts match the board, frames never stick."""
+    """Random play on the small board: ship counts match the board, prompts never stick."""
     import random
 
     ship = g.piece_index["ship"]
@@ -426,7 +429,7 @@ def test_random_games_keep_ships_consistent(g):
             a = rng.choice(la)
             moves += isinstance(g.actions[a], A.PickUp)
             s.apply_action(a)
-            if not (s.frames and s.frames[-1][0] == "relocate"):
+            if not isinstance(s.top(), Relocating):
                 for p in range(2):
                     on_board = sum(1 for o, pc in zip(s.path_owner, s.path_piece)
                                    if o == p and pc == ship)

@@ -84,13 +84,46 @@ def test_decline_or_cancel_leaves_hands_unchanged(g):
     act(s, A.Offer("brick", "ore"))
     for _ in range(3):
         act(s, A.Decline())
-    assert s.hands == hands and not s.frames and s.current_player() == 0
-    act(s, A.Offer("brick", "ore"))
+    assert s.hands == hands and not s.pending and s.current_player() == 0
+    act(s, A.Offer("lumber", "ore"))  # brick for ore all declined: not again this turn
     act(s, A.Accept())
     act(s, A.Decline())
     act(s, A.Decline())
     act(s, A.CancelOffer())
     assert s.hands == hands and s.current_player() == 0
+
+
+def test_an_offer_all_declined_is_not_made_again_that_turn_and_offers_are_bounded(g):
+    s = _offer_position(g)
+    act(s, A.Offer("brick", "ore"))
+    for _ in range(3):
+        act(s, A.Decline())
+    assert A.Offer("brick", "ore") not in legal(s)
+    before = s.serialize()
+    with pytest.raises(IllegalAction) as refused:
+        act(s, A.Offer("brick", "ore"))
+    assert refused.value.code == "action/not_legal" and "declined" in refused.value.message
+    assert s.serialize() == before
+    # other offers go on, up to the declared number a turn (3 in base.catan)
+    act(s, A.Offer("brick", "wool"))
+    act(s, A.Decline())
+    act(s, A.Accept())  # player 2 holds wool
+    act(s, A.Decline())
+    act(s, A.CancelOffer())
+    act(s, A.Offer("brick", "grain"))
+    for _ in range(3):
+        act(s, A.Decline())
+    assert s.offers_made == 3 and not any(isinstance(a, A.Offer) for a in legal(s))
+    with pytest.raises(IllegalAction) as refused:
+        act(s, A.Offer("brick", "lumber"))
+    assert "3 offers a turn" in refused.value.message
+    # the next turn of the same player may offer again, the declined one included
+    act(s, A.EndTurn())
+    for _ in range(3):
+        act(s, A.Roll(2))
+        act(s, A.EndTurn())
+    to_main(s)
+    assert s.offers_made == 0 and A.Offer("brick", "ore") in legal(s)
 
 
 def test_no_domestic_trade_without_the_declaration():

@@ -24,7 +24,7 @@ def validator():
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
 def test_round_trip_and_schema(path, validator):
-    scenario, diags, _ = compile_path(path, play=False)  # the IR, not the engine's trial game
+    scenario, diags, _ = compile_path(path)  # the IR, not the engine's trial game
     assert scenario is not None, diags
     data = ir.to_json(scenario)
     text = json.dumps(data, sort_keys=True)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from catandsl.engine import new_game
+from catandsl import new_game
 from catandsl.players import GreedyPlayer, play_game
 from catandsl.render.replay import record, render_replay
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from catandsl.engine import new_game
+from catandsl import new_game
 from catandsl.players import RandomPlayer, play_game
 from catandsl.render.replay import render_replay
 from catandsl.render.snapshot import snapshot

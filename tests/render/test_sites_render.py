@@ -2,7 +2,7 @@
 
 import re
 
-from catandsl.engine import new_game
+from catandsl import new_game
 from catandsl.players import RandomPlayer, play_game
 from catandsl.render.state_svg import render_state
 from tests.conftest import ROOT

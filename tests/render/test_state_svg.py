@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from catandsl.engine import new_game
+from catandsl import new_game
 from catandsl.players import GreedyPlayer, RandomPlayer
 from catandsl.render import palette
 from catandsl.render.state_svg import render_state

@@ -182,7 +182,7 @@ def test_seeds_are_valid(work, name):
     # Every seed compiles, so every error the fuzzer sees comes from a mutation.
     path = work / "seed.catan"
     path.write_text(dict(SEEDS)[name], encoding="utf-8")
-    scenario, diags, _ = compile_path(path, play=False)  # not the engine's trial game (E0701)
+    scenario, diags, _ = compile_path(path)  # not the engine's trial game (E0701)
     assert scenario is not None and not diags, diags
 
 

@@ -1,0 +1,230 @@
+"""The shape of play: `turn` (phases and what each allows), `dice`, `victory` (a points
+target or a condition) and `victory_check`, and a scenario's own `action`s."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from catandsl.compiler.context import (
+    Shape,
+    did_you_mean,
+    need_number,
+    need_word,
+    no_block,
+    no_more,
+    single_number,
+    source_of,
+    terms,
+)
+from catandsl.compiler.hooks import Scope
+from catandsl.ir import model
+from catandsl.rules.base import ACTIVITIES
+from catandsl.rules.dice import MAX_OUTCOMES
+from catandsl.syntax import ast
+
+if TYPE_CHECKING:
+    from catandsl.compiler.declarations import Lowering
+
+# what a phase's activity may name, by the kind its `names` says
+NAME_KIND = {"piece": "piece", "deck": "deck", "trade": "trade", "action": "action"}
+VICTORY_CHECKS = ("own_turn", "any_turn")
+MAX_DICE, MAX_SIDES = 10, 100
+
+
+# ---- turn --------------------------------------------------------------------------------
+
+
+def lower_turn(low: Lowering, e: ast.Entry) -> model.Turn | None:
+    """`turn { phase roll { roll; play }  phase main { trade; build; buy; play; move } }`"""
+    assert e.block is not None
+    phases: list[model.Phase] = []
+    seen: dict[str, ast.Word] = {}
+    for st in e.block.stmts:
+        try:
+            if not isinstance(st, ast.Entry) or st.head.name != "phase":
+                raise Shape(st.span, "a turn lists its phases: `phase NAME { ACTIVITY; ... }`",
+                            help="turn { phase roll { roll; play }; phase main { trade; build; buy; play; move } }")
+            items = terms(st)
+            name = need_word(items, 0, st, "the phase's name")
+            no_more(items, 1, "phase")
+            if name.name in seen:
+                raise Shape(name.span, f"phase `{name.name}` appears twice in the turn")
+            seen[name.name] = name
+            if st.block is None or not st.block.stmts:
+                raise Shape(st.span, f"phase `{name.name}` needs a block of what it allows",
+                            help="phase main { trade; build; buy; play; move }")
+            allows = [a for a in (_allow(low, a) for a in st.block.stmts) if a is not None]
+            phases.append(model.Phase(name.name, tuple(allows), source_of(st.span)))
+        except Shape as err:
+            low.ctx.error("E0304", err.message, err.span, help=err.help)
+    rolls = [p for p in phases if any(a.activity == "roll" for a in p.allows)]
+    if len(rolls) > 1:
+        low.ctx.error("E0304", "only one phase of a turn may allow `roll`", e.span,
+                      help=f"phases {', '.join(p.name for p in rolls)} all roll")
+    if not phases:
+        low.ctx.error("E0305", "a turn needs at least one phase", e.span,
+                      help="turn { phase roll { roll }; phase main { build } }")
+        return None
+    return model.Turn("turn", tuple(phases), source_of(e.span))
+
+
+def _allow(low: Lowering, st: ast.Node) -> model.Allow | None:
+    """One line of a phase: an activity, optionally restricted to names (`move ship`),
+    or the name of one of the scenario's own actions."""
+    if not isinstance(st, ast.Entry) or st.block is not None or st.where is not None:
+        low.ctx.error("E0301", "a phase lists what it allows: `trade`, `build road, settlement`, ...", st.span)
+        return None
+    word = st.head.name
+    names = [t for ph in st.phrases for t in ph.terms]
+    if word not in ACTIVITIES:
+        if low.ctx.is_declared("action", word) and not names:
+            return model.Allow("actions", (word,))
+        known = sorted(ACTIVITIES) + sorted(low.ctx.declared.get("action", {}))
+        low.ctx.error("E0308", f"a phase cannot allow `{word}`: it is no activity and no declared action",
+                      st.head.span, help=did_you_mean(word, known) or "activities: " + ", ".join(sorted(ACTIVITIES)))
+        return None
+    kind = ACTIVITIES[word].names
+    if names and kind is None:
+        low.ctx.error("E0304", f"`{word}` takes no names", names[0].span)
+        return None
+    out = []
+    for t in names:
+        if not isinstance(t, ast.Word):
+            low.ctx.error("E0304", f"`{word}` lists {kind} names", t.span)
+            return None
+        assert kind is not None
+        low.ctx.refer(NAME_KIND[kind], t, context=f"`{word}` in a phase")
+        out.append(t.name)
+    return model.Allow(word, tuple(out))
+
+
+# ---- dice ----------------------------------------------------------------------------------
+
+
+def lower_dice(low: Lowering, e: ast.Entry) -> None:
+    """`dice 2d6`, `dice 2d6 { reroll 2, 12 }`"""
+    if e.where is not None:
+        raise Shape(e.where.span, "`dice` takes no `where` condition")
+    items = terms(e)
+    count = need_number(items, 0, e, "how many dice (`dice 2d6`)")
+    sides_word = need_word(items, 1, count, "their sides (`d6`)")
+    no_more(items, 2, "dice")
+    if not sides_word.name.startswith("d") or not sides_word.name[1:].isdigit():
+        raise Shape(sides_word.span, f"write the dice as `2d6`, not `{count.value}{sides_word.name}`")
+    sides = int(sides_word.name[1:])
+    if not 1 <= count.value <= MAX_DICE or not 2 <= sides <= MAX_SIDES:
+        raise Shape(e.span, f"dice are 1 to {MAX_DICE} dice of 2 to {MAX_SIDES} sides")
+    if sides ** count.value > MAX_OUTCOMES:
+        raise Shape(e.span, f"{count.value}d{sides} has {sides ** count.value:,} combinations to weigh; "
+                    f"the limit is {MAX_OUTCOMES:,}")
+    reroll: list[int] = []
+    for st in (e.block.stmts if e.block is not None else ()):
+        if not isinstance(st, ast.Entry) or st.head.name != "reroll" or st.block is not None:
+            raise Shape(st.span, "a `dice` block holds `reroll 2, 12`")
+        for ph in st.phrases:
+            if len(ph.terms) != 1 or not isinstance(ph.terms[0], ast.Number):
+                raise Shape(ph.span, "`reroll` lists totals: `reroll 2, 12`")
+            reroll.append(ph.terms[0].value)
+    possible = set(range(count.value, count.value * sides + 1))
+    if possible <= set(reroll):
+        raise Shape(e.span, "every total is rerolled: the dice could never stop")
+    low._declare_once("dice", ast.Word(e.head.span, "dice"))
+    low.emit(model.Dice("dice", count.value, sides, tuple(sorted(set(reroll))), source_of(e.span)))
+
+
+# ---- victory -------------------------------------------------------------------------------
+
+
+def lower_victory(low: Lowering, e: ast.Entry, setting) -> None:
+    """`victory 10`, `victory OPTION`, or `victory "Title" where CONDITION`."""
+    items = terms(e)
+    if not (len(items) == 1 and isinstance(items[0], ast.Str)):
+        setting(low, e)  # a points target
+        return
+    if e.block is not None:
+        raise Shape(e.block.span, "`victory` takes no block")
+    if e.where is None:
+        raise Shape(e.span, f'write `victory "{items[0].value}" where CONDITION`, with `player` the player',
+                    help='victory "Lord of the seas" where islands_with(player, "home") >= 3')
+    title, where = items[0].value, e.where
+    name = "victory:" + "".join(c if c.isalnum() else "_" for c in title.lower())
+    low._declare_once("victory", ast.Word(items[0].span, name))
+
+    def make() -> model.Victory:
+        expr, t = low.hooks.value(where, Scope({"player": "player"}, low.hooks.names), "a victory condition")
+        if t not in ("bool", "any"):
+            low.ctx.error("E0504", f"a victory condition must be true or false, not {t}", where.span)
+        return model.Victory(name, title, expr, source_of(e.span))
+
+    low.later(make)
+
+
+def lower_victory_check(low: Lowering, e: ast.Entry) -> None:
+    """`victory_check own_turn` (the default) or `victory_check any_turn`."""
+    no_block(e)
+    items = terms(e)
+    w = need_word(items, 0, e, "`own_turn` or `any_turn`")
+    no_more(items, 1, "victory_check")
+    if w.name not in VICTORY_CHECKS:
+        raise Shape(w.span, f"victory is checked `own_turn` or `any_turn`, not `{w.name}`",
+                    help=did_you_mean(w.name, VICTORY_CHECKS))
+    low._declare_once("setting", ast.Word(e.head.span, "victory_check"))
+    low.emit(model.Setting("victory_check", w.name, None, source_of(e.span)))
+
+
+# ---- a scenario's own actions -----------------------------------------------------------------
+
+
+def declare_action(low: Lowering, e: ast.Entry) -> None:
+    """`action NAME "Title" { cost ...; per_turn N; on take if COND { EFFECTS } }`"""
+    items = terms(e)
+    name = need_word(items, 0, e, "the action's name")
+    title = name.name.replace("_", " ")
+    if len(items) > 1:
+        if not isinstance(items[1], ast.Str):
+            raise Shape(items[1].span, "an action's title is a string")
+        title = items[1].value
+    no_more(items, 2, "action")
+    if e.block is None or e.where is not None:
+        raise Shape(e.span, f"action `{name.name}` needs a block: `{{ cost ...; on take {{ ... }} }}`")
+    if name.name in ACTIVITIES:
+        raise Shape(name.span, f"`{name.name}` is an activity of the turn; give the action another name")
+    low._declare_once("action", name)
+    block = e.block
+    low.later(lambda: _lower_action(low, name, title, block, e.span))
+
+
+def _lower_action(low: Lowering, name: ast.Word, title: str, block: ast.Block, span) -> model.CustomAction | None:
+    from catandsl.compiler.pieces import lower_cost
+
+    cost: tuple[model.Amount, ...] = ()
+    per_turn = 1
+    condition = None
+    hooks: list[model.Hook] = []
+    for st in block.stmts:
+        try:
+            if isinstance(st, ast.Cost):
+                cost = lower_cost(low, st)
+            elif isinstance(st, ast.Entry) and st.head.name == "per_turn":
+                no_block(st)
+                per_turn = single_number(st).value
+                if not 1 <= per_turn <= 100:
+                    raise Shape(st.span, "`per_turn` is 1 to 100")
+            elif isinstance(st, ast.Hook) and st.event.name == "take":
+                if st.filters:
+                    raise Shape(st.filters[0].span, "`on take` takes no filter")
+                h = low.hooks.hook(st, event_override=("action_taken", name.name))
+                if h is not None:
+                    condition = condition if h.condition is None else h.condition
+                    hooks.append(model.Hook(h.event, h.filters, None, h.effects, h.source))
+            else:
+                raise Shape(st.span, "an action holds `cost ...`, `per_turn N` and `on take { ... }`")
+        except Shape as err:
+            low.ctx.error("E0304", err.message, err.span, help=err.help)
+    if not hooks:
+        low.ctx.error("E0305", f"action `{name.name}` does nothing: add `on take {{ ... }}`", name.span)
+        return None
+    if len(hooks) > 1:
+        low.ctx.error("E0303", f"action `{name.name}` has more than one `on take`", name.span)
+    low.emit(model.Rule(f"action:{name.name}", tuple(hooks), "action", source_of(span)))
+    return model.CustomAction(name.name, title, cost, per_turn, condition, source_of(span))

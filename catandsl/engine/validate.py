@@ -1,0 +1,241 @@
+"""Reading a serialized state back, checked: a state is played only if it is one the
+game could reach. `check_state` raises `StateError` (a ValueError naming the field)
+for text that is not JSON, a field that is missing, of the wrong shape or out of range,
+resources, cards or tokens that are not conserved, pieces past their limit or counted
+wrongly, a prompt of an unknown kind or with wrong fields, or an award held by a player
+who does not lead its measure.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import fields
+from typing import TYPE_CHECKING, Any
+
+from catandsl.engine import state as state_module
+from catandsl.rules.base import PROMPTS, EngineError, Prompt
+
+if TYPE_CHECKING:
+    from catandsl.engine.game import Game
+    from catandsl.engine.state import State
+
+MAX_TEXT = 16 << 20  # a serialized state of any real game is a few kilobytes
+
+
+class StateError(ValueError):
+    """A serialized state that cannot be played: says which field and why."""
+
+
+def _fail(field: str, why: str) -> StateError:
+    return StateError(f"{field}: {why}")
+
+
+def _int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _ints(field: str, v: Any, length: int, lo: int, hi: int) -> None:
+    if not isinstance(v, list) or len(v) != length:
+        raise _fail(field, f"must be a list of {length} integers")
+    for x in v:
+        if not _int(x) or not lo <= x <= hi:
+            raise _fail(field, f"{x!r} is not an integer in {lo}..{hi}")
+
+
+def _rows(field: str, v: Any, rows: int, length: int, lo: int, hi: int) -> None:
+    if not isinstance(v, list) or len(v) != rows:
+        raise _fail(field, f"must be a list of {rows} rows")
+    for k, row in enumerate(v):
+        _ints(f"{field}[{k}]", row, length, lo, hi)
+
+
+def _scalar(field: str, v: Any, lo: int, hi: int) -> None:
+    if not _int(v) or not lo <= v <= hi:
+        raise _fail(field, f"{v!r} is not an integer in {lo}..{hi}")
+
+
+def check_state(game: Game, text: str) -> State:
+    if not isinstance(text, str):
+        raise StateError(f"a serialized state is a string, not {type(text).__name__}")
+    if len(text) > MAX_TEXT:
+        raise StateError(f"the text is {len(text):,} characters; no state is that long")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as e:
+        raise StateError(f"not JSON: {e}") from None
+    if not isinstance(data, dict):
+        raise StateError(f"a serialized state is a JSON object, not {type(data).__name__}")
+    if data.get("format") != state_module.FORMAT:
+        raise _fail("format", f"this engine reads format {state_module.FORMAT}, not {data.get('format')!r}")
+    missing = [f for f in state_module.FIELDS + ("pending",) if f not in data]
+    if missing:
+        raise StateError(f"missing fields: {', '.join(missing)}")
+    extra = sorted(set(data) - set(state_module.FIELDS) - {"pending", "format"})
+    if extra:
+        raise StateError(f"unknown fields: {', '.join(extra)}")
+    s = state_module.State(game)
+    for f in state_module.FIELDS:
+        setattr(s, f, data[f])
+    _check_flow(game, s)
+    _check_data(game, s)
+    s.pending = [_prompt(game, k, p) for k, p in enumerate(_list("pending", data["pending"]))]
+    _check_pieces(game, s)
+    s.changed()
+    _check_awards(game, s)
+    s._changed = set()
+    return s
+
+
+def _list(field: str, v: Any) -> list:
+    if not isinstance(v, list):
+        raise _fail(field, "must be a list")
+    return v
+
+
+def _check_flow(g: Game, s: State) -> None:
+    n = g.num_players
+    if s.stage not in ("setup", "turn", "over"):
+        raise _fail("stage", f"{s.stage!r} is not setup, turn or over")
+    _scalar("setup_pos", s.setup_pos, 0, len(g.setup_script))
+    _scalar("start_player", s.start_player, -1, n - 1)
+    _scalar("turn_player", s.turn_player, 0, n - 1)
+    _scalar("turns", s.turns, 0, g.turn_limit)
+    _scalar("phase", s.phase, 0, len(g.phases) - 1)
+    if not isinstance(s.roll_requested, bool):
+        raise _fail("roll_requested", "must be true or false")
+    _scalar("winner", s.winner, -1, n - 1)
+    _ints("winners", s.winners, len(s.winners) if isinstance(s.winners, list) else -1, 0, n - 1)
+    if not isinstance(s.reason, str):
+        raise _fail("reason", "must be a string")
+    if s.seed != g.seed:
+        raise _fail("seed", f"{s.seed!r} is not this game's seed {g.seed}")
+    for f in ("chance_count", "actions_applied", "offers_made", "last_roll"):
+        _scalar(f, getattr(s, f), 0, 10**9)
+    if s.stage == "setup" and s.start_player >= 0 and s.setup_pos > len(g.setup_script):
+        raise _fail("setup_pos", "past the set-up")
+
+
+def _check_data(g: Game, s: State) -> None:
+    n, R, C, K = g.num_players, len(g.resources), len(g.cards), len(g.pieces)
+    b = g.board
+    big = 10**6
+    _rows("hands", s.hands, n, R, 0, big)
+    _ints("bank", s.bank, R, 0, big)
+    for r in range(R):
+        if s.bank[r] + sum(h[r] for h in s.hands) != g.bank_start[r]:
+            raise _fail("hands", f"{g.resources[r]} is not conserved: bank and hands hold "
+                        f"{s.bank[r] + sum(h[r] for h in s.hands)}, the game has {g.bank_start[r]}")
+    _rows("cards", s.cards, n, C, 0, big)
+    _ints("new_cards", s.new_cards, C, 0, big)
+    _rows("played", s.played, n, C, 0, big)
+    _ints("played_turn", s.played_turn, len(g.decks), 0, big)
+    _ints("deck", s.deck, C, 0, big)
+    for c in g.cards:
+        total = s.deck[c.index] + sum(h[c.index] for h in s.cards) + sum(p[c.index] for p in s.played)
+        if total != c.count:
+            raise _fail("cards", f"card {c.name} is not conserved: {total} in the game, not {c.count}")
+    I, P = len(b.intersections), len(b.paths)
+    _ints("corner_owner", s.corner_owner, I, -1, n - 1)
+    _ints("corner_piece", s.corner_piece, I, -1, K - 1)
+    _ints("path_owner", s.path_owner, P, -1, n - 1)
+    _ints("path_piece", s.path_piece, P, -1, K - 1)
+    for what, owners, pieces, kind in (("corner", s.corner_owner, s.corner_piece, "intersection"),
+                                       ("path", s.path_owner, s.path_piece, "path")):
+        for k, (o, pi) in enumerate(zip(owners, pieces)):
+            if (o < 0) != (pi < 0):
+                raise _fail(f"{what}_piece", f"site {k} has an owner without a piece or a piece without one")
+            if pi >= 0:
+                piece = g.pieces[pi]
+                if piece.neutral or piece.site != kind or k not in piece.allowed_set:
+                    raise _fail(f"{what}_piece", f"a {piece.name} cannot stand on {kind} {k}")
+    _rows("placed", s.placed, n, K, 0, big)
+    _ints("neutral_at", s.neutral_at, K, -1, len(b.hexes) - 1)
+    for pi, at in enumerate(s.neutral_at):
+        if at >= 0 and (not g.pieces[pi].neutral or at not in g.pieces[pi].allowed_set):
+            raise _fail("neutral_at", f"{g.pieces[pi].name} cannot stand on hex {at}")
+    _ints("award_holder", s.award_holder, len(g.awards), -1, n - 1)
+    _scalar("last_corner", s.last_corner, -1, I - 1)
+    _scalar("last_path", s.last_path, -1, P - 1)
+    for k, e in enumerate(_list("vp_tokens", s.vp_tokens)):
+        _ints(f"vp_tokens[{k}]", e, 3, 0, big)
+        if e[0] >= n or e[1] >= I:
+            raise _fail(f"vp_tokens[{k}]", "not a player and an intersection")
+    for k, e in enumerate(_list("island_tags", s.island_tags)):
+        if (not isinstance(e, list) or len(e) != 3 or not _int(e[0]) or not 0 <= e[0] < n
+                or not isinstance(e[1], str) or not _int(e[2]) or not 0 <= e[2] < len(b.islands)):
+            raise _fail(f"island_tags[{k}]", "must be [player, tag, island]")
+    _ints("moved", s.moved, 2 if s.moved else 0, 0, big)
+    _ints("fresh_paths", s.fresh_paths, len(_list("fresh_paths", s.fresh_paths)), 0, max(P - 1, big))
+    T = len(g.token_names)
+    _rows("token_stock", s.token_stock, len(g.sites), T, 0, big)
+    _ints("token_supply", s.token_supply, T, 0, big)
+    _rows("tokens_held", s.tokens_held, n, T, 0, big)
+    for t, token in enumerate(g.ruleset.tokens.values()):
+        total = s.token_supply[t] + sum(r[t] for r in s.token_stock) + sum(h[t] for h in s.tokens_held)
+        if total != token.supply:
+            raise _fail("tokens_held", f"token {token.name} is not conserved: {total}, not {token.supply}")
+    for k, e in enumerate(_list("partners", s.partners)):
+        _ints(f"partners[{k}]", e, 2, 0, big)
+        if e[0] >= len(g.sites) or e[1] >= n:
+            raise _fail(f"partners[{k}]", "not a site and a player")
+    _ints("offers_declined", s.offers_declined, len(_list("offers_declined", s.offers_declined)), 0,
+          len(g.actions) - 1)
+    _ints("acted", s.acted, len(g.custom_actions), 0, big)
+
+
+def _check_pieces(g: Game, s: State) -> None:
+    """Each player's placed pieces are those on the board (and one lifted to be moved),
+    within their limits."""
+    n, K = g.num_players, len(g.pieces)
+    counted = [[0] * K for _ in range(n)]
+    for owners, pieces in ((s.corner_owner, s.corner_piece), (s.path_owner, s.path_piece)):
+        for o, pi in zip(owners, pieces):
+            if o >= 0:
+                counted[o][pi] += 1
+    for prompt in s.pending:
+        lifted = prompt.lifted()
+        if lifted is not None:
+            counted[lifted[0]][lifted[1]] += 1
+    for p in range(n):
+        for pi, piece in enumerate(g.pieces):
+            if s.placed[p][pi] != counted[p][pi]:
+                raise _fail("placed", f"player {p} has {counted[p][pi]} {piece.name} on the board, "
+                            f"not {s.placed[p][pi]}")
+            if counted[p][pi] > piece.limit:
+                raise _fail("placed", f"player {p} has {counted[p][pi]} {piece.name}, past the limit "
+                            f"of {piece.limit}")
+
+
+def _prompt(g: Game, k: int, data: Any) -> Prompt:
+    where = f"pending[{k}]"
+    if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
+        raise _fail(where, "a prompt is an object with a string `kind`")
+    cls = PROMPTS.get(data["kind"])
+    if cls is None:
+        raise _fail(where, f"unknown prompt kind {data['kind']!r}")
+    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]  # prompts are dataclasses
+    given = sorted(set(data) - {"kind"})
+    if given != sorted(names):
+        raise _fail(where, f"a {data['kind']} prompt has the fields {names}, not {given}")
+    try:
+        prompt = cls(**{f: data[f] for f in names})
+        why = prompt.check(g)
+    except (TypeError, ValueError, IndexError, KeyError, EngineError) as e:
+        raise _fail(where, f"not a valid {data['kind']} prompt ({e})") from None
+    if why:
+        raise _fail(where, why)
+    return prompt
+
+
+def _check_awards(g: Game, s: State) -> None:
+    if s.stage == "setup":
+        return
+    for k, aw in enumerate(g.awards):
+        vals = [g.interp.value(aw.measure, {"player": p}, s, aw.source) for p in range(g.num_players)]
+        best = max(vals)
+        holder = s.award_holder[k]
+        tops = [p for p, v in enumerate(vals) if v == best]
+        if holder >= 0 and (vals[holder] != best or best < aw.min):
+            raise _fail("award_holder", f"player {holder} holds {aw.name} without leading it")
+        if holder < 0 and best >= aw.min and len(tops) == 1:
+            raise _fail("award_holder", f"nobody holds {aw.name}, but player {tops[0]} leads it alone")

@@ -1,0 +1,282 @@
+"""What every rule module builds on: actions, prompts, turn activities, sites and errors.
+
+- An **action** is a frozen dataclass with a stable JSON form (`kind` plus its fields).
+  Each kind registers itself by its `KIND`; the engine numbers every action a game can
+  offer through one sorted table (see engine/game.py).
+- A **prompt** is a pending decision (or chance event) that interrupts the flow: a
+  discard, moving the robber, choosing whom to rob, an offer waiting for answers... It
+  is a small mutable dataclass on the state's `pending` stack, with its own `actor`,
+  `legal` actions and `apply`. `step` lets a prompt settle itself without a decision
+  (an empty discard lapses); `chance` prompts answer `outcomes` instead of `legal`.
+- An **activity** is one thing a phase of the turn allows (`trade`, `build`, ...): the
+  actions it offers the active player and how each is applied.
+
+Rule modules never import the engine: they reach the running game only through the
+`State` they are given (its data, `s.game`'s static tables, `s.emit`, `s.push`), so
+the compiler can read the registry without loading the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from catandsl.rules.registry import EVERYTHING
+
+if TYPE_CHECKING:
+    from catandsl.engine.game import Game
+    from catandsl.engine.state import State
+    from catandsl.ir.model import Source
+
+CHANCE = -1  # current_player() at a chance node
+TERMINAL = -4  # current_player() when the game is over
+
+# ---- errors ------------------------------------------------------------------------------
+
+ACTION_CODES = (
+    "action/unknown",
+    "action/not_your_turn",
+    "action/invalid_target",
+    "action/cannot_afford",
+    "action/not_legal",
+    "action/game_over",
+)
+
+
+class IllegalAction(ValueError):
+    """`apply_action` of an action that is not legal now; the state is left unchanged."""
+
+    def __init__(self, code: str, message: str):
+        self.code = code
+        self.message = message
+        super().__init__(f"{code}: {message}")
+
+
+class EngineError(RuntimeError):
+    """A rule asked for something the engine cannot do; names the rule's source line."""
+
+    def __init__(self, message: str, source: Source | None = None):
+        self.source = source
+        self.message = message
+        where = f"{source.file}:{source.line}:{source.column}: " if source is not None else ""
+        super().__init__(where + message)
+
+
+# ---- sites -------------------------------------------------------------------------------
+
+# A site value in a rule: [code, id] with code "h" (hex), "i" (intersection) or "p" (path).
+Site = list
+SITE_CODE = {"intersection": "i", "path": "p", "hex": "h"}
+
+
+def site(kind: str, k: int) -> Site:
+    return [SITE_CODE[kind], k]
+
+
+def hexes_of(game: Game, at: Site) -> tuple[int, ...]:
+    """The hexes a site touches: a hex itself, an intersection's three, a path's two."""
+    b = game.board
+    code, k = at
+    if code == "h":
+        return (k,)
+    return b.corner_hexes[k] if code == "i" else b.path_hexes[k]
+
+
+# ---- actions -----------------------------------------------------------------------------
+
+ACTIONS: dict[str, type[Action]] = {}
+
+
+@dataclass(frozen=True, order=True)
+class Action:
+    KIND: ClassVar[str] = "action"
+    # the parts of the game (registry.HANDS, BOARD, ...) the action changes by itself,
+    # besides what the hooks it triggers write; the safe default is all of them
+    WRITES: ClassVar[frozenset[str]] = EVERYTHING
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        if cls.KIND in ACTIONS and ACTIONS[cls.KIND] is not cls:
+            raise ValueError(f"action kind {cls.KIND!r} is declared twice")
+        ACTIONS[cls.KIND] = cls
+
+    def to_json(self) -> dict:
+        out: dict = {"kind": self.KIND}
+        for f in fields(self):
+            out[f.name] = getattr(self, f.name)
+        return out
+
+    def key(self) -> tuple:
+        return (self.KIND,) + tuple(getattr(self, f.name) for f in fields(self))
+
+
+# Every action a game can offer comes from one of these, each `game -> actions`: the
+# engine lists them all once, sorted, to number them (engine/game.py).
+ACTION_SOURCES: list[Callable[[Game], Iterable[Action]]] = []
+
+
+def action_source(fn: Callable[[Game], Iterable[Action]]) -> Callable[[Game], Iterable[Action]]:
+    ACTION_SOURCES.append(fn)
+    return fn
+
+
+def action_from_json(data: Any) -> Action:
+    """An action from its JSON form; ValueError for anything that is not one."""
+    if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
+        raise ValueError("an action is an object with a string `kind`")
+    data = dict(data)
+    kind = data.pop("kind")
+    cls = ACTIONS.get(kind)
+    if cls is None or cls is Action:
+        raise ValueError(f"unknown action kind {kind!r}")
+    names = {f.name: f.type for f in fields(cls)}
+    if set(data) != set(names):
+        raise ValueError(f"action {kind!r} takes {sorted(names) or 'no fields'}, not {sorted(data)}")
+    for k, v in data.items():
+        want = int if names[k] in ("int", int) else str
+        if not isinstance(v, want) or isinstance(v, bool):
+            raise ValueError(f"action {kind!r}: {k} must be {want.__name__}")
+    return cls(**data)
+
+
+# ---- static tables ---------------------------------------------------------------------
+#
+# A rule module keeps what it computes once per game (action ids by resource, trade
+# rates...) in a frozen dataclass of its own with a `build(game)` classmethod;
+# `game.table(Cls)` builds it on first use and keeps it. So a module adds tables without
+# touching the engine.
+
+# ---- prompts -----------------------------------------------------------------------------
+
+PROMPTS: dict[str, type[Prompt]] = {}
+
+
+class Prompt:
+    """A pending decision or chance event on the state's `pending` stack.
+
+    Subclasses are dataclasses with plain fields (ints, strings, lists of them); their
+    JSON form is `{"kind": KIND, field: value, ...}`. A subclass overrides what applies:
+    a decision answers `actor` and `legal`; a chance event sets `chance` and answers
+    `outcomes`; both `apply` an action, popping themselves when they are done.
+    """
+
+    KIND: ClassVar[str] = "prompt"
+    chance: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        if "KIND" in cls.__dict__:
+            if cls.KIND in PROMPTS and PROMPTS[cls.KIND] is not cls:
+                raise ValueError(f"prompt kind {cls.KIND!r} is declared twice")
+            PROMPTS[cls.KIND] = cls
+
+    def step(self, s: State) -> bool:
+        """Settle without a decision if there is nothing to decide (pop and return
+        True); False while the prompt waits for an action."""
+        return False
+
+    def actor(self, s: State) -> int:
+        raise NotImplementedError
+
+    def legal(self, s: State) -> list[int]:
+        raise NotImplementedError
+
+    def outcomes(self, s: State) -> list[tuple[int, float]]:
+        return []
+
+    def apply(self, s: State, act: Action) -> None:
+        raise NotImplementedError
+
+    def refusal(self, s: State, act: Action) -> IllegalAction | None:
+        """A more precise reason than "not legal now" for an action this prompt refuses."""
+        return None
+
+    def lifted(self) -> tuple[int, int] | None:
+        """(player, piece kind) of a piece this prompt holds off the board (a ship being
+        moved): still the player's, counted among their placed pieces."""
+        return None
+
+    def check(self, game: Game) -> str:
+        """What is wrong with a prompt read from a serialized state ("" if nothing): its
+        fields' types here; subclasses add the ranges (seats, piece kinds, ids)."""
+        for f in fields(self):  # type: ignore[arg-type]  # every prompt is a dataclass
+            v = getattr(self, f.name)
+            want = _CHECKS.get(str(f.type))
+            if want is not None and not want(v):
+                return f"{f.name} must be {f.type}, not {v!r}"
+        return ""
+
+    def copy(self) -> Prompt:
+        out = object.__new__(type(self))
+        for f in fields(self):  # type: ignore[arg-type]  # every prompt is a dataclass
+            v = getattr(self, f.name)
+            object.__setattr__(out, f.name, _copy(v))
+        return out
+
+    def to_json(self) -> dict:
+        out: dict = {"kind": self.KIND}
+        for f in fields(self):  # type: ignore[arg-type]
+            out[f.name] = _copy(getattr(self, f.name))
+        return out
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+_CHECKS: dict[str, Callable[[Any], bool]] = {
+    "int": _is_int,
+    "bool": lambda v: isinstance(v, bool),
+    "str": lambda v: isinstance(v, str),
+    "list[int]": lambda v: isinstance(v, list) and all(_is_int(x) for x in v),
+    "list[str]": lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
+    "list[list[int]]": lambda v: isinstance(v, list) and all(
+        isinstance(x, list) and all(_is_int(y) for y in x) for x in v),
+    "list[Any]": lambda v: isinstance(v, list),
+    "dict[str, Any]": lambda v: isinstance(v, dict),
+}
+
+
+def seats_ok(game: Game, *seats: int) -> bool:
+    return all(0 <= p < game.num_players for p in seats)
+
+
+def _copy(v: Any) -> Any:
+    if isinstance(v, list):
+        return [_copy(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _copy(x) for k, x in v.items()}
+    return v
+
+
+# ---- activities ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Activity:
+    """One thing a phase of the turn may allow (`phase main { trade; build; move ship }`).
+
+    `legal(state, player, names)` gives the action ids it offers now, `names` being the
+    names the phase restricts it to (None: all); `applies` maps each action kind it
+    owns to its apply function `(state, player, action)`. `names` says what a phase may
+    name after it ("piece", "deck", "trade", or None for nothing), and `subject` which
+    of those names an action concerns; `refusal` may explain an action it refuses."""
+
+    name: str
+    doc: str
+    legal: Callable[[State, int, frozenset[str] | None], list[int]]
+    applies: dict[type[Action], Callable[[State, int, Any], None]]
+    names: str | None = None
+    subject: Callable[[Game, Any], str] | None = None
+    refusal: Callable[[State, int, Any], IllegalAction | None] | None = None
+
+
+ACTIVITIES: dict[str, Activity] = {}
+
+
+def activity(a: Activity) -> Activity:
+    if a.name in ACTIVITIES:
+        raise ValueError(f"activity {a.name!r} is declared twice")
+    ACTIVITIES[a.name] = a
+    return a

@@ -1,0 +1,181 @@
+"""Decks and cards (A.9): buying (`buy`, the card drawn by chance), playing (`play`, at
+most the deck's number per turn, not a card bought this turn when the deck says so),
+and counting the cards a player has played (`played`, what Largest Army measures)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from catandsl.rules.base import Action, Activity, IllegalAction, Prompt, action_source, activity, seats_ok
+from catandsl.rules.placement import affordable, pay
+from catandsl.rules.registry import CARDS, FLOW, HANDS, query
+
+if TYPE_CHECKING:
+    from catandsl.engine.game import Game
+    from catandsl.engine.state import State
+
+
+@dataclass(frozen=True, order=True)
+class BuyCard(Action):
+    KIND: ClassVar[str] = "buy_card"
+    WRITES: ClassVar[frozenset[str]] = frozenset((HANDS, FLOW))
+    deck: str
+
+
+@dataclass(frozen=True, order=True)
+class Draw(Action):
+    """Chance outcome: the card drawn from a deck."""
+
+    KIND: ClassVar[str] = "draw"
+    WRITES: ClassVar[frozenset[str]] = frozenset((CARDS,))
+    deck: str
+    card: str
+
+
+@dataclass(frozen=True, order=True)
+class PlayCard(Action):
+    KIND: ClassVar[str] = "play_card"
+    WRITES: ClassVar[frozenset[str]] = frozenset((CARDS,))
+    card: str
+
+
+@action_source
+def card_actions(game: Game) -> list[Action]:
+    out: list[Action] = [BuyCard(d.name) for d in game.decks]
+    for c in game.cards:
+        out.append(Draw(game.decks[c.deck].name, c.name))
+        if c.playable:
+            out.append(PlayCard(c.name))
+    return out
+
+
+@dataclass(frozen=True)
+class CardIds:
+    buy: tuple[int, ...]  # by deck
+    draw: tuple[int, ...]  # by card
+    play: tuple[int, ...]  # by card, -1 for a card that is never played
+
+    @classmethod
+    def build(cls, game: Game) -> CardIds:
+        ids = game.action_id
+        return cls(tuple(ids[BuyCard(d.name)] for d in game.decks),
+                   tuple(ids[Draw(game.decks[c.deck].name, c.name)] for c in game.cards),
+                   tuple(ids.get(PlayCard(c.name), -1) for c in game.cards))
+
+
+@query("player: player, cards: list<card>", returns="int", reads=CARDS)
+def played(s: State, player: int, cards: list[str]) -> int:
+    """How many cards of these kinds the player has played (Largest Army: knights)."""
+    index = s.game.card_index
+    return sum(s.played[player][index[c]] for c in cards)
+
+
+# ---- buying ------------------------------------------------------------------------------
+
+
+def _legal_buys(s: State, p: int, names: frozenset[str] | None) -> list[int]:
+    g = s.game
+    hand = s.hands[p]
+    ids = g.table(CardIds).buy
+    out = []
+    for d, deck in enumerate(g.decks):
+        if names is not None and deck.name not in names:
+            continue
+        if affordable(hand, g.deck_cost[d]) and any(s.deck[c.index] for c in g.cards if c.deck == d):
+            out.append(ids[d])
+    return out
+
+
+def _apply_buy(s: State, p: int, act: BuyCard) -> None:
+    d = s.game.deck_index[act.deck]
+    pay(s, p, s.game.deck_cost[d])
+    s.push(Drawing(p, d))
+
+
+def _cannot_afford(s: State, p: int, act: Action) -> IllegalAction:
+    return IllegalAction("action/cannot_afford", f"{s.game.action_to_string(s.game.action_id[act])}: "
+                         "cannot afford it")
+
+
+BUY = activity(Activity(
+    "buy", "buy a card from a deck at its cost (drawn by chance)", _legal_buys, {BuyCard: _apply_buy},
+    names="deck", subject=lambda game, act: act.deck, refusal=_cannot_afford))
+
+
+@dataclass
+class Drawing(Prompt):
+    """Chance: the card `player` draws from deck `deck`, in proportion to the cards left."""
+
+    KIND: ClassVar[str] = "draw"
+    chance: ClassVar[bool] = True
+    player: int
+    deck: int
+
+    def check(self, game: Game) -> str:
+        if not seats_ok(game, self.player) or not 0 <= self.deck < len(game.decks):
+            return "not a player and a deck"
+        return super().check(game)
+
+    def step(self, s: State) -> bool:
+        if any(s.deck[c.index] for c in s.game.cards if c.deck == self.deck):
+            return False
+        s.pending.pop()  # a rule emptied the deck first: nothing to draw
+        return True
+
+    def outcomes(self, s: State) -> list[tuple[int, float]]:
+        g = s.game
+        cards = [c for c in g.cards if c.deck == self.deck and s.deck[c.index]]
+        total = sum(s.deck[c.index] for c in cards)
+        ids = g.table(CardIds).draw
+        return sorted((ids[c.index], s.deck[c.index] / total) for c in cards)
+
+    def apply(self, s: State, act: Action) -> None:
+        assert isinstance(act, Draw)
+        s.pending.pop()
+        c = s.game.card_index[act.card]
+        s.deck[c] -= 1
+        s.cards[self.player][c] += 1
+        s.new_cards[c] += 1
+        s.chance_count += 1
+        s.emit("card_bought", {"player": self.player, "card": act.card})
+
+
+# ---- playing --------------------------------------------------------------------------------
+
+
+def playable(s: State, p: int, names: frozenset[str] | None = None) -> list[int]:
+    """The cards player p may play now (card indexes), of the decks in `names` (None: all)."""
+    g = s.game
+    out = []
+    held = s.cards[p]
+    for c in g.cards:
+        if not c.playable or not held[c.index]:
+            continue
+        d = g.decks[c.deck]
+        if names is not None and d.name not in names:
+            continue
+        if s.played_turn[c.deck] >= d.play_per_turn:
+            continue
+        if held[c.index] - (s.new_cards[c.index] if d.not_turn_bought else 0) > 0:
+            out.append(c.index)
+    return out
+
+
+def _legal_plays(s: State, p: int, names: frozenset[str] | None) -> list[int]:
+    ids = s.game.table(CardIds).play
+    return [ids[c] for c in playable(s, p, names)]
+
+
+def _apply_play(s: State, p: int, act: PlayCard) -> None:
+    g = s.game
+    c = g.card_index[act.card]
+    s.cards[p][c] -= 1
+    s.played[p][c] += 1
+    s.played_turn[g.cards[c].deck] += 1
+    s.emit("card_played", {"player": p, "card": act.card})
+
+
+PLAY = activity(Activity(
+    "play", "play a card (at most the deck's number per turn)", _legal_plays, {PlayCard: _apply_play},
+    names="deck", subject=lambda game, act: game.decks[game.cards[game.card_index[act.card]].deck].name))

@@ -1,0 +1,86 @@
+"""A scenario's own actions (`action NAME "Title" { cost ...; per_turn N; on take if
+COND { EFFECTS } }`): a player takes one in a phase that allows it (by its name, or
+`actions` for all), when they can pay its cost, have taken it fewer than `per_turn`
+times this turn, and its condition holds; its effects then run as the hooks of
+`action_taken(NAME)`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from catandsl.rules.base import Action, Activity, IllegalAction, action_source, activity
+from catandsl.rules.placement import affordable, pay
+from catandsl.rules.registry import EVERYTHING
+
+if TYPE_CHECKING:
+    from catandsl.engine.game import Game
+    from catandsl.engine.state import State
+
+
+@dataclass(frozen=True, order=True)
+class TakeAction(Action):
+    """Take the scenario's action `action` (its effects say what it does)."""
+
+    KIND: ClassVar[str] = "take_action"
+    WRITES: ClassVar[frozenset[str]] = EVERYTHING
+    action: str
+
+
+@action_source
+def custom_actions(game: Game) -> list[Action]:
+    return [TakeAction(a.name) for a in game.custom_actions]
+
+
+@dataclass(frozen=True)
+class CustomTables:
+    ids: tuple[int, ...]  # per declared action
+    costs: tuple[tuple[int, ...], ...]
+    index: dict[str, int]
+
+    @classmethod
+    def build(cls, game: Game) -> CustomTables:
+        return cls(tuple(game.action_id[TakeAction(a.name)] for a in game.custom_actions),
+                   tuple(game.cost_vector(a.cost) for a in game.custom_actions),
+                   {a.name: k for k, a in enumerate(game.custom_actions)})
+
+
+def available(s: State, p: int, k: int) -> str:
+    """Why player p may not take declared action k now ("" if they may)."""
+    g = s.game
+    a = g.custom_actions[k]
+    if s.acted[k] >= a.per_turn:
+        return f"taken {a.per_turn} time(s) this turn already"
+    if not affordable(s.hands[p], g.table(CustomTables).costs[k]):
+        return "cannot afford it"
+    if a.condition is not None and not g.interp.value(a.condition, {"player": p}, s, a.source):
+        return "its condition does not hold"
+    return ""
+
+
+def _legal(s: State, p: int, names: frozenset[str] | None) -> list[int]:
+    g = s.game
+    t = g.table(CustomTables)
+    return [t.ids[k] for k, a in enumerate(g.custom_actions)
+            if (names is None or a.name in names) and not available(s, p, k)]
+
+
+def _apply(s: State, p: int, act: TakeAction) -> None:
+    t = s.game.table(CustomTables)
+    k = t.index[act.action]
+    pay(s, p, t.costs[k])
+    s.acted[k] += 1
+    s.emit("action_taken", {"player": p, "action": act.action})
+
+
+def _refusal(s: State, p: int, act: TakeAction) -> IllegalAction:
+    k = s.game.table(CustomTables).index[act.action]
+    why = available(s, p, k) or "not now"
+    code = "action/cannot_afford" if why == "cannot afford it" else "action/not_legal"
+    return IllegalAction(code, f"take_action {act.action}: {why}")
+
+
+ACTIONS_ACTIVITY = activity(Activity(
+    "actions", "take one of the scenario's own actions (a phase may name them one by one)",
+    _legal, {TakeAction: _apply}, names="action", subject=lambda game, act: act.action,
+    refusal=_refusal))

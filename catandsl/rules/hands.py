@@ -1,0 +1,113 @@
+"""Resource cards in hand: taking from the bank, Monopoly, counting, and discarding half
+on a 7 (A.7), one card per action so the action space stays small."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from catandsl.rules.base import Action, Prompt, action_source, seats_ok
+from catandsl.rules.registry import FLOW, HANDS, effect, query
+
+if TYPE_CHECKING:
+    from catandsl.engine.game import Game
+    from catandsl.engine.state import State
+
+
+@effect("player: player, resource: resource, count: int >= 0", writes=HANDS)
+def take_from_bank(s: State, player: int, resource: str, count: int) -> None:
+    """The player takes up to `count` of a resource from the bank."""
+    r = s.game.res_index[resource]
+    k = min(count, s.bank[r])
+    s.bank[r] -= k
+    s.hands[player][r] += k
+
+
+@effect("player: player, resource: resource", writes=HANDS)
+def monopoly(s: State, player: int, resource: str) -> None:
+    """Every other player gives the player all their cards of the resource."""
+    r = s.game.res_index[resource]
+    for p in range(s.game.num_players):
+        if p != player:
+            s.hands[player][r] += s.hands[p][r]
+            s.hands[p][r] = 0
+
+
+@query("player: player", returns="int", reads=HANDS)
+def resource_cards(s: State, player: int) -> int:
+    """Resource cards in hand."""
+    return sum(s.hands[player])
+
+
+@effect("over: int >= 0", writes=(HANDS, FLOW))
+def discard_half(s: State, over: int) -> None:
+    """Every player holding more than `over` resource cards discards half, rounded down."""
+    n = s.game.num_players
+    owed = []
+    for k in range(n):
+        p = (s.turn_player + k) % n
+        total = sum(s.hands[p])
+        if total > over:
+            owed.append([p, total // 2])
+    if owed:
+        s.push(Discarding(owed))
+
+
+@dataclass(frozen=True, order=True)
+class Discard(Action):
+    """Discard one card of a resource (to the bank)."""
+
+    KIND: ClassVar[str] = "discard"
+    resource: str
+
+
+@action_source
+def discard_actions(game: Game) -> list[Action]:
+    return [Discard(r) for r in game.resources]
+
+
+@dataclass(frozen=True)
+class DiscardIds:
+    by_resource: tuple[int, ...]
+
+    @classmethod
+    def build(cls, game: Game) -> DiscardIds:
+        return cls(tuple(game.action_id[Discard(r)] for r in game.resources))
+
+
+@dataclass
+class Discarding(Prompt):
+    """Players discard, in seat order from the active player, one card per action:
+    `owed` is [[player, cards still to discard], ...]."""
+
+    KIND: ClassVar[str] = "discard"
+    owed: list[list[int]]
+
+    def check(self, game: Game) -> str:
+        if not all(len(e) == 2 and seats_ok(game, e[0]) and e[1] >= 0 for e in self.owed):
+            return "owed must be [[player, count >= 0], ...]"
+        return super().check(game)
+
+    def step(self, s: State) -> bool:
+        if all(n == 0 for _, n in self.owed):
+            s.pending.pop()
+            return True
+        return False
+
+    def actor(self, s: State) -> int:
+        return next(p for p, n in self.owed if n > 0)
+
+    def legal(self, s: State) -> list[int]:
+        ids = s.game.table(DiscardIds).by_resource
+        return [ids[r] for r, n in enumerate(s.hands[self.actor(s)]) if n > 0]
+
+    def apply(self, s: State, act: Action) -> None:
+        assert isinstance(act, Discard)
+        r = s.game.res_index[act.resource]
+        for entry in self.owed:
+            if entry[1] > 0:
+                s.hands[entry[0]][r] -= 1
+                s.bank[r] += 1
+                entry[1] -= 1
+                break
+        self.step(s)

@@ -1,0 +1,243 @@
+"""Moving a player's own path pieces (ships, RULES.md B.4): the `move` activity, read
+from a piece's `moves` block.
+
+A move is two actions: `PickUp(piece, at)` lifts an own piece off its path
+(`Relocating`); `PutDown(piece, at)` puts it down where a new piece of its kind may go
+(the lifted piece is off the board meanwhile, so it never stays connected only through
+itself). Putting it back where it was is allowed (so the prompt always has a legal
+action) and uses up the move.
+
+Per piece (`PieceInfo.movement`): `per_turn` moves a turn (all movable pieces
+together), `open_end` (only a piece with an end that touches no own building and no
+own connecting path piece: the end of an open route; an end at a site that `closes
+routes` and that the player trades with counts as anchored), `not_built_this_turn`,
+and `blocked_by` (neutral pieces: no piece leaves a path on the edge of a hex where
+one of them stands). When a piece may move is the turn's business: the phases that
+allow `move` (or `move ship`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from catandsl.rules import neutral, placement, sites
+from catandsl.rules.base import Action, Activity, IllegalAction, Prompt, action_source, activity, site, seats_ok
+from catandsl.rules.registry import BOARD, FLOW
+
+if TYPE_CHECKING:
+    from catandsl.engine.game import Game
+    from catandsl.engine.state import State
+    from catandsl.ir import model
+
+
+@dataclass(frozen=True)
+class MoveInfo:
+    per_turn: int
+    open_end: bool
+    not_built_this_turn: bool
+    blocked_by: tuple[int, ...]  # neutral piece kinds
+
+    @classmethod
+    def of(cls, m: model.Movement, piece_index: dict[str, int]) -> MoveInfo:
+        return cls(int(m.per_turn), bool(m.open_end_only), bool(m.not_built_this_turn),
+                   tuple(piece_index[n] for n in m.blocked_by if n in piece_index))
+
+
+@dataclass(frozen=True, order=True)
+class PickUp(Action):
+    """Lift an own movable piece (a ship) off a path id to move it (B.4); the next
+    action puts it down."""
+
+    KIND: ClassVar[str] = "pick_up"
+    WRITES: ClassVar[frozenset[str]] = frozenset((BOARD, FLOW))
+    piece: str
+    at: int
+
+
+@dataclass(frozen=True, order=True)
+class PutDown(Action):
+    """Put the lifted piece down on a path id, by the rules for a new piece."""
+
+    KIND: ClassVar[str] = "put_down"
+    WRITES: ClassVar[frozenset[str]] = frozenset((BOARD,))
+    piece: str
+    at: int
+
+
+@action_source
+def movement_actions(game: Game) -> list[Action]:
+    out: list[Action] = []
+    for pi in game.movers:
+        p = game.pieces[pi]
+        out += [PickUp(p.name, k) for k in p.allowed]
+        out += [PutDown(p.name, k) for k in p.allowed]
+    return out
+
+
+@dataclass(frozen=True)
+class MovementIds:
+    pick_up: dict[int, dict[int, int]]  # piece -> path -> id
+    put_down: dict[int, dict[int, int]]
+
+    @classmethod
+    def build(cls, game: Game) -> MovementIds:
+        ids = game.action_id
+        return cls({pi: {k: ids[PickUp(game.pieces[pi].name, k)] for k in game.pieces[pi].allowed}
+                    for pi in game.movers},
+                   {pi: {k: ids[PutDown(game.pieces[pi].name, k)] for k in game.pieces[pi].allowed}
+                    for pi in game.movers})
+
+
+# ---- may it move ---------------------------------------------------------------------------
+
+
+def moves_made(s: State, p: int) -> int:
+    """Moves made by player p in the current turn (`moved` is [] or [turn, count])."""
+    m = s.moved
+    return m[1] if m and m[0] == s.turns and p == s.turn_player else 0
+
+
+def open_end(s: State, p: int, k: int) -> bool:
+    """Whether the path piece at k has an end touching no own building and no other own
+    path piece it connects to. An opponent's building at an end does not make it open:
+    the owner's pieces beyond it would be left joined to nothing (B.4 moves only the
+    last ship of a line)."""
+    g = s.game
+    b = g.board
+    P = g.pieces[s.path_piece[k]]
+    closing = g.table(sites.SiteTables).closing_corners
+    for c in b.path_ends[k]:
+        o = s.corner_owner[c]
+        if o == p and s.corner_piece[c] in P.connects:
+            continue
+        if c in closing and sites.trades_with(s, p, c):
+            continue  # a route to a site that `closes routes`: anchored there
+        if any(x != k and s.path_owner[x] == p and s.path_piece[x] in P.connects
+               for x in b.corner_paths[c]):
+            continue
+        return True
+    return False
+
+
+def why_not_pick_up(s: State, p: int, k: int) -> str:
+    """Why player p may not lift the piece on path k, the phase aside ("" if they may)."""
+    g = s.game
+    pi = s.path_piece[k]
+    if s.path_owner[k] != p or pi < 0:
+        return "no own piece there"
+    m = g.pieces[pi].movement
+    if m is None:
+        return "that piece does not move"
+    if s.stage != "turn" or p != s.turn_player or s.pending:
+        return "not now"
+    if moves_made(s, p) >= m.per_turn:
+        return f"at most {m.per_turn} move(s) a turn"
+    if m.not_built_this_turn and placement.built_this_turn(s, k):
+        return "built this turn"
+    if m.blocked_by and neutral.blocked_at(s, g.board.path_hexes[k], m.blocked_by):
+        return "blocked by " + "/".join(g.pieces[n].name for n in m.blocked_by)
+    if m.open_end and not open_end(s, p, k):
+        return "not the open end of a route"
+    return ""
+
+
+# ---- the `move` activity -----------------------------------------------------------------------
+
+
+def _legal_moves(s: State, p: int, names: frozenset[str] | None) -> list[int]:
+    g = s.game
+    if not g.movers:
+        return []
+    ids = g.table(MovementIds).pick_up
+    movers = g.movers
+    out = []
+    for k, o in enumerate(s.path_owner):
+        if o == p and s.path_piece[k] in movers and not why_not_pick_up(s, p, k):
+            pi = s.path_piece[k]
+            if names is None or g.pieces[pi].name in names:
+                out.append(ids[pi][k])
+    return out
+
+
+def _apply_pick_up(s: State, p: int, act: PickUp) -> None:
+    g = s.game
+    pi, k = g.piece_index[act.piece], act.at
+    s.moved = [s.turns, moves_made(s, p) + 1]
+    fresh = placement.built_this_turn(s, k)
+    if fresh:
+        s.fresh_paths.remove(k)
+    s.push(Relocating(p, pi, k, fresh))
+    s.path_owner[k] = -1
+    s.path_piece[k] = -1
+    _drop_routes(s, p)
+
+
+def _refusal(s: State, p: int, act: Action) -> IllegalAction | None:
+    if not isinstance(act, PickUp):
+        return None
+    why = why_not_pick_up(s, p, act.at)
+    return IllegalAction("action/not_legal", f"{s.game.action_to_string(s.game.action_id[act])}: "
+                         f"{why or 'not legal now'}")
+
+
+MOVE = activity(Activity(
+    "move", "move an own piece that has a `moves` block (a ship)", _legal_moves, {PickUp: _apply_pick_up},
+    names="piece", subject=lambda game, act: act.piece, refusal=_refusal))
+
+
+@dataclass
+class Relocating(Prompt):
+    """`player` has lifted piece kind `piece` off path `origin` and puts it down;
+    `fresh` keeps "built this turn" with the piece."""
+
+    KIND: ClassVar[str] = "relocate"
+    player: int
+    piece: int
+    origin: int
+    fresh: bool
+
+    def check(self, game: Game) -> str:
+        if not seats_ok(game, self.player) or self.piece not in game.movers or \
+                self.origin not in game.pieces[self.piece].allowed_set:
+            return "not a player, a movable piece and its path"
+        return super().check(game)
+
+    def actor(self, s: State) -> int:
+        return self.player
+
+    def lifted(self) -> tuple[int, int] | None:
+        return self.player, self.piece
+
+    def legal(self, s: State) -> list[int]:
+        ids = s.game.table(MovementIds).put_down[self.piece]
+        out = [ids[self.origin]]
+        for k in s.game.pieces[self.piece].allowed:
+            if k != self.origin and placement.can_place(s, self.player, self.piece, k, "normal"):
+                out.append(ids[k])
+        return out
+
+    def apply(self, s: State, act: Action) -> None:
+        assert isinstance(act, PutDown)
+        g = s.game
+        s.pending.pop()
+        k = act.at
+        s.path_owner[k] = self.player
+        s.path_piece[k] = self.piece
+        if self.fresh:
+            placement.note_fresh(s, k)
+        _drop_routes(s, self.player)
+        s.emit("moved", {"player": self.player, "piece": g.pieces[self.piece].name,
+                         "from": site("path", self.origin), "at": site("path", k)})
+        sites.check_reached(s, self.player, k)  # the moved piece may reach a site
+
+    def refusal(self, s: State, act: Action) -> IllegalAction | None:
+        if isinstance(act, PutDown):
+            return IllegalAction("action/invalid_target",
+                                 f"{s.game.action_to_string(s.game.action_id[act])}: not a legal site")
+        return None
+
+
+def _drop_routes(s: State, p: int) -> None:
+    for key in [key for key in s._routes if key[0] == p]:
+        del s._routes[key]

@@ -1,0 +1,305 @@
+"""Placing pieces: where a piece may stand (its sites, the distance rule, connections,
+upgrades, blocking neutral pieces), the `build` activity (at cost), free placements
+(`build_free`, Road Building), and the set-up's placements and `collect last`.
+
+A piece's static sites (`PieceInfo.allowed`: its `where` over the board, inside the
+frame) are computed once by the game; here the state decides the rest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from catandsl.rules import neutral, sites
+from catandsl.rules.base import Action, Activity, IllegalAction, Prompt, action_source, activity, site, seats_ok
+from catandsl.rules.registry import BOARD, FLOW, HANDS, effect
+
+if TYPE_CHECKING:
+    from catandsl.engine.game import Game, PieceInfo
+    from catandsl.engine.state import State
+
+
+@dataclass(frozen=True, order=True)
+class Build(Action):
+    """Place a piece on a site id (intersection, path or hex id, by the piece's site)."""
+
+    KIND: ClassVar[str] = "build"
+    WRITES: ClassVar[frozenset[str]] = frozenset((BOARD, HANDS))
+    piece: str
+    at: int
+
+
+@action_source
+def build_actions(game: Game) -> list[Action]:
+    return [Build(p.name, k) for p in game.pieces if not p.neutral for k in p.allowed]
+
+
+# ---- where a piece may stand ------------------------------------------------------------
+
+
+def targets(s: State, p: int, pi: int, mode: str, step: Any = None) -> list[int]:
+    """Action ids of every site where player p may place piece pi now; `mode` is
+    "normal" (bought), "free" or "setup" (`step`: the set-up step)."""
+    g = s.game
+    P = g.pieces[pi]
+    if s.placed[p][pi] >= P.limit:
+        return []
+    ids = g.build_id[pi]
+    return [ids[k] for k in _candidates(s, p, P, mode) if can_place(s, p, pi, k, mode, step)]
+
+
+def _candidates(s: State, p: int, P: PieceInfo, mode: str) -> Any:
+    """Sites worth testing: outside the set-up, a piece that must connect to (or
+    upgrade) the player's own pieces can only stand next to (or on) them, so only the
+    neighbourhood of the player's network is scanned, not the whole board."""
+    if mode != "normal" or not (P.connects or P.upgrades >= 0) or P.site == "hex":
+        return P.allowed
+    b = s.game.board
+    near: Any
+    if P.site == "intersection" and P.upgrades >= 0:
+        near = [k for k, o in enumerate(s.corner_owner) if o == p]
+    else:
+        corners = {c for x, o in enumerate(s.path_owner) if o == p for c in b.path_ends[x]}
+        corners.update(k for k, o in enumerate(s.corner_owner) if o == p)
+        if P.site == "intersection":
+            near = corners
+        else:
+            near = {x for c in corners for x in b.corner_paths[c]}
+    allowed = P.allowed_set
+    return sorted(k for k in near if k in allowed)
+
+
+def can_place(s: State, p: int, pi: int, k: int, mode: str = "normal", step: Any = None) -> bool:
+    g = s.game
+    b = g.board
+    P = g.pieces[pi]
+    if P.blockers and neutral.blocked_at(
+        s, b.corner_hexes[k] if P.site == "intersection" else
+        b.path_hexes[k] if P.site == "path" else (k,), P.blockers
+    ):
+        return False  # B.5: a neutral piece that `blocks` this piece stands beside
+    if P.site == "intersection":
+        if P.upgrades >= 0:
+            return s.corner_owner[k] == p and s.corner_piece[k] == P.upgrades
+        if s.corner_owner[k] != -1:
+            return False
+        if P.distance > 1:
+            owner = s.corner_owner
+            for m in g.within[P.distance][k]:
+                if owner[m] != -1:
+                    return False
+        if mode != "setup" and P.connects:
+            for x in b.corner_paths[k]:
+                if s.path_owner[x] == p and s.path_piece[x] in P.connects:
+                    break
+            else:
+                return False
+        if step is not None and step.touching_last and s.last_path >= 0:
+            if k not in b.path_ends[s.last_path]:
+                return False
+    elif P.site == "path":
+        if s.path_owner[k] != -1:
+            return False
+        if mode == "setup" and step is not None and step.touching_last:
+            if s.last_corner not in b.path_ends[k]:
+                return False
+        elif P.connects:
+            if not path_connects(s, p, k, P.connects):
+                return False
+    else:
+        return False
+    if step is not None and step.where is not None:
+        if not g.interp.static_condition(step.where, {"at": site(P.site, k)}, step.source):
+            return False
+    return True
+
+
+def path_connects(s: State, p: int, k: int, connects: tuple[int, ...]) -> bool:
+    """A path piece touches, at one of its ends, an own building it connects to, or an
+    own path piece it connects to across an intersection without an opponent's building
+    (so a road and a ship meet only at an own building)."""
+    b = s.game.board
+    for c in b.path_ends[k]:
+        o = s.corner_owner[c]
+        if o == p and s.corner_piece[c] in connects:
+            return True
+        if o != -1 and o != p:
+            continue  # an opponent's building blocks the way through
+        for x in b.corner_paths[c]:
+            if x != k and s.path_owner[x] == p and s.path_piece[x] in connects:
+                return True
+    return False
+
+
+def affordable(hand: list[int], cost: tuple[int, ...]) -> bool:
+    return all(h >= c for h, c in zip(hand, cost))
+
+
+def pay(s: State, p: int, cost: tuple[int, ...]) -> None:
+    hand, bank = s.hands[p], s.bank
+    for r, n in enumerate(cost):
+        if n:
+            hand[r] -= n
+            bank[r] += n
+
+
+# ---- placing -------------------------------------------------------------------------------
+
+
+def place(s: State, p: int, pi: int, k: int) -> None:
+    """Put player p's piece pi on site k (paid for already, or free) and tell the rules."""
+    g = s.game
+    P = g.pieces[pi]
+    s.placed[p][pi] += 1
+    if P.site == "intersection":
+        if P.upgrades >= 0:
+            s.placed[p][P.upgrades] -= 1
+        s.corner_owner[k] = p
+        s.corner_piece[k] = pi
+        s.last_corner = k
+        s._routes.clear()  # a building may break someone's route
+    else:
+        s.path_owner[k] = p
+        s.path_piece[k] = pi
+        s.last_path = k
+        if P.movement is not None:
+            note_fresh(s, k)  # B.4: not moved in the turn it is built
+        for key in [key for key in s._routes if key[0] == p]:
+            del s._routes[key]
+    s.emit("built", {"player": p, "piece": P.name, "at": site(P.site, k)})
+    if P.site == "path":
+        sites.check_reached(s, p, k)  # a route that reaches a site (its hooks run first)
+
+
+def apply_build(s: State, p: int, act: Build) -> None:
+    g = s.game
+    place(s, p, g.piece_index[act.piece], act.at)
+
+
+def note_fresh(s: State, k: int) -> None:
+    """Remember that the movable piece on path k was placed this turn."""
+    if s.stage != "turn":
+        return
+    if not s.fresh_paths or s.fresh_paths[0] != s.turns:
+        s.fresh_paths = [s.turns]
+    s.fresh_paths.append(k)
+
+
+def built_this_turn(s: State, k: int) -> bool:
+    """Whether the movable piece on path k was placed this turn (`fresh_paths` is []
+    or [turn, path, ...])."""
+    f = s.fresh_paths
+    return bool(f) and f[0] == s.turns and k in f[1:]
+
+
+def refusal(s: State, p: int, act: Action, mode: str) -> IllegalAction | None:
+    """Why a Build is refused: no piece left, cannot afford it (bought), or not a site."""
+    if not isinstance(act, Build):
+        return None
+    g = s.game
+    pi = g.piece_index[act.piece]
+    P = g.pieces[pi]
+    text = f"build {act.piece} at {g.site_name(P, act.at)}"
+    if mode == "normal":
+        if s.placed[p][pi] >= P.limit:
+            return IllegalAction("action/not_legal", f"{text}: no {P.name} left")
+        if can_place(s, p, pi, act.at):
+            return IllegalAction("action/cannot_afford", f"{text}: cannot afford it")
+    return IllegalAction("action/invalid_target", f"{text}: not a legal site")
+
+
+# ---- the `build` activity ----------------------------------------------------------------
+
+
+def _legal_builds(s: State, p: int, names: frozenset[str] | None) -> list[int]:
+    g = s.game
+    hand = s.hands[p]
+    placed = s.placed[p]
+    out: list[int] = []
+    for P in g.pieces:
+        if P.neutral or placed[P.index] >= P.limit or (names is not None and P.name not in names):
+            continue
+        if affordable(hand, P.cost):
+            out += targets(s, p, P.index, "normal")
+    return out
+
+
+def _apply_bought(s: State, p: int, act: Build) -> None:
+    pi = s.game.piece_index[act.piece]
+    pay(s, p, s.game.pieces[pi].cost)
+    place(s, p, pi, act.at)
+
+
+BUILD = activity(Activity(
+    "build", "place a piece at its cost", _legal_builds, {Build: _apply_bought},
+    names="piece", subject=lambda game, act: act.piece,
+    refusal=lambda s, p, act: refusal(s, p, act, "normal")))
+
+
+# ---- free placements ------------------------------------------------------------------------
+
+
+@effect("player: player, pieces: list<piece>, count: int 0..100", writes=(BOARD, FLOW))
+def build_free(s: State, player: int, pieces: list[str], count: int) -> None:
+    """The player places `count` pieces of these kinds at no cost."""
+    if count > 0:
+        s.push(FreeBuild(player, [s.game.piece_index[p] for p in pieces], count))
+
+
+@dataclass
+class FreeBuild(Prompt):
+    """`player` places up to `count` more pieces of the kinds `pieces` for free; the
+    rest lapses when none can be placed."""
+
+    KIND: ClassVar[str] = "free_build"
+    player: int
+    pieces: list[int]
+    count: int
+
+    def check(self, game: Game) -> str:
+        if not seats_ok(game, self.player) or not all(
+                0 <= p < len(game.pieces) and not game.pieces[p].neutral for p in self.pieces):
+            return "not a player and pieces"
+        return super().check(game)
+
+    def step(self, s: State) -> bool:
+        if self.legal(s):
+            return False
+        s.pending.pop()
+        return True
+
+    def actor(self, s: State) -> int:
+        return self.player
+
+    def legal(self, s: State) -> list[int]:
+        out: list[int] = []
+        for pi in self.pieces:
+            out += targets(s, self.player, pi, "free")
+        return out
+
+    def apply(self, s: State, act: Action) -> None:
+        assert isinstance(act, Build)
+        self.count -= 1
+        if self.count <= 0:
+            s.pending.pop()
+        apply_build(s, self.player, act)
+
+    def refusal(self, s: State, act: Action) -> IllegalAction | None:
+        return refusal(s, self.player, act, "free")
+
+
+# ---- the set-up --------------------------------------------------------------------------
+
+
+def collect(s: State, p: int, corner: int) -> None:
+    """`collect last`: one resource from each hex around the piece just placed whose
+    terrain produces a fixed resource, while the bank has it."""
+    g = s.game
+    if corner < 0:
+        return
+    for h in g.board.corner_hexes[corner]:
+        r = g.hex_resource[h]
+        if r >= 0 and s.bank[r] > 0:
+            s.bank[r] -= 1
+            s.hands[p][r] += 1

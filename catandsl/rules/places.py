@@ -1,0 +1,56 @@
+"""What a site is: `land`, `water`, `coast`, `owner`, `number`, `terrain`. Except for
+`owner`, these read the board alone, so a piece's `where` may use them (they are
+evaluated once, over the board, when the game is made)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from catandsl.rules.base import Site, hexes_of
+from catandsl.rules.registry import BOARD, STATIC, query
+
+if TYPE_CHECKING:
+    from catandsl.engine.state import State
+
+
+@query("at: site", returns="bool", reads=STATIC)
+def land(s: State, at: Site) -> bool:
+    """The site touches a land hex (a hex: is land)."""
+    water_ = s.game.board.hex_water
+    return any(not water_[h] for h in hexes_of(s.game, at))
+
+
+@query("at: site", returns="bool", reads=STATIC)
+def water(s: State, at: Site) -> bool:
+    """The site touches a water hex (a hex: is water)."""
+    water_ = s.game.board.hex_water
+    return any(water_[h] for h in hexes_of(s.game, at))
+
+
+@query("at: site", returns="bool", reads=STATIC)
+def coast(s: State, at: Site) -> bool:
+    """The site touches both land and water."""
+    return land(s, at) and water(s, at)
+
+
+@query("at: site", returns="player", reads=BOARD)
+def owner(s: State, at: Site) -> int:
+    """The player whose piece stands there (-1 for nobody)."""
+    code, k = at
+    if code == "i":
+        return s.corner_owner[k]
+    if code == "p":
+        return s.path_owner[k]
+    return -1
+
+
+@query("at: hex", returns="int", reads=STATIC)
+def number(s: State, at: Site) -> int:
+    """The number token on a hex (0 for none)."""
+    return s.game.board.hex_number[at[1]]
+
+
+@query("at: hex", returns="terrain", reads=STATIC)
+def terrain(s: State, at: Site) -> str:
+    """The terrain of a hex."""
+    return s.game.board.terrain(at[1])

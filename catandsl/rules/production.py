@@ -1,0 +1,123 @@
+"""Production (A.6, B.6): the hexes of a number pay the buildings around them, with the
+bank-shortage rule; a terrain that `produces choice` (gold) lets each owner pick from
+the bank instead (`Choosing`, one resource per action)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from catandsl.rules.base import Action, Prompt, Site, hexes_of, seats_ok
+from catandsl.rules.choices import ChoiceIds, ChooseResource
+from catandsl.rules.registry import FLOW, HANDS, effect
+
+if TYPE_CHECKING:
+    from catandsl.engine.game import Game
+    from catandsl.engine.state import State
+
+
+@effect("roll: int", writes=(HANDS, FLOW))
+def produce(s: State, roll: int) -> None:
+    """Every hex with this number that no blocking piece stands on pays the pieces
+    around it, with the bank-shortage rule."""
+    g = s.game
+    b = g.board
+    n = g.num_players
+    owed = [[0] * n for _ in g.resources]
+    blocked = [s.neutral_at[pi] for pi in g.blocking]
+    chosen = [0] * n  # B.6: resources of the owner's choice (gold)
+    choice = g.hex_choice
+    for h in b.number_hexes[roll] if 0 <= roll < len(b.number_hexes) else ():
+        r = g.hex_resource[h]
+        if h in blocked:
+            continue
+        if choice[h]:
+            for c in b.hex_corners[h]:
+                o = s.corner_owner[c]
+                if o >= 0:
+                    chosen[o] += g.pieces[s.corner_piece[c]].produces
+            continue
+        if r < 0:
+            continue
+        row = owed[r]
+        for c in b.hex_corners[h]:
+            o = s.corner_owner[c]
+            if o >= 0:
+                row[o] += g.pieces[s.corner_piece[c]].produces
+    for r, row in enumerate(owed):
+        total = sum(row)
+        if not total:
+            continue
+        if total <= s.bank[r]:
+            for p, k in enumerate(row):
+                s.hands[p][r] += k
+            s.bank[r] -= total
+        else:
+            owed_to = [p for p, k in enumerate(row) if k]
+            if len(owed_to) == 1:  # A.6: a single player owed takes what is left
+                s.hands[owed_to[0]][r] += s.bank[r]
+                s.bank[r] = 0
+    push_choices(s, chosen)
+
+
+@effect("player: player, at: site, count: int 0..100", writes=(HANDS, FLOW))
+def collect_choice(s: State, player: int, at: Site, count: int) -> None:
+    """For each hex around `at` whose terrain `produces choice` (gold), the player takes
+    `count` resources of their choice from the bank."""
+    total = count * sum(1 for h in hexes_of(s.game, at) if s.game.hex_choice[h])
+    if total > 0:
+        counts = [0] * s.game.num_players
+        counts[player] = total
+        push_choices(s, counts)
+
+
+def push_choices(s: State, counts: list[int]) -> None:
+    """Each player picks counts[player] resources from the bank, in seat order from the
+    player whose turn it is."""
+    n = s.game.num_players
+    owed = []
+    for k in range(n):
+        p = (s.turn_player + k) % n
+        if counts[p] > 0:
+            owed.append([p, counts[p]])
+    if owed:
+        s.push(Choosing(owed))
+
+
+@dataclass
+class Choosing(Prompt):
+    """Players take resources of their choice from the bank, one per action, in turn:
+    `owed` is [[player, resources still to take], ...]. With the bank empty the choice
+    lapses (B.6)."""
+
+    KIND: ClassVar[str] = "gold"
+    owed: list[list[int]]
+
+    def check(self, game: Game) -> str:
+        if not all(len(e) == 2 and seats_ok(game, e[0]) and e[1] >= 0 for e in self.owed):
+            return "owed must be [[player, count >= 0], ...]"
+        return super().check(game)
+
+    def step(self, s: State) -> bool:
+        if all(n == 0 for _, n in self.owed) or not any(s.bank):
+            s.pending.pop()
+            return True
+        return False
+
+    def actor(self, s: State) -> int:
+        return next(p for p, n in self.owed if n > 0)
+
+    def legal(self, s: State) -> list[int]:
+        ids = s.game.table(ChoiceIds).resource
+        return [ids[r] for r, left in enumerate(s.bank) if left > 0]
+
+    def apply(self, s: State, act: Action) -> None:
+        assert isinstance(act, ChooseResource)
+        r = s.game.res_index[act.resource]
+        for entry in self.owed:
+            if entry[1] > 0:
+                s.bank[r] -= 1
+                s.hands[entry[0]][r] += 1
+                entry[1] -= 1
+                break
+        self.step(s)

@@ -1,0 +1,104 @@
+"""Victory points, awards (A.10, A.11), victory and the end of a game.
+
+- `points`: pieces on the board, cards held, awards, special victory point tokens and
+  tokens worth points;
+- awards: the holder keeps an award while (tied for) largest; otherwise a unique
+  largest at or over its minimum takes it; else it is set aside. A measure is read
+  again only when an action or effect wrote a part of the game it reads;
+- victory (`winner_now`): a player wins with `victory N` points or when one of the
+  ruleset's `victory "..." where COND` holds for them, checked after every action: on
+  the player's own turn only (`victory_check own_turn`, the default), or for every
+  player (`any_turn`: the active player first, then in seat order);
+- `end_game(reason)`: a rule ends the game; the scenario's `tie_break` ranks players.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from catandsl.rules.islands import special_points
+from catandsl.rules.registry import BOARD, CARDS, FLOW, TOKENS, effect, query
+from catandsl.rules.sites import token_points
+
+if TYPE_CHECKING:
+    from catandsl.engine.state import State
+
+
+@query("player: player", returns="int", reads=(BOARD, CARDS, TOKENS))
+def points(s: State, player: int) -> int:
+    """The player's victory points."""
+    g = s.game
+    pts = 0
+    for P, n in zip(g.pieces, s.placed[player]):
+        if n and P.points:
+            pts += n * P.points
+    for c, n in zip(g.cards, s.cards[player]):
+        if n and c.points:
+            pts += n * c.points
+    for k, holder in enumerate(s.award_holder):
+        if holder == player:
+            pts += g.awards[k].points
+    if s.vp_tokens:
+        pts += special_points(s, player)
+    if g.token_names:
+        pts += token_points(s, player)
+    return pts
+
+
+def public_points(s: State, player: int) -> int:
+    """Points the other players can see: hidden cards (victory point cards) left out."""
+    g = s.game
+    hidden = sum(n * c.points for n, c in zip(s.cards[player], g.cards) if c.hidden)
+    return points(s, player) - hidden
+
+
+def update_awards(s: State) -> None:
+    g = s.game
+    changed, s._changed = s._changed, set()
+    if s.stage == "setup":
+        return
+    for k, aw in enumerate(g.awards):
+        if not g.award_reads[k] & changed:
+            continue  # nothing this measure reads has changed
+        vals = [g.interp.value(aw.measure, {"player": p}, s, aw.source) for p in range(g.num_players)]
+        best = max(vals)
+        holder = s.award_holder[k]
+        if holder >= 0 and vals[holder] == best and best >= aw.min:
+            continue
+        tops = [p for p, v in enumerate(vals) if v == best]
+        s.award_holder[k] = tops[0] if best >= aw.min and len(tops) == 1 else -1
+
+
+def winner_now(s: State) -> int:
+    """The player who has won by now (see the module docstring), or -1."""
+    g = s.game
+    n = g.num_players
+    seats = (s.turn_player,) if not g.victory_any_turn else \
+        tuple((s.turn_player + k) % n for k in range(n))
+    for p in seats:
+        if points(s, p) >= g.victory:
+            return p
+        for v in g.victories:
+            if g.interp.value(v.condition, {"player": p}, s, v.source):
+                return p
+    return -1
+
+
+@effect("reason: str", writes=FLOW)
+def end_game(s: State, reason: str) -> None:
+    """Ends the game now for `reason`; the winner is the player ranked first by the
+    scenario's `tie_break` (by default most points); equal players share it."""
+    g = s.game
+    tb = g.ruleset.tie_break
+    n = g.num_players
+    if tb is None or not tb.keys:
+        rank = [(points(s, p),) for p in range(n)]
+    else:
+        rank = [tuple(g.interp.value(k, {"player": p}, s, tb.source) for k in tb.keys) for p in range(n)]
+    best = max(rank)
+    winners = [p for p in range(n) if rank[p] == best]
+    s.winner = winners[0] if len(winners) == 1 else -1
+    s.winners = winners if len(winners) > 1 else []
+    s.stage = "over"
+    s.reason = str(reason)
+    s.pending = []

@@ -1,0 +1,215 @@
+"""Tokens and map sites (markets): counters that are not resource cards, sites on
+intersections with a stock of tokens and a number, trade partnerships begun by
+reaching a site, closed routes, and the primitives rules use (`give_tokens`,
+`take_from_site`, `produce_sites`, `tokens`, `trading_sites`, `sites_with_stock`).
+
+State data: `token_stock` (per site, per token, what it still holds), `token_supply`
+(per token, the general supply beside the board), `tokens_held` (per player, per
+token) and `partners` ([site, player] pairs in the order trade began). Tokens are
+conserved: sites + supply + players = the token's `supply`. They never count as
+resource cards: discards, trades, Monopoly and hand sizes never see them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from catandsl.rules.base import EngineError, Site
+from catandsl.rules.registry import BOARD, TOKENS, effect, query
+
+if TYPE_CHECKING:
+    from catandsl.engine.game import Game
+    from catandsl.engine.state import State
+
+
+@dataclass(frozen=True)
+class SiteInfo:
+    index: int
+    kind: str
+    corner: int  # the intersection it stands on
+    number: int  # its number token, 0 for none
+    stock: tuple[int, ...]  # per token, what it starts with
+    closes: bool  # `closes routes`
+    no_building: bool
+
+
+@dataclass(frozen=True)
+class SiteTables:
+    token_names: tuple[str, ...]
+    token_index: dict[str, int]
+    token_points: tuple[tuple[int, int], ...]  # per token: (points, per)
+    token_reserve: tuple[int, ...]  # per token: the general supply at the start
+    sites: tuple[SiteInfo, ...]  # in the map's order
+    site_at: dict[int, int]  # intersection -> site index
+    no_build_corners: frozenset[int]
+    closing_corners: frozenset[int]
+
+    @classmethod
+    def build(cls, game: Game) -> SiteTables:
+        rs, b = game.ruleset, game.board
+        names = tuple(rs.tokens)
+        index = {t: k for k, t in enumerate(names)}
+        sites = []
+        for k, sp in enumerate(rs.map.sites if rs.map is not None else ()):
+            kind = rs.sites.get(sp.site)
+            if kind is None:
+                raise EngineError(f"unknown site kind {sp.site!r}", sp.source)
+            if kind.on != "intersection":
+                raise EngineError(f"sites on {kind.on!r} are not supported", kind.source)
+            key = (sp.q, sp.r, sp.corner)
+            if key not in b.intersection_index:
+                raise EngineError(f"no intersection {key} for a {sp.site}", sp.source)
+            stock = [0] * len(names)
+            for a in kind.stock:
+                stock[index[a.name]] += a.count
+            sites.append(SiteInfo(k, sp.site, b.intersection_index[key], sp.number or 0, tuple(stock),
+                                  kind.closes_routes, kind.no_building))
+        reserve = []
+        for ti, t in enumerate(rs.tokens.values()):
+            on_sites = sum(s.stock[ti] for s in sites)
+            reserve.append(t.reserve if t.reserve is not None else max(t.supply - on_sites, 0))
+        return cls(names, index, tuple((t.points, max(t.per, 1)) for t in rs.tokens.values()),
+                   tuple(reserve), tuple(sites), {s.corner: s.index for s in sites},
+                   frozenset(s.corner for s in sites if s.no_building),
+                   frozenset(s.corner for s in sites if s.closes))
+
+
+def token_points(s: State, player: int) -> int:
+    """Victory points from tokens held (`points P per Q`)."""
+    per_token = s.game.table(SiteTables).token_points
+    return sum(n // per * pts for n, (pts, per) in zip(s.tokens_held[player], per_token) if pts)
+
+
+def _site_of(game: Game, at: Site) -> int:
+    code, k = at
+    site_at = game.table(SiteTables).site_at
+    if code != "i" or k not in site_at:
+        raise EngineError("there is no site at this intersection")
+    return site_at[k]
+
+
+def _give(s: State, player: int, site_k: int, t: int, count: int) -> int:
+    """Up to `count` tokens of kind t to the player: from the site's stock first (when
+    site_k >= 0), the rest from the general supply. Returns how many were given."""
+    given = 0
+    if site_k >= 0:
+        row = s.token_stock[site_k]
+        n = min(count, row[t])
+        row[t] -= n
+        given += n
+    n = min(count - given, s.token_supply[t])
+    s.token_supply[t] -= n
+    given += n
+    s.tokens_held[player][t] += given
+    return given
+
+
+# ---- effects ------------------------------------------------------------------------------
+
+
+@effect("player: player, token: token, count: int 0..1000", writes=TOKENS)
+def give_tokens(s: State, player: int, token: str, count: int) -> None:
+    """The player takes up to `count` tokens from that token's general supply."""
+    _give(s, player, -1, s.game.table(SiteTables).token_index[token], count)
+
+
+@effect("player: player, at: intersection, token: token, count: int 0..1000", writes=TOKENS)
+def take_from_site(s: State, player: int, at: Site, token: str, count: int) -> None:
+    """The player takes `count` tokens from the stock of the site at `at`; a short stock
+    is made up from the general supply, an empty one gives nothing."""
+    k = _site_of(s.game, at)
+    t = s.game.table(SiteTables).token_index[token]
+    if s.token_stock[k][t] <= 0:
+        return
+    _give(s, player, k, t, count)
+
+
+@effect("site: site_kind, roll: int", writes=TOKENS)
+def produce_sites(s: State, site: str, roll: int) -> None:
+    """Every site of this kind with the number `roll` gives each player trading with it
+    1 token of its stock; a short stock is made up from the general supply (the active
+    player first, then in the order trade began); an empty one gives nothing."""
+    for info in s.game.table(SiteTables).sites:
+        if info.kind != site or info.number != roll:
+            continue
+        partners = [p for k, p in s.partners if k == info.index]
+        if s.turn_player in partners:
+            partners.remove(s.turn_player)
+            partners.insert(0, s.turn_player)
+        for t, start in enumerate(info.stock):
+            if not start or s.token_stock[info.index][t] <= 0:
+                continue  # never stocked with this token, or already empty
+            for p in partners:
+                _give(s, p, info.index, t, 1)
+
+
+# ---- queries ------------------------------------------------------------------------------
+
+
+@query("player: player, token: token", returns="int", reads=TOKENS)
+def tokens(s: State, player: int, token: str) -> int:
+    """Tokens the player holds."""
+    return s.tokens_held[player][s.game.table(SiteTables).token_index[token]]
+
+
+@query("player: player, site: site_kind", returns="int", reads=(BOARD, TOKENS))
+def trading_sites(s: State, player: int, site: str) -> int:
+    """How many sites of this kind the player trades with (has reached)."""
+    sites = s.game.table(SiteTables).sites
+    return sum(1 for k, p in s.partners if p == player and sites[k].kind == site)
+
+
+@query("site: site_kind", returns="int", reads=TOKENS)
+def sites_with_stock(s: State, site: str) -> int:
+    """How many sites of this kind still hold tokens."""
+    return sum(1 for info in s.game.table(SiteTables).sites
+               if info.kind == site and any(s.token_stock[info.index]))
+
+
+# ---- partnerships -------------------------------------------------------------------------
+
+
+def trades_with(s: State, player: int, corner: int) -> bool:
+    k = s.game.table(SiteTables).site_at.get(corner, -1)
+    return k >= 0 and [k, player] in s.partners
+
+
+def _route_reaches_building(s: State, p: int, start: int) -> bool:
+    """Whether the path piece at `start` is joined, through own path pieces (never
+    across an opponent's building), to one of the player's buildings."""
+    b = s.game.board
+    seen, stack = {start}, [start]
+    while stack:
+        x = stack.pop()
+        for c in b.path_ends[x]:
+            o = s.corner_owner[c]
+            if o == p:
+                return True
+            if o != -1:
+                continue
+            for y in b.corner_paths[c]:
+                if y not in seen and s.path_owner[y] == p:
+                    seen.add(y)
+                    stack.append(y)
+    return False
+
+
+def check_reached(s: State, p: int, path: int) -> None:
+    """After player p placed a path piece: each site at one of its ends that p does not
+    trade with yet, and that p's route now joins to an own building, becomes p's partner
+    (event `site_reached`)."""
+    t = s.game.table(SiteTables)
+    if not t.sites:
+        return
+    reached = []
+    for c in s.game.board.path_ends[path]:
+        k = t.site_at.get(c, -1)
+        if k >= 0 and [k, p] not in s.partners:
+            reached.append((k, c))
+    if not reached or not _route_reaches_building(s, p, path):
+        return
+    for k, _ in reached:
+        s.partners.append([k, p])
+    for k, c in reversed(reached):  # pending is a stack: the first site's hooks run first
+        s.emit("site_reached", {"player": p, "site": t.sites[k].kind, "at": ["i", c]})

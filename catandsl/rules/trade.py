@@ -1,0 +1,287 @@
+"""Trade (A.8), the `trade` activity: maritime trade at the best rate the player's
+harbors give (`trade bank 4:1`), and domestic offers between the active player and the
+others (`trade domestic { cards 2; offers_per_turn 3 }`).
+
+A domestic offer (`Offer(give, get)`: bundles of 1 to `cards` resource cards, never the
+same resource on both sides) is answered by every other player in seat order (`Accept`,
+only with the cards asked for, or `Decline`); the proposer then trades with one who
+accepted (`TradeWith`) or cancels (`CancelOffer`). If nobody accepts, the offer lapses,
+and that offer may not be made again this turn; at most `offers_per_turn` offers are
+made in a turn. Both bounds keep every game finite. Counter-offers are not modelled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations_with_replacement
+from typing import TYPE_CHECKING, ClassVar
+
+from catandsl.rules.base import Action, Activity, IllegalAction, Prompt, action_source, activity, seats_ok
+from catandsl.rules.registry import FLOW, HANDS
+
+if TYPE_CHECKING:
+    from catandsl.engine.game import Game
+    from catandsl.engine.state import State
+
+NO_RATE = 10**6  # no trade with the bank at all
+
+
+@dataclass(frozen=True, order=True)
+class BankTrade(Action):
+    """Give the best rate's number of `give` to the bank for one `get`."""
+
+    KIND: ClassVar[str] = "bank_trade"
+    WRITES: ClassVar[frozenset[str]] = frozenset((HANDS,))
+    give: str
+    get: str
+
+
+@dataclass(frozen=True, order=True)
+class Offer(Action):
+    """The active player offers the others `give` for `get` (A.8). A bundle is resource
+    names joined by "+" in declaration order, e.g. "brick+brick" or "wool+ore"."""
+
+    KIND: ClassVar[str] = "offer"
+    WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
+    give: str
+    get: str
+
+
+@dataclass(frozen=True, order=True)
+class Accept(Action):
+    """Answer to an offer: willing to trade."""
+
+    KIND: ClassVar[str] = "accept"
+    WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
+
+
+@dataclass(frozen=True, order=True)
+class Decline(Action):
+    KIND: ClassVar[str] = "decline"
+    WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
+
+
+@dataclass(frozen=True, order=True)
+class TradeWith(Action):
+    """The proposer trades with one of the players who accepted."""
+
+    KIND: ClassVar[str] = "trade_with"
+    WRITES: ClassVar[frozenset[str]] = frozenset((HANDS,))
+    player: int
+
+
+@dataclass(frozen=True, order=True)
+class CancelOffer(Action):
+    KIND: ClassVar[str] = "cancel_offer"
+    WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
+
+
+def bundles(game: Game) -> list[tuple[str, tuple[int, ...]]]:
+    """Every bundle of 1 to `cards` resource cards: (name, resource vector)."""
+    domestic = game.ruleset.trades.get("domestic")
+    if domestic is None:
+        return []
+    R = game.resources
+    out = []
+    for size in range(1, domestic.cards + 1):
+        for combo in combinations_with_replacement(range(len(R)), size):
+            v = [0] * len(R)
+            for r in combo:
+                v[r] += 1
+            out.append(("+".join(R[r] for r in combo), tuple(v)))
+    return out
+
+
+@action_source
+def trade_actions(game: Game) -> list[Action]:
+    R = game.resources
+    out: list[Action] = [BankTrade(r, g) for r in R for g in R if g != r]
+    out += [TradeWith(p) for p in range(game.num_players)]
+    both = bundles(game)
+    if both:
+        out += [Accept(), Decline(), CancelOffer()]
+        for give, gv in both:
+            for get, tv in both:
+                if not any(x and y for x, y in zip(gv, tv)):
+                    out.append(Offer(give, get))
+    return out
+
+
+@dataclass(frozen=True)
+class TradeTables:
+    bank_rate: int  # the bank's rate without a harbor (NO_RATE: none)
+    harbor_rates: tuple[tuple[int, int], ...]  # per harbor: (rate, resource or -1 for any)
+    harbor_corners: tuple[tuple[int, int], ...]  # (intersection, harbor) for every harbor intersection
+    bank_id: tuple[tuple[int, ...], ...]  # [give][get] -> BankTrade id (-1 on the diagonal)
+    offer_ids: range  # the offers: one contiguous run of the action table
+    offers_by_give: tuple[tuple[tuple[tuple[int, int], ...], tuple[int, ...]], ...]
+    offer_vectors: dict[int, tuple[tuple[int, ...], tuple[int, ...]]]  # offer id -> (give, get)
+    offers_per_turn: int
+    accept: int
+    decline: int
+    cancel: int
+    trade_with: tuple[int, ...]  # by seat
+
+    @classmethod
+    def build(cls, game: Game) -> TradeTables:
+        rs, ids, acts, R = game.ruleset, game.action_id, game.actions, game.resources
+        rate = 0
+        for t in rs.trades.values():
+            if t.give > 0:
+                r = t.give // max(t.get, 1)
+                rate = r if not rate else min(rate, r)
+        harbor_rates = tuple(
+            (hb.type.give // max(hb.type.get, 1), game.res_index[hb.type.resource] if hb.type.resource else -1)
+            for hb in game.board.harbors)
+        corners = tuple((c, h) for c, h in enumerate(game.board.corner_harbor) if h >= 0)
+        offers = [k for k, a in enumerate(acts) if isinstance(a, Offer)]
+        vector = dict(bundles(game))
+        by_give: dict[str, list[int]] = {}
+        for k in offers:
+            by_give.setdefault(acts[k].give, []).append(k)  # type: ignore[attr-defined]
+        domestic = rs.trades.get("domestic")
+        return cls(
+            bank_rate=rate or NO_RATE,
+            harbor_rates=harbor_rates,
+            harbor_corners=corners,
+            bank_id=tuple(tuple(ids.get(BankTrade(r, g), -1) for g in R) for r in R),
+            offer_ids=range(offers[0], offers[-1] + 1) if offers else range(0),
+            offers_by_give=tuple((tuple((r, n) for r, n in enumerate(vector[g]) if n), tuple(ks))
+                                 for g, ks in by_give.items()),
+            offer_vectors={k: (vector[acts[k].give], vector[acts[k].get])  # type: ignore[attr-defined]
+                           for k in offers},
+            offers_per_turn=domestic.offers_per_turn if domestic is not None else 0,
+            accept=ids.get(Accept(), -1),
+            decline=ids.get(Decline(), -1),
+            cancel=ids.get(CancelOffer(), -1),
+            trade_with=tuple(ids[TradeWith(p)] for p in range(game.num_players)),
+        )
+
+
+def trade_rate(s: State, p: int, r: int) -> int:
+    """How many cards of resource r player p gives the bank for one card."""
+    t = s.game.table(TradeTables)
+    rate = t.bank_rate
+    owner = s.corner_owner
+    for c, hb in t.harbor_corners:
+        if owner[c] == p:
+            hr, res = t.harbor_rates[hb]
+            if (res < 0 or res == r) and hr < rate:
+                rate = hr
+    return rate
+
+
+# ---- the `trade` activity -------------------------------------------------------------------
+
+
+def _legal_trades(s: State, p: int, names: frozenset[str] | None) -> list[int]:
+    t = s.game.table(TradeTables)
+    hand = s.hands[p]
+    out: list[int] = []
+    if names is None or "bank" in names:
+        for r, n in enumerate(hand):
+            if n and n >= trade_rate(s, p, r):
+                ids = t.bank_id[r]
+                out += [ids[x] for x, left in enumerate(s.bank) if left and x != r]
+    if (names is None or "domestic" in names) and s.offers_made < t.offers_per_turn:
+        declined = s.offers_declined
+        for need, ids_ in t.offers_by_give:
+            for r, n in need:
+                if hand[r] < n:
+                    break
+            else:
+                out += [k for k in ids_ if k not in declined] if declined else ids_
+    return out
+
+
+def _apply_bank_trade(s: State, p: int, act: BankTrade) -> None:
+    g = s.game
+    give, get = g.res_index[act.give], g.res_index[act.get]
+    rate = trade_rate(s, p, give)
+    s.hands[p][give] -= rate
+    s.bank[give] += rate
+    s.hands[p][get] += 1
+    s.bank[get] -= 1
+    s.emit("traded", {"player": p})
+
+
+def _apply_offer(s: State, p: int, act: Offer) -> None:
+    n = s.game.num_players
+    s.offers_made += 1
+    s.push(Offering(p, s.game.action_id[act], [(p + k) % n for k in range(1, n)], []))
+
+
+def _refusal(s: State, p: int, act: Action) -> IllegalAction:
+    t = s.game.table(TradeTables)
+    aid = s.game.action_id[act]
+    text = s.game.action_to_string(aid)
+    if isinstance(act, Offer):
+        if s.offers_made >= t.offers_per_turn:
+            return IllegalAction("action/not_legal", f"{text}: at most {t.offers_per_turn} offers a turn")
+        if aid in s.offers_declined:
+            return IllegalAction("action/not_legal", f"{text}: every other player declined it this turn")
+    return IllegalAction("action/cannot_afford", f"{text}: cannot afford it")
+
+
+TRADE = activity(Activity(
+    "trade", "trade with the bank (`trade bank`) and offer trades to the others (`trade domestic`)",
+    _legal_trades, {BankTrade: _apply_bank_trade, Offer: _apply_offer}, names="trade",
+    subject=lambda game, act: "bank" if isinstance(act, BankTrade) else "domestic",
+    refusal=_refusal))
+
+
+@dataclass
+class Offering(Prompt):
+    """A domestic offer by `proposer` (`offer`: its action id): the players in `asked`
+    answer first to last; `accepted` lists those willing. Then the proposer picks."""
+
+    KIND: ClassVar[str] = "offer"
+    proposer: int
+    offer: int
+    asked: list[int]
+    accepted: list[int]
+
+    def check(self, game: Game) -> str:
+        if not seats_ok(game, self.proposer, *self.asked, *self.accepted) or \
+                self.offer not in game.table(TradeTables).offer_vectors:
+            return "not a proposer, an offer and players"
+        return super().check(game)
+
+    def step(self, s: State) -> bool:
+        if self.asked or self.accepted:
+            return False
+        s.pending.pop()  # everyone declined: the offer lapses, not to be made again this turn
+        s.offers_declined.append(self.offer)
+        return True
+
+    def actor(self, s: State) -> int:
+        return self.asked[0] if self.asked else self.proposer
+
+    def legal(self, s: State) -> list[int]:
+        t = s.game.table(TradeTables)
+        if self.asked:
+            want = t.offer_vectors[self.offer][1]
+            hand = s.hands[self.asked[0]]
+            out = [t.decline]
+            if all(h >= v for h, v in zip(hand, want)):
+                out.append(t.accept)
+            return out
+        return [t.cancel] + [t.trade_with[q] for q in self.accepted]
+
+    def apply(self, s: State, act: Action) -> None:
+        kind = type(act)
+        if kind is Accept:
+            self.accepted.append(self.asked.pop(0))
+        elif kind is Decline:
+            self.asked.pop(0)
+        elif kind is CancelOffer:
+            s.pending.pop()
+        else:
+            assert isinstance(act, TradeWith)
+            s.pending.pop()
+            give, get = s.game.table(TradeTables).offer_vectors[self.offer]
+            mine, theirs = s.hands[self.proposer], s.hands[act.player]
+            for r, (x, y) in enumerate(zip(give, get)):
+                mine[r] += y - x
+                theirs[r] += x - y
+            s.emit("traded", {"player": self.proposer})
