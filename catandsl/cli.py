@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Protocol, TypeGuard
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
 
@@ -48,7 +49,11 @@ class _Exit(Exception):
         self.code = code
 
 
-def _is_usage_error(e: Exception) -> bool:
+class _UsageError(Protocol):
+    def show(self) -> None: ...
+
+
+def _is_usage_error(e: Exception) -> TypeGuard[_UsageError]:
     # typer ships its own copy of click; its errors are ClickExceptions with .show()
     import typer
 
@@ -196,7 +201,7 @@ def _app():
             board = instantiate(rs, seed)
         except (ConfigurationError, BoardError) as e:
             print(f"catandsl: {e}", file=sys.stderr)
-            raise _Exit(EXIT_USAGE if isinstance(e, ConfigurationError) else EXIT_ERRORS)
+            raise _Exit(EXIT_USAGE if isinstance(e, ConfigurationError) else EXIT_ERRORS) from None
         svg = render_board(board, coordinates=coordinates, title=f"{scenario.title} — seed {seed}")
         suffix = output.suffix.lower()
         if suffix == ".png":
@@ -204,7 +209,7 @@ def _app():
                 render_png(svg, output)
             except RuntimeError as e:
                 print(f"catandsl: {e}", file=sys.stderr)
-                raise _Exit(EXIT_USAGE)
+                raise _Exit(EXIT_USAGE) from None
         elif suffix == ".svg":
             output.write_text(svg, encoding="utf-8")
         else:
@@ -239,18 +244,18 @@ def _app():
             game = new_game(scenario, players or scenario.players_max, _parse_options(option), seed)
         except ConfigurationError as e:
             print(f"catandsl: {e}", file=sys.stderr)
-            raise _Exit(EXIT_USAGE)
+            raise _Exit(EXIT_USAGE) from None
         n = game.num_players
         seats = [BOTS[names[i % len(names)]](seed * 100 + i) for i in range(n)]
         try:
             state, entries = play_game(game, seats, seed=seed)
         except (EngineError, IllegalAction) as e:
             print(f"catandsl: the game stopped: {e}", file=sys.stderr)
-            raise _Exit(EXIT_ERRORS)
+            raise _Exit(EXIT_ERRORS) from None
         lines = []
-        for e in entries:
-            lines.append(f"{_seat(e['player'])}: {e['text']}")
-            lines.extend(f"      {note}" for note in e.get("notes", ()))
+        for entry in entries:
+            lines.append(f"{_seat(entry['player'])}: {entry['text']}")
+            lines.extend(f"      {note}" for note in entry.get("notes", ()))
         scores = state.scores()
         winner = state.winner if state.winner is not None and state.winner >= 0 else None
         summary = {
@@ -309,10 +314,10 @@ def _app():
             new_game(scenario, n, options, seed)
         except ConfigurationError as e:
             print(f"catandsl: {e}", file=sys.stderr)
-            raise _Exit(EXIT_USAGE)
+            raise _Exit(EXIT_USAGE) from None
         except EngineError as e:
             print(f"catandsl: the game cannot start: {e}", file=sys.stderr)
-            raise _Exit(EXIT_ERRORS)
+            raise _Exit(EXIT_ERRORS) from None
         summary = _simulate_with_progress(run, file, games, seed=seed, players=n, workers=workers,
                                           bots=names, options=options)
         data = summary.to_json()

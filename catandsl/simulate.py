@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 
-
 def game_seed(seed: int, index: int) -> int:
     """The seed of game `index` in a run seeded `seed`: a stable hash (not `hash()`,
     which changes with PYTHONHASHSEED) so neighbouring runs do not share games."""

@@ -8,7 +8,7 @@ from catandsl.board.board import Board
 from catandsl.board.errors import BoardError
 from catandsl.board.harbors import Harbor
 from catandsl.board.instantiate import MAX_HEXES, find_islands, instantiate
-from catandsl.board.tables import CLASSES, CLASS_CODE, Tables
+from catandsl.board.tables import CLASS_CODE, CLASSES, Tables
 
 __all__ = [
     "Board", "BoardError", "Harbor", "MAX_HEXES", "find_islands", "instantiate",

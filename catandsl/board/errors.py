@@ -28,7 +28,7 @@ a seed itself):
 
 from __future__ import annotations
 
-from catandsl.diagnostics import Diagnostic, NO_SPAN, Span
+from catandsl.diagnostics import NO_SPAN, Diagnostic, Span
 from catandsl.ir.model import Source
 
 

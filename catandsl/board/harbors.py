@@ -9,8 +9,8 @@ path, so two harbors may not share a path or an intersection.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from catandsl.board import geometry as geo
 from catandsl.board.errors import BoardError

@@ -196,11 +196,10 @@ def _island_names(m: Map, islands: dict[geo.Hex, int]) -> dict[str, tuple[int, .
     out: dict[str, tuple[int, ...]] = {}
     for named in m.islands:
         numbers = list(out.get(named.name, ()))
-        for h in named.hexes:
-            h = tuple(h)
-            if h not in islands:
-                raise BoardError("E0411", f"island {named.name} is named by hex ({h[0]},{h[1]}), "
+        for q, r in named.hexes:
+            if (q, r) not in islands:
+                raise BoardError("E0411", f"island {named.name} is named by hex ({q},{r}), "
                                  "which is not a land hex of the board", named.source)
-            numbers.append(islands[h])
+            numbers.append(islands[(q, r)])
         out[named.name] = tuple(sorted(set(numbers)))
     return out

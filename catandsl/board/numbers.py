@@ -16,7 +16,7 @@ number yet and are not of a skipped terrain; there must be exactly one token per
 from __future__ import annotations
 
 import random
-from typing import Callable
+from collections.abc import Callable
 
 from catandsl.board import geometry as geo
 from catandsl.board.errors import BoardError

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import networkx as nx
+import networkx as nx  # type: ignore[import-untyped]  # no inline types; types-networkx is not a dependency
 
 from catandsl.board import geometry as geo
 from catandsl.board.graph import COAST, LAND, SEA, hex_node, intersection_node

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from catandsl import resources
-from catandsl.compiler.context import MAX_ERRORS, Context, TooManyErrors, did_you_mean, source_of
+from catandsl.compiler.context import MAX_ERRORS, Context, TooManyErrors, did_you_mean
 from catandsl.compiler.declarations import Lowering
 from catandsl.compiler.hooks import HookLowering, NameTable
 from catandsl.compiler.loader import display_name, read_source
@@ -130,6 +130,7 @@ class _Compilation:
                                   stmt.path.span, help=f"looked for {display_name(path)}")
             self.ctx.diagnostics.append(diag)
             return
+        assert text is not None  # read_source gives the text or a diagnostic
         self.ctx.sources.add(key, text)
         try:
             tree = parse(text, key)
@@ -197,6 +198,7 @@ def compile_path(path: str | Path, root: Path | None = None, sources: Sources | 
     text, diag = read_source(path)
     if diag is not None:
         return None, [diag], sources
+    assert text is not None  # read_source gives the text or a diagnostic
     name = display_name(path)
     sources.add(name, text)
     try:

@@ -10,7 +10,6 @@ from catandsl.diagnostics import Diagnostic, Sources, Span
 from catandsl.ir import model
 from catandsl.syntax import ast
 
-
 # A file with more errors than this is not worth reading further: the first ones are
 # what its author needs, and a flood of them (a hostile file) would cost seconds.
 MAX_ERRORS = 200
@@ -79,6 +78,7 @@ class Context:
         if isinstance(word, ast.Word):
             self.references.append(Reference(kind, word.name, word.span, context))
         else:
+            assert span is not None, "a name given as text needs its span"
             self.references.append(Reference(kind, word, span, context))
 
     def check_references(self) -> None:
@@ -144,7 +144,8 @@ def terms(entry: ast.Entry) -> list:
 
 def need_word(items: list, i: int, after, what: str = "a name") -> ast.Word:
     if i >= len(items):
-        raise Shape(after.span, f"expected {what} after {describe(after) if not isinstance(after, ast.Entry) else '`' + after.head.name + '`'}")
+        shown = describe(after) if not isinstance(after, ast.Entry) else '`' + after.head.name + '`'
+        raise Shape(after.span, f"expected {what} after {shown}")
     t = items[i]
     if not isinstance(t, ast.Word):
         raise Shape(t.span, f"expected {what}, found {describe(t)}")

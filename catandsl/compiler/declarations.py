@@ -153,10 +153,10 @@ class Lowering:
     def _without(self, stmt: ast.Without) -> None:
         if stmt.name is None:
             # `without robber`: the one declaration of that name
-            name = stmt.kind
-            self.ctx.refer("piece|award|rule|deck|trade", name, context="`without`")
-            for kind in ("piece", "award", "rule", "deck", "trade"):
-                self.emit(model.Remove(name.name, kind, source_of(stmt.span)))
+            word = stmt.kind
+            self.ctx.refer("piece|award|rule|deck|trade", word, context="`without`")
+            for of in ("piece", "award", "rule", "deck", "trade"):
+                self.emit(model.Remove(word.name, of, source_of(stmt.span)))
             return
         kind = DECL_KINDS_BY_WORD.get(stmt.kind.name)
         if kind is None:
@@ -372,7 +372,8 @@ class Lowering:
         block = e.block
 
         def make():
-            hooks = tuple(h for h in (self.hooks.hook(st) for st in block.stmts) if h is not None)
+            nodes = [st for st in block.stmts if isinstance(st, ast.Hook)]  # all of them, checked above
+            hooks = tuple(h for h in (self.hooks.hook(st) for st in nodes) if h is not None)
             return model.Rule(name, hooks, category, source_of(e.span))
 
         self.emit(Pending(make))
@@ -406,7 +407,8 @@ class Lowering:
         if e.block is None:
             raise Shape(e.span, f"option `{name.name}` needs a block of items",
                         help="option layout { item beginner default; item random }")
-        opt_items, default = [], None
+        opt_items: list[model.OptionItem] = []
+        default = None
         for st in e.block.stmts:
             if not isinstance(st, ast.Entry) or st.head.name != "item":
                 raise Shape(st.span, "an option lists `item NAME [VALUE] [default]` lines")

@@ -26,11 +26,11 @@ _COMPARE = {"eq", "ne", "lt", "le", "gt", "ge"}
 
 
 class Scope:
-    def __init__(self, variables: dict[str, str], names: "NameTable"):
+    def __init__(self, variables: dict[str, str], names: NameTable):
         self.variables = dict(variables)
         self.names = names
 
-    def child(self, extra: dict[str, str]) -> "Scope":
+    def child(self, extra: dict[str, str]) -> Scope:
         s = Scope(self.variables, self.names)
         s.variables.update(extra)
         return s

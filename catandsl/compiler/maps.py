@@ -54,10 +54,12 @@ class MapReader:
 
     # ---- the walk ------------------------------------------------------------------
     def read(self) -> model.Map | None:
+        assert self.entry.block is not None  # Lowering._map checked it
         for st in self.entry.block.stmts:
             try:
                 if not isinstance(st, ast.Entry):
-                    raise Shape(st.span, "a map holds rows, legend, hex, pool, numbers, harbors, frame, start, island and sites lines")
+                    raise Shape(st.span, "a map holds rows, legend, hex, pool, numbers, harbors, frame, start, "
+                                         "island and sites lines")
                 handler = MAP.get(st.head.name)
                 if handler is None:
                     self.ctx.unknown_word(st.head, MAP, "map property")
@@ -120,7 +122,8 @@ class MapReader:
         for i, t in enumerate(items):
             if isinstance(t, ast.Str) and picture is None:
                 picture = t
-            elif isinstance(t, ast.Word) and t.name == "at" and i + 1 < len(items) and isinstance(items[i + 1], ast.Coord):
+            elif (isinstance(t, ast.Word) and t.name == "at" and i + 1 < len(items)
+                  and isinstance(items[i + 1], ast.Coord)):
                 origin = (items[i + 1].q, items[i + 1].r)
             elif isinstance(t, ast.Coord) and i > 0 and getattr(items[i - 1], "name", None) == "at":
                 continue
@@ -183,13 +186,13 @@ class MapReader:
                                help=f"rows alternate by {g} column(s); move this cell left or right by {g}")
                 continue
             q = (doubled - r) // 2
-            m = _CELL.match(text)
-            if m is None:
+            cell = _CELL.match(text)
+            if cell is None:
                 self.ctx.error("E0402", f"cell `{text}` is not a legend symbol with an optional number",
                                span, help="write a symbol such as `f` or `f8` (forest with an 8)")
                 continue
-            number = int(m.group(2)) if m.group(2) else None
-            self.cells.append(((q, r), m.group(1), number, span))
+            number = int(cell.group(2)) if cell.group(2) else None
+            self.cells.append(((q, r), cell.group(1), number, span))
 
     def legend_block(self, e: ast.Entry) -> None:
         if e.block is None or e.phrases:
@@ -256,14 +259,14 @@ class MapReader:
                 raise Shape(e.span, "list the number tokens: numbers shuffled [2, 3 x2, 4 x2, ...]")
             tokens = self._tokens(lst, letters=method.name == "spiral")
             i = 2
-        plan = {"onto": (), "skip": (), "avoid_adjacent": (), "start_corner": None}
+        plan: dict = {"onto": (), "skip": (), "avoid_adjacent": (), "start_corner": None}
         while i < len(items):
             w = need_word(items, i, items[i - 1], "onto, skip, avoid_adjacent or start")
             if w.name in ("onto", "skip", "avoid_adjacent"):
                 lst = items[i + 1] if i + 1 < len(items) else None
                 if not isinstance(lst, ast.ListTerm):
                     raise Shape(w.span, f"`{w.name}` takes a list in [ ]")
-                vals = []
+                vals: list[int | str] = []
                 for ph in lst.items:
                     if len(ph.terms) != 1:
                         raise Shape(ph.span, f"one item per entry of `{w.name}`")
@@ -313,7 +316,7 @@ class MapReader:
             seen = [t.letter for t in out]
             if len(set(seen)) != len(seen):
                 raise Shape(lst.span, "a token letter appears twice")
-            out.sort(key=lambda t: t.letter)
+            out.sort(key=lambda t: t.letter or "")  # every token has its letter here
         return out
 
     # ---- harbors -------------------------------------------------------------------------
@@ -321,7 +324,8 @@ class MapReader:
         items = terms(e)
         method = need_word(items, 0, e, "`shuffled` or `fixed`")
         if method.name == "shuffled":
-            if len(items) != 4 or not isinstance(items[1], ast.ListTerm) or getattr(items[2], "name", None) != "at" or not isinstance(items[3], ast.ListTerm):
+            if (len(items) != 4 or not isinstance(items[1], ast.ListTerm)
+                    or getattr(items[2], "name", None) != "at" or not isinstance(items[3], ast.ListTerm)):
                 raise Shape(e.span, "write `harbors shuffled [3:1 x4, brick 2:1, ...] at [(q, r) SIDE, ...]`")
             types_ = []
             for ph in items[1].items:
@@ -407,7 +411,8 @@ class MapReader:
                 elif re.fullmatch(r"[A-Z]{2}", letters.name):
                     left, right = letters.name[0], letters.name[1]
                 else:
-                    raise Shape(letters.span, f"frame connectors are two capital letters (AB) or X, not `{letters.name}`")
+                    raise Shape(letters.span,
+                                f"frame connectors are two capital letters (AB) or X, not `{letters.name}`")
                 if length.value < 1:
                     raise Shape(length.span, "a frame piece spans at least one position")
                 pieces.append(model.FramePiece(left, right, length.value, label, source_of(st.span)))
@@ -415,10 +420,10 @@ class MapReader:
                 ts = terms(st) if len(st.phrases) <= 1 else [t for ph in st.phrases for t in ph.terms]
                 if not ts or getattr(ts[0], "name", None) != "at":
                     raise Shape(st.span, "write `extend at B, F`")
-                letters = ts[1:]
-                if not letters or not all(isinstance(t, ast.Word) and re.fullmatch(r"[A-Z]", t.name) for t in letters):
+                joins = ts[1:]
+                if not joins or not all(isinstance(t, ast.Word) and re.fullmatch(r"[A-Z]", t.name) for t in joins):
                     raise Shape(st.span, "`extend at` lists connector letters")
-                joints = tuple(t.name for t in letters)
+                joints = tuple(t.name for t in joins)
             else:
                 raise Shape(st.head.span, f"unknown frame property `{st.head.name}`",
                             help=did_you_mean(st.head.name, ["piece", "extend"]))
@@ -449,7 +454,7 @@ class MapReader:
             no_more(items, 3, "start")
             self.starts.append(model.Start(piece.name, off_board=True, source=src))
         else:
-            raise Shape(how.span, f"a piece starts `at (q, r)`, `on TERRAIN [NUMBER]` or `off board`")
+            raise Shape(how.span, "a piece starts `at (q, r)`, `on TERRAIN [NUMBER]` or `off board`")
         if sum(1 for s in self.starts if s.piece == piece.name) > 1:
             raise Shape(e.span, f"`{piece.name}` has two starting positions")
 
@@ -461,11 +466,11 @@ class MapReader:
             raise Shape(e.span, "write `island main at (q, r)` or `island tribe at [(q, r), ...]`")
         target = items[2]
         if isinstance(target, ast.Coord):
-            hexes = ((target.q, target.r),)
+            hexes: tuple[tuple[int, int], ...] = ((target.q, target.r),)
         elif isinstance(target, ast.ListTerm) and all(
             len(ph.terms) == 1 and isinstance(ph.terms[0], ast.Coord) for ph in target.items
         ):
-            hexes = tuple((ph.terms[0].q, ph.terms[0].r) for ph in target.items)
+            hexes = tuple((c.q, c.r) for ph in target.items for c in ph.terms if isinstance(c, ast.Coord))
         else:
             raise Shape(target.span, "an island is named by one of its hexes: (q, r), or a list of them")
         self.islands.append(model.IslandName(name.name, hexes, source_of(e.span)))
@@ -489,7 +494,8 @@ class MapReader:
                 raise Shape(ph.span, "a site is a hex, a corner and its number: (q, r) N 10")
             corner = ts[1]
             if corner.name not in CORNERS:
-                raise Shape(corner.span, f"a site's corner is N or S (the top or bottom of the hex), not `{corner.name}`",
+                raise Shape(corner.span,
+                            f"a site's corner is N or S (the top or bottom of the hex), not `{corner.name}`",
                             help="an intersection is the N or S corner of one of its hexes")
             number = None
             if len(ts) == 3:

@@ -131,7 +131,7 @@ def _moves(low, e, state):
     """`moves { open_end; per_turn 1; not_built_this_turn; blocked_by pirate }`"""
     if e.block is None:
         raise Shape(e.span, "write the movement rules in a block: `moves { open_end ... }`")
-    mv = {}
+    mv: dict = {}
     for st in e.block.stmts:
         if not isinstance(st, ast.Entry):
             raise Shape(st.span, "a `moves` block lists movement properties")
@@ -207,6 +207,7 @@ PIECE = {
 
 
 def lower_piece(low, name: ast.Word, e: ast.Entry) -> model.Piece | None:
+    assert e.block is not None  # _named_block checked it
     state: dict = {}
     _each_entry(low, e.block, PIECE, "piece", state, {ast.Placement: _placement, ast.Cost: _cost})
     if "site" not in state:
@@ -222,6 +223,7 @@ def lower_piece(low, name: ast.Word, e: ast.Entry) -> model.Piece | None:
 
 
 def declare_deck_cards(low, e: ast.Entry) -> None:
+    assert e.block is not None  # _named_block checked it
     for st in e.block.stmts:
         if isinstance(st, ast.Entry) and st.head.name == "card":
             items = terms(st)
@@ -250,6 +252,7 @@ def _play(low, e, state):
 
 
 def lower_deck(low, name: ast.Word, e: ast.Entry, rules_out: list) -> model.Deck:
+    assert e.block is not None  # _named_block checked it
     state: dict = {}  # defaults are the model's: not playable the turn bought
     cards: list[model.Card] = []
     hooks: list[model.Hook] = []
@@ -259,7 +262,7 @@ def lower_deck(low, name: ast.Word, e: ast.Entry, rules_out: list) -> model.Deck
         cname = need_word(items, 0, st, "the card's name")
         count = need_number(items, 1, st, "how many cards")
         no_more(items, 2, "card")
-        props = {"points": 0, "hidden": False}
+        props: dict = {"points": 0, "hidden": False}
         for sub in (st.block.stmts if st.block else ()):
             if isinstance(sub, ast.Hook):
                 if sub.event.name != "play":
@@ -294,6 +297,7 @@ def lower_deck(low, name: ast.Word, e: ast.Entry, rules_out: list) -> model.Deck
 
 
 def lower_award(low, name: ast.Word, e: ast.Entry) -> model.Award | None:
+    assert e.block is not None  # _named_block checked it
     state: dict = {"title": name.name.replace("_", " ").title()}
 
     def title(low_, st, s):
@@ -329,6 +333,7 @@ def lower_award(low, name: ast.Word, e: ast.Entry) -> model.Award | None:
 
 
 def lower_setup(low, e: ast.Entry) -> model.Setup:
+    assert e.block is not None  # Lowering._setup checked it
     rounds = []
     for st in e.block.stmts:
         try:
@@ -361,7 +366,8 @@ def _setup_step(low, st) -> model.SetupStep | None:
             if [getattr(t, "name", None) for t in items] != ["last"]:
                 raise Shape(st.span, "write `collect last`: resources for the piece just placed")
             return model.SetupStep("collect", source=source_of(st.span))
-        pieces, touching = [], False
+        pieces: list[str] = []
+        touching = False
         i = 0
         while i < len(items):
             w = need_word(items, i, st, "a piece name")

@@ -56,7 +56,9 @@ def dangling_references(rs: Ruleset, pieces: set[str], where: str, fallback: Spa
                 for name in sorted(set(_vars(eff.expr)) & removed):
                     report(name, f"rule `{rule.name}`", eff.source or hook.source)
     for piece in rs.pieces.values():
-        refs = set(piece.connects) | set(piece.steals_from) | ({piece.upgrades} - {None})
+        refs = set(piece.connects) | set(piece.steals_from)
+        if piece.upgrades is not None:
+            refs.add(piece.upgrades)
         if piece.movement:
             refs |= set(piece.movement.blocked_by)
         for name in sorted(refs & removed):

@@ -28,6 +28,7 @@ SITE_PROPS = ("stock", "number", "no", "closes")
 def lower_token(low, e: ast.Entry) -> None:
     """`token spice { supply 50; reserve 10; points 1 per 2 }`"""
     name = low._named_block(e, "token", "token spice { supply 50; points 1 per 2 }")
+    assert e.block is not None  # _named_block checked it
     state: dict = {}
     for st in e.block.stmts:
         try:
@@ -69,6 +70,7 @@ def lower_token(low, e: ast.Entry) -> None:
 def lower_site(low, e: ast.Entry) -> None:
     """`site market { on intersection; stock spice 5; number; no building; closes routes }`"""
     name = low._named_block(e, "site", "site market { on intersection; stock spice 5; number }")
+    assert e.block is not None  # _named_block checked it
     state: dict = {"stock": []}
     for st in e.block.stmts:
         try:

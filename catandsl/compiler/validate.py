@@ -38,7 +38,7 @@ def _span(source: model.Source | None, fallback: Span) -> Span:
 
 
 def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> None:
-    from catandsl.board import BoardError, instantiate
+    from catandsl.board import Board, BoardError, instantiate
 
     count = _count_configurations(scenario)
     if count > MAX_CONFIGURATIONS:
@@ -53,7 +53,7 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> Non
     seen: set[tuple] = set()
     # A board depends only on the map and the terrains: configurations that share them
     # (most player counts and option items) share one build.
-    built: dict[tuple, BoardError | None] = {}
+    built: dict[tuple, Board | BoardError] = {}
 
     def report(d: Diagnostic):
         key = (d.code, d.span, d.message)
@@ -101,9 +101,8 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> Non
         board = built[key]
         if isinstance(board, BoardError):
             # the same broken map shows up in several configurations: report it once
-            e = board
-            report(Diagnostic(e.code, e.message, _span(e.source, _span(rs.map.source, span)),
-                              help=e.help))
+            report(Diagnostic(board.code, board.message, _span(board.source, _span(rs.map.source, span)),
+                              help=board.help))
             continue
         for start in rs.map.starts:
             d = _start_outside_its_sites(rs, board, start, span)
@@ -188,7 +187,7 @@ def _site_condition(expr: model.Expr, water: bool) -> bool | None:
     """The value of a simple condition on a hex `at`, or None when it needs the game."""
     if expr.op == "call" and len(expr.args) == 1 and expr.args[0].op == "var" and expr.args[0].value == "at":
         # on a hex, land(at) and water(at) say what the hex is
-        return {"land": not water, "water": water}.get(expr.value)
+        return {"land": not water, "water": water}.get(expr.value) if isinstance(expr.value, str) else None
     if expr.op == "not":
         inner = _site_condition(expr.args[0], water)
         return None if inner is None else not inner

@@ -27,7 +27,7 @@ def _hints(cls: type) -> dict[str, Any]:
 
 
 def _fields(cls: type) -> list[dataclasses.Field]:
-    return [f for f in dataclasses.fields(cls)]
+    return list(dataclasses.fields(cls))
 
 
 def _is_union(tp) -> bool:
@@ -71,7 +71,7 @@ def from_json(tp: Any, data: Any, path: str = "$") -> Any:
         if len(args) != len(data):
             raise IRFormatError(f"{path}: expected {len(args)} items")
         return tuple(from_json(a, x, f"{path}[{i}]") for i, (a, x) in enumerate(zip(args, data)))
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         if not isinstance(data, dict):
             raise IRFormatError(f"{path}: expected an object for {tp.__name__}")
         hints = _hints(tp)
@@ -171,7 +171,7 @@ def json_schema() -> dict:
                 "minItems": len(args),
                 "maxItems": len(args),
             }
-        if dataclasses.is_dataclass(tp):
+        if isinstance(tp, type) and dataclasses.is_dataclass(tp):
             return ref(tp)
         if tp is type(None):
             return {"type": "null"}

@@ -45,7 +45,7 @@ class Expr:
     """
 
     op: str
-    args: tuple["Expr", ...] = ()
+    args: tuple[Expr, ...] = ()
     value: int | str | bool | None = None
 
 
@@ -57,8 +57,8 @@ class Effect:
     op: str
     expr: Expr | None = None
     name: str | None = None
-    body: tuple["Effect", ...] = ()
-    orelse: tuple["Effect", ...] = ()
+    body: tuple[Effect, ...] = ()
+    orelse: tuple[Effect, ...] = ()
     source: Source | None = None
 
 

@@ -8,8 +8,11 @@ effect: sections apply in order, a declaration replaces an earlier one with the 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypeVar, overload
 
 from catandsl.ir import model
+
+D = TypeVar("D")
 
 
 class ConfigurationError(ValueError):
@@ -47,7 +50,13 @@ class Ruleset:
     map: model.Map | None
     decls: dict[tuple[str, str], model.Decl] = field(repr=False, default_factory=dict)
 
-    def setting(self, name: str, default: int | str | None = None):
+    @overload
+    def setting(self, name: str) -> int | str | None: ...
+    @overload
+    def setting(self, name: str, default: int | str) -> int | str: ...
+    @overload
+    def setting(self, name: str, default: None) -> int | str | None: ...
+    def setting(self, name: str, default: int | str | None = None) -> int | str | None:
         return self.settings.get(name, default)
 
 
@@ -101,42 +110,47 @@ def configure(
         item = next(i for i in opt.items if i.name == opts[opt.name])
         if item.value is not None:
             params[opt.name] = item.value
-    of = lambda kind: [d for (k, _), d in decls.items() if k == kind]  # noqa: E731
-    for p in of("param"):
+
+    def of(cls: type[D]) -> list[D]:
+        # each declaration class has its own KIND, so this is the (KIND, _) keys of `cls`
+        return [d for d in decls.values() if isinstance(d, cls)]
+
+    for p in of(model.Param):
         params.setdefault(p.name, p.value)
 
     settings: dict[str, int | str] = {}
-    for s in of("setting"):
+    for s in of(model.Setting):
         value = params.get(s.param, s.value) if s.param else s.value
         if value is not None:
             settings[s.name] = value
 
-    banks = of("bank")
+    banks = of(model.Bank)
     bank = {a.name: a.count for a in banks[-1].amounts} if banks else {}
-    setups, turns, maps, dice = of("setup"), of("turn"), of("map"), of("dice")
+    setups, turns, maps, dice = of(model.Setup), of(model.Turn), of(model.Map), of(model.Dice)
+    tie_breaks = of(model.TieBreak)
     return Ruleset(
         scenario=scenario.name,
         title=scenario.title,
         players=players,
         options=opts,
-        resources=tuple(r.name for r in of("resource")),
-        terrains={t.name: t for t in of("terrain")},
+        resources=tuple(r.name for r in of(model.Resource)),
+        terrains={t.name: t for t in of(model.Terrain)},
         bank=bank,
-        pieces={p.name: p for p in of("piece")},
-        decks={d.name: d for d in of("deck")},
-        awards={a.name: a for a in of("award")},
-        trades={t.name: t for t in of("trade")},
-        tokens={t.name: t for t in of("token")},
-        sites={s.name: s for s in of("site")},
-        tie_break=(of("tie_break") or [None])[-1],
+        pieces={p.name: p for p in of(model.Piece)},
+        decks={d.name: d for d in of(model.Deck)},
+        awards={a.name: a for a in of(model.Award)},
+        trades={t.name: t for t in of(model.Trade)},
+        tokens={t.name: t for t in of(model.Token)},
+        sites={s.name: s for s in of(model.SiteKind)},
+        tie_break=tie_breaks[-1] if tie_breaks else None,
         settings=settings,
         params=params,
         setup=setups[-1] if setups else None,
         turn=turns[-1] if turns else None,
         dice=dice[-1] if dice else None,
-        victories=tuple(of("victory")),
-        actions={a.name: a for a in of("action")},
-        rules=tuple(of("rule")),
+        victories=tuple(of(model.Victory)),
+        actions={a.name: a for a in of(model.CustomAction)},
+        rules=tuple(of(model.Rule)),
         map=maps[-1] if maps else None,
         decls=decls,
     )

@@ -12,11 +12,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from html import escape
+from typing import Any
 
 from catandsl.render import palette
 from catandsl.render.snapshot import snapshot, state_data
-from catandsl.render.state_svg import (LEGEND_PER_ROW, LEGEND_ROW, draw_order, legend_svg,
-                                       piece_svg)
+from catandsl.render.state_svg import LEGEND_PER_ROW, LEGEND_ROW, draw_order, legend_svg, piece_svg
 
 
 @dataclass
@@ -33,10 +33,11 @@ def seat_name(player: int) -> str:
     return "dice" if player < 0 else f"P{player + 1}"
 
 
-def record(game, entries) -> tuple[list[Frame], object]:
+def record(game, entries) -> tuple[list[Frame], Any]:
     """Replay the logged actions (`{"player", "action", "text"}` dicts, as `play_game`
     returns them) from a new initial state; one Frame for the start, one per set-up
-    player block, one per turn. Returns (frames, final state)."""
+    player block, one per turn. Returns (frames, final state); like `game`, the state
+    is the engine's, read by duck typing."""
     state = game.new_initial_state()
     frames = [Frame("start", 0, -1)]
     _close(game, state, frames[0], None)
@@ -65,6 +66,7 @@ def record(game, entries) -> tuple[list[Frame], object]:
                 current = Frame(f"turn {state.turns}: {seat_name(turn_player)}", state.turns,
                                 turn_player)
             frames.append(current)
+        assert current is not None  # the first entry always opens a frame: key starts as None
         current.log.append(f"{seat_name(who)}: {e['text']}")
         current.log.extend(f"  {note}" for note in e.get("notes", ()))
         state.apply_action(e["action"])

@@ -60,13 +60,13 @@ class Ratio(Node):
 class Repeat(Node):
     """`forest x4`: a term repeated `count` times."""
 
-    term: "Term"
+    term: Term
     count: int
 
 
 @dataclass(frozen=True)
 class Phrase(Node):
-    terms: tuple["Term", ...]
+    terms: tuple[Term, ...]
 
 
 @dataclass(frozen=True)
@@ -93,31 +93,31 @@ class Var(Node):
 @dataclass(frozen=True)
 class Call(Node):
     name: str
-    args: tuple["Expr", ...]
+    args: tuple[Expr, ...]
 
 
 @dataclass(frozen=True)
 class Unary(Node):
     op: str  # "not" | "neg"
-    operand: "Expr"
+    operand: Expr
 
 
 @dataclass(frozen=True)
 class Binary(Node):
     op: str  # "and" "or" "eq" "ne" "lt" "le" "gt" "ge" "add" "sub" "mul"
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
 
 
 @dataclass(frozen=True)
 class Pair(Node):
-    first: "Expr"
-    second: "Expr"
+    first: Expr
+    second: Expr
 
 
 @dataclass(frozen=True)
 class ListExpr(Node):
-    items: tuple["Expr", ...]
+    items: tuple[Expr, ...]
 
 
 Expr = Lit | Var | Call | Unary | Binary | Pair | ListExpr
@@ -134,8 +134,8 @@ class CallStmt(Node):
 @dataclass(frozen=True)
 class IfStmt(Node):
     condition: Expr
-    then: tuple["Effect", ...]
-    orelse: tuple["Effect", ...]
+    then: tuple[Effect, ...]
+    orelse: tuple[Effect, ...]
 
 
 @dataclass(frozen=True)
@@ -148,7 +148,7 @@ class LetStmt(Node):
 class ForStmt(Node):
     var: str
     iterable: Expr
-    body: tuple["Effect", ...]
+    body: tuple[Effect, ...]
 
 
 Effect = CallStmt | IfStmt | LetStmt | ForStmt
@@ -159,7 +159,7 @@ Effect = CallStmt | IfStmt | LetStmt | ForStmt
 
 @dataclass(frozen=True)
 class Block(Node):
-    stmts: tuple["Stmt", ...]
+    stmts: tuple[Stmt, ...]
 
 
 @dataclass(frozen=True)

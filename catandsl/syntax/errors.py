@@ -167,7 +167,8 @@ def syntax_diagnostic(e: UnexpectedInput, text: str, filename: str, parser: Lark
         expected_words += ", ..."
 
     if isinstance(e, UnexpectedCharacters):
-        ch = text[e.pos_in_stream] if 0 <= e.pos_in_stream < len(text) else "?"
+        pos = e.pos_in_stream  # always set by the lexer; Lark types it optional
+        ch = text[pos] if pos is not None and 0 <= pos < len(text) else "?"
         if ch == '"':
             return Diagnostic(
                 "E0109",

@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from lark import Lark, Token, Transformer_NonRecursive, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedInput
 
 from catandsl import resources
 from catandsl.diagnostics import CatanError, Diagnostic, Span
@@ -148,7 +148,7 @@ def check_text_limits(text: str, filename: str) -> Diagnostic | None:
     return None
 
 
-def _too_many(filename: str, line: int, column: int) -> Diagnostic:
+def _too_many(filename: str, line: int | None, column: int | None) -> Diagnostic:
     return Diagnostic(
         "E0001",
         f"file has more than {MAX_TOKENS:,} tokens; this is where the limit is reached",
@@ -157,7 +157,7 @@ def _too_many(filename: str, line: int, column: int) -> Diagnostic:
     )
 
 
-def _too_deep(filename: str, line: int, column: int) -> Diagnostic:
+def _too_deep(filename: str, line: int | None, column: int | None) -> Diagnostic:
     return Diagnostic(
         "E0004",
         f"nesting is too deep (more than {MAX_BRACKET_DEPTH} brackets or an expression over {MAX_TREE_DEPTH} levels)",
@@ -195,7 +195,8 @@ class _ToAst(Transformer_NonRecursive):
         return Span(self.filename, meta.line, meta.column, meta.end_line, meta.end_column)
 
     def _tspan(self, tok: Token) -> Span:
-        return Span(self.filename, tok.line, tok.column, tok.end_line, tok.end_column)
+        # the lexer gives every token a position; Lark types them optional for hand-made tokens
+        return Span(self.filename, tok.line or 1, tok.column or 1, tok.end_line, tok.end_column)
 
     def _word(self, tok: Token) -> ast.Word:
         return ast.Word(self._tspan(tok), str(tok))
@@ -346,7 +347,8 @@ class _ToAst(Transformer_NonRecursive):
         return ast.ForStmt(self._span(meta), str(c[0]), c[1], c[2])
 
     # expressions ----------------------------------------------------------------------
-    def _bin(op):
+    @staticmethod
+    def _bin(op: str):
         def f(self, meta, c):
             return ast.Binary(self._span(meta), op, c[0], c[1])
 
