@@ -22,11 +22,32 @@ import dataclasses
 from catandsl.board import geometry as geo
 from catandsl.board.graph import Tile, build_graph
 from catandsl.board.harbors import Harbor
-from catandsl.board.tables import Tables, derive_tables
+from catandsl.board.tables import Ids, Tables, derive_tables
 from catandsl.ir.model import Terrain
 
 
 class Board:
+    # The flat tables (catandsl.board.tables.Tables, documented there), copied onto the
+    # board so the hot loop reads `board.corner_hexes`; tests/board/test_tables.py
+    # checks that this list is the Tables' fields.
+    hex_terrain: Ids
+    hex_number: Ids
+    hex_water: tuple[bool, ...]
+    hex_island: Ids
+    hex_corners: tuple[Ids, ...]
+    hex_paths: tuple[Ids, ...]
+    hex_neighbours: tuple[Ids, ...]
+    corner_hexes: tuple[Ids, ...]
+    corner_neighbours: tuple[Ids, ...]
+    corner_paths: tuple[Ids, ...]
+    corner_cls: Ids
+    corner_harbor: Ids
+    corner_islands: tuple[Ids, ...]
+    path_ends: tuple[tuple[int, int], ...]
+    path_hexes: tuple[Ids, ...]
+    path_cls: Ids
+    number_hexes: tuple[Ids, ...]
+
     def __init__(
         self,
         *,
@@ -93,7 +114,7 @@ class Board:
         return self.path_index[geo.canonical_edge(q, r, side)]
 
     def terrain(self, hex_id: int) -> str:
-        return self.terrain_names[self.hex_terrain[hex_id]]  # type: ignore[attr-defined]
+        return self.terrain_names[self.hex_terrain[hex_id]]
 
     # ---- summary ---------------------------------------------------------------------------
 

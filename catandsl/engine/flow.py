@@ -262,8 +262,10 @@ class Setup(Prompt):
             s.start_player = act.player
             s.chance_count += 1
             return
-        placement.apply_build(s, setup_entry(s)[0], act)
+        assert isinstance(act, placement.Build)
+        p = setup_entry(s)[0]
         s.setup_pos += 1
+        placement.apply_build(s, p, act)
 
     def refusal(self, s: State, act: Action) -> IllegalAction | None:
         return placement.refusal(s, setup_entry(s)[0], act, "setup")

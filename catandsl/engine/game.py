@@ -200,15 +200,15 @@ class Game:
         self.piece_index = {p.name: p.index for p in self.pieces}
         index = self.piece_index
         movers = []
-        for p, ir in zip(self.pieces, self.ruleset.pieces.values()):
-            p.connects = tuple(index[c] for c in ir.connects)
-            p.steals_from = tuple(index[c] for c in ir.steals_from)
-            p.upgrades = index[ir.upgrades] if ir.upgrades else -1
-            p.blockers = tuple(n.index for n in self.pieces if n.neutral and p.name in n.blocks)
-            p.movement = None
-            if ir.movement is not None and not p.neutral and p.site == "path":
-                p.movement = MoveInfo.of(ir.movement, index)
-                movers.append(p.index)
+        for info, ir in zip(self.pieces, self.ruleset.pieces.values()):
+            info.connects = tuple(index[c] for c in ir.connects)
+            info.steals_from = tuple(index[c] for c in ir.steals_from)
+            info.upgrades = index[ir.upgrades] if ir.upgrades else -1
+            info.blockers = tuple(n.index for n in self.pieces if n.neutral and info.name in n.blocks)
+            info.movement = None
+            if ir.movement is not None and not info.neutral and info.site == "path":
+                info.movement = MoveInfo.of(ir.movement, index)
+                movers.append(info.index)
         self.movers = tuple(movers)
         self.neutral = [p.index for p in self.pieces if p.neutral]
         self.blocking = tuple(p.index for p in self.pieces if "production" in p.blocks)
@@ -226,7 +226,7 @@ class Game:
         self.starts = [b.starts.get(self.pieces[k].name, -1) for k in self.neutral]
 
     def _build_cards(self) -> None:
-        self.decks = list(self.ruleset.decks.values())
+        self.decks: list[model.Deck] = list(self.ruleset.decks.values())
         self.deck_index = {d.name: k for k, d in enumerate(self.decks)}
         self.deck_cost = [self.cost_vector(d.cost) for d in self.decks]
         played = {str(f) for rule in self.ruleset.rules for h in rule.hooks
@@ -236,7 +236,7 @@ class Game:
             for c in d.cards:
                 self.cards.append(CardInfo(len(self.cards), dk, c.name, c.count, c.points, c.hidden,
                                            c.name in played))
-        self.card_index = {c.name: c.index for c in self.cards}
+        self.card_index: dict[str, int] = {c.name: c.index for c in self.cards}
 
     def _build_hooks(self) -> None:
         """Hooks by event, in declaration order; every statement gets an id (the prompts
@@ -288,17 +288,17 @@ class Game:
         rs = self.ruleset
         if rs.turn is None or not rs.turn.phases:
             raise EngineError("the ruleset declares no turn: write `turn { phase roll { roll } ... }`")
-        phases = []
-        for ph in rs.turn.phases:
+        phases: list[PhaseInfo] = []
+        for declared in rs.turn.phases:
             allows: dict[str, frozenset[str] | None] = {}
-            for a in ph.allows:
+            for a in declared.allows:
                 if a.activity not in ACTIVITIES:
-                    raise EngineError(f"phase {ph.name!r} allows {a.activity!r}, which no rule module "
-                                      "provides", ph.source)
+                    raise EngineError(f"phase {declared.name!r} allows {a.activity!r}, which no rule "
+                                      "module provides", declared.source)
                 before = allows.get(a.activity, frozenset())
                 names = frozenset(a.names) if a.names else None
                 allows[a.activity] = None if before is None or names is None else before | names
-            phases.append(PhaseInfo(ph.name, "roll" in allows, allows))
+            phases.append(PhaseInfo(declared.name, "roll" in allows, allows))
         rolls = [k for k, ph in enumerate(phases) if ph.rolls]
         if len(rolls) > 1:
             raise EngineError("a turn has one phase that allows `roll`", rs.turn.source)
@@ -391,7 +391,7 @@ class Game:
         a = self.actions[action_id]
         piece = getattr(a, "piece", None)
         if isinstance(piece, str) and piece in self.piece_index and hasattr(a, "at"):
-            return f"{a.KIND} {piece} at {self.site_name(self.pieces[self.piece_index[piece]], a.at)}"  # type: ignore[attr-defined]
+            return f"{a.KIND} {piece} at {self.site_name(self.pieces[self.piece_index[piece]], a.at)}"
         parts = [str(v) for k, v in a.to_json().items() if k != "kind"]
         return " ".join([a.KIND] + parts)
 

@@ -134,9 +134,9 @@ def _check_data(g: Game, s: State) -> None:
         total = s.deck[c.index] + sum(h[c.index] for h in s.cards) + sum(p[c.index] for p in s.played)
         if total != c.count:
             raise _fail("cards", f"card {c.name} is not conserved: {total} in the game, not {c.count}")
-    I, P = len(b.intersections), len(b.paths)
-    _ints("corner_owner", s.corner_owner, I, -1, n - 1)
-    _ints("corner_piece", s.corner_piece, I, -1, K - 1)
+    corners, P = len(b.intersections), len(b.paths)
+    _ints("corner_owner", s.corner_owner, corners, -1, n - 1)
+    _ints("corner_piece", s.corner_piece, corners, -1, K - 1)
     _ints("path_owner", s.path_owner, P, -1, n - 1)
     _ints("path_piece", s.path_piece, P, -1, K - 1)
     for what, owners, pieces, kind in (("corner", s.corner_owner, s.corner_piece, "intersection"),
@@ -154,11 +154,11 @@ def _check_data(g: Game, s: State) -> None:
         if at >= 0 and (not g.pieces[pi].neutral or at not in g.pieces[pi].allowed_set):
             raise _fail("neutral_at", f"{g.pieces[pi].name} cannot stand on hex {at}")
     _ints("award_holder", s.award_holder, len(g.awards), -1, n - 1)
-    _scalar("last_corner", s.last_corner, -1, I - 1)
+    _scalar("last_corner", s.last_corner, -1, corners - 1)
     _scalar("last_path", s.last_path, -1, P - 1)
     for k, e in enumerate(_list("vp_tokens", s.vp_tokens)):
         _ints(f"vp_tokens[{k}]", e, 3, 0, big)
-        if e[0] >= n or e[1] >= I:
+        if e[0] >= n or e[1] >= corners:
             raise _fail(f"vp_tokens[{k}]", "not a player and an intersection")
     for k, e in enumerate(_list("island_tags", s.island_tags)):
         if (not isinstance(e, list) or len(e) != 3 or not _int(e[0]) or not 0 <= e[0] < n

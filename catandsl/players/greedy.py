@@ -20,7 +20,7 @@ _PIPS = (0, 0, 1, 2, 3, 4, 5, 0, 5, 4, 3, 2, 1)
 class GreedyPlayer:
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
-        self._dist = None
+        self._dist: tuple[object, int, list[float]] | None = None
 
     def _new_island(self, state, c: int, me: int) -> bool:
         """The spot is on an island where `me` has no building (never in the set-up)."""
@@ -103,9 +103,10 @@ class GreedyPlayer:
         self._dist = None
         g = state.game
         me = state.current_player()
-        best, best_score = None, None
-        for aid in state.legal_actions():
+        legal = state.legal_actions()
+        best, best_score = legal[0], self._score(state, g.actions[legal[0]], me)
+        for aid in legal[1:]:
             s = self._score(state, g.actions[aid], me)
-            if best_score is None or s > best_score:
+            if s > best_score:
                 best, best_score = aid, s
         return best

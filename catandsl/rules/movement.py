@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from catandsl.rules import neutral, placement, sites
-from catandsl.rules.base import Action, Activity, IllegalAction, Prompt, action_source, activity, site, seats_ok
+from catandsl.rules.base import Action, Activity, IllegalAction, Prompt, action_source, activity, seats_ok, site
 from catandsl.rules.registry import BOARD, FLOW
 
 if TYPE_CHECKING:

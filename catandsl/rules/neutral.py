@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from catandsl.rules.base import Action, IllegalAction, Prompt, action_source, site, seats_ok
+from catandsl.rules.base import Action, IllegalAction, Prompt, action_source, seats_ok, site
 from catandsl.rules.registry import FLOW, HANDS, NEUTRAL, TOKENS, effect
 
 if TYPE_CHECKING:
@@ -204,7 +204,7 @@ def take_options(s: State, pi: int, victim: int) -> list[str]:
     g = s.game
     takes = g.pieces[pi].takes
     out = []
-    if (not takes or "resource" in takes) and sum(s.hands[victim]):
+    if (not takes or "resource" in takes) and sum(s.hands[victim]) > 0:
         out.append("resource")
     held = s.tokens_held[victim] if s.tokens_held else ()
     for w in takes:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from catandsl.rules import neutral, sites
-from catandsl.rules.base import Action, Activity, IllegalAction, Prompt, action_source, activity, site, seats_ok
+from catandsl.rules.base import Action, Activity, IllegalAction, Prompt, action_source, activity, seats_ok, site
 from catandsl.rules.registry import BOARD, FLOW, HANDS, effect
 
 if TYPE_CHECKING:

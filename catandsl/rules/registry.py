@@ -152,14 +152,15 @@ def _register(kind: str, signature: str, returns: str | None, reads: frozenset[s
     return register
 
 
-def effect(signature: str, *, writes: frozenset[str] | str, reads: frozenset[str] | str = EVERYTHING,
-           name: str | None = None):
+Parts = frozenset[str] | tuple[str, ...] | str  # one part or several
+
+
+def effect(signature: str, *, writes: Parts, reads: Parts = EVERYTHING, name: str | None = None):
     """Register an effect: a statement that changes the parts of the game in `writes`."""
     return _register(EFFECT, signature, None, _parts(reads), _parts(writes), name=name)
 
 
-def query(signature: str, *, returns: str, reads: frozenset[str] | str = EVERYTHING,
-          name: str | None = None):
+def query(signature: str, *, returns: str, reads: Parts = EVERYTHING, name: str | None = None):
     """Register a query: an expression that reads the parts of the game in `reads`."""
     return _register(QUERY, signature, returns, _parts(reads), frozenset(), name=name)
 
@@ -171,7 +172,7 @@ def choice(signature: str, *, returns: str, answer: type, name: str | None = Non
     return _register(CHOICE, signature, returns, STATIC, frozenset(), answer, name=name)
 
 
-def _parts(p: frozenset[str] | str) -> frozenset[str]:
+def _parts(p: Parts) -> frozenset[str]:
     return frozenset((p,)) if isinstance(p, str) else frozenset(p)
 
 

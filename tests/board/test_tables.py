@@ -112,3 +112,13 @@ def test_classes_follow_the_land_around_them(board):
     for k, p in enumerate(board.paths):
         n = sum(h in land for h in geo.edge_hexes(p))
         assert CLASSES[board.path_cls[k]] == ("sea" if n == 0 else "land" if n == 2 else "coast")
+
+
+def test_the_board_declares_every_table():
+    import dataclasses
+
+    from catandsl.board.board import Board
+    from catandsl.board.tables import Tables
+
+    declared = {k for k in Board.__annotations__}
+    assert declared == {f.name for f in dataclasses.fields(Tables)}

@@ -232,7 +232,7 @@ def test_good_tiny(tmp_path):
     ("rule r { on dice_rolled if tokens(player, linen) > 1 { end_game(\"x\") } }", "", "E0505", "linen"),
     ("rule r { on site_reached(hamlet) { end_game(\"x\") } }", "", "E0302", "hamlet"),
     ("piece beast { neutral; on hex; takes resource or silk }", "", "E0302", "silk"),
-    ("piece beast { neutral; on hex; movable_by where army(player) }", "", "E0504", "true or false"),
+    ("piece beast { neutral; on hex; movable_by where resource_cards(player) }", "", "E0504", "true or false"),
     ("piece beast { neutral; on hex; movable_by army }", "", "E0304", "movable_by where"),
     ("tie_break points(player), terrain(player)", "", "E0504", "terrain"),
     ("tie_break end_game(\"x\")", "", "E0506", "effect"),

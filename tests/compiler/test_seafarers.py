@@ -84,7 +84,9 @@ def test_the_library_compiles_and_declares_the_general_rules(new_shores):
     assert set(ship.connects) == {"ship", "settlement", "city"}
     assert ship.movement.open_end_only and ship.movement.not_built_this_turn
     assert ship.movement.per_turn == 1 and ship.movement.blocked_by == ("pirate",)
-    assert ship.movement.phase == "main"
+    # ships move in the phases that allow `move`: after the roll, by default
+    assert [(p.name, [a.activity for a in p.allows if a.activity == "move"]) for p in rs.turn.phases] == \
+        [("roll", []), ("main", ["move"])]
     assert "ship" in rs.pieces["settlement"].connects
     pirate = rs.pieces["pirate"]
     assert pirate.neutral and pirate.site == "hex"
@@ -103,9 +105,16 @@ def test_the_library_defaults_victory_to_12(tmp_path):
     assert configure(scenario, 3, {}).settings["victory"] == 12
 
 
+def _moving_phases(rs) -> list[str]:
+    return [p.name for p in rs.turn.phases if any(a.activity == "move" for a in p.allows)]
+
+
 def test_ship_moves_timing_is_an_option(new_shores):
-    assert configure(new_shores, 3, {}).pieces["ship"].movement.phase == "main"
-    assert configure(new_shores, 3, {"ship_moves": "any_time"}).pieces["ship"].movement.phase == "any"
+    assert _moving_phases(configure(new_shores, 3, {})) == ["main"]
+    assert _moving_phases(configure(new_shores, 3, {"ship_moves": "any_time"})) == ["roll", "main"]
+    both = {"ship_moves": "any_time", "trade_build": "separate"}
+    assert _moving_phases(configure(new_shores, 3, both)) == ["roll", "trade", "main"]
+    assert _moving_phases(configure(new_shores, 3, {"trade_build": "separate"})) == ["trade", "main"]
 
 
 def test_gold_at_set_up_is_an_option(new_shores):
@@ -192,7 +201,7 @@ def test_four_islands_marks_home_islands_when_the_set_up_ends(four_islands):
     special = [r for r in rs.rules if r.category == "special_victory"]
     assert len(special) == 1
     text = repr(special[0])
-    for name in ("in_setup", "home_island", "first_on", "islands_with", "nth", "vp_token"):
+    for name in ("in_setup", "island_marked", "first_on", "islands_with", "nth", "vp_token"):
         assert f"'{name}'" in text, name
 
 
