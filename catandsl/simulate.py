@@ -60,8 +60,8 @@ def _scenario(file: str):
     return _SCENARIOS[file]
 
 
-def play_one(spec: Spec, index: int, max_actions: int = 1_000_000) -> Result:
-    """Play game `index` of the run to its end."""
+def play_one(spec: Spec, index: int) -> Result:
+    """Play game `index` of the run to its end (every game ends: the engine bounds it)."""
     from catandsl.engine import EngineError, IllegalAction, new_game
 
     s = game_seed(spec.seed, index)
@@ -70,7 +70,7 @@ def play_one(spec: Spec, index: int, max_actions: int = 1_000_000) -> Result:
         seats = [_bot(spec.bots[p % len(spec.bots)], s * 100 + p) for p in range(game.num_players)]
         state = game.new_initial_state()
         actions = 0
-        while not state.is_terminal() and actions < max_actions:
+        while not state.is_terminal():
             a = (state.sample_chance() if state.is_chance_node()
                  else seats[state.current_player()].choose(state))
             state.apply_action(a)
@@ -78,8 +78,7 @@ def play_one(spec: Spec, index: int, max_actions: int = 1_000_000) -> Result:
     except (EngineError, IllegalAction) as e:
         return Result(index, s, None, 0, "error", 0, (), f"{type(e).__name__}: {e}")
     winner = state.winner if isinstance(state.winner, int) and state.winner >= 0 else None
-    reason = state.reason if state.is_terminal() else "action_limit"
-    return Result(index, s, winner, state.turns, reason, actions, tuple(state.scores()))
+    return Result(index, s, winner, state.turns, state.reason, actions, tuple(state.scores()))
 
 
 def _play_index(args) -> Result:
@@ -114,6 +113,9 @@ class Summary:
             "turn_cap_share": round(capped / n, 4),
             "mean_turns": round(sum(r.turns for r in ok) / n, 2),
             "mean_actions": round(sum(r.actions for r in ok) / n, 2),
+            "longest_game": max((r.actions for r in ok), default=0),
+            "ends": {reason: sum(1 for r in ok if r.reason == reason)
+                     for reason in sorted({r.reason for r in ok})},
             "mean_scores": [round(sum(r.scores[p] for r in ok) / n, 2) for p in range(self.players)],
             "errors": [{"game": r.index, "seed": r.seed, "error": r.error}
                        for r in self.results if r.error is not None],

@@ -367,7 +367,7 @@ def legal(s: State) -> list[int]:
     if s.stage == "over":
         return []
     top = s.top()
-    if is_chance(s, top):
+    if s.is_chance_node():
         return [a for a, _ in top.outcomes(s)]
     return top.legal(s) if top is TURN else sorted(top.legal(s))
 
@@ -398,18 +398,20 @@ def apply(s: State, aid: int, player: int | None) -> None:
     if player is not None and player != s.current_player():
         raise IllegalAction("action/not_your_turn",
                             f"player {player} may not act now; player {s.current_player()} is to act")
-    if aid not in s.legal_actions():
+    if aid not in s.legal_now():
         raise refusal(s, aid)
-    s._legal = None
+    s._legal = s._chance = None
     act = g.actions[aid]
     s._changed |= g.action_writes[aid]
     s.top().apply(s, act)
     s.actions_applied += 1
     advance(s)
-    if s._changed:
+    if s._changed & g.award_parts:
         scoring.update_awards(s)
+    else:
+        s._changed = set()
     _check_end(s)
-    s._legal = None
+    s._legal = s._chance = None  # anything computed while the action ran is stale
 
 
 def _check_end(s: State) -> None:
@@ -428,6 +430,5 @@ def refusal(s: State, aid: int) -> IllegalAction:
     one, else `action/not_legal`."""
     act = s.game.actions[aid]
     text = s.action_to_string(aid)
-    top = s.top()
-    why = None if is_chance(s, top) else top.refusal(s, act)
+    why = None if s.is_chance_node() else s.top().refusal(s, act)
     return why or IllegalAction("action/not_legal", f"{text} is not legal now")

@@ -125,6 +125,7 @@ class Game:
         self.awards = list(rs.awards.values())
         # the parts of the game each award's measure reads (see rules/registry.py)
         self.award_reads = tuple(_reads(a.measure) for a in self.awards)
+        self.award_parts = frozenset().union(*self.award_reads)
         self._build_action_table()
         self.dice = Dice(self.dice_totals, [(self.action_id[dice_rules.Roll(t)], p)
                                             for t, p in self.dice_totals])

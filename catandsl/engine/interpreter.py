@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from catandsl.rules.base import EngineError
-from catandsl.rules.registry import CHOICE, EFFECT, PRIMITIVES
+from catandsl.rules.registry import CHOICE, PRIMITIVES, QUERY
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game
@@ -133,15 +133,21 @@ class Interpreter:
         if len(args) != len(prim.params):
             raise EngineError(f"{prim.signature()} takes {len(prim.params)} argument(s), not {len(args)}",
                               source)
-        for k, p in self._ranged[name]:
-            if not p.admits(args[k]):
-                raise EngineError(f"{name}(): `{p.name}` must be {p.range_text()}, not {args[k]!r}", source)
-        if prim.kind == CHOICE:
+        ranged = self._ranged[name]
+        if ranged:
+            for k, p in ranged:
+                if not p.admits(args[k]):
+                    raise EngineError(f"{name}(): `{p.name}` must be {p.range_text()}, not {args[k]!r}",
+                                      source)
+        kind = prim.kind
+        if kind == QUERY:
+            return prim.run(state, *args)
+        if kind == CHOICE:
             if answers.next < len(answers.values):
                 value = answers.values[answers.next]
                 answers.next += 1
                 return value
             raise NeedChoice(name, int(args[0]), prim.run(state, *args))
-        if prim.kind == EFFECT and isinstance(state, BoardOnly):
+        if isinstance(state, BoardOnly):
             raise EngineError(f"{name}() changes the game; it cannot stand in a condition", source)
         return prim.run(state, *args)

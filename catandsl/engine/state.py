@@ -92,7 +92,7 @@ class State:
     offers_declined: list[int]  # offer action ids every other player declined this turn
     acted: list[int]  # [custom action] times taken this turn
 
-    __slots__ = FIELDS + ("pending", "game", "_legal", "_routes", "_changed")
+    __slots__ = FIELDS + ("pending", "game", "_legal", "_chance", "_routes", "_changed")
 
     def __init__(self, game: Game):
         """The state before anything happened; see `initial` for the game's start."""
@@ -144,6 +144,7 @@ class State:
         self.offers_declined = []
         self.acted = [0] * len(game.custom_actions)
         self._legal: list[int] | None = None
+        self._chance: bool | None = None  # is_chance_node(), until the next action
         self._routes: dict[tuple[int, tuple[int, ...]], int] = {}
         self._changed: set[str] = set()
 
@@ -164,6 +165,7 @@ class State:
             setattr(s, f, v)
         s.pending = [p.copy() for p in self.pending]
         s._legal = self._legal
+        s._chance = self._chance
         s._routes = dict(self._routes)
         s._changed = set()
         return s
@@ -171,6 +173,7 @@ class State:
     def changed(self) -> None:
         """Call after editing the data directly (tests building a fixed position)."""
         self._legal = None
+        self._chance = None
         self._routes = {}
         self._changed = set(EVERYTHING)
 
@@ -213,28 +216,30 @@ class State:
         return self.stage == "over"
 
     def is_chance_node(self) -> bool:
-        return self.stage != "over" and flow.is_chance(self, self.top())
+        if self._chance is None:
+            self._chance = self.stage != "over" and flow.is_chance(self, self.top())
+        return self._chance
 
     def current_player(self) -> int:
         if self.stage == "over":
             return TERMINAL
-        top = self.top()
-        if flow.is_chance(self, top):
+        if self.is_chance_node():
             return CHANCE
-        return top.actor(self)
+        return self.top().actor(self)
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         if player is not None and player != self.current_player():
             return []
+        return list(self.legal_now())
+
+    def legal_now(self) -> list[int]:
+        """The legal action ids, kept until the next action: never edit the list."""
         if self._legal is None:
             self._legal = flow.legal(self)
-        return list(self._legal)
+        return self._legal
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self.stage == "over":
-            return []
-        top = self.top()
-        return top.outcomes(self) if flow.is_chance(self, top) else []
+        return self.top().outcomes(self) if self.is_chance_node() else []
 
     def sample_chance(self) -> int:
         """A chance outcome drawn from an RNG derived from the game seed and the number of

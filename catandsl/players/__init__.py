@@ -6,9 +6,9 @@
 
 from catandsl.players.base import Player, play_game
 from catandsl.players.greedy import GreedyPlayer
-from catandsl.players.random_player import RandomPlayer
+from catandsl.players.random_player import RandomPlayer, UniformPlayer
 
 # The bots the command line offers, by the name `--bots` takes.
-BOTS = {"random": RandomPlayer, "greedy": GreedyPlayer}
+BOTS = {"random": RandomPlayer, "greedy": GreedyPlayer, "uniform": UniformPlayer}
 
-__all__ = ["Player", "RandomPlayer", "GreedyPlayer", "play_game", "BOTS"]
+__all__ = ["Player", "RandomPlayer", "UniformPlayer", "GreedyPlayer", "play_game", "BOTS"]

@@ -11,18 +11,16 @@ class Player(Protocol):
         ...
 
 
-def play_game(game, players, seed: int | None = None, max_actions: int = 1_000_000,
-              log: bool = True):
-    """Play one game to its end: chance nodes are sampled by `state.sample_chance()`
+def play_game(game, players, seed: int | None = None, log: bool = True):
+    """Play one game to its end (every game ends within `game.max_game_length()`
+    actions, the engine sees to that): chance nodes are sampled by `state.sample_chance()`
     (an RNG derived from the game's seed); each decision goes to `players[current]`.
     Returns (final state, log of {"player", "action", "text", "notes"} dicts); `notes`
     says what the action brought about beyond itself: special victory points earned, an
     award changing hands."""
     state = game.new_initial_state()
     entries: list[dict] = []
-    for _ in range(max_actions):
-        if state.is_terminal():
-            break
+    while not state.is_terminal():
         if state.is_chance_node():
             who = -1
             a = state.sample_chance()

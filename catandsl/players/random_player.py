@@ -1,8 +1,11 @@
-"""Uniformly random over the legal actions, from its own seeded RNG.
+"""Random players, each from its own seeded RNG.
 
-Domestic offers are most of the actions a full hand allows, so a uniform player would
-spend its turns proposing; by default this one never proposes (it still answers offers,
-uniformly). With `offers=x` it proposes, when it may, with probability x.
+`UniformPlayer` picks uniformly among all legal actions: the hardest test that every
+game ends (it proposes trades, answers them and moves pieces back and forth as often
+as the rules let it). Domestic offers are most of the actions a full hand allows, so
+it spends many of its decisions proposing; `RandomPlayer` therefore never proposes by
+default (it still answers offers, uniformly); with `offers=x` it proposes, when it may,
+with probability x.
 """
 
 from __future__ import annotations
@@ -29,4 +32,13 @@ class RandomPlayer:
                     actions = rest
                 else:
                     actions = actions[lo:hi]
+        return actions[self.rng.randrange(len(actions))]
+
+
+class UniformPlayer:
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def choose(self, state) -> int:
+        actions = state.legal_actions()
         return actions[self.rng.randrange(len(actions))]

@@ -58,6 +58,7 @@ class Discard(Action):
     """Discard one card of a resource (to the bank)."""
 
     KIND: ClassVar[str] = "discard"
+    WRITES: ClassVar[frozenset[str]] = frozenset((HANDS,))
     resource: str
 
 

@@ -110,6 +110,7 @@ def trade_actions(game: Game) -> list[Action]:
 @dataclass(frozen=True)
 class TradeTables:
     bank_rate: int  # the bank's rate without a harbor (NO_RATE: none)
+    least_rate: int  # the best rate any harbor or the bank gives: fewer cards never trade
     harbor_rates: tuple[tuple[int, int], ...]  # per harbor: (rate, resource or -1 for any)
     harbor_corners: tuple[tuple[int, int], ...]  # (intersection, harbor) for every harbor intersection
     bank_id: tuple[tuple[int, ...], ...]  # [give][get] -> BankTrade id (-1 on the diagonal)
@@ -142,6 +143,7 @@ class TradeTables:
         domestic = rs.trades.get("domestic")
         return cls(
             bank_rate=rate or NO_RATE,
+            least_rate=min([rate or NO_RATE] + [r for r, _ in harbor_rates]),
             harbor_rates=harbor_rates,
             harbor_corners=corners,
             bank_id=tuple(tuple(ids.get(BankTrade(r, g), -1) for g in R) for r in R),
@@ -160,15 +162,22 @@ class TradeTables:
 
 def trade_rate(s: State, p: int, r: int) -> int:
     """How many cards of resource r player p gives the bank for one card."""
-    t = s.game.table(TradeTables)
-    rate = t.bank_rate
+    return trade_rates(s, p, s.game.table(TradeTables))[r]
+
+
+def trade_rates(s: State, p: int, t: TradeTables) -> list[int]:
+    """Per resource, how many cards player p gives the bank for one: the bank's rate,
+    or a better one of a harbor at one of p's buildings."""
+    rates = [t.bank_rate] * len(s.game.resources)
     owner = s.corner_owner
     for c, hb in t.harbor_corners:
         if owner[c] == p:
             hr, res = t.harbor_rates[hb]
-            if (res < 0 or res == r) and hr < rate:
-                rate = hr
-    return rate
+            if res < 0:
+                rates = [min(x, hr) for x in rates]
+            elif hr < rates[res]:
+                rates[res] = hr
+    return rates
 
 
 # ---- the `trade` activity -------------------------------------------------------------------
@@ -178,9 +187,10 @@ def _legal_trades(s: State, p: int, names: frozenset[str] | None) -> list[int]:
     t = s.game.table(TradeTables)
     hand = s.hands[p]
     out: list[int] = []
-    if names is None or "bank" in names:
+    if (names is None or "bank" in names) and any(n >= t.least_rate for n in hand):
+        rates = trade_rates(s, p, t)
         for r, n in enumerate(hand):
-            if n and n >= trade_rate(s, p, r):
+            if n and n >= rates[r]:
                 ids = t.bank_id[r]
                 out += [ids[x] for x, left in enumerate(s.bank) if left and x != r]
     if (names is None or "domestic" in names) and s.offers_made < t.offers_per_turn:
