@@ -1,12 +1,12 @@
-"""What a site is: `land`, `water`, `coast`, `owner`, `number`, `terrain`. Except for
-`owner`, these read the board alone, so a piece's `where` may use them (they are
-evaluated once, over the board, when the game is made)."""
+"""What a site is: `land`, `water`, `coast`, `owner`, `number`, `terrain`,
+`hexes_around`. Except for `owner`, these read the board alone, so a piece's `where`
+may use them (they are evaluated once, over the board, when the game is made)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from catandsl.rules.base import Site, hexes_of
+from catandsl.rules.base import Site, hexes_of, site
 from catandsl.rules.registry import BOARD, STATIC, query
 
 if TYPE_CHECKING:
@@ -54,3 +54,10 @@ def number(s: State, at: Site) -> int:
 def terrain(s: State, at: Site) -> str:
     """The terrain of a hex."""
     return s.game.board.terrain(at[1])
+
+
+@query("at: site", returns="list<hex>", reads=STATIC)
+def hexes_around(s: State, at: Site) -> list[Site]:
+    """The board hexes a site touches: the three around an intersection, the two on
+    either side of a path, a hex itself (fewer at the edge of the board)."""
+    return [site("hex", h) for h in hexes_of(s.game, at)]

@@ -1,0 +1,57 @@
+"""Board queries (catandsl/rules/places.py), from a small fixed map."""
+
+from __future__ import annotations
+
+import pytest
+
+import catandsl
+from catandsl.engine import actions as A
+from catandsl.rules.places import hexes_around
+
+MAP = """
+scenario "Places" {
+  uses base
+  rule count_forests {
+    on built(settlement) {
+      for h in hexes_around(at) {
+        if terrain(h) == forest { take_from_bank(player, lumber, 1) }
+      }
+    }
+  }
+  map {
+    rows \"\"\"
+      f8  f5
+        h4
+    \"\"\"
+    legend { f forest; h hills }
+  }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory):
+    path = tmp_path_factory.mktemp("places") / "places.catan"
+    path.write_text(MAP, encoding="utf-8")
+    return catandsl.new_game(catandsl.load(path), 3, {}, 1)
+
+
+def test_hexes_around_an_intersection_a_path_and_a_hex(game):
+    b = game.board
+    s = game.new_initial_state()
+    middle = b.intersection_id(0, 0, "SE")  # where the two forests and the hills meet
+    assert sorted(k for _, k in hexes_around(s, ["i", middle])) == [b.hex_id(0, 0), b.hex_id(1, 0), b.hex_id(0, 1)]
+    between = b.path_id(0, 0, "E")  # between the two forests
+    assert sorted(k for _, k in hexes_around(s, ["p", between])) == [b.hex_id(0, 0), b.hex_id(1, 0)]
+    assert hexes_around(s, ["h", b.hex_id(0, 1)]) == [["h", b.hex_id(0, 1)]]
+    edge = b.intersection_id(0, 0, "N")  # at the edge of the board: one hex only
+    assert hexes_around(s, ["i", edge]) == [["h", b.hex_id(0, 0)]]
+
+
+def test_a_rule_reads_the_hexes_around_a_new_settlement(game):
+    b = game.board
+    s = game.new_initial_state()
+    s.apply_action(A.StartPlayer(0))
+    lumber = game.res_index["lumber"]
+    s.apply_action(A.Build("settlement", b.intersection_id(0, 0, "SE")))
+    assert s.hands[0][lumber] == 2  # two forests around it, one card each
