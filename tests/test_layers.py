@@ -1,0 +1,81 @@
+"""Dependencies point one way: syntax -> compiler -> ir <- board <- engine <- players,
+with rules (the primitive registry and its implementations) read by the compiler (to
+check) and the engine (to run). The front door (catandsl/__init__.py, checks.py), the
+CLI, simulate and the pictures sit above them all. Imports under `if TYPE_CHECKING:`
+are for the type checker only and are not counted."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "catandsl"
+
+# what each part may import at run time (besides itself)
+ALLOWED = {
+    "syntax": {"diagnostics", "resources"},
+    "compiler": {"syntax", "ir", "rules", "board", "diagnostics", "resources"},
+    "ir": set(),
+    "board": {"ir", "diagnostics"},
+    "rules": set(),
+    "engine": {"ir", "board", "rules"},
+    "players": {"engine", "rules"},
+    "render": {"board", "ir", "engine", "rules"},
+    "diagnostics": set(),
+    "resources": set(),
+}
+
+
+def _part(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if parts[0] == "catandsl" and len(parts) > 1 else ("" if parts == ["catandsl"] else None)
+
+
+def _runtime_imports(path: Path) -> list[tuple[int, str]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            skip.update(id(n) for stmt in node.body for n in ast.walk(stmt))
+    out = []
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module == "catandsl" and node.level == 0:
+            out += [(node.lineno, f"catandsl.{a.name}") for a in node.names]  # from catandsl import resources
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            out.append((node.lineno, node.module))
+    return out
+
+
+def _files():
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE)
+        part = rel.parts[0].removesuffix(".py")
+        if part in ALLOWED:
+            yield part, path
+
+
+@pytest.mark.parametrize("part, path", list(_files()), ids=lambda x: str(x).split("catandsl/")[-1])
+def test_imports_point_one_way(part, path):
+    for line, module in _runtime_imports(path):
+        other = _part(module)
+        if other is None or other == part:
+            continue
+        assert other in ALLOWED[part], f"{path.relative_to(ROOT)}:{line} imports {module}"
+
+
+def test_the_compiler_loads_no_engine_and_the_engine_no_front_door():
+    code = ("import sys, catandsl.compiler, catandsl.rules; "
+            "assert not [m for m in sys.modules if m.startswith('catandsl.engine')], 'engine loaded'; "
+            "import catandsl.engine; "
+            "assert 'catandsl.checks' not in sys.modules and 'catandsl.compiler' in sys.modules")
+    p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
