@@ -5,7 +5,7 @@ reason. bench/soak.py plays a thousand games per scenario the same way."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -21,7 +21,7 @@ GAMES = 20
 ENDS = {"victory", "turn_limit", "action_limit", "villages_depleted"}
 
 
-@lru_cache(maxsize=None)
+@cache
 def scenario(name: str):
     return catandsl.load(ROOT / "scenarios" / name)
 
