@@ -5,6 +5,9 @@ Each fixture's first line says what it must produce:
     # expect: E0302 at 7:18
     # expect: E0204 at imports/cycle_b.catan:2:1    (the error lies in a helper file)
 
+Every fixture is checked the way `catandsl check` checks a file (`catandsl.checks.check_path`):
+compiled, then, if it compiles, played for a short trial game, whose stops are E0701.
+
 The codes that need bytes a text fixture cannot hold (a file over 1 MiB, invalid UTF-8,
 a NUL byte), a path that is missing, a directory or unreadable, a broken standard
 library, a map picture over the size limit and a flood of 200 errors are generated into
@@ -19,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from catandsl import resources
-from catandsl.compiler import compile_path
+from catandsl.checks import check_path
 from catandsl.diagnostics import Diagnostic, Sources, format_all, format_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,7 +33,7 @@ EXPECT = re.compile(r"^# expect: (E\d{4}) at (?:(\S+):)?(\d+):(\d+)$")
 
 # Codes a committed fixture cannot reach; each has a generated test in this file.
 GENERATED = {"E0001", "E0002", "E0003", "E0005", "E0006", "E0007", "E0008", "E0207", "E0408"}
-# Codes no .catan file can produce through `compile_path`, and why.
+# Codes no .catan file can produce through `check_path`, and why.
 UNREACHABLE = {
     # validate_scenario reports a configuration without a map as E0605 before it
     # instantiates the board, so the board's own "no map" error never reaches a user.
@@ -57,9 +60,10 @@ def expectation(path: Path) -> tuple[str, Path, int, int]:
     return code, (BAD / other if other else path), int(line), int(column)
 
 
-def compile_fails(path: Path) -> tuple[list[Diagnostic], Sources]:
-    scenario, diags, sources = compile_path(path)
-    assert scenario is None, f"{path.name} compiled"
+def check_fails(path: Path) -> tuple[list[Diagnostic], Sources]:
+    """What `catandsl check` reports for a file that must fail."""
+    scenario, diags, sources = check_path(path)
+    assert scenario is None, f"{path.name} passed the check"
     assert any(d.is_error for d in diags)
     return diags, sources
 
@@ -80,7 +84,7 @@ def test_there_are_enough_fixtures():
 def test_bad_fixture(path: Path):
     code, where, line, column = expectation(path)
     assert path.name.startswith(code), "name a fixture after its code"
-    diags, sources = compile_fails(path)
+    diags, sources = check_fails(path)
     hits = [d for d in diags if d.code == code]
     assert hits, f"expected {code}, got {[(d.code, d.message) for d in diags]}"
     located = [
@@ -130,7 +134,7 @@ def test_documented_examples_match_the_compiler(monkeypatch):
     examples = documented_examples()
     assert {name for name, _ in examples} == {p.name for p in FIXTURES}
     for name, text in examples:
-        _, diags, sources = compile_path(Path("tests/fixtures/bad") / name)
+        _, diags, sources = check_path(Path("tests/fixtures/bad") / name)
         assert format_all(diags, sources) == text, (
             f"docs/diagnostics.md is out of date for {name}: replace its ```text block with "
             f"the output of `python -m catandsl check tests/fixtures/bad/{name}`")
@@ -140,7 +144,7 @@ def test_documented_examples_match_the_compiler(monkeypatch):
 
 
 def test_all_errors_of_a_file_in_one_run():
-    diags, sources = compile_fails(BAD / "many" / "three_errors.catan")
+    diags, sources = check_fails(BAD / "many" / "three_errors.catan")
     codes = sorted(d.code for d in diags)
     assert codes == ["E0302", "E0501", "E0601"], [(d.code, d.message) for d in diags]
     assert [d.span.line for d in diags] == sorted(d.span.line for d in diags)
@@ -155,7 +159,7 @@ def one(tmp_path: Path, name: str, data: bytes | str) -> tuple[Diagnostic, Sourc
     if isinstance(data, str):
         data = data.encode("utf-8")
     path.write_bytes(data)
-    diags, sources = compile_fails(path)
+    diags, sources = check_fails(path)
     assert len(diags) == 1, diags
     assert_rendered(diags, sources)
     return diags[0], sources
@@ -190,20 +194,20 @@ def test_E0003_nul_byte(tmp_path):
 
 
 def test_E0005_missing_file(tmp_path):
-    diags, _ = compile_fails(tmp_path / "nowhere.catan")
+    diags, _ = check_fails(tmp_path / "nowhere.catan")
     assert [d.code for d in diags] == ["E0005"]
     assert diags[0].span.line == 1
 
 
 def test_E0006_directory(tmp_path):
     (tmp_path / "folder.catan").mkdir()
-    diags, _ = compile_fails(tmp_path / "folder.catan")
+    diags, _ = check_fails(tmp_path / "folder.catan")
     assert [d.code for d in diags] == ["E0006"]
 
 
 def test_E0007_unreadable_path(tmp_path):
     # A name longer than any file system allows fails for root too (chmod would not).
-    diags, _ = compile_fails(tmp_path / ("x" * 300 + ".catan"))
+    diags, _ = check_fails(tmp_path / ("x" * 300 + ".catan"))
     assert [d.code for d in diags] == ["E0007"]
     assert diags[0].span.line == 1
 
@@ -212,7 +216,7 @@ def test_E0008_too_many_errors(tmp_path):
     text = (BAD / "E0301_unknown_declaration.catan").read_text(encoding="utf-8")
     path = tmp_path / "flood.catan"
     path.write_text(text.replace("  victroy 12\n", "  victroy 12\n" * 500), encoding="utf-8")
-    diags, sources = compile_fails(path)
+    diags, sources = check_fails(path)
     assert [d.code for d in diags] == ["E0301"] * 200 + ["E0008"]
     assert diags[-1].span == diags[-2].span  # where it stopped
     assert_rendered(diags, sources)
@@ -229,7 +233,7 @@ def test_E0207_stdlib_file_declares_another_ruleset(tmp_path, monkeypatch):
     scenario = tmp_path / "s.catan"
     scenario.write_text((BAD.parent / "bad" / "E0301_unknown_declaration.catan").read_text()
                         .replace("victroy 12", "uses misnamed"), encoding="utf-8")
-    diags, sources = compile_fails(scenario)
+    diags, sources = check_fails(scenario)
     assert [d.code for d in diags] == ["E0207"]
     assert (Path(diags[0].span.file).name, diags[0].span.line, diags[0].span.column) == (
         "misnamed.catan", 1, 9)
