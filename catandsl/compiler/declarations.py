@@ -154,9 +154,9 @@ class Lowering:
         if stmt.name is None:
             # `without robber`: the one declaration of that name
             word = stmt.kind
-            self.ctx.refer("piece|award|rule|deck|trade", word, context="`without`")
-            for of in ("piece", "award", "rule", "deck", "trade"):
-                self.emit(model.Remove(word.name, of, source_of(stmt.span)))
+            self.ctx.refer("piece|award|rule|deck|trade|action", word, context="`without`")
+            for of in ("piece", "award", "rule", "deck", "trade", "action"):
+                self._remove(word.name, of, stmt)
             return
         kind = DECL_KINDS_BY_WORD.get(stmt.kind.name)
         if kind is None:
@@ -167,7 +167,14 @@ class Lowering:
         else:
             name = stmt.name.name
         self.ctx.refer(kind, ast.Word(stmt.name.span, name), context="`without`")
+        self._remove(name, kind, stmt)
+
+    def _remove(self, name: str, kind: str, stmt: ast.Without) -> None:
+        """Take a declaration away, with the rule that holds its hooks (a deck's cards'
+        `on play`, an action's `on take`)."""
         self.emit(model.Remove(name, kind, source_of(stmt.span)))
+        if kind in OWNED_RULES:
+            self.emit(model.Remove(OWNED_RULES[kind] + name, "rule", source_of(stmt.span)))
 
     # ---- scalar declarations ----------------------------------------------------------
     def _title(self, e: ast.Entry) -> None:
@@ -480,15 +487,17 @@ def _domestic(e: ast.Entry) -> dict:
     return out
 
 
-def _setting(name: str):
-    """A handler for a scalar setting: `victory 10`, or `victory OPTION` to take the
-    chosen item's value."""
+def _setting(name: str, low: int, high: int):
+    """A handler for a scalar setting: `victory 10` (from `low` to `high`), or
+    `victory OPTION` to take the chosen item's value."""
 
     def handler(self: Lowering, e: ast.Entry) -> None:
         no_block(e)
         self._declare_once("setting", ast.Word(e.head.span, name))
         items = terms(e)
         if len(items) == 1 and isinstance(items[0], ast.Number):
+            if not low <= items[0].value <= high:
+                raise Shape(items[0].span, f"`{name}` is {low:,} to {high:,}")
             self.emit(model.Setting(name, items[0].value, None, source_of(e.span)))
         elif len(items) == 1 and isinstance(items[0], ast.Word):
             self.ctx.refer("option|param", items[0], context=f"`{name}`")
@@ -501,6 +510,8 @@ def _setting(name: str):
 
 
 SPECIAL_VICTORY_PREFIX = "special_victory:"
+# declarations whose hooks live in a rule of their own, named with this prefix
+OWNED_RULES = {"deck": "deck:", "action": "action:"}
 
 
 def _slug(text: str) -> str:
@@ -525,10 +536,10 @@ BODY = {
     "deck": Lowering._deck,
     "award": Lowering._award,
     "trade": Lowering._trade,
-    "victory": lambda self, e: turns.lower_victory(self, e, _setting("victory")),
+    "victory": lambda self, e: turns.lower_victory(self, e, _setting("victory", 1, 1000)),
     "victory_check": turns.lower_victory_check,
-    "turn_limit": _setting("turn_limit"),
-    "action_limit": _setting("action_limit"),
+    "turn_limit": _setting("turn_limit", 1, 100_000),
+    "action_limit": _setting("action_limit", 1, 10_000_000),
     "dice": turns.lower_dice,
     "action": turns.declare_action,
     "param": Lowering._param,

@@ -258,10 +258,9 @@ class HookLowering:
                            help="call it as a statement on its own line")
             return ir, "any"  # reported once; no type error about its missing value
         if len(args) != len(prim.params):
-            sig = ", ".join(f"{p.name}: {p.type}" for p in prim.params)
             self.ctx.error("E0503",
                            f"`{prim.name}` takes {len(prim.params)} argument(s), not {len(args)}",
-                           node.span, help=f"{prim.name}({sig})")
+                           node.span, help=prim.signature())
         else:
             for p, (e, t), a in zip(prim.params, args, node.args):
                 literal = _literal_int(e)
@@ -303,9 +302,11 @@ def _literal_int(e: model.Expr) -> int | None:
     return None
 
 
-def condition_for_site(ctx: Context, lowering: HookLowering, node, site: str) -> model.Expr | None:
-    """A `where` condition of a placement or set-up step: `at` is the site."""
-    scope = Scope({"at": site, "player": "player"}, lowering.names)
+def condition_for_site(ctx: Context, lowering: HookLowering, node, site: str,
+                       player: bool = False) -> model.Expr | None:
+    """A `where` condition of a placement (`at` is the site) or of a set-up step (also
+    `player`, the player placing)."""
+    scope = Scope({"at": site, "player": "player"} if player else {"at": site}, lowering.names)
     expr, t = lowering.value(node, scope, "a `where` condition", board_only=True)
     if t not in ("bool", "any"):
         ctx.error("E0504", f"a `where` condition must be true or false, not {t}", node.span)

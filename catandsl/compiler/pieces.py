@@ -216,6 +216,9 @@ def lower_piece(low, name: ast.Word, e: ast.Entry) -> model.Piece | None:
         return None
     if state.get("neutral") and state.get("cost"):
         low.ctx.error("E0304", f"neutral piece `{name.name}` cannot have a cost", name.span)
+    if "movement" in state and (state["site"] != "path" or state.get("neutral")):
+        low.ctx.error("E0304", f"only a player's piece on a path moves by `moves` (a ship), not `{name.name}`",
+                      name.span, help="a neutral piece moves by a rule: move_piece(player, [robber])")
     return model.Piece(name=name.name, source=source_of(e.span), **state)
 
 
@@ -238,6 +241,8 @@ def _play(low, e, state):
         words = [t.name if isinstance(t, ast.Word) else t.value if isinstance(t, ast.Number) else None
                  for t in ph.terms]
         if len(words) == 3 and isinstance(words[0], int) and words[1:] == ["per", "turn"]:
+            if not 1 <= words[0] <= 100:
+                raise Shape(ph.span, "`play N per turn` takes N from 1 to 100")
             state["play_per_turn"] = words[0]
         elif words == ["before", "roll"]:
             raise Shape(ph.span, "whether cards are played before the dice is said by the turn: "
@@ -311,7 +316,7 @@ def lower_award(low, name: ast.Word, e: ast.Entry) -> model.Award | None:
         no_block(st)
         items = terms(st)
         if len(items) != 1 or not isinstance(items[0], ast.Call):
-            raise Shape(st.span, "`measure` takes a query call", help="measure army(player)")
+            raise Shape(st.span, "`measure` takes a query call", help="measure played(player, [knight])")
         from catandsl.compiler.hooks import Scope
 
         expr, t = low.hooks.value(items[0], Scope({"player": "player"}, low.hooks.names), "an award's measure")
@@ -388,7 +393,7 @@ def _setup_step(low, st) -> model.SetupStep | None:
             raise Shape(st.span, "`place` needs a piece")
         where = None
         if st.where is not None:
-            where = condition_for_site(low.ctx, low.hooks, st.where, "site")
+            where = condition_for_site(low.ctx, low.hooks, st.where, "site", player=True)
         return model.SetupStep("place", tuple(pieces), touching, where, source_of(st.span))
     except Shape as err:
         low.ctx.error("E0304", err.message, err.span, help=err.help)

@@ -81,6 +81,8 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> Non
         if "victory" not in rs.settings:
             report(Diagnostic("E0305", f"no victory target for {where}", span,
                               help="add `victory 10`"))
+        for d in _phases_move_what_cannot(rs, span):
+            report(d)
         for start in rs.map.starts:
             piece = rs.pieces.get(start.piece)
             if piece is not None and not piece.neutral:
@@ -111,6 +113,20 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> Non
         for d in _check_sites(rs, board, span):
             report(d)
 
+
+
+def _phases_move_what_cannot(rs, span: Span):
+    """E0308: a phase that allows `move PIECE` for a piece without a `moves` block."""
+    for phase in (rs.turn.phases if rs.turn is not None else ()):
+        for allow in phase.allows:
+            if allow.activity != "move":
+                continue
+            for name in allow.names:
+                piece = rs.pieces.get(name)
+                if piece is not None and piece.movement is None:
+                    yield Diagnostic("E0308", f"phase `{phase.name}` allows `move {name}`, but a {name} "
+                                     "never moves: it has no `moves` block", _span(phase.source, span),
+                                     help=f"give piece `{name}` a `moves {{ ... }}` block, or drop it here")
 
 
 def _start_outside_its_sites(rs, board, start: model.Start, span: Span) -> Diagnostic | None:

@@ -53,7 +53,8 @@ def available(s: State, p: int, k: int) -> str:
         return f"taken {a.per_turn} time(s) this turn already"
     if not affordable(s.hands[p], g.table(CustomTables).costs[k]):
         return "cannot afford it"
-    if a.condition is not None and not g.interp.value(a.condition, {"player": p}, s, a.source):
+    if a.condition is not None and not g.interp.value(a.condition, {"player": p, "action": a.name}, s,
+                                                      a.source):
         return "its condition does not hold"
     return ""
 

@@ -1,6 +1,6 @@
 """The dice: the `roll` activity of a phase, the roll as a chance node, and the
-declared dice (`dice 2d6`, optionally `reroll [2, 12]`: those totals are rolled again,
-so they never come up and the others keep their relative odds).
+declared dice (`dice 2d6`, optionally `dice 2d6 { reroll 2, 12 }`: those totals are
+rolled again, so they never come up and the others keep their relative odds).
 
 The turn interpreter (engine/flow.py) owns the roll itself: a phase that allows `roll`
 ends with it; `RollDice` asks for it when something else could be done first.
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from catandsl.engine.game import Game
     from catandsl.engine.state import State
 
-MAX_OUTCOMES = 10_000  # dice combinations enumerated (count ** sides); the compiler says so
+MAX_OUTCOMES = 10_000  # dice combinations enumerated (sides ** count); the compiler says so
 
 
 @dataclass(frozen=True, order=True)

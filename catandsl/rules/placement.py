@@ -110,7 +110,7 @@ def can_place(s: State, p: int, pi: int, k: int, mode: str = "normal", step: Any
     else:
         return False
     if step is not None and step.where is not None:
-        if not g.interp.static_condition(step.where, {"at": site(P.site, k)}, step.source):
+        if not g.interp.static_condition(step.where, {"at": site(P.site, k), "player": p}, step.source):
             return False
     return True
 

@@ -1,8 +1,8 @@
 """Seafarers in the language: stdlib/seafarers.catan and the scenarios "Heading for New
-Shores" and "The Four Islands" (scenarios/seafarers/), checked against RULES.md B-D and
-the JSettlers2 reference layouts (../shared/layouts beside the repository).
+Shores" and "The Four Islands" (scenarios/seafarers/), checked against the rules and the
+JSettlers2 reference layouts (tests/fixtures/layouts).
 
-These tests read the compiled IR only, so they compile with `play=False` (no trial
+These tests read the compiled IR only, so they compile with `compile_path` (no trial
 game); the engine's own tests play the scenarios.
 """
 
@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "scenarios" / "seafarers"
 NEW_SHORES = SCENARIOS / "heading_for_new_shores.catan"
 FOUR_ISLANDS = SCENARIOS / "four_islands.catan"
-LAYOUTS = Path(__file__).resolve().parents[3] / "shared" / "layouts" / "jsettlers2_seafarers.json"
+LAYOUTS = Path(__file__).resolve().parents[1] / "fixtures" / "layouts" / "jsettlers2_seafarers.json"
 REFERENCE = {NEW_SHORES: "SC_NSHO", FOUR_ISLANDS: "SC_4ISL"}
 # JSettlers2's terrain names -> the project's
 JS_TERRAIN = {"clay": "hills", "ore": "mountains", "sheep": "pasture", "wheat": "fields",
@@ -233,7 +233,6 @@ def test_four_islands_land_and_numbers(four_islands, players):
 # ---- both maps against JSettlers2 ----------------------------------------------------------
 
 
-@pytest.mark.skipif(not LAYOUTS.is_file(), reason="the JSettlers2 reference layouts are not here")
 @pytest.mark.parametrize("path", [NEW_SHORES, FOUR_ISLANDS], ids=lambda p: p.stem)
 @pytest.mark.parametrize("players", [3, 4])
 def test_maps_match_the_jsettlers2_layouts(path, players, new_shores, four_islands):

@@ -7,7 +7,7 @@
   beside every other example, so later blocks can `import "NAME.catan"` it (the seed
   scenario sketches import the Seafarers ruleset sketch this way).
 - The seed scenario maps put every land hex and harbor where the JSettlers2 reference
-  layouts (/work/shared/layouts) do; skipped where that file is absent.
+  layouts (tests/fixtures/layouts) do.
 - The table of events and primitives between the `registry:begin` and `registry:end`
   markers is exactly what `registry_table()` renders from catandsl/rules/registry.py,
   and every event and primitive name appears in the document.
@@ -171,12 +171,10 @@ def test_catan_block_compiles(line, body, examples_dir):
     )
 
 
-# shared/ lies beside the project (in CI too): ../shared/layouts from the repository root
-LAYOUTS = Path(__file__).resolve().parents[3] / "shared" / "layouts" / "jsettlers2_seafarers.json"
+LAYOUTS = Path(__file__).resolve().parents[1] / "fixtures" / "layouts" / "jsettlers2_seafarers.json"
 SEED_MAPS = {"new_shores": "SC_NSHO", "four_islands": "SC_4ISL", "cloth_for_catan": "SC_CLVI"}
 
 
-@pytest.mark.skipif(not LAYOUTS.is_file(), reason="the JSettlers2 reference layouts are not here")
 @pytest.mark.parametrize("scenario", sorted(SEED_MAPS))
 def test_seed_maps_match_the_reference_layouts(scenario, examples_dir):
     """The seed scenario maps of the document put every land hex and every harbor where

@@ -86,7 +86,7 @@ RULESET = """ruleset extra {
   award merchant {
     points 1
     min 1
-    measure army(player)
+    measure played(player, [knight])
   }
 }
 """
