@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from catandsl.engine import state as state_module
 from catandsl.rules.base import PROMPTS, EngineError, Prompt
+from catandsl.rules.placement import pieces_on_board
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game
@@ -186,17 +187,8 @@ def _check_data(g: Game, s: State) -> None:
 def _check_pieces(g: Game, s: State) -> None:
     """Each player's placed pieces are those on the board (and one lifted to be moved),
     within their limits."""
-    n, K = g.num_players, len(g.pieces)
-    counted = [[0] * K for _ in range(n)]
-    for owners, pieces in ((s.corner_owner, s.corner_piece), (s.path_owner, s.path_piece)):
-        for o, pi in zip(owners, pieces):
-            if o >= 0:
-                counted[o][pi] += 1
-    for prompt in s.pending:
-        lifted = prompt.lifted()
-        if lifted is not None:
-            counted[lifted[0]][lifted[1]] += 1
-    for p in range(n):
+    counted = pieces_on_board(s)
+    for p in range(g.num_players):
         for pi, piece in enumerate(g.pieces):
             if s.placed[p][pi] != counted[p][pi]:
                 raise _fail("placed", f"player {p} has {counted[p][pi]} {piece.name} on the board, "

@@ -221,6 +221,42 @@ class Prompt:
         return out
 
 
+@dataclass
+class CardByCard(Prompt):
+    """Several players give or take resource cards one per action, in turn: `owed` is
+    [[player, cards still to go], ...] (a discard, a gold choice). A subclass says what one
+    card does (`move`) and may end the round early (`done`)."""
+
+    owed: list[list[int]]
+
+    def check(self, game: Game) -> str:
+        if not all(len(e) == 2 and seats_ok(game, e[0]) and e[1] >= 0 for e in self.owed):
+            return "owed must be [[player, count >= 0], ...]"
+        return super().check(game)
+
+    def done(self, s: State) -> bool:
+        return all(n == 0 for _, n in self.owed)
+
+    def step(self, s: State) -> bool:
+        if self.done(s):
+            s.pending.pop()
+            return True
+        return False
+
+    def actor(self, s: State) -> int:
+        return next(p for p, n in self.owed if n > 0)
+
+    def move(self, s: State, player: int, r: int) -> None:
+        raise NotImplementedError
+
+    def apply(self, s: State, act: Action) -> None:
+        r = s.game.res_index[act.resource]  # type: ignore[attr-defined]  # Discard, ChooseResource
+        entry = next(e for e in self.owed if e[1] > 0)
+        self.move(s, entry[0], r)
+        entry[1] -= 1
+        self.step(s)
+
+
 def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from catandsl.rules.base import Action, Prompt, action_source, seats_ok
+from catandsl.rules.base import Action, CardByCard, action_source
 from catandsl.rules.registry import FLOW, HANDS, effect, query
 
 if TYPE_CHECKING:
@@ -77,38 +77,16 @@ class DiscardIds:
 
 
 @dataclass
-class Discarding(Prompt):
-    """Players discard, in seat order from the active player, one card per action:
-    `owed` is [[player, cards still to discard], ...]."""
+class Discarding(CardByCard):
+    """Players discard, in seat order from the active player, one card per action (to
+    the bank): `owed` is [[player, cards still to discard], ...]."""
 
     KIND: ClassVar[str] = "discard"
-    owed: list[list[int]]
-
-    def check(self, game: Game) -> str:
-        if not all(len(e) == 2 and seats_ok(game, e[0]) and e[1] >= 0 for e in self.owed):
-            return "owed must be [[player, count >= 0], ...]"
-        return super().check(game)
-
-    def step(self, s: State) -> bool:
-        if all(n == 0 for _, n in self.owed):
-            s.pending.pop()
-            return True
-        return False
-
-    def actor(self, s: State) -> int:
-        return next(p for p, n in self.owed if n > 0)
 
     def legal(self, s: State) -> list[int]:
         ids = s.game.table(DiscardIds).by_resource
         return [ids[r] for r, n in enumerate(s.hands[self.actor(s)]) if n > 0]
 
-    def apply(self, s: State, act: Action) -> None:
-        assert isinstance(act, Discard)
-        r = s.game.res_index[act.resource]
-        for entry in self.owed:
-            if entry[1] > 0:
-                s.hands[entry[0]][r] -= 1
-                s.bank[r] += 1
-                entry[1] -= 1
-                break
-        self.step(s)
+    def move(self, s: State, player: int, r: int) -> None:
+        s.hands[player][r] -= 1
+        s.bank[r] += 1

@@ -193,6 +193,22 @@ def built_this_turn(s: State, k: int) -> bool:
     return bool(f) and f[0] == s.turns and k in f[1:]
 
 
+def pieces_on_board(s: State) -> list[list[int]]:
+    """Per player, per piece kind, the pieces on the board, counting one lifted off it to
+    be moved (a prompt's `lifted()`) as still placed: what `state.placed` must say."""
+    g = s.game
+    counted = [[0] * len(g.pieces) for _ in range(g.num_players)]
+    for owners, pieces in ((s.corner_owner, s.corner_piece), (s.path_owner, s.path_piece)):
+        for o, pi in zip(owners, pieces):
+            if o >= 0:
+                counted[o][pi] += 1
+    for prompt in s.pending:
+        lifted = prompt.lifted()
+        if lifted is not None:
+            counted[lifted[0]][lifted[1]] += 1
+    return counted
+
+
 def refusal(s: State, p: int, act: Action, mode: str) -> IllegalAction | None:
     """Why a Build is refused: no piece left, cannot afford it (bought), or not a site."""
     if not isinstance(act, Build):

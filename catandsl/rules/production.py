@@ -7,12 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from catandsl.rules.base import Action, Prompt, Site, hexes_of, seats_ok
-from catandsl.rules.choices import ChoiceIds, ChooseResource
+from catandsl.rules.base import CardByCard, Site, hexes_of
+from catandsl.rules.choices import ChoiceIds
 from catandsl.rules.registry import FLOW, HANDS, effect
 
 if TYPE_CHECKING:
-    from catandsl.engine.game import Game
     from catandsl.engine.state import State
 
 
@@ -85,39 +84,20 @@ def push_choices(s: State, counts: list[int]) -> None:
 
 
 @dataclass
-class Choosing(Prompt):
+class Choosing(CardByCard):
     """Players take resources of their choice from the bank, one per action, in turn:
     `owed` is [[player, resources still to take], ...]. With the bank empty the choice
     lapses (B.6)."""
 
     KIND: ClassVar[str] = "gold"
-    owed: list[list[int]]
 
-    def check(self, game: Game) -> str:
-        if not all(len(e) == 2 and seats_ok(game, e[0]) and e[1] >= 0 for e in self.owed):
-            return "owed must be [[player, count >= 0], ...]"
-        return super().check(game)
-
-    def step(self, s: State) -> bool:
-        if all(n == 0 for _, n in self.owed) or not any(s.bank):
-            s.pending.pop()
-            return True
-        return False
-
-    def actor(self, s: State) -> int:
-        return next(p for p, n in self.owed if n > 0)
+    def done(self, s: State) -> bool:
+        return super().done(s) or not any(s.bank)
 
     def legal(self, s: State) -> list[int]:
         ids = s.game.table(ChoiceIds).resource
         return [ids[r] for r, left in enumerate(s.bank) if left > 0]
 
-    def apply(self, s: State, act: Action) -> None:
-        assert isinstance(act, ChooseResource)
-        r = s.game.res_index[act.resource]
-        for entry in self.owed:
-            if entry[1] > 0:
-                s.bank[r] -= 1
-                s.hands[entry[0]][r] += 1
-                entry[1] -= 1
-                break
-        self.step(s)
+    def move(self, s: State, player: int, r: int) -> None:
+        s.bank[r] -= 1
+        s.hands[player][r] += 1

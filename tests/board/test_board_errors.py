@@ -1,9 +1,10 @@
 """One failing map per BoardError code."""
 
+import board_scenarios as bs
 import pytest
 
-import board_scenarios as bs
-from catandsl.board import BoardError, geometry as geo, instantiate
+from catandsl.board import BoardError, instantiate
+from catandsl.board import geometry as geo
 from catandsl.ir import configure, model
 
 SRC = model.Source("bad.catan", 7, 3)

@@ -1,11 +1,12 @@
 import collections
 
+import board_scenarios as bs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import board_scenarios as bs
-from catandsl.board import CLASS_CODE, geometry as geo, instantiate
+from catandsl.board import CLASS_CODE, instantiate
+from catandsl.board import geometry as geo
 from catandsl.ir import model
 
 

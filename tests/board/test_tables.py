@@ -1,9 +1,10 @@
 """The flat tables are a cache of the graph: check them against it for every id."""
 
+import board_scenarios as bs
 import pytest
 
-import board_scenarios as bs
-from catandsl.board import CLASSES, geometry as geo, instantiate
+from catandsl.board import CLASSES, instantiate
+from catandsl.board import geometry as geo
 from catandsl.ir import model
 
 

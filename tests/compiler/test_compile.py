@@ -1,11 +1,10 @@
 """The compiler: the base game as declared, variants, names, imports."""
 
-from pathlib import Path
 
 import pytest
 
 from catandsl.compiler import compile_path
-from catandsl.ir import configure, model
+from catandsl.ir import configure
 from tests.conftest import ROOT, compile_text
 
 SMALL_MAP = """

@@ -82,21 +82,3 @@ def check_resources(s) -> None:
     for r in range(len(g.resources)):
         assert s.bank[r] + sum(h[r] for h in s.hands) == g.bank_start[r]
         assert s.bank[r] >= 0 and all(h[r] >= 0 for h in s.hands)
-
-
-def pieces_on_board(s) -> list[list[int]]:
-    """Per player, per piece kind: the pieces standing on the board, counting a path piece
-    lifted in the middle of a move (a `relocate` prompt) as still placed."""
-    g = s.game
-    counted = [[0] * len(g.pieces) for _ in range(g.num_players)]
-    for owner, piece in zip(s.corner_owner, s.corner_piece):
-        if owner >= 0:
-            counted[owner][piece] += 1
-    for owner, piece in zip(s.path_owner, s.path_piece):
-        if owner >= 0:
-            counted[owner][piece] += 1
-    for prompt in s.pending:
-        lifted = prompt.lifted()
-        if lifted is not None:
-            counted[lifted[0]][lifted[1]] += 1
-    return counted

@@ -15,18 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from catandsl.engine import IllegalAction
-
 from catandsl.compiler import compile_path
 from catandsl.diagnostics import format_all
+from catandsl.engine import IllegalAction, flow, new_game
 from catandsl.engine import actions as A
-from catandsl.engine import new_game
-from catandsl.engine import flow
 from catandsl.rules import movement, sites
 from catandsl.rules.hands import Discarding
 from catandsl.rules.neutral import Moving
 from catandsl.rules.sites import SiteTables
-
 from tests.engine.helpers import act, blank, give, legal, put, to_main
 
 BRICK, LUMBER, WOOL, GRAIN, ORE = range(5)

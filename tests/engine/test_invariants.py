@@ -11,7 +11,8 @@ import pytest
 from catandsl.engine import TERMINAL
 from catandsl.engine import actions as A
 from catandsl.players import GreedyPlayer, RandomPlayer, play_game
-from tests.engine.helpers import base_scenario, check_resources, game, pieces_on_board
+from catandsl.rules.placement import pieces_on_board
+from tests.engine.helpers import base_scenario, check_resources, game
 
 
 def check(s) -> None:

@@ -12,7 +12,8 @@ import pytest
 
 import catandsl
 from catandsl.players import UniformPlayer
-from tests.engine.helpers import check_resources, pieces_on_board
+from catandsl.rules.placement import pieces_on_board
+from tests.engine.helpers import check_resources
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ("base.catan", "seafarers/heading_for_new_shores.catan", "seafarers/four_islands.catan",

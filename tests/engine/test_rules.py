@@ -10,7 +10,7 @@ from catandsl.rules.cards import played
 from catandsl.rules.neutral import Stealing
 from catandsl.rules.routes import longest_route
 from catandsl.rules.trade import trade_rate
-from tests.engine.helpers import BRICK, GRAIN, LUMBER, ORE, WOOL, act, blank, game, give, put, to_main
+from tests.engine.helpers import BRICK, GRAIN, ORE, WOOL, act, blank, game, give, put, to_main
 
 # Beginner map (seed-independent): hex 5 is mountains 10 with corners
 # (18, 9, 32, 19, 30, 7); corner 7 has a 3:1 harbor, corner 11 a wool 2:1 harbor.

@@ -24,11 +24,12 @@ import pytest
 
 import catandsl
 from catandsl.engine import TERMINAL, new_game
-from catandsl.rules.sites import SiteTables
 from catandsl.engine import actions as A
 from catandsl.players import RandomPlayer
+from catandsl.rules.placement import pieces_on_board
+from catandsl.rules.sites import SiteTables
+from tests.engine.helpers import check_resources
 from tests.engine.test_invariants import _round_trip
-from tests.engine.helpers import check_resources, pieces_on_board
 
 SCENARIOS = ("heading_for_new_shores", "four_islands", "cloth_for_catan")
 # How each scenario's games may end besides victory and the turn cap, and which of its

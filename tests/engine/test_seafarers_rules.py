@@ -21,11 +21,10 @@ import pytest
 from catandsl.compiler import compile_path
 from catandsl.diagnostics import format_all
 from catandsl.engine import actions as A
+from catandsl.engine import new_game
 from catandsl.rules import islands as I
 from catandsl.rules import neutral
 from catandsl.rules.production import Choosing
-from catandsl.engine import new_game
-
 from tests.engine.helpers import act, blank, give, legal, put, to_main
 
 BRICK, LUMBER, WOOL, GRAIN, ORE = range(5)
@@ -410,7 +409,6 @@ def test_four_islands_home_islands_and_the_1_2_2_sequence(tmp_path):
 def test_the_log_notes_special_victory_points_and_awards():
     from catandsl import new_game
     from catandsl.players import GreedyPlayer, play_game
-
     from tests.conftest import ROOT
 
     game = new_game(str(ROOT / "scenarios/seafarers/heading_for_new_shores.catan"), 4, {}, 3)

@@ -16,8 +16,8 @@ from catandsl.compiler import compile_path
 from catandsl.engine import actions as A
 from catandsl.engine import new_game
 from catandsl.engine.errors import IllegalAction
-from catandsl.rules.movement import Relocating
 from catandsl.rules import movement
+from catandsl.rules.movement import Relocating
 from catandsl.rules.routes import longest_route
 from tests.engine.helpers import act, blank, give, legal, put, to_main
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from catandsl import new_game
-from catandsl.players import RandomPlayer, play_game
+from catandsl.players import RandomPlayer
 from catandsl.render.replay import render_replay
 from catandsl.render.snapshot import snapshot
 from catandsl.render.state_svg import render_state

@@ -4,9 +4,9 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import board_scenarios as bs
 import pytest
 
-import board_scenarios as bs
 from catandsl.board import instantiate
 from catandsl.ir import configure, model
 from catandsl.render import palette
