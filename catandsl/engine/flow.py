@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from catandsl.engine.interpreter import Answers, NeedChoice
 from catandsl.rules import placement, scoring
-from catandsl.rules.base import Action, EngineError, IllegalAction, Prompt, seats_ok, site
+from catandsl.rules.base import TERMINAL, Action, EngineError, IllegalAction, Prompt, seats_ok, site
 from catandsl.rules.choices import ChoiceIds, ChoosePlayer, ChooseResource
 from catandsl.rules.dice import Roll, RollDice
 from catandsl.rules.registry import CHOICE, EVENTS, FLOW, PRIMITIVES, writes
@@ -329,8 +329,10 @@ class Turn(Prompt):
 
 
 class Over(Prompt):
+    """The game is over: nobody acts."""
+
     def actor(self, s: State) -> int:
-        return -4
+        return TERMINAL
 
     def legal(self, s: State) -> list[int]:
         return []
