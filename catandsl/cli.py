@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import Protocol, TypeGuard
 
+from catandsl.diagnostics import printable
+
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
 
 
@@ -37,9 +39,9 @@ def main(argv: list[str] | None = None) -> int:
         if _is_usage_error(e):
             e.show()
             return EXIT_USAGE
-        print(f"catandsl: internal error: {type(e).__name__}: {e}\n"
-              "This is a bug in catandsl, not in your file; please report it with the file that caused it.",
-              file=sys.stderr)
+        print(printable(f"catandsl: internal error: {type(e).__name__}: {e}\n"
+                        "This is a bug in catandsl, not in your file; please report it with the file "
+                        "that caused it."), file=sys.stderr)
         return EXIT_INTERNAL
     return EXIT_OK
 
@@ -85,9 +87,10 @@ def _print_diagnostics(diags, sources, fmt: str) -> None:
 
 
 def _escape(text: str) -> str:
+    """Text from a file for rich to print: markup and control characters escaped."""
     from rich.markup import escape
 
-    return escape(text)
+    return escape(printable(text))
 
 
 def _compile_or_exit(file: Path, fmt: str = "text"):
@@ -200,7 +203,7 @@ def _app():
             rs = configure(scenario, players or scenario.players_max, _parse_options(option))
             board = instantiate(rs, seed)
         except (ConfigurationError, BoardError) as e:
-            print(f"catandsl: {e}", file=sys.stderr)
+            print(printable(f"catandsl: {e}"), file=sys.stderr)
             raise _Exit(EXIT_USAGE if isinstance(e, ConfigurationError) else EXIT_ERRORS) from None
         svg = render_board(board, coordinates=coordinates, title=f"{scenario.title} — seed {seed}")
         suffix = output.suffix.lower()
@@ -208,7 +211,7 @@ def _app():
             try:
                 render_png(svg, output)
             except RuntimeError as e:
-                print(f"catandsl: {e}", file=sys.stderr)
+                print(printable(f"catandsl: {e}"), file=sys.stderr)
                 raise _Exit(EXIT_USAGE) from None
         elif suffix == ".svg":
             output.write_text(svg, encoding="utf-8")
@@ -243,14 +246,14 @@ def _app():
         try:
             game = new_game(scenario, players or scenario.players_max, _parse_options(option), seed)
         except ConfigurationError as e:
-            print(f"catandsl: {e}", file=sys.stderr)
+            print(printable(f"catandsl: {e}"), file=sys.stderr)
             raise _Exit(EXIT_USAGE) from None
         n = game.num_players
         seats = [BOTS[names[i % len(names)]](seed * 100 + i) for i in range(n)]
         try:
             state, entries = play_game(game, seats, seed=seed)
         except (EngineError, IllegalAction) as e:
-            print(f"catandsl: the game stopped: {e}", file=sys.stderr)
+            print(printable(f"catandsl: the game stopped: {e}"), file=sys.stderr)
             raise _Exit(EXIT_ERRORS) from None
         lines = []
         for entry in entries:
@@ -282,7 +285,7 @@ def _app():
         if fmt == "json":
             print(json.dumps(summary))
         else:
-            print("\n".join(lines + result))
+            print(printable("\n".join(lines + result)))
 
     @app.command()
     def simulate(
@@ -313,10 +316,10 @@ def _app():
         try:  # a configuration problem is a usage error, found before any worker starts
             new_game(scenario, n, options, seed)
         except ConfigurationError as e:
-            print(f"catandsl: {e}", file=sys.stderr)
+            print(printable(f"catandsl: {e}"), file=sys.stderr)
             raise _Exit(EXIT_USAGE) from None
         except EngineError as e:
-            print(f"catandsl: the game cannot start: {e}", file=sys.stderr)
+            print(printable(f"catandsl: the game cannot start: {e}"), file=sys.stderr)
             raise _Exit(EXIT_ERRORS) from None
         summary = _simulate_with_progress(run, file, games, seed=seed, players=n, workers=workers,
                                           bots=names, options=options)
@@ -328,7 +331,7 @@ def _app():
             _print_simulation(data)
         if data["errors"]:
             for err in data["errors"][:5]:
-                print(f"catandsl: game {err['game']} (seed {err['seed']}) stopped: {err['error']}",
+                print(printable(f"catandsl: game {err['game']} (seed {err['seed']}) stopped: {err['error']}"),
                       file=sys.stderr)
             raise _Exit(EXIT_ERRORS)
 

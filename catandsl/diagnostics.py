@@ -10,6 +10,7 @@ file at once.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -96,6 +97,16 @@ class Sources:
         return lines[line - 1].rstrip("\r") if line <= len(lines) else None
 
 
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+EXCERPT = 100  # characters of a long source line shown around the column
+
+
+def printable(text: str) -> str:
+    """Text safe for a terminal: control characters (a terminal escape in a title from
+    someone else's file) shown as `\\x1b`, never sent raw."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
 def format_text(diag: Diagnostic, sources: Sources | None = None) -> str:
     """Render one diagnostic as text: location, code, message, quoted line, caret, help."""
     span = diag.span
@@ -104,18 +115,23 @@ def format_text(diag: Diagnostic, sources: Sources | None = None) -> str:
     src = sources.line(span.file, span.line) if sources else None
     if src is not None and span.column >= 1:
         src = src.replace("\t", " ")
-        gutter = f"{span.line:>5}"
-        out.append(f"{gutter} | {src}")
+        column = span.column
         width = 1
         if span.end_line == span.line and span.end_column and span.end_column > span.column:
             width = span.end_column - span.column
-        width = max(1, min(width, max(1, len(src) - span.column + 1)))
-        out.append(f"{' ' * len(gutter)} | {' ' * (span.column - 1)}{'^' * width}")
+        if len(src) > EXCERPT:  # a long line: the part around the column, marked
+            start = max(0, column - 1 - EXCERPT // 2)
+            src = ("..." if start else "") + src[start:start + EXCERPT] + ("..." if start + EXCERPT < len(src) else "")
+            column = column - start + (3 if start else 0)
+        width = max(1, min(width, max(1, len(src) - column + 1)))
+        gutter = f"{span.line:>5}"
+        out.append(f"{gutter} | {src}")
+        out.append(f"{' ' * len(gutter)} | {' ' * (column - 1)}{'^' * width}")
     for note in diag.notes:
         out.append(f"   note: {note}")
     if diag.help:
         out.append(f"   help: {diag.help}")
-    return "\n".join(out)
+    return printable("\n".join(out))
 
 
 def format_all(diags: Iterable[Diagnostic], sources: Sources | None = None) -> str:

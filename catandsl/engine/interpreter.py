@@ -14,12 +14,29 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from catandsl.rules.base import EngineError
-from catandsl.rules.registry import CHOICE, PRIMITIVES, QUERY
+from catandsl.rules.registry import CHOICE, PRIMITIVES, QUERY, Param
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game
     from catandsl.engine.state import State
     from catandsl.ir.model import Expr, Source
+
+
+SITE_TYPES = {"site": ("h", "i", "p"), "hex": ("h",), "intersection": ("i",), "path": ("p",)}
+_SITE_WORD = {"h": "a hex", "i": "an intersection", "p": "a path"}
+
+
+def _refused(p: Param, value: Any) -> str:
+    """What is wrong with an argument for parameter p ("" if nothing)."""
+    kinds = SITE_TYPES.get(p.type)
+    if kinds is not None:
+        if not (isinstance(value, list) and len(value) == 2 and value[0] in kinds and isinstance(value[1], int)):
+            got = _SITE_WORD.get(value[0], repr(value)) if isinstance(value, list) and value else repr(value)
+            return f"{' or '.join(_SITE_WORD[c] for c in kinds)}, not {got}"
+        return ""
+    if not p.admits(value):
+        return f"{p.range_text()}, not {value!r}"
+    return ""
 
 
 class NeedChoice(Exception):
@@ -69,9 +86,11 @@ class Interpreter:
     def __init__(self, game: Game, names: dict[str, Any]):
         self.game = game
         self.names = names  # declared names a `var` may refer to (see Game.names)
-        # per primitive, the parameters whose range a value must lie in
-        self._ranged = {n: tuple((k, p) for k, p in enumerate(prim.params) if p.low is not None
-                                 or p.high is not None) for n, prim in PRIMITIVES.items()}
+        # per primitive, the parameters a value must be checked against when the rule runs:
+        # an int's range, a site's kind (the compiler lets `site` stand for any kind)
+        self._checked = {n: tuple((k, p) for k, p in enumerate(prim.params)
+                                  if p.low is not None or p.high is not None or p.type in SITE_TYPES)
+                         for n, prim in PRIMITIVES.items()}
 
     def static_condition(self, expr: Expr, env: dict[str, Any], source: Source | None) -> bool:
         """A condition over the board alone (a piece's `where`)."""
@@ -102,8 +121,14 @@ class Interpreter:
             if e.value not in params:
                 raise EngineError(f"unknown param {e.value!r}", source)
             return params[str(e.value)]
-        if op in ("list", "pair"):
+        if op == "list":
             return [self.evaluate(a, env, state, answers, source) for a in e.args]
+        if op == "pair":  # (q, r): a hex of the board
+            q, r = (self.evaluate(a, env, state, answers, source) for a in e.args)
+            k = self.game.board.hex_index.get((q, r), -1) if isinstance(q, int) and isinstance(r, int) else -1
+            if k < 0:
+                raise EngineError(f"there is no hex ({q}, {r}) on this board", source)
+            return ["h", k]
         if op == "and":
             return all(self.evaluate(a, env, state, answers, source) for a in e.args)
         if op == "or":
@@ -133,12 +158,12 @@ class Interpreter:
         if len(args) != len(prim.params):
             raise EngineError(f"{prim.signature()} takes {len(prim.params)} argument(s), not {len(args)}",
                               source)
-        ranged = self._ranged[name]
-        if ranged:
-            for k, p in ranged:
-                if not p.admits(args[k]):
-                    raise EngineError(f"{name}(): `{p.name}` must be {p.range_text()}, not {args[k]!r}",
-                                      source)
+        checked = self._checked[name]
+        if checked:
+            for k, p in checked:
+                why = _refused(p, args[k])
+                if why:
+                    raise EngineError(f"{name}(): `{p.name}` must be {why}", source)
         kind = prim.kind
         if kind == QUERY:
             return prim.run(state, *args)

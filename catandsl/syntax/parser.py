@@ -12,6 +12,7 @@ import contextlib
 import hashlib
 import os
 import pickle
+import re
 import secrets
 import stat
 import sys
@@ -70,6 +71,8 @@ class _Newlines:
                     raise _TooDeep(tok)
             elif tok.type in _CLOSERS and depth:
                 depth.pop()
+            elif tok.type in _NUMERIC and _TOO_MANY_DIGITS.search(tok):
+                raise _TooBig(tok)
             prev_type = tok.type
             yield tok
 
@@ -81,6 +84,18 @@ class _TooDeep(Exception):
 
 class _TooMany(_TooDeep):
     pass
+
+
+class _TooBig(_TooDeep):
+    pass
+
+
+# Every number of the language fits in MAX_DIGITS digits; a longer one is refused while
+# the tokens stream, before Python converts it (thousands of digits cost time, and past
+# 4,300 Python refuses to convert at all).
+MAX_DIGITS = 9
+_NUMERIC = ("NUMBER", "RANGE", "REPEAT")
+_TOO_MANY_DIGITS = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
 
 
 # ---- the parser and its cache ---------------------------------------------------------
@@ -246,6 +261,11 @@ def parse(text: str, filename: str = "<input>") -> ast.File:
         tree = _parser().parse(text)
     except _TooMany as e:
         raise CatanError([_too_many(filename, e.token.line, e.token.column)]) from None
+    except _TooBig as e:
+        raise CatanError([Diagnostic(
+            "E0110", f"the number `{str(e.token)[:20]}{'...' if len(e.token) > 20 else ''}` is too large: "
+            f"numbers have at most {MAX_DIGITS} digits", Span(filename, e.token.line or 1, e.token.column or 1),
+            help="no count, limit or value of a scenario comes near this")]) from None
     except _TooDeep as e:
         raise CatanError([_too_deep(filename, e.token.line, e.token.column)]) from None
     except UnexpectedInput as e:
@@ -265,17 +285,25 @@ def check_text_limits(text: str, filename: str) -> Diagnostic | None:
             Span(filename, 1, 1),
             help="a scenario this large is almost certainly not a hand-written map; split it with `import`",
         )
-    nul = text.find("\0")
-    if nul >= 0:
-        line = text.count("\n", 0, nul) + 1
-        col = nul - (text.rfind("\n", 0, nul) + 1) + 1
+    control = _CONTROL.search(text)
+    if control is not None:
+        at = control.start()
+        line = text.count("\n", 0, at) + 1
+        col = at - (text.rfind("\n", 0, at) + 1) + 1
+        char = control.group()
+        if char == "\0":
+            return Diagnostic("E0003", "file contains a NUL byte", Span(filename, line, col),
+                              help="a .catan file is UTF-8 text; this looks like a binary file")
         return Diagnostic(
-            "E0003",
-            "file contains a NUL byte",
-            Span(filename, line, col),
-            help="a .catan file is UTF-8 text; this looks like a binary file",
-        )
+            "E0003", f"file contains the control character {char!r}", Span(filename, line, col),
+            help="a .catan file is plain text: no terminal escapes or other control characters "
+                 "(tabs and newlines are fine)")
     return None
+
+
+# Control characters other than tab, newline and carriage return (C0, DEL, C1): none
+# belongs in a scenario, and one in a title could drive the terminal that prints it.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 def _too_many(filename: str, line: int | None, column: int | None) -> Diagnostic:

@@ -193,6 +193,12 @@ def test_E0003_nul_byte(tmp_path):
     assert (d.code, d.span.line, d.span.column) == ("E0003", 3, 6)
 
 
+def test_E0003_control_character_and_nothing_raw_reaches_the_terminal(tmp_path):
+    d, sources = one(tmp_path, "escape.catan", 'scenario "Red \x1b[31mAlert" {\n  uses base\n}\n')
+    assert (d.code, d.span.line, d.span.column) == ("E0003", 1, 15)
+    assert "\x1b" not in format_text(d, sources) and "\\x1b" in format_text(d, sources)
+
+
 def test_E0005_missing_file(tmp_path):
     diags, _ = check_fails(tmp_path / "nowhere.catan")
     assert [d.code for d in diags] == ["E0005"]
@@ -245,3 +251,36 @@ def test_E0408_map_picture_too_large(tmp_path):
     text = f'scenario "Huge" {{\n  uses base\n  map {{\n    rows """\n{rows}\n    """\n    legend {{ f forest }}\n  }}\n}}\n'
     d, _ = one(tmp_path, "huge_map.catan", text)
     assert (d.code, d.span.line, d.span.column) == ("E0408", 4, 10)
+
+
+def update_documented_examples() -> None:
+    """Rewrite each ```text block of docs/diagnostics.md that follows a fixture link with
+    what `catandsl check` prints for that fixture now."""
+    import os
+
+    os.chdir(ROOT)
+    parts = re.split(r"(```text\n.*?\n```)", DOC.read_text(encoding="utf-8"), flags=re.S)
+    pending, code = None, None
+    for k, part in enumerate(parts):
+        if part.startswith("```text"):
+            if pending:
+                _, diags, sources = check_path(Path("tests/fixtures/bad") / pending)
+                parts[k] = f"```text\n{format_all(diags, sources)}\n```"
+            pending = None
+            continue
+        for line in part.splitlines():
+            if line.startswith("## "):
+                code = line[3:8]
+            m = re.match(r"\[`tests/fixtures/bad/([^`/]+)`\]", line)
+            if m and m.group(1).startswith(code or "-"):
+                pending = m.group(1)
+    DOC.write_text("".join(parts), encoding="utf-8")
+
+
+if __name__ == "__main__":  # python tests/compiler/test_bad_fixtures.py --update
+    import sys
+
+    sys.path.insert(0, str(ROOT))
+    if sys.argv[1:] == ["--update"]:
+        update_documented_examples()
+        print("updated docs/diagnostics.md")
