@@ -23,6 +23,22 @@ from catandsl.syntax.parser import parse
 
 MAX_IMPORT_DEPTH = 16
 MAX_FILES = 64
+MAX_TOTAL_BYTES = 4 << 20  # every file of a scenario together: each may hold 1 MiB
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # a name too long for the file system, a loop of links
+        return False
+
+
+def _key(path: Path) -> str:
+    """The name a file is known by (for cycles and diagnostics): resolved when it exists."""
+    try:
+        return display_name(path.resolve()) if path.exists() else display_name(path)
+    except (OSError, RuntimeError):
+        return display_name(path)
 
 
 class _Compilation:
@@ -34,6 +50,7 @@ class _Compilation:
         self.stack: list[str] = []  # files being compiled, outermost first
         self.done: set[str] = set()
         self.files: list[str] = []
+        self.total_bytes = 0
 
     # ---- files -----------------------------------------------------------------------
     def run(self, tree: ast.File, filename: str, path: Path | None) -> model.Scenario | None:
@@ -95,7 +112,7 @@ class _Compilation:
     def _include(self, stmt) -> None:
         if isinstance(stmt, ast.Uses):
             path = resources.stdlib_dir() / f"{stmt.name.name}.catan"
-            if not path.is_file():
+            if not _is_file(path):
                 known = sorted(p.stem for p in resources.stdlib_dir().glob("*.catan"))
                 self.ctx.error("E0201", f"there is no standard ruleset `{stmt.name.name}`", stmt.name.span,
                                help=did_you_mean(stmt.name.name, known) or "standard rulesets: " + ", ".join(known))
@@ -111,7 +128,7 @@ class _Compilation:
                                stmt.path.span,
                                help="imports may only name files inside the folder of the scenario being loaded")
                 return
-        key = display_name(path.resolve()) if path.exists() else display_name(path)
+        key = _key(path)
         if key in self.stack:
             chain = " -> ".join(self.stack + [key])
             self.ctx.error("E0204", f"import cycle: {chain}", stmt.span,
@@ -131,6 +148,11 @@ class _Compilation:
             self.ctx.diagnostics.append(diag)
             return
         assert text is not None  # read_source gives the text or a diagnostic
+        self.total_bytes += len(text)
+        if self.total_bytes > MAX_TOTAL_BYTES:
+            self.ctx.error("E0205", f"the scenario and its imports hold more than {MAX_TOTAL_BYTES:,} "
+                           "characters", stmt.span, help="a scenario needs a fraction of this")
+            return
         self.ctx.sources.add(key, text)
         try:
             tree = parse(text, key)

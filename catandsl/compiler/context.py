@@ -179,11 +179,19 @@ def word_list(entry: ast.Entry, what: str = "a name") -> list[ast.Word]:
     return out
 
 
-def single_number(entry: ast.Entry) -> ast.Number:
+def single_number(entry: ast.Entry, low: int = 0, high: int = 10**9) -> ast.Number:
+    """`limit 15`: one number from `low` to `high` (E0110 already caps its digits)."""
     items = terms(entry)
     n = need_number(items, 0, entry)
     no_more(items, 1, entry.head.name)
+    in_range(n, low, high, f"`{entry.head.name}`")
     return n
+
+
+def in_range(n: ast.Number, low: int, high: int, what: str) -> int:
+    if not low <= n.value <= high:
+        raise Shape(n.span, f"{what} is {low:,} to {high:,}, not {n.value:,}")
+    return n.value
 
 
 def no_block(entry: ast.Entry) -> None:

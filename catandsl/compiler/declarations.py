@@ -16,6 +16,7 @@ from catandsl.compiler.context import (
     Context,
     Shape,
     did_you_mean,
+    in_range,
     need_number,
     need_word,
     no_block,
@@ -237,13 +238,14 @@ class Lowering:
             for st in e.block.stmts:
                 if not isinstance(st, ast.Entry):
                     raise Shape(st.span, "a bank lists `RESOURCE COUNT` lines")
-                n = single_number(st)
+                n = single_number(st, 0, MAX_BANK)
                 self.ctx.refer("resource", st.head, context="the bank")
                 amounts.append(model.Amount(st.head.name, n.value))
             self.emit(model.Bank("bank", tuple(amounts), src))
             return
         items = terms(e)
         n = need_number(items, 0, e, "a count")
+        in_range(n, 0, MAX_BANK, "a bank's count")
         each = need_word(items, 1, n, "`each`")
         if each.name != "each":
             raise Shape(each.span, "write `bank 19 each` or a block `bank { brick 19 ... }`")
@@ -510,6 +512,7 @@ def _setting(name: str, low: int, high: int):
 
 
 SPECIAL_VICTORY_PREFIX = "special_victory:"
+MAX_BANK = 100_000
 # declarations whose hooks live in a rule of their own, named with this prefix
 OWNED_RULES = {"deck": "deck:", "action": "action:"}
 

@@ -23,6 +23,7 @@ NAME_KINDS = {
 }
 
 _COMPARE = {"eq", "ne", "lt", "le", "gt", "ge"}
+MAX_FOR_DEPTH = 3  # `for` inside `for`: players x islands x sites is as deep as a rule needs
 
 
 class Scope:
@@ -66,6 +67,7 @@ class HookLowering:
         self.names = names
         # while lowering a condition or measure: (what it is, whether it reads the board alone)
         self.restriction: tuple[str, bool] | None = None
+        self.for_depth = 0  # `for` statements around the one being lowered
 
     def value(self, node, scope: Scope, what: str, board_only: bool = False) -> tuple[model.Expr, str]:
         """An expression that asks no player (`what`: "a condition", "an award's measure"...);
@@ -161,7 +163,14 @@ class HookLowering:
                 elem = "any"
             else:
                 elem = itype[5:-1] if itype.startswith("list<") else "any"
-            body = self.effects(node.body, scope.child({node.var: elem}))
+            if self.for_depth >= MAX_FOR_DEPTH:
+                self.ctx.error("E0512", f"`for` nested more than {MAX_FOR_DEPTH} deep", node.span,
+                               help="each level multiplies the work of the rule; split it into rules")
+            self.for_depth += 1
+            try:
+                body = self.effects(node.body, scope.child({node.var: elem}))
+            finally:
+                self.for_depth -= 1
             return model.Effect("for", expr=it, name=node.var, body=body, source=src)
         return None
 

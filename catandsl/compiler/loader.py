@@ -1,8 +1,11 @@
-"""Reading .catan files safely: size, encoding, NUL bytes, missing files and directories
-all become diagnostics; imports stay inside their root."""
+"""Reading .catan files safely: size, encoding, NUL bytes, missing files, directories and
+anything else that is not a regular file (a FIFO would block forever) all become
+diagnostics; imports stay inside their root."""
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 from catandsl.diagnostics import Diagnostic, Span
@@ -22,19 +25,38 @@ def read_source(path: Path, at: Span | None = None) -> tuple[str | None, Diagnos
     name = display_name(path)
     where = at or Span(name, 1, 1)
     try:
-        if not path.exists():
-            return None, Diagnostic("E0005", f"no such file: {name}", where,
-                                    help="check the path; imports are relative to the importing file")
-        if path.is_dir():
-            return None, Diagnostic("E0006", f"{name} is a directory, not a .catan file", where)
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            return None, Diagnostic(
-                "E0001", f"{name} is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}",
-                Span(name, 1, 1), help="split the scenario with `import`")
-        data = path.read_bytes()
+        # O_NONBLOCK: opening a FIFO returns at once instead of waiting for a writer; what
+        # is read is checked on the open descriptor, so nothing can be swapped in between.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        return None, Diagnostic("E0005", f"no such file: {name}", where,
+                                help="check the path; imports are relative to the importing file")
+    except IsADirectoryError:
+        return None, Diagnostic("E0006", f"{name} is a directory, not a .catan file", where)
     except OSError as e:
         return None, Diagnostic("E0007", f"cannot read {name}: {e.strerror or e}", where)
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            return None, Diagnostic("E0006", f"{name} is a directory, not a .catan file", where)
+        if not stat.S_ISREG(st.st_mode):
+            return None, Diagnostic("E0006", f"{name} is not a regular file (a device, a pipe or "
+                                    "a socket)", where, help="name a .catan file")
+        if st.st_size > MAX_FILE_BYTES:
+            return None, Diagnostic(
+                "E0001", f"{name} is {st.st_size:,} bytes; the limit is {MAX_FILE_BYTES:,}",
+                Span(name, 1, 1), help="split the scenario with `import`")
+        with os.fdopen(fd, "rb") as f:
+            fd = -1  # the file object closes it now
+            data = f.read(MAX_FILE_BYTES + 1)  # a file that grows meanwhile is cut here
+    except OSError as e:
+        return None, Diagnostic("E0007", f"cannot read {name}: {e.strerror or e}", where)
+    finally:
+        if fd >= 0:
+            os.close(fd)
+    if len(data) > MAX_FILE_BYTES:
+        return None, Diagnostic("E0001", f"{name} is more than {MAX_FILE_BYTES:,} bytes",
+                                Span(name, 1, 1), help="split the scenario with `import`")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:

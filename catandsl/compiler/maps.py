@@ -18,6 +18,7 @@ from catandsl.compiler.context import (
     Context,
     Shape,
     did_you_mean,
+    in_range,
     need_number,
     need_word,
     no_more,
@@ -365,8 +366,9 @@ class MapReader:
             ratio = ts[0]
         else:
             raise Shape(span, "a harbor is a ratio with an optional resource: `3:1`, `brick 2:1`, `3:1 x4`")
-        if ratio.get < 1 or ratio.give <= ratio.get:
-            raise Shape(ratio.span, f"a harbor ratio gives more than it gets, not {ratio.give}:{ratio.get}")
+        if ratio.get < 1 or ratio.give <= ratio.get or ratio.give > 100:
+            raise Shape(ratio.span, f"a harbor ratio gives more than it gets, at most 100, not "
+                        f"{ratio.give}:{ratio.get}")
         return [model.HarborType(ratio.give, ratio.get, resource.name if resource else None)] * count
 
     def _spot(self, ts: list, span: Span) -> model.EdgeRef:
@@ -413,8 +415,7 @@ class MapReader:
                 else:
                     raise Shape(letters.span,
                                 f"frame connectors are two capital letters (AB) or X, not `{letters.name}`")
-                if length.value < 1:
-                    raise Shape(length.span, "a frame piece spans at least one position")
+                in_range(length, 1, 100, "a frame piece's length (sea positions)")
                 pieces.append(model.FramePiece(left, right, length.value, label, source_of(st.span)))
             elif st.head.name == "extend":
                 ts = terms(st) if len(st.phrases) <= 1 else [t for ph in st.phrases for t in ph.terms]

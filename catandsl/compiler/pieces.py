@@ -5,6 +5,7 @@ from __future__ import annotations
 from catandsl.compiler.context import (
     Shape,
     did_you_mean,
+    in_range,
     need_number,
     need_word,
     no_block,
@@ -69,10 +70,10 @@ def _placement(low, node: ast.Placement, state: dict) -> None:
         state["where"] = condition_for_site(low.ctx, low.hooks, node.where, node.site.name)
 
 
-def _number_prop(key):
+def _number_prop(key, least: int, most: int):
     def f(low, e, state):
         no_block(e)
-        state[key] = single_number(e).value
+        state[key] = single_number(e, least, most).value
     return f
 
 
@@ -140,7 +141,7 @@ def _moves(low, e, state):
             no_more(terms(st), 0, h)
             mv["open_end_only" if h == "open_end" else h] = True
         elif h == "per_turn":
-            mv["per_turn"] = single_number(st).value
+            mv["per_turn"] = single_number(st, 1, 100).value
         elif h == "blocked_by":
             words = word_list(st, "a piece name")
             for w in words:
@@ -193,10 +194,11 @@ def _takes(low, e, state):
 PIECE = {
     "movable_by": _movable_by,
     "takes": _takes,
-    "limit": _number_prop("limit"),
-    "points": _number_prop("points"),
-    "produces": _number_prop("produces"),
-    "distance": _number_prop("distance"),
+    "limit": _number_prop("limit", 0, 1000),
+    "points": _number_prop("points", 0, 100),
+    "produces": _number_prop("produces", 0, 100),
+    # the distance rule walks this many steps from every intersection when the game is made
+    "distance": _number_prop("distance", 0, 10),
     "connects": _connects,
     "upgrades": _upgrades,
     "neutral": _flag("neutral"),
@@ -266,6 +268,7 @@ def lower_deck(low, name: ast.Word, e: ast.Entry, rules_out: list) -> model.Deck
         items = terms(st)
         cname = need_word(items, 0, st, "the card's name")
         count = need_number(items, 1, st, "how many cards")
+        in_range(count, 0, 1000, "a card's count")
         no_more(items, 2, "card")
         props: dict = {"points": 0, "hidden": False}
         for sub in (st.block.stmts if st.block else ()):
@@ -278,7 +281,7 @@ def lower_deck(low, name: ast.Word, e: ast.Entry, rules_out: list) -> model.Deck
                 if h is not None:
                     hooks.append(h)
             elif isinstance(sub, ast.Entry) and sub.head.name == "points":
-                props["points"] = single_number(sub).value
+                props["points"] = single_number(sub, 0, 100).value
             elif isinstance(sub, ast.Entry) and sub.head.name == "army":
                 low.ctx.error("E0301", "a card has no `army`: Largest Army counts the cards played",
                               sub.span, help="award largest_army { ...; measure played(player, [knight]) }")
@@ -324,7 +327,7 @@ def lower_award(low, name: ast.Word, e: ast.Entry) -> model.Award | None:
             low.ctx.error("E0504", f"an award measures a number, not {t}", items[0].span)
         s["measure"] = expr
 
-    table = {"title": title, "points": _number_prop("points"), "min": _number_prop("min"),
+    table = {"title": title, "points": _number_prop("points", 0, 100), "min": _number_prop("min", 0, 10**6),
              "measure": measure}
     _each_entry(low, e.block, table, "award", state)
     missing = [k for k in ("points", "min", "measure") if k not in state]

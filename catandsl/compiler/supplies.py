@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from catandsl.compiler.context import (
     Shape,
+    in_range,
     need_number,
     need_word,
     no_block,
@@ -23,6 +24,8 @@ from catandsl.syntax import ast
 
 TOKEN_PROPS = ("supply", "reserve", "points")
 SITE_PROPS = ("stock", "number", "no", "closes")
+
+MAX_TOKENS = 100_000  # a token kind's supply, a site's stock
 
 
 def lower_token(low, e: ast.Entry) -> None:
@@ -42,17 +45,16 @@ def lower_token(low, e: ast.Entry) -> None:
             if st.head.name in ("supply", "reserve"):
                 n = need_number(items, 0, st, f"the {st.head.name}")
                 no_more(items, 1, st.head.name)
-                state[st.head.name] = n.value
+                state[st.head.name] = in_range(n, 0, MAX_TOKENS, f"a token's {st.head.name}")
             else:
                 pts = need_number(items, 0, st, "the points")
-                state["points"] = pts.value
+                state["points"] = in_range(pts, 0, 100, "a token's points")
                 if len(items) > 1:
                     per = need_word(items, 1, pts, "`per`")
                     if per.name != "per":
                         raise Shape(per.span, "write `points 1 per 2`")
                     q = need_number(items, 2, per, "how many tokens make the points")
-                    if q.value < 1:
-                        raise Shape(q.span, "`per` counts at least 1 token")
+                    in_range(q, 1, MAX_TOKENS, "`per`")
                     no_more(items, 3, "points")
                     state["per"] = q.value
         except Shape as err:
@@ -93,6 +95,7 @@ def lower_site(low, e: ast.Entry) -> None:
             if st.head.name == "stock":
                 token = need_word(items, 0, st, "the token it holds")
                 n = need_number(items, 1, token, "how many")
+                in_range(n, 0, MAX_TOKENS, "a site's stock")
                 no_more(items, 2, "stock")
                 low.ctx.refer("token", token, context=f"site `{name.name}`")
                 state["stock"].append(model.Amount(token.name, n.value))

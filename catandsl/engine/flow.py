@@ -123,11 +123,20 @@ class Effects(Prompt):
         self.waiting = None
 
 
+# Statements the rules may run for one action (a hook that triggers itself, `for` loops
+# over `for` loops): past this the action stops with an EngineError naming the rule.
+MAX_STATEMENTS = 100_000
+
+
 def _run_one(s: State, frame: Effects) -> None:
     g = s.game
     ids, env = frame.statements, frame.env
     eid = ids[0]
     e = g.effects[eid]
+    s._steps += 1
+    if s._steps > MAX_STATEMENTS:
+        raise EngineError(f"the rules ran more than {MAX_STATEMENTS:,} statements after one action; "
+                          "a rule may be triggering itself", e.source)
     ev = g.interp.evaluate
     assert e.expr is not None
     try:
@@ -143,6 +152,8 @@ def _run_one(s: State, frame: Effects) -> None:
             del ids[0]
         elif e.op == "for":
             items = ev(e.expr, env, s, Answers(frame.answers), e.source)
+            if not isinstance(items, list):
+                raise EngineError(f"`for` goes over a list, not {items!r}", e.source)
             del ids[0]
             frame.answers = []
             for item in reversed(list(items)):
@@ -403,17 +414,25 @@ def apply(s: State, aid: int, player: int | None) -> None:
     if aid not in s.legal_now():
         raise refusal(s, aid)
     s._legal = s._chance = None
+    s._steps = 0
     act = g.actions[aid]
     s._changed |= g.action_writes[aid]
-    s.top().apply(s, act)
-    s.actions_applied += 1
-    advance(s)
-    if s._changed & g.award_parts:
-        scoring.update_awards(s)
-    else:
-        s._changed = set()
-    _check_end(s)
-    s._legal = s._chance = None  # anything computed while the action ran is stale
+    try:
+        s.top().apply(s, act)
+        s.actions_applied += 1
+        advance(s)
+        if s._changed & g.award_parts:
+            scoring.update_awards(s)
+        else:
+            s._changed = set()
+        _check_end(s)
+    except EngineError:
+        # A rule could not run (its line is in the error): the game ends here rather than
+        # go on with a rule half applied.
+        _over(s, "rule_error")
+        raise
+    finally:
+        s._legal = s._chance = None  # anything computed while the action ran is stale
 
 
 def _check_end(s: State) -> None:

@@ -65,21 +65,21 @@ class BoardOnly:
                           "may use only what the board says (land, water, coast, number, terrain...)")
 
 
-def _compare(op: str) -> Callable[[Any, Any], Any]:
-    return {
-        "eq": lambda a, b: a == b,
-        "ne": lambda a, b: a != b,
-        "lt": lambda a, b: a < b,
-        "le": lambda a, b: a <= b,
-        "gt": lambda a, b: a > b,
-        "ge": lambda a, b: a >= b,
-        "add": lambda a, b: a + b,
-        "sub": lambda a, b: a - b,
-        "mul": lambda a, b: a * b,
-    }[op]
-
-
-_BINARY = {op: _compare(op) for op in ("eq", "ne", "lt", "le", "gt", "ge", "add", "sub", "mul")}
+_BINARY: dict[str, Callable[[Any, Any], Any]] = {
+    "eq": lambda a, b: a == b,
+    "ne": lambda a, b: a != b,
+    "lt": lambda a, b: a < b,
+    "le": lambda a, b: a <= b,
+    "gt": lambda a, b: a > b,
+    "ge": lambda a, b: a >= b,
+    "add": lambda a, b: a + b,
+    "sub": lambda a, b: a - b,
+    "mul": lambda a, b: a * b,
+}
+_ARITHMETIC = ("add", "sub", "mul")
+# A rule's numbers stay within this: a chain of `let`s that squares a value would
+# otherwise grow it without end (time and memory with it).
+MAX_VALUE = 10**9
 
 
 class Interpreter:
@@ -141,9 +141,12 @@ class Interpreter:
             a = self.evaluate(e.args[0], env, state, answers, source)
             b = self.evaluate(e.args[1], env, state, answers, source)
             try:
-                return _BINARY[op](a, b)
+                value = _BINARY[op](a, b)
             except TypeError:
                 raise EngineError(f"cannot apply {op} to {a!r} and {b!r}", source) from None
+            if op in _ARITHMETIC and not -MAX_VALUE <= value <= MAX_VALUE:
+                raise EngineError(f"a number in this rule passed {MAX_VALUE:,} ({a} {op} {b})", source)
+            return value
         if op == "call":
             return self.call(e, env, state, answers, source)
         raise EngineError(f"unknown expression {op!r}", source)

@@ -92,7 +92,7 @@ class State:
     offers_declined: list[int]  # offer action ids every other player declined this turn
     acted: list[int]  # [custom action] times taken this turn
 
-    __slots__ = FIELDS + ("pending", "game", "_legal", "_chance", "_routes", "_changed")
+    __slots__ = FIELDS + ("pending", "game", "_legal", "_chance", "_routes", "_changed", "_steps")
 
     def __init__(self, game: Game):
         """The state before anything happened; see `initial` for the game's start."""
@@ -147,6 +147,7 @@ class State:
         self._chance: bool | None = None  # is_chance_node(), until the next action
         self._routes: dict[tuple[int, tuple[int, ...]], int] = {}
         self._changed: set[str] = set()
+        self._steps = 0  # rule statements run for the action being applied (flow.MAX_STATEMENTS)
 
     @classmethod
     def initial(cls, game: Game) -> State:
@@ -168,6 +169,7 @@ class State:
         s._chance = self._chance
         s._routes = dict(self._routes)
         s._changed = set()
+        s._steps = 0
         return s
 
     def changed(self) -> None:
