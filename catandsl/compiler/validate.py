@@ -63,6 +63,7 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> Non
 
     mapless: set[int] = set()
     missing_islands: set[tuple] = set()
+    hexes = 0  # hexes of the distinct maps built so far
     for players, options in _configurations(scenario):
         where = f"{players} players" + "".join(
             f", {k} {v}" for k, v in options.items() if any(
@@ -94,8 +95,17 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> Non
                 missing_islands.add((id(rs.map), island, used))  # once per map, not per option
                 report(Diagnostic("E0416", f"the map for {where} names no island `{island}`", used,
                                   help=f"add `island {island} at (q, r)` to that map"))
+        for d in _pieces_given_to_the_wrong_primitive(rs, span):
+            report(d)
         key = (id(rs.map), tuple((name, id(t)) for name, t in rs.terrains.items()))
         if key not in built:
+            hexes += len(rs.map.hexes)
+            if hexes > MAX_HEXES_CHECKED:
+                report(Diagnostic(
+                    "E0606", f"the maps of this scenario's configurations hold more than "
+                    f"{MAX_HEXES_CHECKED:,} hexes to build and check", _span(rs.map.source, span),
+                    help="a scenario needs a few maps of some dozens of hexes"))
+                return
             try:
                 built[key] = instantiate(rs, CHECK_SEED)
             except BoardError as e:
@@ -112,7 +122,73 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> Non
                 report(d)
         for d in _check_sites(rs, board, span):
             report(d)
+        d = _action_space(rs, board, span)
+        if d is not None:
+            report(d)
 
+
+
+# Every configuration's distinct map is built to check it: their hexes together are bounded.
+MAX_HEXES_CHECKED = 40_000
+# The engine numbers every action a game can offer: far past this, a game costs memory
+# and time before its first move (a domestic offer's bundles grow fastest).
+MAX_ACTIONS = 200_000
+
+
+def _action_space(rs, board, span: Span) -> Diagnostic | None:
+    """E0608: the actions a game of this configuration would number, counted before the
+    engine lists them."""
+    from math import comb
+
+    sites = {"hex": len(board.hexes), "intersection": len(board.intersections), "path": len(board.paths)}
+    pieces = sum(sites.get(p.site, 0) * (3 if p.movement else 1) for p in rs.pieces.values())
+    resources = len(rs.resources)
+    domestic = rs.trades.get("domestic")
+    bundles = sum(comb(resources + k - 1, k) for k in range(1, domestic.cards + 1)) if domestic else 0
+    cards = sum(len(d.cards) for d in rs.decks.values())
+    total = pieces + bundles * bundles + resources * resources * 4 + cards * 2 + 64
+    if total <= MAX_ACTIONS:
+        return None
+    if bundles * bundles > MAX_ACTIONS // 2 and domestic is not None:
+        return Diagnostic(
+            "E0608", f"a domestic offer of 1 to {domestic.cards} of {resources} resources makes "
+            f"{bundles:,} bundles, {bundles * bundles:,} offers: the game's actions would pass "
+            f"{MAX_ACTIONS:,}", _span(domestic.source, span),
+            help="fewer `cards` in `trade domestic { }`, or fewer resources")
+    return Diagnostic("E0608", f"the game would number about {total:,} actions; the limit is {MAX_ACTIONS:,}",
+                      _span(rs.map.source, span), help="fewer pieces, resources or cards, or a smaller map")
+
+
+def _pieces_given_to_the_wrong_primitive(rs, span: Span):
+    """E0504: `move_piece` moves neutral pieces, `build_free` places a player's pieces;
+    a literal list that names the other kind is refused."""
+    want = {"move_piece": True, "build_free": False}
+    for rule in rs.rules:
+        for hook in rule.hooks:
+            stack = [e.expr for e in hook.effects]
+            effects = list(hook.effects)
+            while effects:
+                eff = effects.pop()
+                effects.extend(eff.body)
+                effects.extend(eff.orelse)
+                stack.append(eff.expr)
+            while stack:
+                e = stack.pop()
+                if e is None:
+                    continue
+                stack.extend(e.args)
+                if e.op != "call" or e.value not in want or len(e.args) < 2 or e.args[1].op != "list":
+                    continue
+                for item in e.args[1].args:
+                    piece = rs.pieces.get(item.value) if item.op == "var" else None
+                    if piece is not None and piece.neutral != want[str(e.value)]:
+                        kind = "a neutral piece" if piece.neutral else "a player's piece"
+                        takes = "neutral pieces" if want[str(e.value)] else "a player's pieces"
+                        yield Diagnostic(
+                            "E0504", f"`{e.value}` takes {takes}; `{piece.name}` is {kind}",
+                            _span(hook.source, span),
+                            help="move_piece(player, [robber]) moves a neutral piece; "
+                                 "build_free(player, [road], 2) places a player's")
 
 
 def _phases_move_what_cannot(rs, span: Span):

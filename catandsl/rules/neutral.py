@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from catandsl.rules.base import Action, IllegalAction, Prompt, action_source, seats_ok, site
+from catandsl.rules.base import Action, EngineError, IllegalAction, Prompt, action_source, seats_ok, site
 from catandsl.rules.registry import FLOW, HANDS, NEUTRAL, TOKENS, effect
 
 if TYPE_CHECKING:
@@ -125,7 +125,11 @@ def blocks_path(s: State, what: str, path: int) -> bool:
 @effect("player: player, pieces: list<piece>", writes=(NEUTRAL, HANDS, FLOW))
 def move_piece(s: State, player: int, pieces: list[str]) -> None:
     """The player moves one of these neutral pieces and robs a player it now touches."""
-    s.push(Moving(player, [s.game.piece_index[p] for p in pieces]))
+    kinds = [s.game.piece_index[p] for p in pieces]
+    if not all(s.game.pieces[k].neutral for k in kinds):
+        raise EngineError("move_piece() moves neutral pieces, not " +
+                          ", ".join(p for p, k in zip(pieces, kinds) if not s.game.pieces[k].neutral))
+    s.push(Moving(player, kinds))
 
 
 def may_move(s: State, player: int, pi: int) -> bool:

@@ -12,7 +12,17 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from catandsl.rules import neutral, sites
-from catandsl.rules.base import Action, Activity, IllegalAction, Prompt, action_source, activity, seats_ok, site
+from catandsl.rules.base import (
+    Action,
+    Activity,
+    EngineError,
+    IllegalAction,
+    Prompt,
+    action_source,
+    activity,
+    seats_ok,
+    site,
+)
 from catandsl.rules.registry import BOARD, FLOW, HANDS, effect
 
 if TYPE_CHECKING:
@@ -259,8 +269,12 @@ BUILD = activity(Activity(
 @effect("player: player, pieces: list<piece>, count: int 0..100", writes=(BOARD, FLOW))
 def build_free(s: State, player: int, pieces: list[str], count: int) -> None:
     """The player places `count` pieces of these kinds at no cost."""
+    kinds = [s.game.piece_index[p] for p in pieces]
+    if any(s.game.pieces[k].neutral for k in kinds):
+        raise EngineError("build_free() places a player's pieces, not " +
+                          ", ".join(p for p, k in zip(pieces, kinds) if s.game.pieces[k].neutral))
     if count > 0:
-        s.push(FreeBuild(player, [s.game.piece_index[p] for p in pieces], count))
+        s.push(FreeBuild(player, kinds, count))
 
 
 @dataclass
