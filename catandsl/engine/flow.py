@@ -239,7 +239,7 @@ class Setup(Prompt):
             return True
         p, step = setup_entry(s)
         if step.action == "collect":
-            corner = s.last_corner
+            corner = s.last_corner[p]
             placement.collect(s, p, corner)
             s.setup_pos += 1
             if corner >= 0 and s.corner_owner[corner] == p:

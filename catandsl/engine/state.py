@@ -78,8 +78,8 @@ class State:
     placed: list[list[int]]  # [p][k] pieces on the board
     award_holder: list[int]  # [award] seat or -1
     last_roll: int
-    last_corner: int  # the intersection built on last, or -1
-    last_path: int  # the path built on last, or -1
+    last_corner: list[int]  # [p] the intersection p built on last, or -1 (`touching last`)
+    last_path: list[int]  # [p] the path p built on last, or -1
     vp_tokens: list[list[int]]  # [player, intersection, count]: special victory points
     island_tags: list[list[Any]]  # [player, tag, island]
     moved: list[int]  # [] or [turn, moves made in it] (movable pieces)
@@ -130,8 +130,8 @@ class State:
         self.placed = [[0] * K for _ in range(n)]
         self.award_holder = [-1] * len(game.awards)
         self.last_roll = 0
-        self.last_corner = -1
-        self.last_path = -1
+        self.last_corner = [-1] * n
+        self.last_path = [-1] * n
         self.vp_tokens = []
         self.island_tags = []
         self.moved = []

@@ -155,8 +155,8 @@ def _check_data(g: Game, s: State) -> None:
         if at >= 0 and (not g.pieces[pi].neutral or at not in g.pieces[pi].allowed_set):
             raise _fail("neutral_at", f"{g.pieces[pi].name} cannot stand on hex {at}")
     _ints("award_holder", s.award_holder, len(g.awards), -1, n - 1)
-    _scalar("last_corner", s.last_corner, -1, corners - 1)
-    _scalar("last_path", s.last_path, -1, P - 1)
+    _ints("last_corner", s.last_corner, n, -1, corners - 1)
+    _ints("last_path", s.last_path, n, -1, P - 1)
     for k, e in enumerate(_list("vp_tokens", s.vp_tokens)):
         _ints(f"vp_tokens[{k}]", e, 3, 0, big)
         if e[0] >= n or e[1] >= corners:

@@ -77,10 +77,10 @@ def islands_of(s: State, player: int) -> list[int]:
 
 @query("player: player, island: island", returns="bool", reads=BOARD)
 def first_on(s: State, player: int, island: Any) -> bool:
-    """The building just placed is the player's first on that island."""
+    """The building the player placed last is their first on that island."""
     want = _as_set(island)
     b = s.game.board
-    last = s.last_corner
+    last = s.last_corner[player]
     if last < 0 or s.corner_owner[last] != player:
         return False
     if not want.intersection(b.corner_islands[last]):

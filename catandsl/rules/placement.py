@@ -105,14 +105,14 @@ def can_place(s: State, p: int, pi: int, k: int, mode: str = "normal", step: Any
                     break
             else:
                 return False
-        if step is not None and step.touching_last and s.last_path >= 0:
-            if k not in b.path_ends[s.last_path]:
+        if step is not None and step.touching_last and s.last_path[p] >= 0:
+            if k not in b.path_ends[s.last_path[p]]:  # the player's own last path
                 return False
     elif P.site == "path":
         if s.path_owner[k] != -1:
             return False
         if mode == "setup" and step is not None and step.touching_last:
-            if s.last_corner not in b.path_ends[k]:
+            if s.last_corner[p] not in b.path_ends[k]:  # the player's own last building
                 return False
         elif P.connects:
             if not path_connects(s, p, k, P.connects):
@@ -167,12 +167,12 @@ def place(s: State, p: int, pi: int, k: int) -> None:
             s.placed[p][P.upgrades] -= 1
         s.corner_owner[k] = p
         s.corner_piece[k] = pi
-        s.last_corner = k
+        s.last_corner[p] = k
         s._routes.clear()  # a building may break someone's route
     else:
         s.path_owner[k] = p
         s.path_piece[k] = pi
-        s.last_path = k
+        s.last_path[p] = k
         if P.movement is not None:
             note_fresh(s, k)  # B.4: not moved in the turn it is built
         for key in [key for key in s._routes if key[0] == p]:

@@ -75,7 +75,7 @@ def test_setup_road_touches_last_settlement(g):
     s = g.new_initial_state()
     act(s, A.StartPlayer(0))
     s.apply_action(s.legal_actions()[0])
-    corner = s.last_corner
+    corner = s.last_corner[0]
     for aid in s.legal_actions():
         a = g.actions[aid]
         assert a.piece == "road" and corner in g.board.path_ends[a.at]

@@ -183,3 +183,30 @@ def test_an_action_only_where_a_phase_allows_it(tmp_path):
     give(s, 0, 0, 0, 0, 0, 4)
     to_main(s)
     assert A.TakeAction("recruit") not in legal(s)
+
+
+# ---- the set-up -----------------------------------------------------------------------------
+
+ROADS_LATER = """
+  setup {
+    round forward { place settlement }
+    round forward { place road touching last }
+  }
+"""
+
+
+def test_touching_last_means_the_players_own_last_piece(tmp_path):
+    g = game_with(tmp_path, ROADS_LATER, players=3)
+    s = g.new_initial_state()
+    act(s, A.StartPlayer(0))
+    settlements = {}
+    for p in range(3):
+        a = legal(s)[0]
+        settlements[p] = a.at
+        act(s, a)
+    for p in range(3):  # each road touches its own player's settlement, not the last one placed
+        assert s.current_player() == p
+        roads = legal(s)
+        assert roads and all(settlements[p] in g.board.path_ends[r.at] for r in roads)
+        act(s, roads[0])
+    assert s.stage == "turn"
