@@ -68,7 +68,9 @@ def new_game(scenario, players: int | None = None, options: dict | None = None, 
     if isinstance(scenario, (str, Path)):
         scenario = load(scenario)
     elif not isinstance(scenario, model.Scenario):
-        raise TypeError(f"new_game needs a Scenario or a path, not {type(scenario).__name__}")
+        from catandsl.engine import ArgumentError
+
+        raise ArgumentError(f"new_game needs a Scenario or a path, not {type(scenario).__name__}")
     return _new_game(scenario, players, options, seed)
 
 

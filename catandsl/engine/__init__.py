@@ -8,10 +8,10 @@
 """
 
 from catandsl.engine import actions
-from catandsl.engine.errors import EngineError, IllegalAction, StateError
+from catandsl.engine.errors import ArgumentError, EngineError, IllegalAction, StateError
 from catandsl.engine.game import Game, new_game
 from catandsl.engine.state import State
 from catandsl.rules.base import CHANCE, TERMINAL
 
-__all__ = ["actions", "EngineError", "IllegalAction", "StateError", "Game", "new_game", "State",
+__all__ = ["actions", "ArgumentError", "EngineError", "IllegalAction", "StateError", "Game", "new_game", "State",
            "CHANCE", "TERMINAL"]

@@ -21,7 +21,7 @@ from catandsl.engine.state import State
 from catandsl.engine.validate import check_state
 from catandsl.ir import configure, model
 from catandsl.rules import dice as dice_rules
-from catandsl.rules.base import ACTION_SOURCES, ACTIVITIES, Action, Activity, EngineError, site
+from catandsl.rules.base import ACTION_SOURCES, ACTIVITIES, Action, Activity, ArgumentError, EngineError, site
 from catandsl.rules.movement import MoveInfo
 from catandsl.rules.registry import EVENTS, reads
 from catandsl.rules.sites import SiteInfo, SiteTables
@@ -383,13 +383,27 @@ class Game:
         return check_state(self, text)
 
     def action(self, action_id: int) -> Action:
-        return self.actions[action_id]
+        return self.actions[self.check_action_id(action_id)]
 
     def action_id_of(self, action: Action) -> int:
-        return self.action_id[action]
+        aid = self.action_id.get(action, -1) if isinstance(action, Action) else -1
+        if aid < 0:
+            raise ArgumentError(f"no action {action!r} in this game")
+        return aid
+
+    def check_action_id(self, action_id: int) -> int:
+        if not isinstance(action_id, int) or isinstance(action_id, bool) or \
+                not 0 <= action_id < len(self.actions):
+            raise ArgumentError(f"an action id is 0..{len(self.actions) - 1}, not {action_id!r}")
+        return action_id
+
+    def check_seat(self, player: int, what: str) -> int:
+        if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < self.num_players:
+            raise ArgumentError(f"{what}: a player is a seat 0..{self.num_players - 1}, not {player!r}")
+        return player
 
     def action_to_string(self, action_id: int) -> str:
-        a = self.actions[action_id]
+        a = self.actions[self.check_action_id(action_id)]
         piece = getattr(a, "piece", None)
         if isinstance(piece, str) and piece in self.piece_index and hasattr(a, "at"):
             return f"{a.KIND} {piece} at {self.site_name(self.pieces[self.piece_index[piece]], a.at)}"
@@ -415,8 +429,15 @@ def new_game(scenario: model.Scenario, players: int | None = None, options: dict
              seed: int = 0) -> Game:
     """A Game of a compiled scenario (`catandsl.new_game` also takes a path)."""
     if not isinstance(scenario, model.Scenario):
-        raise TypeError(f"new_game needs a compiled Scenario, not {type(scenario).__name__} "
-                        "(catandsl.new_game also takes a path to a .catan file)")
+        raise ArgumentError(f"new_game needs a compiled Scenario, not {type(scenario).__name__} "
+                            "(catandsl.new_game also takes a path to a .catan file)")
+    if players is not None and (not isinstance(players, int) or isinstance(players, bool)):
+        raise ArgumentError(f"players is a number, not {players!r}")
+    if options is not None and not (isinstance(options, dict) and all(
+            isinstance(k, str) and isinstance(v, str) for k, v in options.items())):
+        raise ArgumentError(f"options map option names to item names (strings), not {options!r}")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ArgumentError(f"a seed is an integer, not {seed!r}")
     return Game(scenario, scenario.players_max if players is None else players, options, seed)
 
 

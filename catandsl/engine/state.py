@@ -297,8 +297,7 @@ class State:
         deck as a count; public pieces, awards, played cards and the bank in full. The
         seed is left out: with it, future draws (the deck order) could be computed."""
         g = self.game
-        if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < g.num_players:
-            raise ValueError(f"observation: player must be a seat 0..{g.num_players - 1}, not {player!r}")
+        g.check_seat(player, "observation")
         data = json.loads(self.serialize())  # a copy: never edit the state
         for p in range(g.num_players):
             if p != player:

@@ -53,6 +53,11 @@ class IllegalAction(ValueError):
         super().__init__(f"{code}: {message}")
 
 
+class ArgumentError(ValueError):
+    """A caller gave the API something it does not take (a seat that is not in the game,
+    an action id past the table): the state is unchanged."""
+
+
 class EngineError(RuntimeError):
     """A rule asked for something the engine cannot do; names the rule's source line."""
 

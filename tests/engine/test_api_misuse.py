@@ -1,0 +1,97 @@
+"""What an embedding program may get wrong: every public entry point checks what it is
+given and raises the project's own typed error (ArgumentError, ConfigurationError,
+IllegalAction, StateError, EngineError), never an IndexError or a silent default; a
+refused call leaves the state as it was."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import catandsl
+from catandsl.engine import ArgumentError, EngineError, IllegalAction
+from catandsl.engine import actions as A
+from catandsl.ir.ruleset import ConfigurationError
+from tests.engine.helpers import base_scenario, blank, game, to_main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_new_game_arguments():
+    sc = base_scenario()
+    with pytest.raises(ConfigurationError) as e:
+        catandsl.new_game(sc, players=0)  # not silently the largest count
+    assert e.value.code == "players/out_of_range"
+    with pytest.raises(ConfigurationError):
+        catandsl.new_game(sc, players=9)
+    for bad in ({"players": "4"}, {"players": True}, {"seed": "7"}, {"options": ["layout"]},
+                {"options": {"layout": 3}}):
+        with pytest.raises(ArgumentError):
+            catandsl.new_game(sc, **bad)
+    with pytest.raises(ArgumentError):
+        catandsl.new_game(42)
+    with pytest.raises(catandsl.CatanError):
+        catandsl.new_game(ROOT / "no-such-file.catan")
+    assert catandsl.new_game(sc).num_players == sc.players_max  # None: the most players
+
+
+def test_state_calls_with_bad_arguments_change_nothing():
+    g = game(4)
+    s = blank(g)
+    before = s.serialize()
+    for bad in (99, -1, "0", None, 1.5, True):
+        with pytest.raises(ArgumentError):
+            s.observation(bad)
+    for bad in (10**6, -1, "3", None):
+        with pytest.raises(ArgumentError):
+            s.action_to_string(bad)
+        with pytest.raises(ArgumentError):
+            g.action(bad)
+        with pytest.raises(IllegalAction) as e:
+            s.apply_action(bad)
+        assert e.value.code == "action/unknown"
+    with pytest.raises(ArgumentError):
+        g.action_id_of(A.Roll(99))
+    assert s.legal_actions(player=99) == []
+    with pytest.raises(IllegalAction) as e:
+        s.apply_action(s.legal_actions()[0], player=3)
+    assert e.value.code == "action/not_your_turn"
+    assert s.serialize() == before
+
+
+def test_sampling_where_no_chance_is_refused():
+    g = game(4)
+    s = blank(g)
+    to_main(s)
+    assert not s.is_chance_node() and s.chance_outcomes() == []
+    with pytest.raises(IllegalAction):
+        s.sample_chance()
+
+
+def test_a_finished_game_takes_no_action():
+    g = game(4)
+    s = blank(g)
+    s.stage = "over"
+    s.changed()
+    assert s.legal_actions() == [] and s.current_player() == catandsl.engine.TERMINAL
+    with pytest.raises(IllegalAction) as e:
+        s.apply_action(g.end_turn_id)
+    assert e.value.code == "action/game_over"
+
+
+def test_a_rule_that_cannot_run_ends_the_game_with_its_line(tmp_path):
+    text = (ROOT / "scenarios" / "base.catan").read_text(encoding="utf-8").replace(
+        "uses base", "uses base\n  rule debt {\n    on dice_rolled(12) { take_from_bank(player, wool, roll - 20) }\n  }", 1)
+    f = tmp_path / "debt.catan"
+    f.write_text(text, encoding="utf-8")
+    from catandsl.compiler import compile_path
+
+    sc, diags, _ = compile_path(f)  # compiles: the count is computed, not written
+    assert sc is not None, diags
+    s = blank(catandsl.new_game(sc, 4, {}, 1))
+    with pytest.raises(EngineError) as e:
+        s.apply_action(A.Roll(12))
+    line = text.splitlines().index("    on dice_rolled(12) { take_from_bank(player, wool, roll - 20) }") + 1
+    assert f"debt.catan:{line}:" in str(e.value) and "must be >= 0, not -8" in str(e.value)
+    assert s.is_terminal() and s.reason == "rule_error" and s.legal_actions() == []
