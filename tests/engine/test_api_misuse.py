@@ -81,8 +81,8 @@ def test_a_finished_game_takes_no_action():
 
 
 def test_a_rule_that_cannot_run_ends_the_game_with_its_line(tmp_path):
-    text = (ROOT / "scenarios" / "base.catan").read_text(encoding="utf-8").replace(
-        "uses base", "uses base\n  rule debt {\n    on dice_rolled(12) { take_from_bank(player, wool, roll - 20) }\n  }", 1)
+    rule = "  rule debt {\n    on dice_rolled(12) { take_from_bank(player, wool, roll - 20) }\n  }"
+    text = (ROOT / "scenarios" / "base.catan").read_text(encoding="utf-8").replace("uses base", "uses base\n" + rule, 1)
     f = tmp_path / "debt.catan"
     f.write_text(text, encoding="utf-8")
     from catandsl.compiler import compile_path
