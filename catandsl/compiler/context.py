@@ -46,6 +46,7 @@ class Context:
     # island names read by rules and conditions, with where: each configuration's map
     # must name them (checked in validate.py)
     island_uses: list[tuple[str, Span]] = field(default_factory=list)
+    map_hexes: int = 0  # hexes of every map lowered so far (maps.MAX_SCENARIO_HEXES)
 
     # ---- diagnostics -----------------------------------------------------------------
     def error(self, code: str, message: str, span: Span, help: str | None = None, notes=()):

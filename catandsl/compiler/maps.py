@@ -32,6 +32,7 @@ from catandsl.syntax import ast
 SIDES = ("NE", "E", "SE", "SW", "W", "NW")
 CORNERS = ("N", "S")
 MAX_HEXES = 10_000
+MAX_SCENARIO_HEXES = 40_000  # every map of a scenario together (its variants included)
 _CELL = re.compile(r"^([^\s0-9])([0-9]+)?$")
 
 
@@ -103,6 +104,11 @@ class MapReader:
         if len(slots) > MAX_HEXES:
             self.ctx.error("E0408", f"the map has {len(slots):,} hexes; the limit is {MAX_HEXES:,}",
                            self.entry.span)
+            return None
+        self.ctx.map_hexes += len(slots)
+        if self.ctx.map_hexes > MAX_SCENARIO_HEXES:
+            self.ctx.error("E0408", f"the scenario's maps hold more than {MAX_SCENARIO_HEXES:,} hexes together",
+                           self.entry.span, help="a scenario needs a few maps of some dozens of hexes")
             return None
         for pool in self.pools:
             self.ctx.declare("pool", pool.name, self.entry.span)
