@@ -24,19 +24,83 @@ if TYPE_CHECKING:
 
 SITE_TYPES = {"site": ("h", "i", "p"), "hex": ("h",), "intersection": ("i",), "path": ("p",)}
 _SITE_WORD = {"h": "a hex", "i": "an intersection", "p": "a path"}
+Check = Callable[[Any], str]  # what is wrong with a value ("" if nothing)
 
 
-def _refused(p: Param, value: Any) -> str:
-    """What is wrong with an argument for parameter p ("" if nothing)."""
-    kinds = SITE_TYPES.get(p.type)
-    if kinds is not None:
-        if not (isinstance(value, list) and len(value) == 2 and value[0] in kinds and isinstance(value[1], int)):
-            got = _SITE_WORD.get(value[0], repr(value)) if isinstance(value, list) and value else repr(value)
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def type_checks(game: Game) -> dict[str, Check]:
+    """A check for each type of the language, over this game's names and seats. The
+    compiler checks types too, but `any` (a list of mixed items, a `let` of either kind)
+    lets a value through that only the running rule can judge."""
+    rs, n = game.ruleset, game.num_players
+
+    def among(what: str, names: Any) -> Check:
+        return lambda v: "" if isinstance(v, str) and v in names else f"{what}, not {v!r}"
+
+    def site(kinds: tuple[str, ...]) -> Check:
+        def check(v: Any) -> str:
+            if isinstance(v, list) and len(v) == 2 and v[0] in kinds and _is_int(v[1]):
+                return ""
+            got = _SITE_WORD.get(v[0], repr(v)) if isinstance(v, list) and v and isinstance(v[0], str) else repr(v)
             return f"{' or '.join(_SITE_WORD[c] for c in kinds)}, not {got}"
+        return check
+
+    islands = len(game.board.islands)
+
+    def island(v: Any) -> str:
+        ok = (_is_int(v) and -1 <= v < islands) or (
+            isinstance(v, list) and all(_is_int(i) and 0 <= i < islands for i in v))
+        return "" if ok else f"an island, not {v!r}"
+
+    checks: dict[str, Check] = {
+        "int": lambda v: "" if _is_int(v) else f"a number, not {v!r}",
+        "bool": lambda v: "" if isinstance(v, bool) else f"true or false, not {v!r}",
+        "str": lambda v: "" if isinstance(v, str) else f"a string, not {v!r}",
+        "player": lambda v: "" if _is_int(v) and 0 <= v < n else f"a player (a seat 0..{n - 1}), not {v!r}",
+        "resource": among("a resource", game.res_index),
+        "piece": among("a piece", rs.pieces),
+        "card": among("a card", {c.name for d in rs.decks.values() for c in d.cards}),
+        "terrain": among("a terrain", rs.terrains),
+        "award": among("an award", rs.awards),
+        "token": among("a token", rs.tokens),
+        "site_kind": among("a kind of site", rs.sites),
+        "action": among("an action", rs.actions),
+        "island": island,
+    }
+    for name, kinds in SITE_TYPES.items():
+        checks[name] = site(kinds)
+    return checks
+
+
+def _list_of(check: Check) -> Check:
+    def each(v: Any) -> str:
+        if not isinstance(v, list):
+            return f"a list, not {v!r}"
+        for item in v:
+            why = check(item)
+            if why:
+                return f"a list of which each item is {why}"
         return ""
-    if not p.admits(value):
-        return f"{p.range_text()}, not {value!r}"
-    return ""
+    return each
+
+
+def _param_check(p: Param, checks: dict[str, Check]) -> Check | None:
+    """The whole check of one parameter: its type, then an int's range; None: any."""
+    if p.type.startswith("list<"):
+        inner = checks.get(p.type[5:-1])
+        return _list_of(inner) if inner is not None else (lambda v: "" if isinstance(v, list) else
+                                                          f"a list, not {v!r}")
+    check = checks.get(p.type)
+    if p.low is None and p.high is None:
+        return check
+
+    def ranged(v: Any) -> str:
+        why = check(v) if check is not None else ""
+        return why or ("" if p.admits(v) else f"{p.range_text()}, not {v!r}")
+    return ranged
 
 
 class NeedChoice(Exception):
@@ -86,10 +150,11 @@ class Interpreter:
     def __init__(self, game: Game, names: dict[str, Any]):
         self.game = game
         self.names = names  # declared names a `var` may refer to (see Game.names)
-        # per primitive, the parameters a value must be checked against when the rule runs:
-        # an int's range, a site's kind (the compiler lets `site` stand for any kind)
-        self._checked = {n: tuple((k, p) for k, p in enumerate(prim.params)
-                                  if p.low is not None or p.high is not None or p.type in SITE_TYPES)
+        # per primitive, what each argument is checked against when the rule runs: its
+        # type over this game's names (the compiler lets `site` and `any` through) and range
+        checks = type_checks(game)
+        self._checked = {n: tuple((k, p, c) for k, p in enumerate(prim.params)
+                                  if (c := _param_check(p, checks)) is not None)
                          for n, prim in PRIMITIVES.items()}
 
     def static_condition(self, expr: Expr, env: dict[str, Any], source: Source | None) -> bool:
@@ -161,12 +226,10 @@ class Interpreter:
         if len(args) != len(prim.params):
             raise EngineError(f"{prim.signature()} takes {len(prim.params)} argument(s), not {len(args)}",
                               source)
-        checked = self._checked[name]
-        if checked:
-            for k, p in checked:
-                why = _refused(p, args[k])
-                if why:
-                    raise EngineError(f"{name}(): `{p.name}` must be {why}", source)
+        for k, p, check in self._checked[name]:
+            why = check(args[k])
+            if why:
+                raise EngineError(f"{name}(): `{p.name}` must be {why}", source)
         kind = prim.kind
         if kind == QUERY:
             return prim.run(state, *args)
