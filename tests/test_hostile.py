@@ -201,7 +201,8 @@ CASES: dict[str, tuple[Callable[[Path], Path], str | None]] = {
         "  rule r {\n    on dice_rolled { take_from_bank(player, wool, nth([], 3) + nth([1, 2], 9)) }\n  }\n")),
         None),
     "choose_among_nobody": (text_case("nobody", scenario(
-        "  rule r {\n    on dice_rolled {\n      let v = choose_player(player, [])\n    }\n  }\n")), "E0701"),
+        "  rule r {\n    on dice_rolled {\n      let v = choose_player(player, [])\n"
+        "      take_from_bank(v, wool, 1)\n    }\n  }\n")), None),  # the choice lapses, its block with it
     "number_of_an_intersection": (text_case("number", scenario(
         "  rule r {\n    on built(settlement) { take_from_bank(player, wool, number(at)) }\n  }\n")), "E0701"),
     "without_a_resource_still_produced": (text_case("nowool", scenario("  without resource wool\n")), "E0607"),

@@ -163,7 +163,11 @@ def _run_one(s: State, frame: Effects) -> None:
         frame.answers = []
     except NeedChoice as nc:
         if not nc.options:
-            raise EngineError(f"{nc.primitive}() has nothing to choose from", e.source) from None
+            # Nothing to choose from: the choice lapses, and with it the rest of this block
+            # (a later statement may need the value it would have given).
+            frame.statements.clear()
+            frame.answers = []
+            return
         frame.waiting = [nc.primitive, nc.player, nc.options]
 
 

@@ -2,8 +2,8 @@
 game could reach. `check_state` raises `StateError` (a ValueError naming the field)
 for text that is not JSON, a field that is missing, of the wrong shape or out of range,
 resources, cards or tokens that are not conserved, pieces past their limit or counted
-wrongly, a prompt of an unknown kind or with wrong fields, or an award held by a player
-who does not lead its measure.
+wrongly, or a prompt of an unknown kind or with wrong fields. What is derived from the
+rest (award holders) is recomputed, as after any action.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
 from catandsl.engine import state as state_module
+from catandsl.rules import scoring
 from catandsl.rules.base import PROMPTS, EngineError, Prompt
 from catandsl.rules.placement import pieces_on_board
 
@@ -82,8 +83,7 @@ def check_state(game: Game, text: str) -> State:
     s.pending = [_prompt(game, k, p) for k, p in enumerate(_list("pending", data["pending"]))]
     _check_pieces(game, s)
     s.changed()
-    _check_awards(game, s)
-    s._changed = set()
+    scoring.update_awards(s)  # award holders are derived: recomputed, as after any action
     return s
 
 
@@ -217,17 +217,3 @@ def _prompt(g: Game, k: int, data: Any) -> Prompt:
     if why:
         raise _fail(where, why)
     return prompt
-
-
-def _check_awards(g: Game, s: State) -> None:
-    if s.stage == "setup":
-        return
-    for k, aw in enumerate(g.awards):
-        vals = [g.interp.value(aw.measure, {"player": p}, s, aw.source) for p in range(g.num_players)]
-        best = max(vals)
-        holder = s.award_holder[k]
-        tops = [p for p, v in enumerate(vals) if v == best]
-        if holder >= 0 and (vals[holder] != best or best < aw.min):
-            raise _fail("award_holder", f"player {holder} holds {aw.name} without leading it")
-        if holder < 0 and best >= aw.min and len(tops) == 1:
-            raise _fail("award_holder", f"nobody holds {aw.name}, but player {tops[0]} leads it alone")

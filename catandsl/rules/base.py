@@ -39,6 +39,7 @@ ACTION_CODES = (
     "action/not_your_turn",
     "action/invalid_target",
     "action/cannot_afford",
+    "action/deck_empty",
     "action/not_legal",
     "action/game_over",
 )

@@ -93,14 +93,18 @@ def _apply_buy(s: State, p: int, act: BuyCard) -> None:
     s.push(Drawing(p, d))
 
 
-def _cannot_afford(s: State, p: int, act: Action) -> IllegalAction:
-    return IllegalAction("action/cannot_afford", f"{s.game.action_to_string(s.game.action_id[act])}: "
-                         "cannot afford it")
+def _refused_buy(s: State, p: int, act: Action) -> IllegalAction:
+    text = s.game.action_to_string(s.game.action_id[act])
+    assert isinstance(act, BuyCard)
+    d = s.game.deck_index[act.deck]
+    if not any(s.deck[c.index] for c in s.game.cards if c.deck == d):
+        return IllegalAction("action/deck_empty", f"{text}: the deck is empty")
+    return IllegalAction("action/cannot_afford", f"{text}: cannot afford it")
 
 
 BUY = activity(Activity(
     "buy", "buy a card from a deck at its cost (drawn by chance)", _legal_buys, {BuyCard: _apply_buy},
-    names="deck", subject=lambda game, act: act.deck, refusal=_cannot_afford))
+    names="deck", subject=lambda game, act: act.deck, refusal=_refused_buy))
 
 
 @dataclass

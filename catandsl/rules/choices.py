@@ -1,6 +1,9 @@
-"""Decisions inside a rule: `choose_resource` and `choose_player`. A rule that reaches a
-choice waits (engine/flow.py: the statement's frame records what it waits for) until
-the player answers with the action named here; the rule then runs on with the value."""
+"""Decisions inside a rule: `choose_resource`, `choose_from_bank` and `choose_player`. A
+rule that reaches a choice waits (engine/flow.py: the statement's frame records what it
+waits for) until the player answers with the action named here; the rule then runs on
+with the value. A choice with nothing to choose from (nobody to pick, an empty bank)
+lapses, and with it the rest of the block it stands in (a later statement may need its
+value): a rulebook's "if you cannot, nothing happens"."""
 
 from __future__ import annotations
 
@@ -52,8 +55,15 @@ def choose_resource(s: State, player: int) -> list[str]:
     return list(s.game.resources)
 
 
+@choice("player: player", returns="resource", answer=ChooseResource)
+def choose_from_bank(s: State, player: int) -> list[str]:
+    """The player picks one resource the bank still holds (Year of Plenty); with the
+    bank empty there is nothing to pick: the choice lapses with the rest of its block."""
+    return [r for r, left in zip(s.game.resources, s.bank) if left > 0]
+
+
 @choice("player: player, among: list<player>", returns="player", answer=ChoosePlayer)
 def choose_player(s: State, player: int, among: list[int]) -> list[int]:
-    """The player picks one of the listed players (with nobody listed, the rule stops
-    with an error naming its line)."""
+    """The player picks one of the listed players (with nobody listed, the choice lapses
+    with the rest of its block)."""
     return sorted({int(p) for p in among if 0 <= int(p) < s.game.num_players})

@@ -10,7 +10,8 @@ from catandsl.rules.cards import played
 from catandsl.rules.neutral import Stealing
 from catandsl.rules.routes import longest_route
 from catandsl.rules.trade import trade_rate
-from tests.engine.helpers import BRICK, GRAIN, ORE, WOOL, act, blank, game, give, put, to_main
+from tests.engine.helpers import BRICK, GRAIN, LUMBER, ORE, WOOL, act, blank, game, give, put, to_main
+from tests.engine.helpers import legal as legal_moves
 
 # Beginner map (seed-independent): hex 5 is mountains 10 with corners
 # (18, 9, 32, 19, 30, 7); corner 7 has a 3:1 harbor, corner 11 a wool 2:1 harbor.
@@ -383,3 +384,54 @@ def test_action_table_sorted_and_stable(g):
     assert [a.to_json() for a in game().actions] == [a.to_json() for a in g.actions]
     a = g.actions[123]
     assert A.action_from_json(a.to_json()) == a
+
+
+def _play_card(s, card: str) -> None:
+    g = s.game
+    k = g.card_index[card]
+    s.cards[0][k] += 1
+    s.deck[k] -= 1
+    s.changed()
+    act(s, A.PlayCard(card))
+
+
+def test_year_of_plenty_offers_only_what_the_bank_holds(g):
+    s = blank(g)
+    to_main(s)
+    for r in (BRICK, LUMBER, WOOL):  # the bank holds only grain, and one ore
+        s.hands[1][r] += s.bank[r]
+        s.bank[r] = 0
+    s.hands[2][ORE] += s.bank[ORE] - 1
+    s.bank[ORE] = 1
+    s.changed()
+    _play_card(s, "year_of_plenty")
+    assert {a.resource for a in legal_moves(s)} == {"grain", "ore"}
+    act(s, A.ChooseResource("ore"))
+    assert {a.resource for a in legal_moves(s)} == {"grain"}  # the last ore is gone
+    act(s, A.ChooseResource("grain"))
+    assert s.hands[0][ORE] == 1 and s.hands[0][GRAIN] == 1 and not s.pending
+
+
+def test_year_of_plenty_with_an_empty_bank_lapses(g):
+    s = blank(g)
+    to_main(s)
+    for r in range(5):
+        s.hands[1][r] += s.bank[r]
+        s.bank[r] = 0
+    s.changed()
+    _play_card(s, "year_of_plenty")
+    assert not s.pending and A.EndTurn() in legal_moves(s)  # nothing to take: the card is spent
+    assert s.played[0][g.card_index["year_of_plenty"]] == 1
+
+
+def test_buying_from_an_empty_deck_has_its_own_code(g):
+    s = blank(g)
+    give(s, 0, 0, 0, 1, 1, 1)
+    to_main(s)
+    s.deck = [0] * len(s.deck)
+    s.cards[1] = [c.count for c in g.cards]
+    s.changed()
+    before = s.serialize()
+    with pytest.raises(IllegalAction) as e:
+        act(s, A.BuyCard("development"))
+    assert e.value.code == "action/deck_empty" and s.serialize() == before
