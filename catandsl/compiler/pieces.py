@@ -368,18 +368,23 @@ def lower_setup(low, e: ast.Entry) -> model.Setup:
 def _setup_step(low, st) -> model.SetupStep | None:
     try:
         if not isinstance(st, ast.Entry) or st.head.name not in ("place", "collect"):
-            raise Shape(st.span, "a round lists `place PIECE [or PIECE] [touching last]` and `collect last`")
+            raise Shape(st.span, "a round lists `place PIECE [or PIECE] [touching last] [optional]` and "
+                        "`collect last`")
         items = terms(st)
         if st.head.name == "collect":
             if [getattr(t, "name", None) for t in items] != ["last"]:
                 raise Shape(st.span, "write `collect last`: resources for the piece just placed")
             return model.SetupStep("collect", source=source_of(st.span))
         pieces: list[str] = []
-        touching = False
+        touching = optional = False
         i = 0
         while i < len(items):
             w = need_word(items, i, st, "a piece name")
             if w.name == "or" and pieces:
+                i += 1
+                continue
+            if w.name == "optional" and pieces:
+                optional = True  # the player may pass
                 i += 1
                 continue
             if w.name == "touching":
@@ -397,7 +402,7 @@ def _setup_step(low, st) -> model.SetupStep | None:
         where = None
         if st.where is not None:
             where = condition_for_site(low.ctx, low.hooks, st.where, "site", player=True)
-        return model.SetupStep("place", tuple(pieces), touching, where, source_of(st.span))
+        return model.SetupStep("place", tuple(pieces), touching, where, optional, source_of(st.span))
     except Shape as err:
         low.ctx.error("E0304", err.message, err.span, help=err.help)
         return None

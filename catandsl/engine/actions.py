@@ -4,7 +4,7 @@ JSON form (`to_json`, `action_from_json`), numbered through the game's sorted ta
 (catandsl/rules/); this module only gathers them.
 """
 
-from catandsl.engine.flow import EndTurn, StartPlayer
+from catandsl.engine.flow import EndTurn, Pass, StartPlayer
 from catandsl.rules.base import ACTIONS, Action, action_from_json
 from catandsl.rules.cards import BuyCard, Draw, PlayCard
 from catandsl.rules.choices import ChoosePlayer, ChooseResource
@@ -20,7 +20,7 @@ ACTION_TYPES = ACTIONS  # kind -> class, every kind registered by the rule modul
 
 __all__ = [
     "ACTION_TYPES", "Accept", "Action", "BankTrade", "Build", "BuyCard", "CancelOffer", "ChoosePlayer",
-    "ChooseResource", "Decline", "Discard", "Draw", "EndTurn", "Move", "Offer", "PickUp", "PlayCard",
+    "ChooseResource", "Decline", "Discard", "Draw", "EndTurn", "Move", "Offer", "Pass", "PickUp", "PlayCard",
     "PutDown", "Roll", "RollDice", "StartPlayer", "Steal", "Stolen", "Take", "TakeAction", "TradeWith",
     "action_from_json",
 ]

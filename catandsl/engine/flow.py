@@ -44,6 +44,14 @@ class EndTurn(Action):
 
 
 @dataclass(frozen=True, order=True)
+class Pass(Action):
+    """Pass a set-up step that is `optional` (place nothing there)."""
+
+    KIND: ClassVar[str] = "pass"
+    WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
+
+
+@dataclass(frozen=True, order=True)
 class StartPlayer(Action):
     """Chance outcome: the start player (A.4.1; rolling with re-rolls of ties is uniform)."""
 
@@ -270,12 +278,20 @@ class Setup(Prompt):
         out: list[int] = []
         for name in step.pieces:
             out += placement.targets(s, p, s.game.piece_index[name], "setup", step)
+        if out and step.optional:
+            out.append(s.game.action_id[Pass()])
         return sorted(out)
 
     def apply(self, s: State, act: Action) -> None:
         if isinstance(act, StartPlayer):
             s.start_player = act.player
             s.chance_count += 1
+            return
+        if isinstance(act, Pass):
+            p = setup_entry(s)[0]
+            s.setup_pos += 1
+            # nothing placed: a later step `touching last` or `collect last` has nothing to go by
+            s.last_corner[p] = s.last_path[p] = -1
             return
         assert isinstance(act, placement.Build)
         p = setup_entry(s)[0]

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from catandsl.board import Board, instantiate
-from catandsl.engine.flow import EndTurn, StartPlayer
+from catandsl.engine.flow import EndTurn, Pass, StartPlayer
 from catandsl.engine.interpreter import Interpreter
 from catandsl.engine.state import State
 from catandsl.engine.validate import check_state
@@ -333,6 +333,8 @@ class Game:
 
     def _build_action_table(self) -> None:
         acts: set[Action] = {EndTurn()}
+        if any(step.optional for steps in self.setup_steps for step in steps):
+            acts.add(Pass())
         acts.update(StartPlayer(p) for p in range(self.num_players))
         for source in ACTION_SOURCES:
             acts.update(source(self))

@@ -300,12 +300,14 @@ class Param:
 
 @dataclass(frozen=True)
 class SetupStep:
-    """`place settlement`, `place road or ship touching last`, `collect last`."""
+    """`place settlement`, `place road or ship touching last`, `collect last`;
+    `optional`: the player may pass instead (`place settlement optional`)."""
 
     action: str
     pieces: tuple[str, ...] = ()
     touching_last: bool = False
     where: Expr | None = None
+    optional: bool = False
     source: Source | None = None
 
 

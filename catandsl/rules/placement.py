@@ -105,8 +105,8 @@ def can_place(s: State, p: int, pi: int, k: int, mode: str = "normal", step: Any
                     break
             else:
                 return False
-        if step is not None and step.touching_last and s.last_path[p] >= 0:
-            if k not in b.path_ends[s.last_path[p]]:  # the player's own last path
+        if step is not None and step.touching_last:
+            if s.last_path[p] < 0 or k not in b.path_ends[s.last_path[p]]:  # the player's own last path
                 return False
     elif P.site == "path":
         if s.path_owner[k] != -1:

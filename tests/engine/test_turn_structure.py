@@ -210,3 +210,31 @@ def test_touching_last_means_the_players_own_last_piece(tmp_path):
         assert roads and all(settlements[p] in g.board.path_ends[r.at] for r in roads)
         act(s, roads[0])
     assert s.stage == "turn"
+
+
+THIRD_SETTLEMENT = """
+  setup {
+    round forward { place settlement; place road touching last }
+    round backward { place settlement; place road touching last; collect last }
+    round forward { place settlement optional; place road touching last; collect last }
+  }
+"""
+
+
+def test_an_optional_set_up_step_may_be_passed(tmp_path):
+    g = game_with(tmp_path, THIRD_SETTLEMENT, players=3)
+    s = g.new_initial_state()
+    act(s, A.StartPlayer(0))
+    while s.setup_pos < 3 * 2 + 3 * 3:  # the two compulsory rounds, a placement per action
+        act(s, legal(s)[0])
+    assert s.current_player() == 0 and A.Pass() in legal(s)
+    assert all(isinstance(a, (A.Build, A.Pass)) for a in legal(s))
+    hand = s.hands[0][:]
+    act(s, A.Pass())  # player 0 passes: no road, nothing to collect either
+    assert s.current_player() == 1 and sum(s.placed[0]) == 4 and s.hands[0] == hand
+    act(s, next(a for a in legal(s) if isinstance(a, A.Build)))  # player 1 places a third
+    assert {a.piece for a in legal(s)} == {"road"}  # and its road
+    act(s, legal(s)[0])
+    assert sum(s.placed[1]) == 6
+    act(s, A.Pass())
+    assert s.stage == "turn"
