@@ -23,7 +23,7 @@ from catandsl.board import geometry as geo
 from catandsl.board.graph import Tile, build_graph
 from catandsl.board.harbors import Harbor
 from catandsl.board.tables import Ids, Tables, derive_tables
-from catandsl.ir.model import Terrain
+from catandsl.ir.model import HarborType, Terrain
 
 
 class Board:
@@ -55,6 +55,7 @@ class Board:
         terrains: dict[str, Terrain],
         tiles: dict[geo.Hex, Tile],
         harbors: tuple[Harbor, ...],
+        harbor_supply: tuple[HarborType, ...] = (),
         islands: dict[geo.Hex, int],
         island_names: dict[str, tuple[int, ...]],
         starts: dict[str, geo.Hex | None],
@@ -63,6 +64,8 @@ class Board:
         self.terrains = dict(terrains)
         self.terrain_names: tuple[str, ...] = tuple(terrains)
         self.harbors = harbors
+        # the harbors of `placed` plans: drawn and placed by the players in the set-up
+        self.harbor_supply: tuple[HarborType, ...] = harbor_supply
         self.graph = build_graph(tiles, terrains, harbors, islands)
 
         self.hexes: tuple[geo.Hex, ...] = tuple(sorted(tiles, key=geo.hex_key))
@@ -131,9 +134,10 @@ class Board:
             "seed": self.seed,
             "hexes": hexes,
             "harbors": [
-                {
-                    "path": list(hb.path), "give": hb.type.give, "get": hb.type.get,
-                    "resource": hb.type.resource,
+                {  # an empty spot (the players place its harbor) has no type yet
+                    "path": list(hb.path), "give": hb.type.give if hb.type else None,
+                    "get": hb.type.get if hb.type else None,
+                    "resource": hb.type.resource if hb.type else None,
                 }
                 for hb in self.harbors
             ],

@@ -2,8 +2,10 @@
 
 A spot is a hex side between a land hex and a water hex (a frame position is water, and
 so is the space off the board). Each plan's harbors go on its spots in order (`fixed`)
-or after a seeded shuffle (`shuffled`). A harbor serves the two intersections of its
-path, so two harbors may not share a path or an intersection.
+or after a seeded shuffle (`shuffled`); a `placed` plan leaves its spots empty and its
+harbors in a supply that the players draw from and place during the set-up. A harbor
+serves the two intersections of its path, so two harbors may not share a path or an
+intersection.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from catandsl.ir.model import EdgeRef, HarborPlan, HarborType
 @dataclass(frozen=True)
 class Harbor:
     path: geo.Path
-    type: HarborType
+    type: HarborType | None  # None: an empty spot, for a harbor the players place
     land: geo.Hex  # the land hex it serves
     water: geo.Hex  # the hex its token lies on (may be off the board)
 
@@ -34,7 +36,7 @@ def lay_harbors(
     """All harbors of all plans, sorted by path."""
     laid: list[tuple[Harbor, EdgeRef, HarborPlan]] = []
     for index, plan in enumerate(plans):
-        if plan.method not in ("fixed", "shuffled"):
+        if plan.method not in ("fixed", "shuffled", "placed"):
             raise BoardError("E0421", f"unknown way to lay harbors: {plan.method!r}", plan.source)
         if len(plan.harbors) != len(plan.spots):
             raise BoardError(
@@ -44,9 +46,11 @@ def lay_harbors(
                 help="list one spot for each harbor",
             )
         sites = [_site(spot, is_land, describe, plan) for spot in plan.spots]
-        types = list(plan.harbors)
+        types: list[HarborType | None] = list(plan.harbors)
         if plan.method == "shuffled":
             random.Random(f"{seed}:harbors:{index}").shuffle(types)
+        elif plan.method == "placed":
+            types = [None] * len(types)
         for spot, (land, water), kind in zip(plan.spots, sites, types):
             path = geo.canonical_edge(spot.q, spot.r, spot.side)
             laid.append((Harbor(path, kind, land, water), spot, plan))

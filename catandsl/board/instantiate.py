@@ -77,6 +77,7 @@ def instantiate(ruleset: Ruleset, seed: int) -> Board:
     }
     return Board(
         seed=seed, terrains=terrains, tiles=tiles, harbors=harbors, islands=islands,
+        harbor_supply=tuple(t for plan in m.harbors if plan.method == "placed" for t in plan.harbors),
         island_names=_island_names(m, islands),
         starts=_starts(m, board_hexes, terrain_of, numbers),
     )

@@ -329,17 +329,17 @@ class MapReader:
     # ---- harbors -------------------------------------------------------------------------
     def harbors_line(self, e: ast.Entry) -> None:
         items = terms(e)
-        method = need_word(items, 0, e, "`shuffled` or `fixed`")
-        if method.name == "shuffled":
+        method = need_word(items, 0, e, "`shuffled`, `placed` or `fixed`")
+        if method.name in ("shuffled", "placed"):
             if (len(items) != 4 or not isinstance(items[1], ast.ListTerm)
                     or getattr(items[2], "name", None) != "at" or not isinstance(items[3], ast.ListTerm)):
-                raise Shape(e.span, "write `harbors shuffled [3:1 x4, brick 2:1, ...] at [(q, r) SIDE, ...]`")
+                raise Shape(e.span, f"write `harbors {method.name} [3:1 x4, brick 2:1, ...] at [(q, r) SIDE, ...]`")
             types_ = []
             for ph in items[1].items:
                 types_.extend(self._harbor_types(list(ph.terms), ph.span))
                 _map_sized(len(types_), items[1].span, "harbors")
             spots = [self._spot(list(ph.terms), ph.span) for ph in items[3].items]
-            self.harbors.append(model.HarborPlan("shuffled", tuple(types_), tuple(spots), source_of(e.span)))
+            self.harbors.append(model.HarborPlan(method.name, tuple(types_), tuple(spots), source_of(e.span)))
         elif method.name == "fixed":
             if len(items) != 2 or not isinstance(items[1], ast.ListTerm):
                 raise Shape(e.span, "write `harbors fixed [3:1 at (q, r) SIDE, brick 2:1 at (q, r) SIDE]`")
@@ -356,8 +356,8 @@ class MapReader:
                 spots.append(self._spot(ts[at + 1:], ph.span))
             self.harbors.append(model.HarborPlan("fixed", tuple(types_), tuple(spots), source_of(e.span)))
         else:
-            raise Shape(method.span, f"harbors are `shuffled` or `fixed`, not `{method.name}`",
-                        help=did_you_mean(method.name, ["shuffled", "fixed"]))
+            raise Shape(method.span, f"harbors are `shuffled`, `placed` or `fixed`, not `{method.name}`",
+                        help=did_you_mean(method.name, ["shuffled", "placed", "fixed"]))
 
     def _harbor_types(self, ts: list, span: Span) -> list[model.HarborType]:
         resource = None

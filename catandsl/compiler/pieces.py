@@ -375,6 +375,8 @@ def _setup_step(low, st) -> model.SetupStep | None:
             if [getattr(t, "name", None) for t in items] != ["last"]:
                 raise Shape(st.span, "write `collect last`: resources for the piece just placed")
             return model.SetupStep("collect", source=source_of(st.span))
+        if [getattr(t, "name", None) for t in items] == ["harbor"] and not low.ctx.is_declared("piece", "harbor"):
+            return model.SetupStep("harbor", source=source_of(st.span))  # B.9: draw a harbor, lay it
         pieces: list[str] = []
         touching = optional = False
         i = 0

@@ -11,6 +11,7 @@ from catandsl.rules.choices import ChoosePlayer, ChooseResource
 from catandsl.rules.custom import TakeAction
 from catandsl.rules.dice import Roll, RollDice
 from catandsl.rules.hands import Discard
+from catandsl.rules.harbors import DrawHarbor, PlaceHarbor
 from catandsl.rules.movement import PickUp, PutDown
 from catandsl.rules.neutral import Move, Steal, Stolen, Take
 from catandsl.rules.placement import Build
@@ -20,7 +21,8 @@ ACTION_TYPES = ACTIONS  # kind -> class, every kind registered by the rule modul
 
 __all__ = [
     "ACTION_TYPES", "Accept", "Action", "BankTrade", "Build", "BuyCard", "CancelOffer", "ChoosePlayer",
-    "ChooseResource", "Decline", "Discard", "Draw", "EndTurn", "Move", "Offer", "Pass", "PickUp", "PlayCard",
+    "ChooseResource", "Decline", "Discard", "Draw", "DrawHarbor", "EndTurn", "Move", "Offer", "Pass", "PickUp",
+    "PlaceHarbor", "PlayCard",
     "PutDown", "Roll", "RollDice", "StartPlayer", "Steal", "Stolen", "Take", "TakeAction", "TradeWith",
     "action_from_json",
 ]

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from catandsl.engine.interpreter import Answers, NeedChoice
-from catandsl.rules import placement, scoring
+from catandsl.rules import harbors, placement, scoring
 from catandsl.rules.base import TERMINAL, Action, EngineError, IllegalAction, Prompt, seats_ok, site
 from catandsl.rules.choices import ChoiceIds, ChoosePlayer, ChooseResource
 from catandsl.rules.dice import Roll, RollDice
@@ -258,6 +258,11 @@ class Setup(Prompt):
                 # rules pay what `collect` does not (terrains of choice)
                 s.emit("collected", {"player": p, "piece": g.pieces[s.corner_piece[corner]].name,
                                      "at": site("intersection", corner)})
+            return True
+        if step.action == "harbor":  # B.9: draw a harbor token and lay it on a spot
+            s.setup_pos += 1
+            if harbors.can_place(s):
+                s.push(harbors.PlacingHarbor(p, -1))
             return True
         if step.action != "place":
             raise EngineError(f"set-up step {step.action!r} is not supported", step.source)

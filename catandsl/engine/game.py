@@ -408,15 +408,18 @@ class Game:
         a = self.actions[self.check_action_id(action_id)]
         piece = getattr(a, "piece", None)
         if isinstance(piece, str) and piece in self.piece_index and hasattr(a, "at"):
-            return f"{a.KIND} {piece} at {self.site_name(self.pieces[self.piece_index[piece]], a.at)}"
+            return f"{a.KIND} {piece} at {self.site_name(self.pieces[self.piece_index[piece]].site, a.at)}"
+        if a.SITE is not None and hasattr(a, "at"):
+            return f"{a.KIND} at {self.site_name(a.SITE, a.at)}"
         parts = [str(v) for k, v in a.to_json().items() if k != "kind"]
         return " ".join([a.KIND] + parts)
 
-    def site_name(self, piece: PieceInfo, at: int) -> str:
+    def site_name(self, kind: str, at: int) -> str:
+        """`(q,r) N` for an intersection, `(q,r) NE` for a path, `(q,r)` for a hex."""
         b = self.board
-        if piece.site == "intersection":
+        if kind == "intersection":
             q, r, c = b.intersections[at]
-        elif piece.site == "path":
+        elif kind == "path":
             q, r, c = b.paths[at]
         else:
             (q, r), c = b.hexes[at], ""

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from catandsl.engine import flow
 from catandsl.rules import scoring
 from catandsl.rules.base import CHANCE, TERMINAL, Action, IllegalAction, Prompt
+from catandsl.rules.harbors import HarborTables
 from catandsl.rules.registry import EVERYTHING
 
 if TYPE_CHECKING:
@@ -42,7 +43,7 @@ FIELDS = (
     "corner_owner", "corner_piece", "path_owner", "path_piece", "neutral_at", "placed",
     "award_holder", "last_roll", "last_corner", "last_path", "vp_tokens", "island_tags",
     "moved", "fresh_paths", "token_stock", "token_supply", "tokens_held", "partners",
-    "offers_made", "offers_declined", "acted",
+    "offers_made", "offers_declined", "acted", "harbor_at", "harbor_supply",
 )
 
 
@@ -91,6 +92,8 @@ class State:
     offers_made: int  # domestic offers made this turn
     offers_declined: list[int]  # offer action ids every other player declined this turn
     acted: list[int]  # [custom action] times taken this turn
+    harbor_at: list[int]  # [harbor spot] the harbor type lying there, -1 for none (rules/harbors.py)
+    harbor_supply: list[int]  # [harbor type] tokens the players have still to place
 
     __slots__ = FIELDS + ("pending", "game", "_legal", "_chance", "_routes", "_changed", "_steps")
 
@@ -143,6 +146,9 @@ class State:
         self.offers_made = 0
         self.offers_declined = []
         self.acted = [0] * len(game.custom_actions)
+        harbors = game.table(HarborTables)
+        self.harbor_at = list(harbors.start)
+        self.harbor_supply = list(harbors.supply)
         self._legal: list[int] | None = None
         self._chance: bool | None = None  # is_chance_node(), until the next action
         self._routes: dict[tuple[int, tuple[int, ...]], int] = {}

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from catandsl.engine import state as state_module
 from catandsl.rules import scoring
 from catandsl.rules.base import PROMPTS, EngineError, Prompt
+from catandsl.rules.harbors import HarborTables, PlacingHarbor
 from catandsl.rules.placement import pieces_on_board
 
 if TYPE_CHECKING:
@@ -82,6 +83,7 @@ def check_state(game: Game, text: str) -> State:
     _check_data(game, s)
     s.pending = [_prompt(game, k, p) for k, p in enumerate(_list("pending", data["pending"]))]
     _check_pieces(game, s)
+    _check_harbor_tokens(game, s)
     s.changed()
     scoring.update_awards(s)  # award holders are derived: recomputed, as after any action
     return s
@@ -182,6 +184,23 @@ def _check_data(g: Game, s: State) -> None:
     _ints("offers_declined", s.offers_declined, len(_list("offers_declined", s.offers_declined)), 0,
           len(g.actions) - 1)
     _ints("acted", s.acted, len(g.custom_actions), 0, big)
+    harbors = g.table(HarborTables)
+    _ints("harbor_at", s.harbor_at, len(harbors.start), -1, len(harbors.types) - 1)
+    _ints("harbor_supply", s.harbor_supply, len(harbors.types), 0, big)
+    for at, start in zip(s.harbor_at, harbors.start):
+        if start >= 0 and at != start:
+            raise _fail("harbor_at", "a harbor the board laid has moved")
+
+
+def _check_harbor_tokens(g: Game, s: State) -> None:
+    """Harbor tokens are conserved: placed, drawn (in a pending placement) or left."""
+    harbors = g.table(HarborTables)
+    drawn = [p.drawn for p in s.pending if isinstance(p, PlacingHarbor) and p.drawn >= 0]
+    for k in range(len(harbors.types)):
+        placed = sum(1 for at, start in zip(s.harbor_at, harbors.start) if at == k and start < 0)
+        if placed + drawn.count(k) + s.harbor_supply[k] != harbors.supply[k]:
+            raise _fail("harbor_supply", f"harbor tokens are not conserved: {placed} placed and "
+                        f"{s.harbor_supply[k]} left, not {harbors.supply[k]}")
 
 
 def _check_pieces(g: Game, s: State) -> None:

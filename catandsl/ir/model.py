@@ -458,7 +458,8 @@ class NumberPlan:
 
 @dataclass(frozen=True)
 class HarborPlan:
-    """Harbor tokens and the hex sides they go on: fixed (in order) or shuffled."""
+    """Harbor tokens and the hex sides they go on: fixed (in order), shuffled, or placed
+    (the players draw the tokens and place them on the spots in the set-up)."""
 
     method: str
     harbors: tuple[HarborType, ...]

@@ -118,6 +118,12 @@ def _harbor_spot(harbor) -> tuple[float, float]:
 def _harbor(dw, board: Board, harbor):
     kind = harbor.type
     x, y = _harbor_spot(harbor)
+    if kind is None:  # a spot the players fill in the set-up
+        spot = dw.Group(class_="harbor-spot")
+        spot.append(dw.Title("harbor spot: placed in the set-up"))
+        spot.append(dw.Circle(x, y, 0.22 * SIZE, fill="none", stroke=palette.INK, stroke_width=1.5,
+                              stroke_dasharray="3,3"))
+        return spot
     ratio = f"{kind.give}:{kind.get}"
     label = f"{ratio} {kind.resource}" if kind.resource else ratio
     group = dw.Group(class_="harbor", data_ratio=ratio)

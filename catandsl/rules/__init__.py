@@ -13,6 +13,7 @@ from catandsl.rules import (  # noqa: F401  (each module registers what it defin
     custom,
     dice,
     hands,
+    harbors,
     islands,
     movement,
     neutral,

@@ -100,6 +100,8 @@ class Action:
     # the parts of the game (registry.HANDS, BOARD, ...) the action changes by itself,
     # besides what the hooks it triggers write; the safe default is all of them
     WRITES: ClassVar[frozenset[str]] = EVERYTHING
+    # the kind of site its `at` field names, when it has one and no piece says it
+    SITE: ClassVar[str | None] = None
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)

@@ -190,7 +190,7 @@ class Moving(Prompt):
         if isinstance(act, Move):
             P = s.game.pieces[s.game.piece_index[act.piece]]
             return IllegalAction("action/invalid_target",
-                                 f"move {act.piece} at {s.game.site_name(P, act.at)}: not a legal hex")
+                                 f"move {act.piece} at {s.game.site_name(P.site, act.at)}: not a legal hex")
         return None
 
 

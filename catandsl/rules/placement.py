@@ -226,7 +226,7 @@ def refusal(s: State, p: int, act: Action, mode: str) -> IllegalAction | None:
     g = s.game
     pi = g.piece_index[act.piece]
     P = g.pieces[pi]
-    text = f"build {act.piece} at {g.site_name(P, act.at)}"
+    text = f"build {act.piece} at {g.site_name(P.site, act.at)}"
     if mode == "normal":
         if s.placed[p][pi] >= P.limit:
             return IllegalAction("action/not_legal", f"{text}: no {P.name} left")

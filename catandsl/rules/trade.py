@@ -17,6 +17,7 @@ from itertools import combinations_with_replacement
 from typing import TYPE_CHECKING, ClassVar
 
 from catandsl.rules.base import Action, Activity, IllegalAction, Prompt, action_source, activity, seats_ok
+from catandsl.rules.harbors import HarborTables
 from catandsl.rules.registry import FLOW, HANDS
 
 if TYPE_CHECKING:
@@ -111,8 +112,8 @@ def trade_actions(game: Game) -> list[Action]:
 class TradeTables:
     bank_rate: int  # the bank's rate without a harbor (NO_RATE: none)
     least_rate: int  # the best rate any harbor or the bank gives: fewer cards never trade
-    harbor_rates: tuple[tuple[int, int], ...]  # per harbor: (rate, resource or -1 for any)
-    harbor_corners: tuple[tuple[int, int], ...]  # (intersection, harbor) for every harbor intersection
+    harbor_rates: tuple[tuple[int, int], ...]  # per harbor type: (rate, resource or -1 for any)
+    harbor_corners: tuple[tuple[int, int], ...]  # (intersection, harbor spot) for every spot's intersection
     bank_id: tuple[tuple[int, ...], ...]  # [give][get] -> BankTrade id (-1 on the diagonal)
     offer_ids: range  # the offers: one contiguous run of the action table
     offers_by_give: tuple[tuple[tuple[tuple[int, int], ...], tuple[int, ...]], ...]
@@ -132,8 +133,8 @@ class TradeTables:
                 r = t.give // max(t.get, 1)
                 rate = r if not rate else min(rate, r)
         harbor_rates = tuple(
-            (hb.type.give // max(hb.type.get, 1), game.res_index[hb.type.resource] if hb.type.resource else -1)
-            for hb in game.board.harbors)
+            (t.give // max(t.get, 1), game.res_index[t.resource] if t.resource else -1)
+            for t in game.table(HarborTables).types)
         corners = tuple((c, h) for c, h in enumerate(game.board.corner_harbor) if h >= 0)
         offers = [k for k, a in enumerate(acts) if isinstance(a, Offer)]
         vector = dict(bundles(game))
@@ -170,9 +171,10 @@ def trade_rates(s: State, p: int, t: TradeTables) -> list[int]:
     or a better one of a harbor at one of p's buildings."""
     rates = [t.bank_rate] * len(s.game.resources)
     owner = s.corner_owner
-    for c, hb in t.harbor_corners:
-        if owner[c] == p:
-            hr, res = t.harbor_rates[hb]
+    at = s.harbor_at
+    for c, spot in t.harbor_corners:
+        if owner[c] == p and at[spot] >= 0:
+            hr, res = t.harbor_rates[at[spot]]
             if res < 0:
                 rates = [min(x, hr) for x in rates]
             elif hr < rates[res]:
