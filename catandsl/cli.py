@@ -415,8 +415,7 @@ def _app():
         option: list[str] = typer.Option([], "--option", help="NAME=ITEM, repeatable"),
         coordinates: bool = typer.Option(False, "--coordinates", help="label hexes with (q, r)"),
     ):
-        """Draw one board of a scenario as SVG (or PNG): hexes, numbers, harbors, the
-        neutral pieces on their starts and the map's sites."""
+        """Draw one board of a scenario as SVG (or PNG), as a game starts on it."""
         from catandsl.board import BoardError, instantiate
         from catandsl.ir import ConfigurationError, configure
         from catandsl.render.state_svg import render_map

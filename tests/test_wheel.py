@@ -33,9 +33,11 @@ def test_wheel_installs_and_checks_a_scenario(tmp_path):
     p = subprocess.run([str(env_dir / "bin" / "catandsl"), "check", "island.catan"], cwd=elsewhere,
                        capture_output=True, text=True, env=env)
     assert p.returncode == 0, p.stdout + p.stderr
-    where = subprocess.run([str(py), "-c", "import catandsl, catandsl.resources as r; print(catandsl.__file__); print(r.grammar_path()); print(r.stdlib_dir())"],
-                           cwd=elsewhere, capture_output=True, text=True, env=env, check=True).stdout
-    assert str(ROOT) not in where  # the installed copy, with its own grammar and stdlib
+    code = ("import catandsl, catandsl.resources as r; print(catandsl.__file__); print(r.grammar_path()); "
+            "print(r.stdlib_dir()); print(r.scenarios_dir())")
+    where = subprocess.run([str(py), "-c", code], cwd=elsewhere, capture_output=True, text=True, env=env,
+                           check=True).stdout
+    assert str(ROOT) not in where  # the installed copy, with its own grammar, stdlib and scenarios
     assert "site-packages" in where
 
     def catandsl(*args):

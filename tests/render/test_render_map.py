@@ -74,7 +74,7 @@ def test_a_piece_that_starts_off_the_board_is_noted(tmp_path):
     off = tmp_path / "off.catan"
     off.write_text(text)
     svg = render(tmp_path, off)
-    assert [e for e in drawn(svg, "neutral")] == []
+    assert drawn(svg, "neutral") == []
     (note,) = drawn(svg, "note")
     assert note.text == "robber: off the board at the start"
 
