@@ -5,9 +5,8 @@ The wheel carries `grammars/`, `stdlib/` and `scenarios/` inside the package (ha
 force-include); a source checkout has them at the top level beside `catandsl/`.
 
 A shipped scenario is known by its name: the file's path under `scenarios/` without
-`.catan` (`base`, `seafarers/four_islands`), or its file name alone when no other shipped
-file has the same one (`four_islands`), or the name its `scenario` line declares
-(`new_shores` for heading_for_new_shores.catan).
+`.catan` (`base`, `seafarers/NAME`), or its file name alone when no other shipped file
+has the same one (`NAME`), or the name its `scenario` line declares when that differs.
 """
 
 from __future__ import annotations
