@@ -1,16 +1,23 @@
 """The `catandsl` command.
 
-Exit codes: 0 fine, 1 diagnostics with errors, 2 usage error. Every error a user can
-cause is printed as a diagnostic; an unexpected exception is reported as an internal
-error with a request to file a bug (exit 70), never as a raw traceback.
+Exit codes: 0 fine, 1 diagnostics with errors (or a game that stopped), 2 usage error
+(an unknown option, bot, scenario name, or an output file that cannot be written). Every
+error a user can cause is printed as a diagnostic or a one-line message; an unexpected
+exception is reported as an internal error with a request to file a bug (exit 70), never
+as a raw traceback.
+
+A scenario argument is a path to a .catan file or, when no such file exists, the name of
+a scenario shipped with catandsl (`catandsl play base`; `catandsl list` shows them).
+Text output names seats P1..Pn; JSON output numbers them from 0, as the API does.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
-from typing import Protocol, TypeGuard
+from typing import NoReturn, Protocol, TypeGuard
 
 from catandsl.diagnostics import printable
 
@@ -46,9 +53,28 @@ def main(argv: list[str] | None = None) -> int:
     return EXIT_OK
 
 
+def version() -> str:
+    """The installed distribution's version, or the package's own when catandsl runs
+    from a source tree that was never installed."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("catandsl")
+    except metadata.PackageNotFoundError:
+        from catandsl import __version__
+
+        return __version__
+
+
 class _Exit(Exception):
     def __init__(self, code: int):
         self.code = code
+
+
+def _fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
+    """One line on stderr, `catandsl: MESSAGE`, and the exit code."""
+    print(printable(f"catandsl: {message}"), file=sys.stderr)
+    raise _Exit(code)
 
 
 class _UsageError(Protocol):
@@ -93,6 +119,34 @@ def _escape(text: str) -> str:
     return escape(printable(text))
 
 
+# ---- scenario arguments --------------------------------------------------------------------
+
+
+def scenario_path(arg: str | Path) -> Path:
+    """The file a scenario argument names: the path itself when it exists (or looks like
+    a path: it ends in .catan or has a folder in it, so the compiler reports a missing
+    file as usual), else the shipped scenario of that name. A bare name that is neither
+    is a usage error, with the closest shipped names."""
+    from catandsl import resources
+
+    path = Path(arg)
+    text = str(arg)
+    if path.exists():
+        return path
+    shipped = resources.find_scenario(text)
+    if shipped is not None:
+        return shipped
+    if text.endswith(".catan") or "/" in text or os.sep in text:
+        return path
+    import difflib
+
+    canonical = {n: s.name for s in resources.shipped_scenarios() for n in (s.name, *s.aliases)}
+    close = list(dict.fromkeys(canonical[m] for m in difflib.get_close_matches(text, list(canonical), n=5,
+                                                                                cutoff=0.5)))[:3]
+    hint = f"; did you mean {' or '.join(close)}?" if close else ""
+    _fail(f"no file or shipped scenario named {text!r}{hint} (`catandsl list` shows the shipped scenarios)")
+
+
 def _compile_or_exit(file: Path, fmt: str = "text"):
     from catandsl.checks import check_path
 
@@ -102,6 +156,76 @@ def _compile_or_exit(file: Path, fmt: str = "text"):
     if scenario is None:
         raise _Exit(EXIT_ERRORS)
     return scenario
+
+
+def _players_text(lo: int, hi: int) -> str:
+    return f"{lo} player{'s' if lo != 1 else ''}" if lo == hi else f"{lo}-{hi} players"
+
+
+# ---- output files ----------------------------------------------------------------------------
+
+
+def _output_problem(path: Path) -> str | None:
+    """Why `path` cannot be written, or None: a missing folder, a folder given as the
+    file, a file where a folder should be, no permission."""
+    if not str(path) or path.name in ("", ".", ".."):
+        return "that names a folder, not a file"
+    if path.is_dir():
+        return "it is a folder; give a file name inside it"
+    parent = path.parent
+    if not parent.is_dir():
+        existing = next((p for p in parent.parents if p.exists()), None) if not parent.exists() else parent
+        if existing is not None and existing.exists() and not existing.is_dir():
+            return f"{existing} is a file, not a folder"
+        return f"the folder {parent} does not exist"
+    if path.exists():
+        if not os.access(path, os.W_OK):
+            return "permission denied"
+    elif not os.access(parent, os.W_OK | os.X_OK):
+        return f"permission denied: cannot create files in {parent}"
+    return None
+
+
+def _why(e: OSError, path: Path) -> str:
+    if isinstance(e, IsADirectoryError):
+        return "it is a folder; give a file name inside it"
+    if isinstance(e, FileNotFoundError) and not path.parent.is_dir():
+        return f"the folder {path.parent} does not exist"
+    if isinstance(e, NotADirectoryError):
+        return "a part of the path is a file, not a folder"
+    if isinstance(e, PermissionError):
+        return "permission denied"
+    return e.strerror or str(e)
+
+
+def check_outputs(outputs: list[tuple[Path | None, str]], inputs: tuple[Path, ...] = ()) -> None:
+    """Refuse, before any work is done, output files that cannot be written, two outputs
+    naming the same file, and an output that would overwrite an input."""
+    seen: dict[Path, str] = {}
+    for path, option in outputs:
+        if path is None:
+            continue
+        problem = _output_problem(path)
+        if problem:
+            _fail(f"cannot write {path} ({option}): {problem}")
+        key = path.resolve()
+        if key in seen:
+            _fail(f"{seen[key]} and {option} name the same file, {path}")
+        seen[key] = option
+        for source in inputs:
+            if source.exists() and key == source.resolve():
+                _fail(f"cannot write {path} ({option}): it is the scenario file being read")
+
+
+def write_output(path: Path, data: str | bytes, option: str) -> None:
+    """Write one output file; any problem is a one-line usage error (exit 2)."""
+    try:
+        if isinstance(data, bytes):
+            path.write_bytes(data)
+        else:
+            path.write_text(data, encoding="utf-8")
+    except OSError as e:
+        _fail(f"cannot write {path} ({option}): {_why(e, path)}")
 
 
 def _check_format(fmt: str) -> None:
@@ -123,57 +247,155 @@ def _parse_options(pairs: list[str]) -> dict[str, str]:
     return out
 
 
+def _bots(bots: str) -> list[str]:
+    from catandsl.players import BOTS
+
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    unknown = [b for b in names if b not in BOTS]
+    if unknown or not names:
+        import typer
+
+        raise typer.BadParameter(f"unknown bot {unknown[0] if unknown else '(none)'}; bots: {', '.join(BOTS)}",
+                                 param_hint="--bots")
+    return names
+
+
+# ---- board titles ------------------------------------------------------------------------------
+
+
+def _board_signature(board, ruleset) -> str:
+    """What a board picture shows, as text: hexes, numbers, harbors, starts, islands and
+    the map's sites (not the seed)."""
+    data = board.to_json()
+    data.pop("seed", None)
+    m = getattr(ruleset, "map", None)
+    data["sites"] = [[s.site, s.q, s.r, s.corner, s.number] for s in (m.sites if m is not None else ())]
+    return json.dumps(data, sort_keys=True, default=str)
+
+
+def board_title(scenario, players: int, options: dict[str, str], seed: int) -> str:
+    """A board picture's title: the scenario, and only what the board depends on: the
+    player count when another count gets another map, each option whose other items
+    give another board (its item named), and the seed when another seed shuffles
+    another board."""
+    from catandsl.board import BoardError, instantiate
+    from catandsl.ir import ConfigurationError, configure
+
+    rs = configure(scenario, players, options)
+    mine = _board_signature(instantiate(rs, seed), rs)
+
+    def differs(count: int, chosen: dict[str, str], s: int) -> bool:
+        try:
+            other = configure(scenario, count, chosen)
+            return _board_signature(instantiate(other, s), other) != mine
+        except (ConfigurationError, BoardError):
+            return False
+
+    parts = []
+    if any(differs(count, options, seed) for count in range(scenario.players_min, scenario.players_max + 1)
+           if count != players):
+        parts.append(_players_text(players, players))
+    for opt in scenario.options:
+        item = rs.options.get(opt.name, opt.default)
+        if any(differs(players, {**options, opt.name: other.name}, seed) for other in opt.items
+               if other.name != item):
+            parts.append(f"{opt.name} {item}")
+    if any(differs(players, options, other) for other in (seed + 1, seed + 2, seed + 1000)):
+        parts.append(f"seed {seed}")
+    return scenario.title + (" — " + ", ".join(parts) if parts else "")
+
+
+def _game_title(scenario, players: int, options: dict[str, str], seed: int) -> str:
+    """A game's title: the scenario, the player count, the options chosen that are not
+    the defaults, and the seed (a game always depends on it: the dice)."""
+    defaults = {o.name: o.default for o in scenario.options}
+    chosen = [f"{k} {v}" for k, v in sorted(options.items()) if defaults.get(k) != v]
+    return f"{scenario.title} — " + ", ".join([_players_text(players, players), *chosen, f"seed {seed}"])
+
+
+# ---- the commands ----------------------------------------------------------------------------
+
+
 def _app():
     import typer
 
     app = typer.Typer(
         add_completion=False,
         no_args_is_help=True,
-        help="A language and runtime for Catan scenarios.",
+        help="A language and runtime for Catan scenarios. A FILE argument is a path to a .catan file "
+             "or the name of a shipped scenario (see `catandsl list`).",
         pretty_exceptions_enable=False,
     )
 
+    def show_version(value: bool) -> None:
+        if value:
+            print(f"catandsl {version()}")
+            raise typer.Exit()
+
+    @app.callback()
+    def _root(
+        version_: bool = typer.Option(False, "--version", help="print the version and exit",
+                                      callback=show_version, is_eager=True),
+    ):
+        pass
+
     @app.command()
     def check(
-        files: list[Path] = typer.Argument(..., help=".catan files to check"),
+        files: list[str] = typer.Argument(..., help=".catan files (or shipped scenario names) to check"),
         format: str = typer.Option("text", "--format", help="text or json"),
     ):
         """Parse and check scenario files; print every diagnostic."""
         from catandsl.checks import check_path
 
         _check_format(format)
+        paths = [scenario_path(f) for f in files]
         failed = False
         all_json = []
-        for f in files:
-            scenario, diags, sources = check_path(f)
+        for f, path in zip(files, paths):
+            scenario, diags, sources = check_path(path)
             if format == "json":
-                all_json.append({"file": str(f), "ok": scenario is not None,
+                all_json.append({"file": f, "path": str(path), "ok": scenario is not None,
                                  "diagnostics": [d.to_json() for d in diags]})
             else:
                 _print_diagnostics(diags, sources, "text")
                 if scenario is not None:
-                    _console().print(f"[green]ok[/] {_escape(str(f))}: {_escape(scenario.title)} "
-                                     f"({scenario.players_min}-{scenario.players_max} players)")
+                    _console().print(f"[green]ok[/] {_escape(f)}: {_escape(scenario.title)} "
+                                     f"({_players_text(scenario.players_min, scenario.players_max)})")
             failed |= scenario is None
         if format == "json":
             print(json.dumps(all_json, indent=2))
         raise _Exit(EXIT_ERRORS if failed else EXIT_OK)
 
+    @app.command("list")
+    def list_(
+        fmt: str = typer.Option("text", "--format", help="text or json"),
+    ):
+        """The scenarios shipped with catandsl: name, title, player counts and options."""
+        _check_format(fmt)
+        entries, failed = _shipped_entries()
+        if fmt == "json":
+            print(json.dumps(entries, indent=2))
+        else:
+            _print_shipped(entries)
+        raise _Exit(EXIT_ERRORS if failed else EXIT_OK)
+
     @app.command("compile")
     def compile_(
-        file: Path = typer.Argument(..., help="the .catan file"),
+        file: str = typer.Argument(..., help="the .catan file (or a shipped scenario's name)"),
         as_json: bool = typer.Option(True, "--json/--summary", help="print the IR as JSON"),
         output: Path = typer.Option(None, "-o", "--output", help="write to a file"),
     ):
         """Compile a scenario and print its IR (validated against the schema)."""
         from catandsl import ir
 
-        scenario = _compile_or_exit(file)
+        path = scenario_path(file)
+        check_outputs([(output, "-o")], (path,))
+        scenario = _compile_or_exit(path)
         data = ir.to_json(scenario)
         text = json.dumps(data, indent=2) if as_json else (
             f"{scenario.title}: {len(scenario.sections)} sections, {len(scenario.options)} options")
         if output:
-            output.write_text(text + "\n", encoding="utf-8")
+            write_output(output, text + "\n", "-o")
         else:
             print(text)
 
@@ -186,42 +408,47 @@ def _app():
 
     @app.command()
     def render(
-        file: Path = typer.Argument(..., help="the .catan file"),
+        file: str = typer.Argument(..., help="the .catan file (or a shipped scenario's name)"),
         output: Path = typer.Option(..., "-o", "--output", help="board.svg or board.png"),
         seed: int = typer.Option(1, "--seed", help="the seed that shuffles pools"),
         players: int = typer.Option(None, "--players", help="player count (default: the most)"),
         option: list[str] = typer.Option([], "--option", help="NAME=ITEM, repeatable"),
         coordinates: bool = typer.Option(False, "--coordinates", help="label hexes with (q, r)"),
     ):
-        """Draw one board of a scenario as SVG (or PNG)."""
+        """Draw one board of a scenario as SVG (or PNG), as a game starts on it."""
         from catandsl.board import BoardError, instantiate
         from catandsl.ir import ConfigurationError, configure
-        from catandsl.render.svg import render_board, render_png
+        from catandsl.render.state_svg import render_map
+        from catandsl.render.svg import png_bytes
 
-        scenario = _compile_or_exit(file)
-        try:
-            rs = configure(scenario, players or scenario.players_max, _parse_options(option))
-            board = instantiate(rs, seed)
-        except (ConfigurationError, BoardError) as e:
-            print(printable(f"catandsl: {e}"), file=sys.stderr)
-            raise _Exit(EXIT_USAGE if isinstance(e, ConfigurationError) else EXIT_ERRORS) from None
-        svg = render_board(board, coordinates=coordinates, title=f"{scenario.title} — seed {seed}")
+        path = scenario_path(file)
+        check_outputs([(output, "-o")], (path,))
         suffix = output.suffix.lower()
+        if suffix not in (".svg", ".png"):
+            _fail(f"cannot write {output} (-o): the output must end in .svg or .png")
+        options = _parse_options(option)
+        scenario = _compile_or_exit(path)
+        count = players or scenario.players_max
+        try:
+            rs = configure(scenario, count, options)
+            board = instantiate(rs, seed)
+            title = board_title(scenario, count, options, seed)
+        except (ConfigurationError, BoardError) as e:
+            _fail(str(e), EXIT_USAGE if isinstance(e, ConfigurationError) else EXIT_ERRORS)
+        svg = render_map(board, rs, coordinates=coordinates, title=title)
         if suffix == ".png":
             try:
-                render_png(svg, output)
+                data: str | bytes = png_bytes(svg)
             except RuntimeError as e:
-                print(printable(f"catandsl: {e}"), file=sys.stderr)
-                raise _Exit(EXIT_USAGE) from None
-        elif suffix == ".svg":
-            output.write_text(svg, encoding="utf-8")
+                _fail(str(e))
         else:
-            raise typer.BadParameter("the output must end in .svg or .png", param_hint="-o")
-        _console().print(f"wrote {_escape(str(output))}: {len(board.hexes)} hexes")
+            data = svg
+        write_output(output, data, "-o")
+        _console().print(f"wrote {_escape(str(output))}: {_escape(title)}, {len(board.hexes)} hexes")
 
     @app.command()
     def play(
-        file: Path = typer.Argument(..., help="the .catan file"),
+        file: str = typer.Argument(..., help="the .catan file (or a shipped scenario's name)"),
         players: int = typer.Option(None, "--players", help="player count (default: the most)"),
         seed: int = typer.Option(1, "--seed", help="the seed of the board and the dice"),
         bots: str = typer.Option("random", "--bots", help="comma-separated: random, greedy (cycled over seats)"),
@@ -236,29 +463,24 @@ def _app():
         from catandsl.engine import EngineError, IllegalAction, new_game
         from catandsl.ir import ConfigurationError
         from catandsl.players import BOTS, play_game
+        from catandsl.players.base import log_lines, seat_name
 
-        scenario = _compile_or_exit(file)
-        names = [b.strip() for b in bots.split(",") if b.strip()]
-        unknown = [b for b in names if b not in BOTS]
-        if unknown or not names:
-            raise typer.BadParameter(f"unknown bot {unknown[0] if unknown else '(none)'}; bots: {', '.join(BOTS)}",
-                                     param_hint="--bots")
+        names = _bots(bots)
+        path = scenario_path(file)
+        check_outputs([(log, "--log"), (picture, "--svg"), (html, "--html")], (path,))
+        options = _parse_options(option)
+        scenario = _compile_or_exit(path)
         try:
-            game = new_game(scenario, players or scenario.players_max, _parse_options(option), seed)
+            game = new_game(scenario, players or scenario.players_max, options, seed)
         except ConfigurationError as e:
-            print(printable(f"catandsl: {e}"), file=sys.stderr)
-            raise _Exit(EXIT_USAGE) from None
+            _fail(str(e))
         n = game.num_players
         seats = [BOTS[names[i % len(names)]](seed * 100 + i) for i in range(n)]
         try:
             state, entries = play_game(game, seats, seed=seed)
         except (EngineError, IllegalAction) as e:
-            print(printable(f"catandsl: the game stopped: {e}"), file=sys.stderr)
-            raise _Exit(EXIT_ERRORS) from None
-        lines = []
-        for entry in entries:
-            lines.append(f"{_seat(entry['player'])}: {entry['text']}")
-            lines.extend(f"      {note}" for note in entry.get("notes", ()))
+            _fail(f"the game stopped: {e}", EXIT_ERRORS)
+        lines = log_lines(entries)
         scores = state.scores()
         winner = state.winner if state.winner is not None and state.winner >= 0 else None
         summary = {
@@ -266,22 +488,24 @@ def _app():
             "winner": winner, "scores": scores, "victory_target": game.victory,
             "turns": state.turns, "reason": state.reason, "actions": len(entries),
         }
-        if getattr(state, "winners", None):  # a shared victory (end_game's tie_break)
-            summary["winners"] = list(state.winners)
-        result = [f"winner: {'P' + str(winner + 1) if winner is not None else 'none'} ({state.reason}) "
-                  f"after {state.turns} turns; scores " + ", ".join(f"P{i + 1} {v}" for i, v in enumerate(scores))]
+        winners = list(getattr(state, "winners", None) or ())
+        if winners:  # a shared victory (end_game's tie_break)
+            summary["winners"] = winners
+        who = (seat_name(winner) if winner is not None else
+               " and ".join(seat_name(p) for p in winners) if winners else "none")
+        result = [f"winner: {who} ({state.reason}) after {state.turns} turns; scores "
+                  + ", ".join(f"{seat_name(i)} {v}" for i, v in enumerate(scores))]
+        title = _game_title(scenario, n, options, seed)
         if log:
-            log.write_text("\n".join(lines + result) + "\n", encoding="utf-8")
+            write_output(log, "\n".join(lines + result) + "\n", "--log")
         if picture:
             from catandsl.render.state_svg import render_state
 
-            picture.write_text(render_state(game, state, title=f"{scenario.title} — seed {seed}"),
-                               encoding="utf-8")
+            write_output(picture, render_state(game, state, title=title), "--svg")
         if html:
             from catandsl.render.replay import render_replay
 
-            html.write_text(render_replay(game, entries, title=f"{scenario.title} — seed {seed}"),
-                            encoding="utf-8")
+            write_output(html, render_replay(game, entries, title=title), "--html")
         if fmt == "json":
             print(json.dumps(summary))
         else:
@@ -289,7 +513,7 @@ def _app():
 
     @app.command()
     def simulate(
-        file: Path = typer.Argument(..., help="the .catan file"),
+        file: str = typer.Argument(..., help="the .catan file (or a shipped scenario's name)"),
         games: int = typer.Option(100, "--games", min=1, help="how many games"),
         workers: int = typer.Option(1, "--workers", min=1, help="processes playing games in parallel"),
         seed: int = typer.Option(1, "--seed", help="the run's seed; game i gets a seed derived from it and i"),
@@ -301,27 +525,21 @@ def _app():
         """Bots play many games; print win rate per seat, turn-cap share, mean turns, speed."""
         from catandsl.engine import EngineError, new_game
         from catandsl.ir import ConfigurationError
-        from catandsl.players import BOTS
         from catandsl.simulate import simulate as run
 
         _check_format(fmt)
-        scenario = _compile_or_exit(file)
-        names = tuple(b.strip() for b in bots.split(",") if b.strip())
-        unknown = [b for b in names if b not in BOTS]
-        if unknown or not names:
-            raise typer.BadParameter(f"unknown bot {unknown[0] if unknown else '(none)'}; bots: random, greedy",
-                                     param_hint="--bots")
+        names = tuple(_bots(bots))
+        path = scenario_path(file)
+        scenario = _compile_or_exit(path)
         options = _parse_options(option)
         n = players or scenario.players_max
         try:  # a configuration problem is a usage error, found before any worker starts
             new_game(scenario, n, options, seed)
         except ConfigurationError as e:
-            print(printable(f"catandsl: {e}"), file=sys.stderr)
-            raise _Exit(EXIT_USAGE) from None
+            _fail(str(e))
         except EngineError as e:
-            print(printable(f"catandsl: the game cannot start: {e}"), file=sys.stderr)
-            raise _Exit(EXIT_ERRORS) from None
-        summary = _simulate_with_progress(run, file, games, seed=seed, players=n, workers=workers,
+            _fail(f"the game cannot start: {e}", EXIT_ERRORS)
+        summary = _simulate_with_progress(run, path, games, seed=seed, players=n, workers=workers,
                                           bots=names, options=options)
         data = summary.to_json()
         data["scenario"] = scenario.title
@@ -336,6 +554,59 @@ def _app():
             raise _Exit(EXIT_ERRORS)
 
     return app
+
+
+# ---- list --------------------------------------------------------------------------------------
+
+
+def _shipped_entries() -> tuple[list[dict], bool]:
+    """Every shipped scenario as data (compiled, without the trial game), and whether
+    any failed to compile."""
+    from catandsl import resources
+    from catandsl.compiler import compile_path
+
+    root = resources.scenarios_dir() if resources.shipped_scenarios() else None
+    out, failed = [], False
+    for s in resources.shipped_scenarios():
+        entry: dict = {"name": s.name, "aliases": list(s.aliases),
+                       "file": s.path.relative_to(root).as_posix() if root else s.path.name}
+        scenario, diags, _ = compile_path(s.path)
+        if scenario is None:
+            failed = True
+            entry["errors"] = [d.to_json() for d in diags if d.is_error]
+        else:
+            entry.update({
+                "scenario": scenario.name, "title": scenario.title,
+                "players": {"min": scenario.players_min, "max": scenario.players_max},
+                "options": [{"name": o.name, "title": o.title, "default": o.default,
+                             "items": [{"name": i.name, "title": i.title, "value": i.value,
+                                        "default": i.name == o.default} for i in o.items]}
+                            for o in scenario.options],
+            })
+        out.append(entry)
+    return out, failed
+
+
+def _print_shipped(entries: list[dict]) -> None:
+    if not entries:
+        print("no scenarios are shipped with this installation")
+        return
+    for e in entries:
+        if "errors" in e:
+            print(printable(f"{e['name']}: does not compile ({len(e['errors'])} errors): "
+                            f"catandsl check {e['name']}"))
+            continue
+        players = _players_text(e["players"]["min"], e["players"]["max"])
+        aliases = f" (also: {', '.join(e['aliases'])})" if e["aliases"] else ""
+        print(printable(f"{e['name']}: {e['title']}, {players}{aliases}"))
+        for o in e["options"]:
+            items = ", ".join(i["name"] + ("*" if i["default"] else "") for i in o["items"])
+            title = f" ({o['title']})" if o["title"] else ""
+            print(printable(f"    --option {o['name']}=ITEM{title}: {items}"))
+    print("* the default item. Play one with: catandsl play NAME --players N --seed S")
+
+
+# ---- simulate ----------------------------------------------------------------------------------
 
 
 def _simulate_with_progress(run, file, games, **kw):
@@ -363,9 +634,3 @@ def _print_simulation(data: dict) -> None:
     out.print(f"no winner (turn cap): {data['no_winner']} ({100 * data['turn_cap_share']:.1f}%)")
     out.print(f"mean turns: {data['mean_turns']:.1f}; mean actions: {data['mean_actions']:.1f}")
     out.print(f"games per second: {data['games_per_second']} ({data['seconds']:.2f} s)")
-
-
-def _seat(player: int) -> str:
-    return "dice" if player < 0 else f"P{player + 1}"
-
-

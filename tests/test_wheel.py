@@ -1,10 +1,13 @@
 """`pip install catandsl` works, not just an editable checkout: build the wheel, install it
-into a fresh virtual environment and check a scenario from outside the source tree."""
+into a fresh virtual environment and, from outside the source tree, check a scenario, list
+the shipped ones and play one by its name."""
 
+import json
 import os
 import shutil
 import subprocess
 import sys
+import tomllib
 import venv
 
 import pytest
@@ -30,7 +33,40 @@ def test_wheel_installs_and_checks_a_scenario(tmp_path):
     p = subprocess.run([str(env_dir / "bin" / "catandsl"), "check", "island.catan"], cwd=elsewhere,
                        capture_output=True, text=True, env=env)
     assert p.returncode == 0, p.stdout + p.stderr
-    where = subprocess.run([str(py), "-c", "import catandsl, catandsl.resources as r; print(catandsl.__file__); print(r.grammar_path()); print(r.stdlib_dir())"],
-                           cwd=elsewhere, capture_output=True, text=True, env=env, check=True).stdout
-    assert str(ROOT) not in where  # the installed copy, with its own grammar and stdlib
+    code = ("import catandsl, catandsl.resources as r; print(catandsl.__file__); print(r.grammar_path()); "
+            "print(r.stdlib_dir()); print(r.scenarios_dir())")
+    where = subprocess.run([str(py), "-c", code], cwd=elsewhere, capture_output=True, text=True, env=env,
+                           check=True).stdout
+    assert str(ROOT) not in where  # the installed copy, with its own grammar, stdlib and scenarios
     assert "site-packages" in where
+
+    def catandsl(*args):
+        p = subprocess.run([str(env_dir / "bin" / "catandsl"), *args], cwd=elsewhere, capture_output=True,
+                           text=True, env=env)
+        assert "Traceback" not in p.stdout + p.stderr
+        return p
+
+    p = catandsl("play", "base", "--players", "3", "--seed", "1")
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert p.stdout.splitlines()[0].startswith("start: P") and p.stdout.splitlines()[-1].startswith("winner: ")
+    p = catandsl("play", "four_islands", "--players", "3", "--seed", "1", "--format", "json",
+                 "--log", "game.log", "--svg", "board.svg", "--html", "replay.html")
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert (elsewhere / "game.log").exists() and (elsewhere / "board.svg").exists()
+    p = catandsl("list", "--format", "json")
+    assert p.returncode == 0, p.stderr
+    listed = {e["name"] for e in json.loads(p.stdout)}
+    assert listed == {"base", "cloth_for_catan", "four_islands", "heading_for_new_shores"}
+    p = catandsl("render", "cloth_for_catan", "-o", "missing/board.svg")
+    assert p.returncode == 2 and p.stderr.startswith("catandsl: cannot write missing/board.svg")
+    p = catandsl("--version")
+    assert p.returncode == 0 and p.stdout == f"catandsl {catandsl_version()}\n"
+    meta = subprocess.run([str(py), "-c", "from importlib import metadata as m; d = m.metadata('catandsl'); "
+                           "print(d['License-Expression']); print(d.get_all('License-File'))"],
+                          cwd=elsewhere, capture_output=True, text=True, env=env, check=True).stdout.splitlines()
+    assert meta == ["MIT", "['LICENSE']"]
+
+
+def catandsl_version() -> str:
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        return tomllib.load(f)["project"]["version"]

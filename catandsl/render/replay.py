@@ -2,9 +2,14 @@
 
 The page holds the board once (inline SVG), a table of piece drawings (each one the same
 SVG string `render_state` draws), and one frame per step of the game: the set-up
-placements one player at a time, then every turn. A frame lists the pieces standing
-after it, the scores, and the log lines of its actions. Inline JavaScript shows a frame
-(prev/next buttons, a slider, the arrow keys, play/pause); nothing is fetched.
+placements one player at a time, then every turn. A frame holds what stood after it:
+the pieces, the map's sites with the tokens they hold, the scores, each player's hand
+(resource cards, by resource), development cards held (by card) and played, tokens
+held, the awards and who holds them, and the log lines of its actions. Inline
+JavaScript shows a frame (prev/next buttons, a slider, the arrow keys, play/pause);
+nothing is fetched. The page opens on the last frame, or on frame N for an address
+ending in #N; the result line says the winner only on the last frame, and the scores as
+they stood on every other one.
 """
 
 from __future__ import annotations
@@ -15,8 +20,16 @@ from html import escape
 from typing import Any
 
 from catandsl.render import palette
-from catandsl.render.snapshot import snapshot, state_data
-from catandsl.render.state_svg import LEGEND_PER_ROW, LEGEND_ROW, draw_order, legend_svg, piece_svg
+from catandsl.render.snapshot import Snapshot, snapshot, state_data
+from catandsl.render.state_svg import (
+    LEGEND_PER_ROW,
+    LEGEND_ROW,
+    draw_order,
+    legend_svg,
+    piece_svg,
+    site_marks,
+    sites_group,
+)
 
 
 @dataclass
@@ -27,17 +40,23 @@ class Frame:
     scores: tuple[int, ...] = ()
     log: list[str] = field(default_factory=list)
     pieces: tuple = ()
+    snap: Snapshot | None = None  # the state after the frame's last action
 
 
 def seat_name(player: int) -> str:
-    return "dice" if player < 0 else f"P{player + 1}"
+    return "chance" if player < 0 else f"P{player + 1}"
+
+
+def _line(e: dict) -> str:
+    label = e.get("who") or seat_name(e["player"])
+    return f"{label}: {e['text']}"
 
 
 def record(game, entries) -> tuple[list[Frame], Any]:
-    """Replay the logged actions (`{"player", "action", "text"}` dicts, as `play_game`
-    returns them) from a new initial state; one Frame for the start, one per set-up
-    player block, one per turn. Returns (frames, final state); like `game`, the state
-    is the engine's, read by duck typing."""
+    """Replay the logged actions (entries as `play_game` returns them: `player`,
+    `action`, `text`, and `who` and `notes` when present) from a new initial state; one
+    Frame for the start, one per set-up player block, one per turn. Returns (frames,
+    final state); like `game`, the state is the engine's, read by duck typing."""
     state = game.new_initial_state()
     frames = [Frame("start", 0, -1)]
     _close(game, state, frames[0], None)
@@ -50,8 +69,10 @@ def record(game, entries) -> tuple[list[Frame], Any]:
         if stage == "setup":
             k = ("setup", who if who >= 0 else (key[1] if key else -1))
             if k[1] < 0:  # a chance before the first placement (who starts): the start frame
-                frames[0].log.append(f"{seat_name(who)}: {e['text']}")
+                frames[0].log.append(_line(e))
+                frames[0].log.extend(f"  {note}" for note in e.get("notes", ()))
                 state.apply_action(e["action"])
+                _close(game, state, frames[0], None)
                 continue
         else:
             k = ("turn", state.turns)
@@ -67,7 +88,7 @@ def record(game, entries) -> tuple[list[Frame], Any]:
                                 turn_player)
             frames.append(current)
         assert current is not None  # the first entry always opens a frame: key starts as None
-        current.log.append(f"{seat_name(who)}: {e['text']}")
+        current.log.append(_line(e))
         current.log.extend(f"  {note}" for note in e.get("notes", ()))
         state.apply_action(e["action"])
     if current is not None:
@@ -77,6 +98,7 @@ def record(game, entries) -> tuple[list[Frame], Any]:
 
 def _close(game, state, frame: Frame, data) -> None:
     snap = snapshot(game, state, data)
+    frame.snap = snap
     frame.scores = snap.scores
     frame.pieces = snap.pieces + snap.marks
 
@@ -91,6 +113,7 @@ def render_replay(game, entries, *, title: str = "catandsl replay") -> str:
 
     elements: dict[str, int] = {}
     legends: dict[str, int] = {}
+    sites: dict[str, int] = {}
 
     def intern(table: dict[str, int], text: str) -> int:
         return table.setdefault(text, len(table))
@@ -98,20 +121,31 @@ def render_replay(game, entries, *, title: str = "catandsl replay") -> str:
     data_frames = []
     for k, f in enumerate(frames):
         last = k == len(frames) - 1
+        snap = f.snap
+        assert snap is not None  # every frame is closed
         ids = [intern(elements, piece_svg(board, p)) for p in _ordered(f.pieces)]
         legend = intern(legends, legend_svg(board, f.scores, winner if last else None))
-        data_frames.append({"label": f.label, "turn": f.turn, "player": f.player,
-                            "scores": list(f.scores), "log": f.log, "pieces": ids,
-                            "legend": legend})
+        site = intern(sites, sites_group(board, site_marks(game, snap.token_stock)))
+        data_frames.append({
+            "label": f.label, "turn": f.turn, "player": f.player, "scores": list(f.scores), "log": f.log,
+            "pieces": ids, "legend": legend, "sites": site,
+            "hands": [list(h) for h in snap.hands], "cards": [list(c) for c in snap.cards],
+            "played": [list(c) for c in snap.played], "tokens": [list(t) for t in snap.tokens_held],
+            "awards": list(snap.award_holder),
+        })
     summary = {
         "winner": winner, "reason": getattr(final, "reason", ""), "turns": final.turns,
         "scores": list(final.scores()), "victory_target": getattr(game, "victory", None),
     }
     data = {"title": title, "players": [{"name": seat_name(p), "colour": palette.player_colour(p)}
                                         for p in range(n)],
-            "elements": list(elements), "legends": list(legends), "frames": data_frames,
-            "final": summary}
-    return _page(title, _board_svg(game), data, summary)
+            "resources": list(getattr(game, "resources", ())),
+            "cards": [c.name for c in getattr(game, "cards", ())],
+            "tokens": list(getattr(game, "token_names", ())),
+            "awards": [a.title for a in getattr(game, "awards", ())],
+            "elements": list(elements), "legends": list(legends), "sites": list(sites),
+            "frames": data_frames, "final": summary, "result": _result(summary)}
+    return _page(title, _board_svg(game), data)
 
 
 def _ordered(pieces):
@@ -125,7 +159,7 @@ def _board_svg(game) -> str:
 
     rows = -(-game.num_players // LEGEND_PER_ROW)
     drawing = board_drawing(game.board, below=rows * LEGEND_ROW)
-    drawing.append(dw.Raw('<g id="pieces"></g><g id="legend"></g>'))
+    drawing.append(dw.Raw('<g id="sites"></g><g id="pieces"></g><g id="legend"></g>'))
     svg = drawing.as_svg()
     if svg.startswith("<?xml"):
         svg = svg[svg.index("?>") + 2:].lstrip()
@@ -137,13 +171,16 @@ def _script_json(data) -> str:
     return json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
 
 
-def _page(title: str, board_svg: str, data: dict, summary: dict) -> str:
+def _result(summary: dict) -> str:
     scores = ", ".join(f"P{p + 1} {v}" for p, v in enumerate(summary["scores"]))
     w = summary["winner"]
-    result = (f"winner: {seat_name(w) if w is not None else 'none'} ({summary['reason']}) after "
-              f"{summary['turns']} turns; scores {scores}")
+    return (f"winner: {seat_name(w) if w is not None else 'none'} ({summary['reason']}) after "
+            f"{summary['turns']} turns; scores {scores}")
+
+
+def _page(title: str, board_svg: str, data: dict) -> str:
     return _TEMPLATE.format(title=escape(title), board=board_svg, data=_script_json(data),
-                            result=escape(result), last=len(data["frames"]) - 1)
+                            result=escape(data["result"]), last=len(data["frames"]) - 1)
 
 
 _TEMPLATE = """<!DOCTYPE html>
@@ -155,12 +192,13 @@ _TEMPLATE = """<!DOCTYPE html>
   body {{ font-family: sans-serif; margin: 1em; background: #faf8f3; color: #222; }}
   main {{ display: flex; gap: 1.5em; flex-wrap: wrap; }}
   #board svg {{ max-width: 640px; width: 100%; height: auto; }}
-  #side {{ min-width: 320px; max-width: 520px; }}
+  #side {{ min-width: 320px; max-width: 560px; }}
   #controls {{ display: flex; gap: .5em; align-items: center; margin: .5em 0; }}
   #slider {{ flex: 1; }}
   #log {{ font-family: monospace; font-size: 13px; white-space: pre-wrap; background: #fff;
          border: 1px solid #ccc; padding: .5em; max-height: 24em; overflow: auto; }}
-  table {{ border-collapse: collapse; }} td, th {{ padding: 2px 8px; text-align: left; }}
+  table {{ border-collapse: collapse; }} td, th {{ padding: 2px 8px; text-align: left; vertical-align: top; }}
+  .detail {{ color: #666; font-size: 85%; }}
   .swatch {{ display: inline-block; width: 12px; height: 12px; border: 1px solid #222; }}
 </style>
 </head>
@@ -179,7 +217,8 @@ _TEMPLATE = """<!DOCTYPE html>
   <button id="play" type="button">play</button>
 </div>
 <h2 id="label"></h2>
-<table id="scores"><thead><tr><th>player</th><th>VP</th></tr></thead><tbody></tbody></table>
+<table id="scores"><thead><tr><th>player</th><th>VP</th><th>hand</th><th>development cards</th>
+<th>played</th><th>awards</th></tr></thead><tbody></tbody></table>
 <h3>log of this step</h3>
 <div id="log"></div>
 </div>
@@ -189,26 +228,58 @@ _TEMPLATE = """<!DOCTYPE html>
 (function () {{
   var data = JSON.parse(document.getElementById("replay-data").textContent);
   var frames = data.frames, pieces = document.getElementById("pieces");
-  var legend = document.getElementById("legend"), slider = document.getElementById("slider");
+  var legend = document.getElementById("legend"), sites = document.getElementById("sites");
+  var slider = document.getElementById("slider"), result = document.getElementById("result");
   var label = document.getElementById("label"), log = document.getElementById("log");
   var body = document.querySelector("#scores tbody"), timer = null, shown = -1;
+  // "2 brick, 1 ore" from counts by name; the total first
+  function counts(row, names) {{
+    var parts = [], total = 0;
+    (row || []).forEach(function (n, k) {{ if (n) {{ parts.push(n + " " + names[k]); total += n; }} }});
+    return {{ total: total, text: parts.join(", ") }};
+  }}
+  function cell(tr, main, detail) {{
+    var td = document.createElement("td");
+    td.appendChild(document.createTextNode(main));
+    if (detail) {{
+      var small = document.createElement("span");
+      small.className = "detail"; small.textContent = " " + detail;
+      td.appendChild(small);
+    }}
+    tr.appendChild(td);
+  }}
   function show(i) {{
     i = Math.max(0, Math.min(frames.length - 1, i));
     var f = frames[i];
     shown = i;
     slider.value = i;
+    if (location.hash !== "#" + (i + 1) && history.replaceState) {{
+      try {{ history.replaceState(null, "", "#" + (i + 1)); }} catch (e) {{}}
+    }}
     pieces.innerHTML = f.pieces.map(function (k) {{ return data.elements[k]; }}).join("");
     legend.innerHTML = data.legends[f.legend];
+    sites.innerHTML = data.sites[f.sites];
     label.textContent = f.label + "  (" + (i + 1) + " / " + frames.length + ")";
+    result.textContent = i === frames.length - 1 ? data.result :
+      "scores at this step: " + f.scores.map(function (vp, p) {{
+        return data.players[p].name + " " + vp; }}).join(", ");
     log.textContent = f.log.join("\\n");
     body.innerHTML = "";
     f.scores.forEach(function (vp, p) {{
       var tr = document.createElement("tr"), a = document.createElement("td");
-      var sw = document.createElement("span"), b = document.createElement("td");
+      var sw = document.createElement("span");
       sw.className = "swatch"; sw.style.background = data.players[p].colour;
       a.appendChild(sw); a.appendChild(document.createTextNode(" " + data.players[p].name));
-      b.textContent = vp;
-      tr.appendChild(a); tr.appendChild(b); body.appendChild(tr);
+      tr.appendChild(a);
+      cell(tr, String(vp), "");
+      var hand = counts(f.hands[p], data.resources), tokens = counts(f.tokens[p], data.tokens);
+      cell(tr, String(hand.total), [hand.text, tokens.text].filter(Boolean).join("; "));
+      var held = counts(f.cards[p], data.cards), played = counts(f.played[p], data.cards);
+      cell(tr, String(held.total), held.text);
+      cell(tr, played.text || "-", "");
+      var awards = data.awards.filter(function (t, k) {{ return f.awards[k] === p; }});
+      cell(tr, awards.join(", ") || "-", "");
+      body.appendChild(tr);
     }});
   }}
   function stop() {{ if (timer) {{ clearInterval(timer); timer = null; }}
@@ -228,7 +299,13 @@ _TEMPLATE = """<!DOCTYPE html>
     if (e.key === "ArrowLeft") {{ stop(); show(shown - 1); }}
     if (e.key === "ArrowRight") {{ stop(); show(shown + 1); }}
   }});
-  show(frames.length - 1);
+  // #N in the address opens frame N (from 1); the address follows the frame shown
+  window.addEventListener("hashchange", function () {{ stop(); show(fromHash()); }});
+  function fromHash() {{
+    var m = /^#(\\d+)$/.exec(location.hash);
+    return m ? parseInt(m[1], 10) - 1 : frames.length - 1;
+  }}
+  show(fromHash());
 }})();
 </script>
 </body>

@@ -6,8 +6,10 @@ layout, and that layout is being reshaped. Everything here reads the serialized 
 The fields read: `corner_owner`/`corner_piece`, `path_owner`/`path_piece` (owner and
 piece index per intersection and path, -1 for none), `neutral_at` (per piece index, the
 site of a neutral piece or -1), `stage`, `hands`, `bank`, and when present `vp_tokens`
-([player, intersection, count]: special victory points under a building) and
-`island_tags` ([player, tag, island], e.g. home islands).
+([player, intersection, count]: special victory points under a building),
+`island_tags` ([player, tag, island], e.g. home islands), `cards` and `played` (per
+player, per card: held and played), `award_holder` (per award, a seat or -1),
+`tokens_held` (per player, per token) and `token_stock` (per map site, per token).
 """
 
 from __future__ import annotations
@@ -45,6 +47,11 @@ class Snapshot:
     hands: tuple[tuple[int, ...], ...]
     bank: tuple[int, ...]
     marks: tuple[Placed, ...] = ()  # vp tokens and island tags, see Placed
+    cards: tuple[tuple[int, ...], ...] = ()  # [player][card] held
+    played: tuple[tuple[int, ...], ...] = ()  # [player][card] played so far
+    award_holder: tuple[int, ...] = ()  # [award] seat or -1
+    tokens_held: tuple[tuple[int, ...], ...] = ()  # [player][token]
+    token_stock: tuple[tuple[int, ...], ...] = ()  # [site][token] still on the map's sites
 
     def tokens(self, owner: int | None = None) -> int:
         """Special victory points shown, for one seat or all."""
@@ -85,7 +92,16 @@ def snapshot(game, state, data: dict | None = None) -> Snapshot:
         turns=state.turns,
         stage=str(data.get("stage", "")),
         current_player=state.current_player(),
-        hands=tuple(tuple(h) for h in data.get("hands", ())),
+        hands=_rows(data.get("hands", ())),
         bank=tuple(data.get("bank", ())),
         marks=tuple(sorted(marks, key=lambda m: (m.site, m.at, m.owner, m.piece))),
+        cards=_rows(data.get("cards", ())),
+        played=_rows(data.get("played", ())),
+        award_holder=tuple(int(h) for h in data.get("award_holder", ())),
+        tokens_held=_rows(data.get("tokens_held", ())),
+        token_stock=_rows(data.get("token_stock", ())),
     )
+
+
+def _rows(rows) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(int(x) for x in row) for row in rows)

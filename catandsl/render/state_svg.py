@@ -11,10 +11,16 @@ state's Seafarers data: `piece vp-token` (a gold chit with a star and the count 
 the building that earned it; `data-owner`, `data-at` the intersection, `data-count`) and
 `piece island-tag <tag>` (a small chip in the owner's colour on the island's first hex,
 `data-at` the island number).
+
+Sites (villages): `site` with `data-kind`, `data-number`, `data-stock` (tokens held) and
+`data-at` (the intersection), inside a `sites` group. `render_map` draws a board as a
+game starts on it (neutral pieces on their starts, sites, a `note` for each neutral
+piece that starts off the board).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from html import escape
 
 from catandsl.board import geometry as geo
@@ -24,10 +30,11 @@ from catandsl.render.svg import SIZE, _bounds, board_drawing
 
 LEGEND_ROW = 0.75 * SIZE
 LEGEND_PER_ROW = 2  # two per row: "P3: 10 VP (winner)" fits beside its neighbour
+NOTE_ROW = 0.6 * SIZE  # one line of a note under a board
 
 
 def render_state(game, state, *, title: str | None = None, coordinates: bool = False) -> str:
-    """The state as an SVG document (board, pieces, legend)."""
+    """The state as an SVG document (board, sites, pieces, legend)."""
     import drawsvg as dw
 
     snap = snapshot(game, state)
@@ -37,34 +44,126 @@ def render_state(game, state, *, title: str | None = None, coordinates: bool = F
     rows = -(-n // LEGEND_PER_ROW)
     drawing = board_drawing(game.board, coordinates=coordinates, title=title,
                             below=rows * LEGEND_ROW)
-    drawing.append(dw.Raw(sites_svg(game, state)))
+    drawing.append(dw.Raw(sites_group(game.board, site_marks(game, snap.token_stock))))
     drawing.append(dw.Raw(pieces_svg(game.board, snap, snap.marks)))
     drawing.append(dw.Raw(legend_svg(game.board, snap.scores, winner)))
     return drawing.as_svg()
 
 
-def sites_svg(game, state) -> str:
-    """The map's sites: a diamond on the intersection with the site's number,
-    and beside it the tokens it still holds."""
+def render_map(board, ruleset=None, *, title: str | None = None, coordinates: bool = False) -> str:
+    """A board as a game starts on it, as an SVG document: the board, every neutral
+    piece (robber, pirate ...) on its starting hex, the map's sites with their numbers
+    and the tokens they start with, and a note under the board for each neutral piece
+    that starts off the board. Without a ruleset, the board alone."""
+    import drawsvg as dw
+
+    pieces, off_board = start_pieces(board, ruleset)
+    notes = [f"{name}: off the board at the start" for name in off_board]
+    drawing = board_drawing(board, coordinates=coordinates, title=title, below=len(notes) * NOTE_ROW)
+    drawing.append(dw.Raw(sites_group(board, map_site_marks(board, ruleset))))
+    drawing.append(dw.Raw('<g class="pieces">' + "".join(piece_svg(board, p) for p in pieces) + "</g>"))
+    if notes:
+        drawing.append(dw.Raw(notes_svg(board, notes)))
+    return drawing.as_svg()
+
+
+def start_pieces(board, ruleset) -> tuple[list[Placed], list[str]]:
+    """The neutral pieces of a ruleset at their starts (the board's `starts`): those on
+    the board, and the names of those off it (a start of -1, or none declared), in the
+    order the pieces are declared."""
+    on: list[Placed] = []
+    off: list[str] = []
+    if ruleset is None:
+        return on, off
+    starts = getattr(board, "starts", {})
+    for piece in ruleset.pieces.values():
+        if not piece.neutral or piece.site != "hex":
+            continue
+        at = starts.get(piece.name, -1)
+        if at is not None and 0 <= at < len(board.hexes):
+            on.append(Placed(piece.name, "hex", at, -1))
+        else:
+            off.append(piece.name)
+    return on, off
+
+
+@dataclass(frozen=True)
+class SiteMark:
+    """One map site as drawn: its kind, its intersection, its number token (0: none)
+    and how many tokens it holds."""
+
+    kind: str
+    corner: int
+    number: int
+    held: int
+
+
+def site_marks(game, stock=None) -> list[SiteMark]:
+    """The game's sites with what they hold: `stock` per site and token (a snapshot's
+    `token_stock`), or what each starts with."""
     sites = getattr(game, "sites", ())
-    if not sites:
+    out = []
+    for site in sites:
+        held = stock[site.index] if stock and site.index < len(stock) else site.stock
+        out.append(SiteMark(site.kind, site.corner, site.number, sum(held)))
+    return out
+
+
+def map_site_marks(board, ruleset) -> list[SiteMark]:
+    """The sites a ruleset's map places on the board, each with the tokens its kind
+    starts with."""
+    m = getattr(ruleset, "map", None)
+    if m is None:
+        return []
+    out = []
+    for sp in m.sites:
+        corner = board.intersection_index.get((sp.q, sp.r, sp.corner))
+        if corner is None:
+            continue
+        kind = ruleset.sites.get(sp.site)
+        held = sum(a.count for a in kind.stock) if kind is not None else 0
+        out.append(SiteMark(sp.site, corner, sp.number or 0, held))
+    return out
+
+
+def sites_svg(game, state) -> str:
+    """The game's sites as they stand in `state` (see `sites_group`)."""
+    return sites_group(game.board, site_marks(game, snapshot(game, state).token_stock))
+
+
+def sites_group(board, marks) -> str:
+    """Sites: a diamond on the intersection with the site's number, and beside it the
+    tokens it still holds. Empty when there are none."""
+    if not marks:
         return ""
-    stock = getattr(state, "token_stock", None) or [site.stock for site in sites]
     parts = ['<g class="sites">']
     r = 0.28 * SIZE
-    for site in sites:
-        x, y = geo.corner_pixel(game.board.intersections[site.corner], SIZE)
-        held = sum(stock[site.index])
+    for site in marks:
+        x, y = geo.corner_pixel(board.intersections[site.corner], SIZE)
         diamond = " ".join(f"{x + dx:.1f},{y + dy:.1f}" for dx, dy in ((0, -r), (r, 0), (0, r), (-r, 0)))
+        number = f" {site.number}" if site.number else ""
         parts.append(
             f'<g class="site" data-kind="{escape(site.kind)}" data-number="{site.number}" '
-            f'data-stock="{held}"><title>{escape(site.kind)} {site.number}: {held} left</title>'
+            f'data-stock="{site.held}" data-at="{site.corner}">'
+            f'<title>{escape(site.kind)}{number}: {site.held} left</title>'
             f'<polygon points="{diamond}" fill="{palette.NEUTRAL_DEFAULT}" stroke="#ffffff" '
             f'stroke-width="1.5"/>'
             f'<text x="{x:.1f}" y="{y + 0.1 * SIZE:.1f}" font-size="{0.26 * SIZE:.1f}" '
             f'text-anchor="middle" font-family="sans-serif" fill="#ffffff">{site.number or ""}</text>'
             f'<text x="{x + 1.1 * r:.1f}" y="{y - 0.9 * r:.1f}" font-size="{0.22 * SIZE:.1f}" '
-            f'font-family="sans-serif" fill="{palette.INK}">×{held}</text></g>')
+            f'font-family="sans-serif" fill="{palette.INK}">×{site.held}</text></g>')
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def notes_svg(board, notes) -> str:
+    """Lines of text under the board (in the space `board_drawing(below=...)` left)."""
+    left, _, _, bottom = _bounds(board)
+    parts = ['<g class="notes">']
+    for k, note in enumerate(notes):
+        y = bottom + k * NOTE_ROW + 0.5 * SIZE
+        parts.append(f'<text class="note" x="{left + 0.3 * SIZE:.1f}" y="{y:.1f}" font-size="{0.34 * SIZE:.1f}" '
+                     f'font-family="sans-serif" fill="{palette.INK}">{escape(note)}</text>')
     parts.append("</g>")
     return "".join(parts)
 

@@ -61,15 +61,21 @@ def board_drawing(board: Board, *, coordinates: bool = False, title: str | None 
     return drawing
 
 
-def render_png(svg_text: str, path: str | Path) -> None:
-    """Write the SVG as a PNG file; needs cairosvg (`pip install catandsl[png]`)."""
+def png_bytes(svg_text: str) -> bytes:
+    """The SVG as PNG bytes; needs cairosvg (`pip install catandsl[png]`), RuntimeError
+    without it."""
     try:
         import cairosvg
     except ImportError as e:  # pragma: no cover - depends on the environment
         raise RuntimeError(
-            "PNG output needs cairosvg, which is not installed: pip install catandsl[png]"
+            "PNG output needs cairosvg, which is not installed: pip install 'catandsl[png]'"
         ) from e
-    cairosvg.svg2png(bytestring=svg_text.encode("utf-8"), write_to=str(path))
+    return cairosvg.svg2png(bytestring=svg_text.encode("utf-8"))
+
+
+def render_png(svg_text: str, path: str | Path) -> None:
+    """Write the SVG as a PNG file; needs cairosvg (`pip install catandsl[png]`)."""
+    Path(path).write_bytes(png_bytes(svg_text))
 
 
 # ---- pieces of the picture -------------------------------------------------------------

@@ -108,8 +108,9 @@ def test_a_map_without_frame_or_numbers():
 
 def test_png_without_cairosvg_names_the_extra(monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "cairosvg", None)  # makes `import cairosvg` fail
-    with pytest.raises(RuntimeError, match=r"pip install catandsl\[png\]"):
+    with pytest.raises(RuntimeError, match=r"pip install '?catandsl\[png\]"):
         render_png("<svg/>", tmp_path / "b.png")
+    assert not (tmp_path / "b.png").exists()
 
 
 def test_board_package_does_not_need_drawsvg():
