@@ -466,6 +466,22 @@ class Lowering:
         if decl is not None:
             self.emit(decl)
 
+    def _start(self, e: ast.Entry) -> None:
+        """`start PIECE ...` outside the map replaces the map's start of that piece, so a
+        variant (`when edition is fifth { start robber at (1, 2) }`) need not copy the map."""
+        if e.block is not None:
+            raise Shape(e.block.span, "`start` takes no block")
+        start = maps.read_start(self.ctx, e)
+        self._declare_once("start", terms(e)[0])
+        self.emit(model.StartOverride(start.piece, start, start.source))
+
+    def _harbors(self, e: ast.Entry) -> None:
+        """`harbors ...` outside the map replaces the map's harbors for a variant."""
+        if e.block is not None:
+            raise Shape(e.block.span, "`harbors` takes no block")
+        self._declare_once("harbors", ast.Word(e.head.span, "harbors"))
+        self.emit(model.HarborsOverride("harbors", maps.read_harbors(self.ctx, e), source_of(e.span)))
+
 
 # A domestic offer holds 1 to `cards` cards a side: the offers are every pair of such bundles,
 # which grows as resources ** (2 * cards); these bounds keep it to some thousands.
@@ -552,6 +568,8 @@ BODY = {
     "special_victory": Lowering._special_victory,
     "option": Lowering._option,
     "map": Lowering._map,
+    "start": Lowering._start,
+    "harbors": Lowering._harbors,
     "token": supplies.lower_token,
     "site": supplies.lower_site,
     "tie_break": supplies.lower_tie_break,

@@ -439,31 +439,10 @@ class MapReader:
         self.frame = model.Frame(tuple(pieces), terrain, joints, source_of(e.span))
 
     def start(self, e: ast.Entry) -> None:
-        items = terms(e)
-        piece = need_word(items, 0, e, "the piece that starts")
-        self.ctx.refer("piece", piece, context="`start`")
-        how = need_word(items, 1, piece, "`at`, `on` or `off`")
-        src = source_of(e.span)
-        if how.name == "at":
-            if len(items) != 3 or not isinstance(items[2], ast.Coord):
-                raise Shape(e.span, "write `start robber at (q, r)`")
-            self.starts.append(model.Start(piece.name, items[2].q, items[2].r, source=src))
-        elif how.name == "on":
-            terrain = need_word(items, 2, how, "a terrain")
-            self.ctx.refer("terrain", terrain, context="`start`")
-            number = need_number(items, 3, terrain, "a number").value if len(items) > 3 else None
-            no_more(items, 4, "start")
-            self.starts.append(model.Start(piece.name, terrain=terrain.name, number=number, source=src))
-        elif how.name == "off":
-            board = need_word(items, 2, how, "`board`")
-            if board.name != "board":
-                raise Shape(board.span, "write `start pirate off board`")
-            no_more(items, 3, "start")
-            self.starts.append(model.Start(piece.name, off_board=True, source=src))
-        else:
-            raise Shape(how.span, "a piece starts `at (q, r)`, `on TERRAIN [NUMBER]` or `off board`")
-        if sum(1 for s in self.starts if s.piece == piece.name) > 1:
-            raise Shape(e.span, f"`{piece.name}` has two starting positions")
+        start = read_start(self.ctx, e)
+        if any(s.piece == start.piece for s in self.starts):
+            raise Shape(e.span, f"`{start.piece}` has two starting positions")
+        self.starts.append(start)
 
     def island(self, e: ast.Entry) -> None:
         items = terms(e)
@@ -542,6 +521,40 @@ def _token_value(n: ast.Number) -> int:
     if not 2 <= n.value <= 12 or n.value == 7:
         raise Shape(n.span, f"a number token shows 2-6 or 8-12, not {n.value}")
     return n.value
+
+
+def read_start(ctx: Context, e: ast.Entry) -> model.Start:
+    """`start robber at (q, r)`, `start robber on desert`, `start pirate off board`: in a
+    map, or outside one to replace the map's start for a variant."""
+    items = terms(e)
+    piece = need_word(items, 0, e, "the piece that starts")
+    ctx.refer("piece", piece, context="`start`")
+    how = need_word(items, 1, piece, "`at`, `on` or `off`")
+    src = source_of(e.span)
+    if how.name == "at":
+        if len(items) != 3 or not isinstance(items[2], ast.Coord):
+            raise Shape(e.span, "write `start robber at (q, r)`")
+        return model.Start(piece.name, items[2].q, items[2].r, source=src)
+    if how.name == "on":
+        terrain = need_word(items, 2, how, "a terrain")
+        ctx.refer("terrain", terrain, context="`start`")
+        number = need_number(items, 3, terrain, "a number").value if len(items) > 3 else None
+        no_more(items, 4, "start")
+        return model.Start(piece.name, terrain=terrain.name, number=number, source=src)
+    if how.name == "off":
+        board = need_word(items, 2, how, "`board`")
+        if board.name != "board":
+            raise Shape(board.span, "write `start pirate off board`")
+        no_more(items, 3, "start")
+        return model.Start(piece.name, off_board=True, source=src)
+    raise Shape(how.span, "a piece starts `at (q, r)`, `on TERRAIN [NUMBER]` or `off board`")
+
+
+def read_harbors(ctx: Context, e: ast.Entry) -> tuple[model.HarborPlan, ...]:
+    """A `harbors` line outside a map (the same forms as inside one)."""
+    reader = MapReader(ctx, e)
+    reader.harbors_line(e)
+    return tuple(reader.harbors)
 
 
 MAP = {

@@ -502,6 +502,29 @@ class Start:
 
 
 @dataclass(frozen=True)
+class StartOverride:
+    """`start PIECE ...` outside the map: for the variant it is declared in, the piece
+    starts there whichever map the variant has (it replaces the map's own `start`)."""
+
+    KIND: ClassVar[str] = "start"
+    name: str  # the piece
+    start: Start
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class HarborsOverride:
+    """`harbors ...` outside the map: for the variant it is declared in, these harbors
+    replace the map's own `harbors` lines (`when harbor_setup is placed { harbors placed
+    [...] at [...] }`)."""
+
+    KIND: ClassVar[str] = "harbors"
+    name: str  # always "harbors": one per variant
+    plans: tuple[HarborPlan, ...]
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
 class IslandName:
     """Names the island(s) holding the given hexes, for rules (`on_island(at, main)`)."""
 
@@ -550,11 +573,13 @@ class Remove:
 
 Decl = (
     Resource | Terrain | Bank | Piece | Deck | Award | Trade | Token | SiteKind | TieBreak
-    | Setting | Param | Setup | Turn | Dice | Victory | CustomAction | Rule | Map | Remove
+    | Setting | Param | Setup | Turn | Dice | Victory | CustomAction | Rule | Map | StartOverride
+    | HarborsOverride | Remove
 )
 DECL_TYPES: tuple[type, ...] = (
     Resource, Terrain, Bank, Piece, Deck, Award, Trade, Token, SiteKind, TieBreak, Setting,
-    Param, Setup, Turn, Dice, Victory, CustomAction, Rule, Map, Remove,
+    Param, Setup, Turn, Dice, Victory, CustomAction, Rule, Map, StartOverride, HarborsOverride,
+    Remove,
 )
 
 

@@ -7,7 +7,7 @@ effect: sections apply in order, a declaration replaces an earlier one with the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TypeVar, overload
 
 from catandsl.ir import model
@@ -151,6 +151,18 @@ def configure(
         victories=tuple(of(model.Victory)),
         actions={a.name: a for a in of(model.CustomAction)},
         rules=tuple(of(model.Rule)),
-        map=maps[-1] if maps else None,
+        map=_overridden(maps[-1], of(model.StartOverride), of(model.HarborsOverride)) if maps else None,
         decls=decls,
     )
+
+
+def _overridden(m: model.Map, starts: list[model.StartOverride],
+                harbors: list[model.HarborsOverride]) -> model.Map:
+    """The map with the `start` and `harbors` lines declared outside it in place of its own."""
+    if harbors:
+        m = replace(m, harbors=harbors[-1].plans)
+    if starts:
+        moved = {o.name: o.start for o in starts}
+        kept = tuple(s for s in m.starts if s.piece not in moved)
+        m = replace(m, starts=kept + tuple(moved[o.name] for o in starts))
+    return m
