@@ -99,13 +99,10 @@ def describe(game, action_id: int, who: int, before: _Seen, after: _Seen, turn_p
     kind = getattr(act, "KIND", "action")
     seat = who
     label = CHANCE_LABELS.get(kind, "chance") if who < 0 else seat_name(who)
-    try:
-        if who < 0:
-            text, seat = _chance_text(game, act, kind, before, after, turn_player, action_id)
-        else:
-            text = _decision_text(game, act, kind, who, before, after, action_id)
-    except (AttributeError, KeyError, IndexError, TypeError):  # an action of a shape this log does not know
-        text = game.action_to_string(action_id)
+    if who < 0:
+        text, seat = _chance_text(game, act, kind, before, after, turn_player, action_id)
+    else:
+        text = _decision_text(game, act, kind, who, before, after, action_id)
     notes = [] if kind in _SAYS_ITS_HANDS else _hand_notes(game, before, after,
                                                             payer=who if kind in _PAYS else -1)
     notes += _other_notes(game, before, after)
@@ -205,7 +202,7 @@ def _decision_text(game, act, kind: str, who: int, before: _Seen, after: _Seen, 
 def _site(game, piece: str, at: int) -> str:
     index = getattr(game, "piece_index", {})
     if piece in index:
-        return game.site_name(game.pieces[index[piece]], at)
+        return game.site_name(game.pieces[index[piece]].site, at)
     return str(at)
 
 
