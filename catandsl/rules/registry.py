@@ -232,7 +232,8 @@ EVENTS: dict[str, Event] = {
         _e("traded", "player: player", doc="after a trade by the active player"),
         _e("turn_ended", "player: player", doc="when the active player ends the turn"),
         _e("site_reached", "player: player, site: site_kind, at: intersection", "site", "site_kind",
-           doc="when a shipping route from one of the player's buildings first reaches a "
-               "site of this kind at `at`; from then on the player trades with that site"),
+           doc="when a route of the player's path pieces (a road, a ship, or a moved ship) "
+               "joined to one of their buildings first reaches a site of this kind at `at`; "
+               "from then on the player trades with that site"),
     ]
 }

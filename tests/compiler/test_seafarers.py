@@ -157,9 +157,14 @@ NEW_SHORES_NUMBERS = {
 }
 
 
+# The 4th/5th edition's tables and starting hexes (JSettlers2's layouts); the seed's are the
+# defaults, tested in tests/engine/test_seed_editions.py.
+FIFTH = {"edition": "fifth", "tables": "fifth"}
+
+
 @pytest.mark.parametrize("players", [3, 4])
 def test_new_shores_land_and_numbers_per_area(new_shores, players):
-    rs = configure(new_shores, players, {})
+    rs = configure(new_shores, players, FIFTH)
     for seed in SEEDS:
         board = instantiate(rs, seed)
         land, numbers = _land(rs, board), _numbers(board)
@@ -218,7 +223,7 @@ FOUR_ISLANDS_NUMBERS = {
 
 @pytest.mark.parametrize("players", [3, 4])
 def test_four_islands_land_and_numbers(four_islands, players):
-    rs = configure(four_islands, players, {})
+    rs = configure(four_islands, players, FIFTH)
     for seed in SEEDS:
         board = instantiate(rs, seed)
         land, numbers = _land(rs, board), _numbers(board)
@@ -238,7 +243,7 @@ def test_four_islands_land_and_numbers(four_islands, players):
 def test_maps_match_the_jsettlers2_layouts(path, players, new_shores, four_islands):
     scenario = new_shores if path == NEW_SHORES else four_islands
     layout = _layout(path, players)
-    rs = configure(scenario, players, {})
+    rs = configure(scenario, players, FIFTH)
     board = instantiate(rs, 1)
     land = _land(rs, board)
     # hex for hex: every land hex where JSettlers2 has one, each land area one island

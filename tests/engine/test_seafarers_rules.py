@@ -250,7 +250,8 @@ def test_setup_second_settlement_next_to_gold_takes_a_choice(tiny):
     while s.stage == "setup":
         acts = legal(s)
         # the last set-up settlement (player 0, backward round) goes next to the gold
-        if s.setup_pos >= 12 and A.Build("settlement", 13) in acts:
+        settled = sum(row[g.piece_index["settlement"]] for row in s.placed)
+        if settled == 2 * g.num_players - 1 and A.Build("settlement", 13) in acts:
             act(s, A.Build("settlement", 13))
             continue
         if isinstance(s.top(), Choosing):
