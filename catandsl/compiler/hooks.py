@@ -6,7 +6,7 @@ from __future__ import annotations
 from catandsl.compiler.context import Context, did_you_mean, source_of
 from catandsl.ir import model
 from catandsl.rules import registry
-from catandsl.rules.registry import CHOICE, EFFECT, QUERY, compatible
+from catandsl.rules.registry import CHOICE, EFFECT, QUERY, RANDOM, compatible
 from catandsl.syntax import ast
 
 # Declared names usable in expressions, and the type they have there.
@@ -252,9 +252,10 @@ class HookLowering:
             return ir, "any"
         if self.restriction is not None:
             what, board_only = self.restriction
-            if prim.kind == CHOICE:
-                self.ctx.error("E0510", f"`{prim.name}` asks a player, which {what} cannot do", node.span,
-                               help="choose inside the rule's effects: `let r = choose_resource(player)`")
+            if prim.kind == CHOICE or prim.kind == RANDOM:
+                asks = "asks a player" if prim.kind == CHOICE else "is a chance event"
+                self.ctx.error("E0510", f"`{prim.name}` {asks}, which {what} cannot do", node.span,
+                               help="use it inside the rule's effects: `let r = choose_resource(player)`")
                 return ir, prim.returns or "any"
             if board_only and prim.kind == QUERY and prim.reads:
                 self.ctx.error("E0509", f"`{prim.name}` reads the state of play, but {what} is decided "

@@ -9,7 +9,7 @@ from catandsl.rules.base import ACTIONS, Action, action_from_json
 from catandsl.rules.cards import BuyCard, Draw, PlayCard
 from catandsl.rules.choices import ChoosePlayer, ChooseResource
 from catandsl.rules.custom import TakeAction
-from catandsl.rules.dice import Roll, RollDice
+from catandsl.rules.dice import Roll, RollDice, RuleRoll
 from catandsl.rules.hands import Discard
 from catandsl.rules.harbors import DrawHarbor, PlaceHarbor
 from catandsl.rules.movement import PickUp, PutDown
@@ -23,6 +23,6 @@ __all__ = [
     "ACTION_TYPES", "Accept", "Action", "BankTrade", "Build", "BuyCard", "CancelOffer", "ChoosePlayer",
     "ChooseResource", "Decline", "Discard", "Draw", "DrawHarbor", "EndTurn", "Move", "Offer", "Pass", "PickUp",
     "PlaceHarbor", "PlayCard",
-    "PutDown", "Roll", "RollDice", "StartPlayer", "Steal", "Stolen", "Take", "TakeAction", "TradeWith",
+    "PutDown", "Roll", "RollDice", "RuleRoll", "StartPlayer", "Steal", "Stolen", "Take", "TakeAction", "TradeWith",
     "action_from_json",
 ]

@@ -19,15 +19,15 @@ with `EndTurn`, offered once no roll phase lies ahead.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from catandsl.engine.interpreter import Answers, NeedChoice
 from catandsl.rules import harbors, placement, scoring
-from catandsl.rules.base import TERMINAL, Action, EngineError, IllegalAction, Prompt, seats_ok, site
+from catandsl.rules.base import CHANCE, TERMINAL, Action, EngineError, IllegalAction, Prompt, seats_ok, site
 from catandsl.rules.choices import ChoiceIds, ChoosePlayer, ChooseResource
 from catandsl.rules.dice import Roll, RollDice
-from catandsl.rules.registry import CHOICE, EVENTS, FLOW, PRIMITIVES, writes
+from catandsl.rules.registry import CHOICE, EVENTS, FLOW, PRIMITIVES, RANDOM, writes
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game
@@ -86,7 +86,8 @@ class Effects(Prompt):
     """Hook statements still to run (ids into `game.effects`, first first), with their
     variables. While a statement waits for a choice, `waiting` is [primitive, player,
     options] and the statement runs again from its start with `answers` once it is given
-    (queries have no side effects, so evaluating again is safe)."""
+    (queries have no side effects, so evaluating again is safe). A random value waits the
+    same way with the player CHANCE and options [value, weight] pairs: a chance node."""
 
     KIND: ClassVar[str] = "effects"
     statements: list[int]
@@ -99,10 +100,22 @@ class Effects(Prompt):
             return "statements must be ids of the game's rule statements"
         w = self.waiting
         if w is not None and not (isinstance(w, list) and len(w) == 3 and w[0] in PRIMITIVES
-                                  and PRIMITIVES[w[0]].kind == CHOICE and isinstance(w[1], int)
-                                  and seats_ok(game, w[1]) and isinstance(w[2], list) and w[2]):
-            return "waiting must be [choice, player, options]"
+                                  and isinstance(w[1], int) and isinstance(w[2], list) and w[2]
+                                  and _waits_right(game, PRIMITIVES[w[0]].kind, w[1], w[2])):
+            return "waiting must be [choice, player, options] or [random value, -1, [[value, weight], ...]]"
         return super().check(game)
+
+    @property
+    def chance(self) -> bool:  # type: ignore[override]  # a random value waits at a chance node
+        return self.waiting is not None and self.waiting[1] == CHANCE
+
+    def outcomes(self, s: State) -> list[tuple[int, float]]:
+        assert self.waiting is not None
+        answer = PRIMITIVES[self.waiting[0]].answer
+        assert answer is not None
+        pairs = self.waiting[2]
+        whole = sum(w for _, w in pairs)
+        return [(s.game.action_id[answer(v)], w / whole) for v, w in pairs]
 
     def step(self, s: State) -> bool:
         if self.waiting is not None:
@@ -126,9 +139,22 @@ class Effects(Prompt):
         return [ids.player[p] for p in options]
 
     def apply(self, s: State, act: Action) -> None:
-        self.answers.append(act.resource if isinstance(act, ChooseResource) else
-                            act.player if isinstance(act, ChoosePlayer) else None)
+        if self.chance:
+            s.chance_count += 1
+            (value,) = (getattr(act, f.name) for f in fields(act))  # the answer's one field
+            self.answers.append(value)
+        else:
+            self.answers.append(act.resource if isinstance(act, ChooseResource) else
+                                act.player if isinstance(act, ChoosePlayer) else None)
         self.waiting = None
+
+
+def _waits_right(game: Game, kind: str, player: int, options: list) -> bool:
+    if kind == CHOICE:
+        return seats_ok(game, player)
+    return kind == RANDOM and player == CHANCE and all(
+        isinstance(o, list) and len(o) == 2 and all(isinstance(x, int) for x in o) and o[1] > 0
+        for o in options)
 
 
 # Statements the rules may run for one action (a hook that triggers itself, `for` loops

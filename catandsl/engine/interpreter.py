@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from catandsl.rules.base import EngineError
-from catandsl.rules.registry import CHOICE, PRIMITIVES, QUERY, Param
+from catandsl.rules.base import CHANCE, EngineError
+from catandsl.rules.registry import CHOICE, PRIMITIVES, QUERY, RANDOM, Param
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game
@@ -167,8 +167,9 @@ class Interpreter:
         try:
             return self.evaluate(e, env, state, Answers([]), source)
         except NeedChoice as nc:
-            raise EngineError(f"{nc.primitive}() asks a player, which a condition or a measure "
-                              "cannot do; choose inside the rule's effects", source) from None
+            asks = "is a chance event" if nc.player == CHANCE else "asks a player"
+            raise EngineError(f"{nc.primitive}() {asks}, which a condition or a measure "
+                              "cannot do; use it inside the rule's effects", source) from None
 
     def evaluate(self, e: Expr, env: dict[str, Any], state: State, answers: Answers,
                  source: Source | None = None) -> Any:
@@ -233,11 +234,13 @@ class Interpreter:
         kind = prim.kind
         if kind == QUERY:
             return prim.run(state, *args)
-        if kind == CHOICE:
+        if kind == CHOICE or kind == RANDOM:
             if answers.next < len(answers.values):
                 value = answers.values[answers.next]
                 answers.next += 1
                 return value
+            if kind == RANDOM:  # chance picks: options are [value, weight] pairs
+                raise NeedChoice(name, CHANCE, [[v, w] for v, w in prim.run(state, *args)])
             raise NeedChoice(name, int(args[0]), prim.run(state, *args))
         if isinstance(state, BoardOnly):
             raise EngineError(f"{name}() changes the game; it cannot stand in a condition", source)

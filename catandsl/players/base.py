@@ -38,7 +38,8 @@ def seat_name(player: int) -> str:
     return f"P{player + 1}"
 
 
-CHANCE_LABELS = {"start_player": "start", "roll": "dice", "stolen": "steal", "draw": "card"}
+CHANCE_LABELS = {"start_player": "start", "roll": "dice", "stolen": "steal", "draw": "card",
+                 "rule_roll": "dice", "draw_harbor": "harbor"}
 
 # Kinds whose text already says how the hands changed: no hand notes for them.
 _SAYS_ITS_HANDS = frozenset(("bank_trade", "trade_with", "discard", "stolen"))
@@ -143,6 +144,8 @@ def _chance_text(game, act, kind: str, before: _Seen, after: _Seen, turn_player:
         victim = next((p for p, lost in losses.items() if lost), -1)
         source = f" from {seat_name(victim)}" if victim >= 0 else ""
         return f"{seat_name(thief)} steals {act.resource}{source}", thief
+    if kind == "rule_roll":
+        return f"a rule rolls {act.total}", turn_player
     if kind == "draw":
         gains, _ = _deltas(before.cards, after.cards)
         drawer = next((p for p, g in gains.items() if g), turn_player)

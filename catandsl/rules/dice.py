@@ -1,6 +1,8 @@
 """The dice: the `roll` activity of a phase, the roll as a chance node, and the
 declared dice (`dice 2d6`, optionally `dice 2d6 { reroll 2, 12 }`: those totals are
-rolled again, so they never come up and the others keep their relative odds).
+rolled again, so they never come up and the others keep their relative odds). Rules roll
+dice of their own with `roll_dice(count, sides)` (a chase, a duel, a roll against a
+table): the rule waits at a chance node whose outcomes are `RuleRoll` totals.
 
 The turn interpreter (engine/flow.py) owns the roll itself: a phase that allows `roll`
 ends with it; `RollDice` asks for it when something else could be done first.
@@ -9,11 +11,12 @@ ends with it; `RollDice` asks for it when something else could be done first.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from itertools import product
 from typing import TYPE_CHECKING, ClassVar
 
 from catandsl.rules.base import Action, Activity, action_source, activity
-from catandsl.rules.registry import FLOW
+from catandsl.rules.registry import FLOW, random_value
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game
@@ -39,21 +42,66 @@ class Roll(Action):
     total: int
 
 
+@dataclass(frozen=True, order=True)
+class RuleRoll(Action):
+    """Chance outcome: the total of dice a rule rolls (`roll_dice`)."""
+
+    KIND: ClassVar[str] = "rule_roll"
+    WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
+    total: int
+
+
+# `roll_dice(count, sides)`: at most 4 dice of at most 20 sides, so a rule's roll has at
+# most 160,000 combinations to count and its totals fit RULE_TOTALS actions.
+MAX_RULE_DICE, MAX_RULE_SIDES = 4, 20
+RULE_TOTALS = range(1, MAX_RULE_DICE * MAX_RULE_SIDES + 1)
+
+
 def totals(count: int, sides: int, reroll: tuple[int, ...] = ()) -> list[tuple[int, float]]:
     """Each total the dice can show with its probability, rerolled totals left out and
     the rest scaled up (rolling again until a total is kept)."""
-    ways: dict[int, int] = {}
-    for faces in product(range(1, sides + 1), repeat=count):
-        t = sum(faces)
-        ways[t] = ways.get(t, 0) + 1
-    kept = {t: w for t, w in ways.items() if t not in reroll}
+    kept = {t: w for t, w in _ways(count, sides) if t not in reroll}
     whole = sum(kept.values())
     return [(t, kept[t] / whole) for t in sorted(kept)]
 
 
 @action_source
 def roll_actions(game: Game) -> list[Action]:
-    return [RollDice()] + [Roll(t) for t, _ in game.dice_totals]
+    out: list[Action] = [RollDice()]
+    out += [Roll(t) for t, _ in game.dice_totals]
+    if _calls(game, "roll_dice"):
+        out += [RuleRoll(t) for t in RULE_TOTALS]
+    return out
+
+
+def _calls(game: Game, name: str) -> bool:
+    """Whether a rule statement of the game calls the primitive `name` (a game numbers
+    the outcomes of a rule's dice only when it has some)."""
+    todo = [e.expr for e in game.effects if e.expr is not None]
+    while todo:
+        x = todo.pop()
+        if x.op == "call" and x.value == name:
+            return True
+        todo.extend(x.args)
+    return False
+
+
+@random_value(f"count: int 1..{MAX_RULE_DICE}, sides: int 2..{MAX_RULE_SIDES}", returns="int", answer=RuleRoll)
+def roll_dice(s: State, count: int, sides: int) -> list[tuple[int, int]]:
+    """The total of `count` dice of `sides` sides, rolled by chance (a chance node: a
+    chase, a duel, a roll against a table); `roll_dice(1, 6)` is one die."""
+    return list(_ways(count, sides))
+
+
+@cache  # a rule may roll in a loop; the counts depend on (count, sides) alone
+def _ways(count: int, sides: int) -> tuple[tuple[int, int], ...]:
+    """Each total of `count` dice of `sides` sides with the number of ways to throw it,
+    ascending."""
+    ways: dict[int, int] = {}
+    for faces in product(range(1, sides + 1), repeat=count):
+        t = sum(faces)
+        ways[t] = ways.get(t, 0) + 1
+    return tuple(sorted(ways.items()))
 
 
 def _nothing(s: State, p: int, names: frozenset[str] | None) -> list[int]:

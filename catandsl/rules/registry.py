@@ -38,6 +38,7 @@ from typing import Any
 EFFECT = "effect"  # changes the game; a statement
 QUERY = "query"  # reads the game; an expression
 CHOICE = "choice"  # asks a player; an expression whose value the player picks
+RANDOM = "random"  # a chance event inside a rule; an expression whose value chance picks
 
 # The coarse parts of a game, for `reads` and `writes`.
 HANDS, BOARD, CARDS, TOKENS, ISLANDS, NEUTRAL, FLOW = (
@@ -82,9 +83,10 @@ class Primitive:
     reads: frozenset[str]
     writes: frozenset[str]
     doc: str
-    # an effect or query: the implementation; a choice: the options the player picks from
+    # an effect or query: the implementation; a choice: the options the player picks from;
+    # a random value: the values with their weights
     run: Callable[..., Any]
-    # a choice: the action that answers it, whose one field is the value picked
+    # a choice or a random value: the action that answers it, whose one field is the value
     answer: type | None = None
 
     def signature(self) -> str:
@@ -170,6 +172,13 @@ def choice(signature: str, *, returns: str, answer: type, name: str | None = Non
     the function returns (`fn(state, *args)`), with an `answer` action whose one field
     is the value picked."""
     return _register(CHOICE, signature, returns, STATIC, frozenset(), answer, name=name)
+
+
+def random_value(signature: str, *, returns: str, answer: type, name: str | None = None):
+    """Register a random value: the function returns each value with its weight
+    (`[(value, weight), ...]`); the rule waits at a chance node whose outcomes are the
+    `answer` actions (one field: the value), with probabilities weight / total."""
+    return _register(RANDOM, signature, returns, STATIC, frozenset(), answer, name=name)
 
 
 def _parts(p: Parts) -> frozenset[str]:

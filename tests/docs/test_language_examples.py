@@ -101,6 +101,7 @@ def registry_table() -> str:
     headings = (
         (registry.EFFECT, "Effects (statements: they change the game)"),
         (registry.CHOICE, "Choices (expressions: the named player picks the value)"),
+        (registry.RANDOM, "Random values (expressions: chance picks the value)"),
         (registry.QUERY, "Queries (expressions: they read the game)"),
     )
     for kind, heading in headings:
