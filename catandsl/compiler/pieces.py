@@ -156,6 +156,51 @@ def _moves(low, e, state):
     state["movement"] = model.Movement(**mv)
 
 
+def _travels(low, e, state):
+    """`travels { points EXPR; step_cost EXPR; enter where COND; stop where COND }`"""
+    from catandsl.compiler.hooks import Scope
+
+    if e.block is None or e.phrases:
+        raise Shape(e.span, "write how the piece travels in a block: `travels { points 4; step_cost 2 }`")
+    step_vars = {"player": "player", "from": "path", "at": "path"}
+    parts: dict = {}
+    for st in e.block.stmts:
+        if not isinstance(st, ast.Entry):
+            raise Shape(st.span, "a `travels` block holds `points`, `step_cost`, `enter where` and `stop where`")
+        h = st.head.name
+        if h in parts:
+            raise Shape(st.head.span, f"`{h}` is given twice")
+        if h in ("points", "step_cost"):
+            items = terms(st)
+            if st.where is not None or st.block is not None or len(items) != 1 \
+                    or not isinstance(items[0], (ast.Number, ast.Word, ast.Call)):
+                raise Shape(st.span, f"`{h}` is a number, a name or one call: `{h} 2`, "
+                                     f"`{h} nth([4, 5, 6], tokens(player, level))`",
+                            help="combine values with sum_of([...]) and if_else(condition, a, b)")
+            term = items[0]
+            node = (ast.Lit(term.span, term.value) if isinstance(term, ast.Number) else
+                    ast.Var(term.span, term.name) if isinstance(term, ast.Word) else term)
+            scope = Scope({"player": "player"} if h == "points" else step_vars, low.hooks.names)
+            expr, t = low.hooks.value(node, scope, f"`{h}`")
+            if t not in ("int", "any"):
+                low.ctx.error("E0504", f"`{h}` must be a number, not {t}", term.span)
+            parts["cost" if h == "step_cost" else h] = expr
+        elif h in ("enter", "stop"):
+            if st.phrases or st.where is None or st.block is not None:
+                raise Shape(st.span, f"write `{h} where CONDITION` (with `player`, `from` and `at`)")
+            expr, t = low.hooks.value(st.where, Scope(step_vars, low.hooks.names), f"`{h}`")
+            if t not in ("bool", "any"):
+                low.ctx.error("E0504", f"a `where` condition must be true or false, not {t}", st.where.span)
+            parts[h] = expr
+        else:
+            raise Shape(st.head.span, f"unknown travel property `{h}`",
+                        help=did_you_mean(h, ["points", "step_cost", "enter", "stop"]))
+    for need, word in (("points", "points"), ("cost", "step_cost")):
+        if need not in parts:
+            raise Shape(e.span, f"a travelling piece needs `{word}`", help="travels { points 4; step_cost 2 }")
+    state["travel"] = model.Travel(**parts)
+
+
 def _movable_by(low, e, state):
     """`movable_by where COND`: who may move this piece (`player` is the mover)."""
     if e.block is not None:
@@ -205,6 +250,7 @@ PIECE = {
     "blocks": _blocks,
     "steals": _steals,
     "moves": _moves,
+    "travels": _travels,
 }
 
 
@@ -221,6 +267,10 @@ def lower_piece(low, name: ast.Word, e: ast.Entry) -> model.Piece | None:
     if "movement" in state and (state["site"] != "path" or state.get("neutral")):
         low.ctx.error("E0304", f"only a player's piece on a path moves by `moves` (a ship), not `{name.name}`",
                       name.span, help="a neutral piece moves by a rule: move_piece(player, [robber])")
+    if "travel" in state and (state["site"] != "path" or state.get("neutral") or "movement" in state
+                              or state.get("upgrades")):
+        low.ctx.error("E0304", f"only a player's piece on a path travels (a wagon), not `{name.name}`",
+                      name.span, help="`on path`, not neutral, without `moves` or `upgrades`")
     return model.Piece(name=name.name, source=source_of(e.span), **state)
 
 

@@ -10,19 +10,21 @@ from catandsl.rules.cards import BuyCard, Draw, PlayCard
 from catandsl.rules.choices import ChoosePlayer, ChooseResource
 from catandsl.rules.custom import TakeAction
 from catandsl.rules.dice import Roll, RollDice, RuleRoll
+from catandsl.rules.draws import DrawToken
 from catandsl.rules.hands import Discard
 from catandsl.rules.harbors import DrawHarbor, PlaceHarbor
 from catandsl.rules.movement import PickUp, PutDown
 from catandsl.rules.neutral import Move, Steal, Stolen, Take
 from catandsl.rules.placement import Build
 from catandsl.rules.trade import Accept, BankTrade, CancelOffer, Decline, Offer, TradeWith
+from catandsl.rules.travel import Travel
 
 ACTION_TYPES = ACTIONS  # kind -> class, every kind registered by the rule modules
 
 __all__ = [
-    "ACTION_TYPES", "Accept", "Action", "BankTrade", "Build", "BuyCard", "CancelOffer", "ChoosePlayer",
-    "ChooseResource", "Decline", "Discard", "Draw", "DrawHarbor", "EndTurn", "Move", "Offer", "Pass", "PickUp",
-    "PlaceHarbor", "PlayCard",
-    "PutDown", "Roll", "RollDice", "RuleRoll", "StartPlayer", "Steal", "Stolen", "Take", "TakeAction", "TradeWith",
-    "action_from_json",
+    "ACTION_TYPES", "Accept", "Action", "BankTrade", "Build", "BuyCard", "CancelOffer",
+    "ChoosePlayer", "ChooseResource", "Decline", "Discard", "Draw", "DrawHarbor", "DrawToken",
+    "EndTurn", "Move", "Offer", "Pass", "PickUp", "PlaceHarbor", "PlayCard", "PutDown", "Roll",
+    "RollDice", "RuleRoll", "StartPlayer", "Steal", "Stolen", "Take", "TakeAction", "TradeWith",
+    "Travel", "action_from_json",
 ]

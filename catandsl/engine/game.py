@@ -36,7 +36,7 @@ class PieceInfo:
 
     __slots__ = ("index", "name", "site", "cost", "limit", "points", "produces", "distance",
                  "connects", "upgrades", "neutral", "blocks", "steals_from", "allowed",
-                 "allowed_set", "source", "movement", "blockers", "movable_by", "takes")
+                 "allowed_set", "source", "movement", "blockers", "movable_by", "takes", "travel")
 
     index: int
     name: str
@@ -58,6 +58,7 @@ class PieceInfo:
     blockers: tuple[int, ...]  # neutral piece kinds that keep it off their sites
     movable_by: model.Expr | None
     takes: tuple[str, ...]
+    travel: model.Travel | None  # a piece that travels path by path (rules/travel.py)
 
 
 @dataclass(frozen=True)
@@ -207,10 +208,12 @@ class Game:
             info.upgrades = index[ir.upgrades] if ir.upgrades else -1
             info.blockers = tuple(n.index for n in self.pieces if n.neutral and info.name in n.blocks)
             info.movement = None
+            info.travel = ir.travel if not info.neutral and info.site == "path" else None
             if ir.movement is not None and not info.neutral and info.site == "path":
                 info.movement = MoveInfo.of(ir.movement, index)
                 movers.append(info.index)
         self.movers = tuple(movers)
+        self.travellers = tuple(p.index for p in self.pieces if p.travel is not None)
         self.neutral = [p.index for p in self.pieces if p.neutral]
         self.blocking = tuple(p.index for p in self.pieces if "production" in p.blocks)
         # intersections within distance-1 steps, for each distance in use

@@ -43,7 +43,7 @@ FIELDS = (
     "corner_owner", "corner_piece", "path_owner", "path_piece", "neutral_at", "placed",
     "award_holder", "last_roll", "last_corner", "last_path", "vp_tokens", "island_tags",
     "moved", "fresh_paths", "token_stock", "token_supply", "tokens_held", "partners",
-    "offers_made", "offers_declined", "acted", "harbor_at", "harbor_supply",
+    "offers_made", "offers_declined", "acted", "harbor_at", "harbor_supply", "travellers",
 )
 
 
@@ -94,6 +94,7 @@ class State:
     acted: list[int]  # [custom action] times taken this turn
     harbor_at: list[int]  # [harbor spot] the harbor type lying there, -1 for none (rules/harbors.py)
     harbor_supply: list[int]  # [harbor type] tokens the players have still to place
+    travellers: list[list[int]]  # [player, piece, path, points left, turn] (rules/travel.py)
 
     __slots__ = FIELDS + ("pending", "game", "_legal", "_chance", "_routes", "_changed", "_steps")
 
@@ -149,6 +150,7 @@ class State:
         harbors = game.table(HarborTables)
         self.harbor_at = list(harbors.start)
         self.harbor_supply = list(harbors.supply)
+        self.travellers = []
         self._legal: list[int] | None = None
         self._chance: bool | None = None  # is_chance_node(), until the next action
         self._routes: dict[tuple[int, tuple[int, ...]], int] = {}

@@ -115,6 +115,20 @@ class Movement:
     blocked_by: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
+class Travel:
+    """A piece that travels path by path (a wagon): each turn it has `points` (read with
+    `player` when its first step of the turn is taken); a step onto a path sharing an end
+    with its own costs `cost` (read with `player`, `from` and `at`, the path entered) and
+    needs `enter` to hold; after a step onto a path where `stop` holds, it travels no
+    further this turn. Travellers stand beside other pieces: they never block a path."""
+
+    points: Expr
+    cost: Expr
+    enter: Expr | None = None
+    stop: Expr | None = None
+
+
 # ---- declarations ------------------------------------------------------------------
 
 
@@ -173,6 +187,7 @@ class Piece:
     blocks: tuple[str, ...] = ()
     steals_from: tuple[str, ...] = ()
     movement: Movement | None = None
+    travel: Travel | None = None
     movable_by: Expr | None = None
     takes: tuple[str, ...] = ()
     source: Source | None = None

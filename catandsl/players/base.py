@@ -39,7 +39,7 @@ def seat_name(player: int) -> str:
 
 
 CHANCE_LABELS = {"start_player": "start", "roll": "dice", "stolen": "steal", "draw": "card",
-                 "rule_roll": "dice", "draw_harbor": "harbor"}
+                 "rule_roll": "dice", "draw_harbor": "harbor", "draw_token": "draw"}
 
 # Kinds whose text already says how the hands changed: no hand notes for them.
 _SAYS_ITS_HANDS = frozenset(("bank_trade", "trade_with", "discard", "stolen"))
@@ -158,6 +158,8 @@ def _decision_text(game, act, kind: str, who: int, before: _Seen, after: _Seen, 
         return f"builds {act.piece} at {_site(game, act.piece, act.at)}"
     if kind == "move":
         return f"moves {act.piece} to {_site(game, act.piece, act.at)}"
+    if kind == "travel":
+        return f"moves {act.piece} from {game.site_name('path', act.at)} to {game.site_name('path', act.to)}"
     if kind == "pick_up":
         return f"picks up {act.piece} at {_site(game, act.piece, act.at)}"
     if kind == "put_down":

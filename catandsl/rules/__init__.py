@@ -12,6 +12,7 @@ from catandsl.rules import (  # noqa: F401  (each module registers what it defin
     common,
     custom,
     dice,
+    draws,
     hands,
     harbors,
     islands,
@@ -24,4 +25,5 @@ from catandsl.rules import (  # noqa: F401  (each module registers what it defin
     scoring,
     sites,
     trade,
+    travel,
 )

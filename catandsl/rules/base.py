@@ -129,6 +129,18 @@ def action_source(fn: Callable[[Game], Iterable[Action]]) -> Callable[[Game], It
     return fn
 
 
+def rules_call(game: Game, name: str) -> bool:
+    """Whether a rule statement of the game calls the primitive `name` (a game numbers
+    the outcomes of a random value only when its rules use it)."""
+    todo = [e.expr for e in game.effects if e.expr is not None]
+    while todo:
+        x = todo.pop()
+        if x.op == "call" and x.value == name:
+            return True
+        todo.extend(x.args)
+    return False
+
+
 def action_from_json(data: Any) -> Action:
     """An action from its JSON form; ValueError for anything that is not one."""
     if not isinstance(data, dict) or not isinstance(data.get("kind"), str):

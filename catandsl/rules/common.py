@@ -25,6 +25,18 @@ def nth(s: State, items: list[int], index: int) -> int:
     return items[max(1, min(index, len(items))) - 1]
 
 
+@query("items: list<int>", returns="int", reads=STATIC)
+def sum_of(s: State, items: list[int]) -> int:
+    """The sum of a list of numbers (0 for an empty list)."""
+    return sum(int(x) for x in items)
+
+
+@query("condition: bool, then: int, otherwise: int", returns="int", reads=STATIC)
+def if_else(s: State, condition: bool, then: int, otherwise: int) -> int:
+    """`then` when the condition holds, else `otherwise` (both are read first)."""
+    return then if condition else otherwise
+
+
 @query("", returns="list<player>", reads=STATIC)
 def players(s: State) -> list[int]:
     """Every player."""

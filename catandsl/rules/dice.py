@@ -15,7 +15,7 @@ from functools import cache
 from itertools import product
 from typing import TYPE_CHECKING, ClassVar
 
-from catandsl.rules.base import Action, Activity, action_source, activity
+from catandsl.rules.base import Action, Activity, action_source, activity, rules_call
 from catandsl.rules.registry import FLOW, random_value
 
 if TYPE_CHECKING:
@@ -69,21 +69,9 @@ def totals(count: int, sides: int, reroll: tuple[int, ...] = ()) -> list[tuple[i
 def roll_actions(game: Game) -> list[Action]:
     out: list[Action] = [RollDice()]
     out += [Roll(t) for t, _ in game.dice_totals]
-    if _calls(game, "roll_dice"):
+    if rules_call(game, "roll_dice"):
         out += [RuleRoll(t) for t in RULE_TOTALS]
     return out
-
-
-def _calls(game: Game, name: str) -> bool:
-    """Whether a rule statement of the game calls the primitive `name` (a game numbers
-    the outcomes of a rule's dice only when it has some)."""
-    todo = [e.expr for e in game.effects if e.expr is not None]
-    while todo:
-        x = todo.pop()
-        if x.op == "call" and x.value == name:
-            return True
-        todo.extend(x.args)
-    return False
 
 
 @random_value(f"count: int 1..{MAX_RULE_DICE}, sides: int 2..{MAX_RULE_SIDES}", returns="int", answer=RuleRoll)

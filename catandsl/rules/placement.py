@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from catandsl.rules import neutral, sites
+from catandsl.rules import neutral, sites, travel
 from catandsl.rules.base import (
     Action,
     Activity,
@@ -108,6 +108,9 @@ def can_place(s: State, p: int, pi: int, k: int, mode: str = "normal", step: Any
         if step is not None and step.touching_last:
             if s.last_path[p] < 0 or k not in b.path_ends[s.last_path[p]]:  # the player's own last path
                 return False
+    elif P.travel is not None:  # beside whatever stands on the path (rules/travel.py)
+        if not travel.can_place(s, p, P, k, mode, step is not None and step.touching_last):
+            return False
     elif P.site == "path":
         if s.path_owner[k] != -1:
             return False
@@ -162,7 +165,9 @@ def place(s: State, p: int, pi: int, k: int) -> None:
     g = s.game
     P = g.pieces[pi]
     s.placed[p][pi] += 1
-    if P.site == "intersection":
+    if P.travel is not None:
+        travel.place(s, p, pi, k)
+    elif P.site == "intersection":
         if P.upgrades >= 0:
             s.placed[p][P.upgrades] -= 1
         s.corner_owner[k] = p
@@ -178,7 +183,7 @@ def place(s: State, p: int, pi: int, k: int) -> None:
         for key in [key for key in s._routes if key[0] == p]:
             del s._routes[key]
     s.emit("built", {"player": p, "piece": P.name, "at": site(P.site, k)})
-    if P.site == "path":
+    if P.site == "path" and P.travel is None:
         sites.check_reached(s, p, k)  # a route that reaches a site (its hooks run first)
 
 
@@ -212,6 +217,8 @@ def pieces_on_board(s: State) -> list[list[int]]:
         for o, pi in zip(owners, pieces):
             if o >= 0:
                 counted[o][pi] += 1
+    for e in s.travellers:
+        counted[e[0]][e[1]] += 1
     for prompt in s.pending:
         lifted = prompt.lifted()
         if lifted is not None:

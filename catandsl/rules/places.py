@@ -44,6 +44,13 @@ def owner(s: State, at: Site) -> int:
     return -1
 
 
+@query("at: site", returns="bool", reads=BOARD)
+def occupied(s: State, at: Site) -> bool:
+    """Whether a player's piece stands there (a building, a road or a ship; travelling
+    pieces and neutral pieces do not count): `owner(at)` names whose."""
+    return owner(s, at) >= 0
+
+
 @query("at: hex", returns="int", reads=STATIC)
 def number(s: State, at: Site) -> int:
     """The number token on a hex (0 for none)."""

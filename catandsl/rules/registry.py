@@ -232,6 +232,8 @@ EVENTS: dict[str, Event] = {
                "produce a fixed resource; a terrain that `produces choice` is left to rules)"),
         _e("moved", "player: player, piece: piece, from: site, at: site", "piece", "piece",
            doc="after a piece is moved (robber, pirate, ship)"),
+        _e("traveled", "player: player, piece: piece, from: path, at: path", "piece", "piece",
+           doc="after a step of a travelling piece (a wagon) from path `from` onto path `at`"),
         _e("card_bought", "player: player, card: card", "card", "card",
            doc="after a development card is bought"),
         _e("card_played", "player: player, card: card", "card", "card",

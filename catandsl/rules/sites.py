@@ -81,7 +81,7 @@ def token_points(s: State, player: int) -> int:
     return sum(n // per * pts for n, (pts, per) in zip(s.tokens_held[player], per_token) if pts)
 
 
-def _site_of(game: Game, at: Site) -> int:
+def site_index(game: Game, at: Site) -> int:
     code, k = at
     site_at = game.table(SiteTables).site_at
     if code != "i" or k not in site_at:
@@ -118,7 +118,7 @@ def give_tokens(s: State, player: int, token: str, count: int) -> None:
 def take_from_site(s: State, player: int, at: Site, token: str, count: int) -> None:
     """The player takes `count` tokens from the stock of the site at `at`; a short stock
     is made up from the general supply, an empty one gives nothing."""
-    k = _site_of(s.game, at)
+    k = site_index(s.game, at)
     t = s.game.table(SiteTables).token_index[token]
     if s.token_stock[k][t] <= 0:
         return

@@ -1,0 +1,235 @@
+"""Pieces that travel path by path with a budget of points (a wagon; a piece with a
+`travels` block, model.Travel).
+
+A traveller is a player's piece standing on a path beside whatever else stands there: it
+blocks nothing, and any number of travellers may share a path. The state keeps each one
+as `[player, piece, path, left, turn]`: `left` is the points it has for the rest of turn
+`turn`; in any other turn it has not started yet, and its first step of a turn reads the
+piece's `points` afresh (so unused points are lost at the end of a turn). A `left` of -1
+in the current turn means it stopped (`stop where`) and travels no further this turn.
+
+The `travel` activity offers `Travel(piece, at, to)`: a step from path `at` onto path
+`to`, which shares an end with it, costing the piece's `cost` (read with `player`, `from`
+and `at` the path entered), allowed when the points left cover it and `enter` holds. A
+step emits `traveled(PIECE)`, whose hooks pay tolls or deliver goods. Travellers are
+placed like other pieces (a set-up step `place wagon touching last`, or bought where the
+turn allows `build`); outside the set-up a traveller goes on a path at an own building.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from catandsl.rules.base import Action, Activity, EngineError, IllegalAction, Site, action_source, activity, site
+from catandsl.rules.registry import BOARD, FLOW, effect, query
+
+if TYPE_CHECKING:
+    from catandsl.engine.game import Game, PieceInfo
+    from catandsl.engine.state import State
+
+STOPPED = -1  # `left` of a traveller that stopped this turn
+
+
+@dataclass(frozen=True, order=True)
+class Travel(Action):
+    """One step of an own travelling piece from path `at` onto the path `to` next to it."""
+
+    KIND: ClassVar[str] = "travel"
+    WRITES: ClassVar[frozenset[str]] = frozenset((BOARD, FLOW))
+    piece: str
+    at: int
+    to: int
+
+
+def _steps(game: Game, P: PieceInfo) -> list[tuple[int, int]]:
+    """Every (from, to) pair of paths of the piece's allowed sites that share an end."""
+    b = game.board
+    allowed = P.allowed_set
+    out = []
+    for k in P.allowed:
+        for c in b.path_ends[k]:
+            out += [(k, x) for x in b.corner_paths[c] if x != k and x in allowed]
+    return sorted(set(out))
+
+
+@action_source
+def travel_actions(game: Game) -> list[Action]:
+    return [Travel(game.pieces[pi].name, k, x) for pi in game.travellers for k, x in _steps(game, game.pieces[pi])]
+
+
+# ---- reading the piece's expressions ------------------------------------------------------
+
+
+def _number(s: State, P: PieceInfo, expr, env: dict) -> int:
+    assert P.travel is not None
+    v = s.game.interp.value(expr, env, s, P.source)
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise EngineError(f"{P.name}: travel points and costs are numbers, not {v!r}", P.source)
+    return v
+
+
+def left(s: State, entry: list[int]) -> int:
+    """The points a traveller has for the rest of this turn (STOPPED once it stopped)."""
+    p, pi, _, points, turn = entry
+    if turn == s.turns:
+        return points
+    P = s.game.pieces[pi]
+    assert P.travel is not None
+    return max(0, _number(s, P, P.travel.points, {"player": p}))
+
+
+def step_cost(s: State, entry: list[int], to: int) -> int | None:
+    """What the step onto path `to` costs, or None when `enter` forbids it."""
+    p, pi, at, _, _ = entry
+    P = s.game.pieces[pi]
+    assert P.travel is not None
+    env = {"player": p, "from": site("path", at), "at": site("path", to)}
+    if P.travel.enter is not None and not s.game.interp.value(P.travel.enter, env, s, P.source):
+        return None
+    return max(0, _number(s, P, P.travel.cost, env))
+
+
+def _entries(s: State, p: int, names: frozenset[str] | None = None) -> list[list[int]]:
+    g = s.game
+    return [e for e in s.travellers if e[0] == p and (names is None or g.pieces[e[1]].name in names)]
+
+
+# ---- the `travel` activity ------------------------------------------------------------------
+
+
+def _legal(s: State, p: int, names: frozenset[str] | None) -> list[int]:
+    g = s.game
+    if not g.travellers:
+        return []
+    b = g.board
+    out = []
+    for e in _entries(s, p, names):
+        have = left(s, e)
+        if have <= 0:
+            continue
+        P = g.pieces[e[1]]
+        for c in b.path_ends[e[2]]:
+            for x in b.corner_paths[c]:
+                if x == e[2] or x not in P.allowed_set:
+                    continue
+                cost = step_cost(s, e, x)
+                if cost is not None and cost <= have:
+                    out.append(g.action_id[Travel(P.name, e[2], x)])
+    return sorted(set(out))
+
+
+def _apply(s: State, p: int, act: Travel) -> None:
+    g = s.game
+    pi = g.piece_index[act.piece]
+    e = next(e for e in s.travellers if e[0] == p and e[1] == pi and e[2] == act.at)
+    have = left(s, e)
+    cost = step_cost(s, e, act.to)
+    assert cost is not None
+    e[2], e[3], e[4] = act.to, have - cost, s.turns
+    P = g.pieces[pi]
+    assert P.travel is not None
+    env = {"player": p, "from": site("path", act.at), "at": site("path", act.to)}
+    if P.travel.stop is not None and g.interp.value(P.travel.stop, env, s, P.source):
+        e[3] = STOPPED
+    s.emit("traveled", {"player": p, "piece": act.piece, "from": env["from"], "at": env["at"]})
+
+
+def _refusal(s: State, p: int, act: Action) -> IllegalAction | None:
+    if not isinstance(act, Travel):
+        return None
+    g = s.game
+    pi = g.piece_index[act.piece]
+    e = next((e for e in s.travellers if e[0] == p and e[1] == pi and e[2] == act.at), None)
+    what = g.action_to_string(g.action_id[act])
+    if e is None:
+        return IllegalAction("action/invalid_target", f"{what}: player {p} has no {act.piece} there")
+    have = left(s, e)
+    if have == STOPPED:
+        return IllegalAction("action/not_legal", f"{what}: the {act.piece} has stopped for this turn")
+    cost = step_cost(s, e, act.to)
+    if cost is None:
+        return IllegalAction("action/invalid_target", f"{what}: the {act.piece} may not enter that path")
+    if cost > have:
+        return IllegalAction("action/cannot_afford", f"{what}: the step costs {cost} points, "
+                             f"{max(have, 0)} left this turn")
+    return None
+
+
+TRAVEL = activity(Activity(
+    "travel", "a step of an own piece that `travels` (a wagon) onto a path next to it, paying its cost "
+    "from the piece's points for the turn", _legal, {Travel: _apply},
+    names="piece", subject=lambda game, act: act.piece, refusal=_refusal))
+
+
+# ---- placing a traveller ------------------------------------------------------------------
+
+
+def can_place(s: State, p: int, P: PieceInfo, k: int, mode: str, touching_last: bool) -> bool:
+    """A traveller goes on any path it may stand on, beside whatever stands there: in the
+    set-up at the player's last building when the step says `touching last`, elsewhere at
+    an own building."""
+    b = s.game.board
+    if mode == "setup":
+        return not touching_last or s.last_corner[p] in b.path_ends[k]
+    return any(s.corner_owner[c] == p for c in b.path_ends[k])
+
+
+def place(s: State, p: int, pi: int, k: int) -> None:
+    s.travellers.append([p, pi, k, 0, -1])
+
+
+# ---- primitives -----------------------------------------------------------------------------
+
+
+def _one(s: State, player: int, piece: str) -> list[int] | None:
+    g = s.game
+    pi = g.piece_index[piece]
+    if g.pieces[pi].travel is None:
+        raise EngineError(f"`{piece}` does not travel (it has no `travels` block)", None)
+    return next((e for e in s.travellers if e[0] == player and e[1] == pi), None)
+
+
+@effect("player: player, piece: piece, points: int 0..1000", writes=BOARD)
+def add_travel_points(s: State, player: int, piece: str, points: int) -> None:
+    """Adds points to the player's travelling piece for this turn (1 grain for 2 more);
+    nothing for a piece that stopped this turn or that the player has not placed."""
+    e = _one(s, player, piece)
+    if e is None:
+        return
+    have = left(s, e)
+    if have != STOPPED:
+        e[3], e[4] = have + points, s.turns
+
+
+@effect("player: player, piece: piece", writes=BOARD)
+def restart_travel(s: State, player: int, piece: str) -> None:
+    """The player's travelling piece travels again this turn with its full points, as if
+    it had not moved yet (a card such as Swift Journey)."""
+    e = _one(s, player, piece)
+    if e is not None:
+        e[4] = -1
+
+
+@query("player: player, piece: piece", returns="int", reads=BOARD)
+def travel_points(s: State, player: int, piece: str) -> int:
+    """The points the player's travelling piece has left this turn (0 once it stopped,
+    or when the player has none placed)."""
+    e = _one(s, player, piece)
+    return 0 if e is None else max(0, left(s, e))
+
+
+@query("player: player, piece: piece", returns="path", reads=BOARD)
+def traveller_at(s: State, player: int, piece: str) -> Site:
+    """The path where the player's travelling piece stands (a rule that asks before it
+    is placed stops with an error)."""
+    e = _one(s, player, piece)
+    if e is None:
+        raise EngineError(f"player {player} has no {piece} on the board", None)
+    return site("path", e[2])
+
+
+@query("at: path", returns="int", reads=BOARD)
+def travellers_on(s: State, at: Site) -> int:
+    """How many travelling pieces stand on a path."""
+    return sum(1 for e in s.travellers if e[2] == at[1])

@@ -1,0 +1,209 @@
+"""Pieces that travel path by path with points (catandsl/rules/travel.py): the points of
+a turn, step costs, `enter` and `stop`, points added by an action, unused points lost,
+travellers placed in the set-up, serialization, and random games that keep the piece
+counts."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import catandsl
+from catandsl.engine import IllegalAction, StateError
+from catandsl.rules.travel import STOPPED, Travel, travel_points
+from tests.engine.helpers import GRAIN, act, blank, give, legal, put, to_main
+
+SCENARIO = '''
+scenario "Wagons" {
+  uses base
+  token gold { supply 40 }
+  token level { supply 20 }
+  piece wagon {
+    on path where land(at)
+    limit 1
+    travels {
+      points nth([4, 5, 6, 7, 7], tokens(player, level))
+      step_cost sum_of([if_else(occupied(at), 1, 2), if_else(travellers_on(at) > 0, 1, 0)])
+      enter where not occupied(at) or owner(at) == player or tokens(player, gold) > 0
+      stop where travellers_on(at) > 1
+    }
+  }
+  rule toll {
+    on traveled(wagon) if occupied(at) and owner(at) != player {
+      give_tokens(owner(at), gold, 1)
+    }
+  }
+  action boost "Boost" {
+    cost grain
+    on take { add_travel_points(player, wagon, 2) }
+  }
+  setup {
+    round forward { place settlement; place road touching last; place wagon touching last }
+    round backward { place settlement; place road touching last; collect last }
+  }
+  turn {
+    phase roll { roll; play }
+    phase main { trade; build; buy; play; boost }
+    phase move { travel }
+  }
+  map {
+    rows at (0, -2) """
+          m10 p2  f9
+        w12 h6  p4  h10
+      w9  f11 d   f3  m8
+        f8  m3  w4  p5
+          h5  w6  p11
+    """
+    legend { f forest; p pasture; w fields; h hills; m mountains; d desert }
+    start robber on desert
+  }
+}
+'''
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory):
+    path = tmp_path_factory.mktemp("travel") / "wagons.catan"
+    path.write_text(SCENARIO, encoding="utf-8")
+    return catandsl.new_game(catandsl.load(path), 3, {}, 1)
+
+
+def _path(g, q, r, side):
+    return g.board.path_index[(q, r, side)]
+
+
+def _start(g, at: int):
+    """Turn 1, player 0 in the main phase, player 0's wagon on path `at`."""
+    s = blank(g)
+    s.travellers = [[0, g.piece_index["wagon"], at, 0, -1]]
+    s.placed[0][g.piece_index["wagon"]] = 1
+    s.changed()
+    to_main(s, 8)
+    return s
+
+
+def _steps(s):
+    return sorted((a.at, a.to) for a in legal(s) if isinstance(a, Travel))
+
+
+def _chain(g):
+    """Three paths in a row on land: a, b (sharing an end with a), c (sharing the other
+    end of b), with a, c not adjacent."""
+    b = g.board
+    wagon = g.pieces[g.piece_index["wagon"]]
+    for a in wagon.allowed:
+        for end in b.path_ends[a]:
+            for x in b.corner_paths[end]:
+                if x == a or x not in wagon.allowed_set:
+                    continue
+                far = [c for c in b.path_ends[x] if c != end][0]
+                for y in b.corner_paths[far]:
+                    if y != x and y in wagon.allowed_set and not set(b.path_ends[y]) & set(b.path_ends[a]):
+                        return a, x, y
+    raise AssertionError("no three paths in a row")
+
+
+def test_a_turns_points_pay_steps_of_two_on_empty_paths_and_one_on_own_roads(game):
+    a, b, c = _chain(game)
+    s = _start(game, a)
+    assert (a, b) in _steps(s)
+    act(s, Travel("wagon", a, b))
+    assert s.travellers[0][2:4] == [b, 2]
+    assert game.phases[s.phase].name == "move"  # travelling moved the turn on: no more building
+    put(s, 0, "road", c)
+    act(s, Travel("wagon", b, c))  # own road: 1
+    assert s.travellers[0][3] == 1
+    assert _steps(s) == []  # 1 point left; every path around costs 2
+    before = s.serialize()
+    with pytest.raises(IllegalAction) as refused:
+        act(s, Travel("wagon", c, b))  # no road on b: 2 points, 1 left
+    assert refused.value.code == "action/cannot_afford" and s.serialize() == before
+
+
+def test_another_players_road_needs_gold_and_pays_its_owner(game):
+    a, b, _ = _chain(game)
+    s = _start(game, a)
+    put(s, 1, "road", b)
+    assert (a, b) not in _steps(s)  # no gold: may not enter
+    with pytest.raises(IllegalAction) as refused:
+        act(s, Travel("wagon", a, b))
+    assert refused.value.code == "action/invalid_target"
+    gold = game.token_index["gold"]
+    s.tokens_held[0][gold] = 1
+    s.token_supply[gold] -= 1
+    s.changed()
+    act(s, Travel("wagon", a, b))
+    assert s.travellers[0][3] == 3 and s.tokens_held[1][gold] == 1  # 1 point, the toll to its owner
+
+
+def test_an_action_adds_points_for_this_turn_and_unused_points_are_lost(game):
+    a, b, _ = _chain(game)
+    s = _start(game, a)
+    give(s, 0, 0, 0, 0, 1, 0)
+    act(s, next(x for x in legal(s) if getattr(x, "action", None) == "boost"))
+    assert s.travellers[0][3:] == [6, s.turns] and s.hands[0][GRAIN] == 0
+    act(s, Travel("wagon", a, b))
+    assert s.travellers[0][3] == 4
+    for _ in range(3):  # every player's turn passes: the next turn starts afresh
+        act(s, next(x for x in legal(s) if x.KIND == "end_turn"))
+        to_main(s, 8)
+    assert s.turn_player == 0
+    assert travel_points(s, 0, "wagon") == 4
+
+
+def test_stepping_onto_a_path_where_stop_holds_ends_the_travel_for_the_turn(game):
+    a, b, c = _chain(game)
+    s = _start(game, a)
+    s.travellers.append([1, game.piece_index["wagon"], b, 0, -1])
+    s.placed[1][game.piece_index["wagon"]] = 1
+    s.changed()
+    act(s, Travel("wagon", a, b))  # 2 for the path and 1 for the wagon on it; two there: stop
+    assert s.travellers[0][3] == STOPPED and not _steps(s)
+    with pytest.raises(IllegalAction) as refused:
+        act(s, Travel("wagon", b, c))
+    assert refused.value.code == "action/not_legal"
+
+
+def test_the_set_up_places_a_wagon_at_the_players_last_building(game):
+    s = game.new_initial_state()
+    act(s, catandsl.engine.actions.StartPlayer(0))
+    act(s, legal(s)[0])  # settlement
+    act(s, legal(s)[0])  # road
+    corner = s.last_corner[0]
+    spots = [x for x in legal(s) if x.KIND == "build" and x.piece == "wagon"]
+    assert spots and all(corner in game.board.path_ends[x.at] for x in spots)
+    road = s.last_path[0]
+    assert any(x.at == road for x in spots)  # beside the road just built
+    act(s, spots[0])
+    assert [e[:3] for e in s.travellers] == [[0, game.piece_index["wagon"], spots[0].at]]
+
+
+def test_travellers_serialize_and_a_tampered_one_is_refused(game):
+    a, b, _ = _chain(game)
+    s = _start(game, a)
+    act(s, Travel("wagon", a, b))
+    back = game.deserialize_state(s.serialize())
+    assert back == s
+    data = json.loads(s.serialize())
+    data["travellers"][0][1] = game.piece_index["road"]
+    with pytest.raises(StateError):
+        game.deserialize_state(json.dumps(data))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_games_keep_the_piece_counts(game, seed):
+    rng = random.Random(seed)
+    s = game.new_initial_state()
+    for _ in range(3000):
+        if s.is_terminal():
+            break
+        if s.is_chance_node():
+            s.apply_action(s.sample_chance())
+        else:
+            s.apply_action(rng.choice(s.legal_actions()))
+        for e in s.travellers:
+            assert e[2] in game.pieces[e[1]].allowed_set
+    game.deserialize_state(s.serialize())  # validates piece counts, travellers and all
+    assert len(s.travellers) == 3
