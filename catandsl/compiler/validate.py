@@ -95,6 +95,8 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> Non
                 missing_islands.add((id(rs.map), island, used))  # once per map, not per option
                 report(Diagnostic("E0416", f"the map for {where} names no island `{island}`", used,
                                   help=f"add `island {island} at (q, r)` to that map"))
+        for d in _fresh_steps_without_an_upgrade(rs, span):
+            report(d)
         for d in _pieces_given_to_the_wrong_primitive(rs, span):
             report(d)
         key = (id(rs.map), tuple((name, id(t)) for name, t in rs.terrains.items()))
@@ -157,6 +159,22 @@ def _action_space(rs, board, span: Span) -> Diagnostic | None:
             help="fewer `cards` in `trade domestic { }`, or fewer resources")
     return Diagnostic("E0608", f"the game would number about {total:,} actions; the limit is {MAX_ACTIONS:,}",
                       _span(rs.map.source, span), help="fewer pieces, resources or cards, or a smaller map")
+
+
+def _fresh_steps_without_an_upgrade(rs, span: Span):
+    """E0304: `place PIECE new` in the set-up names a piece that upgrades nothing (only
+    an upgrade, a city, can be placed fresh instead of on the piece it replaces)."""
+    for rnd in (rs.setup.rounds if rs.setup is not None else ()):
+        for step in rnd.steps:
+            if not step.fresh:
+                continue
+            for name in step.pieces:
+                piece = rs.pieces.get(name)
+                if piece is not None and (piece.upgrades is None or piece.site != "intersection"):
+                    yield Diagnostic(
+                        "E0304", f"`place {name} new`: `{name}` upgrades no piece on an intersection, "
+                        "so it is always placed new", _span(step.source, span),
+                        help="`new` places an upgrade (a city) on an empty intersection: place city new")
 
 
 def _pieces_given_to_the_wrong_primitive(rs, span: Span):

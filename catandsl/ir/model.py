@@ -301,7 +301,10 @@ class Param:
 @dataclass(frozen=True)
 class SetupStep:
     """`place settlement`, `place road or ship touching last`, `collect last`;
-    `optional`: the player may pass instead (`place settlement optional`)."""
+    `optional`: the player may pass instead (`place settlement optional`); `fresh`
+    (`place city new`): a piece that upgrades another stands on an empty intersection
+    where the piece it upgrades could, under its distance rule; `count` (`collect last
+    2`): the resources each producing hex pays (1 by default)."""
 
     action: str
     pieces: tuple[str, ...] = ()
@@ -309,6 +312,8 @@ class SetupStep:
     where: Expr | None = None
     optional: bool = False
     source: Source | None = None
+    fresh: bool = False
+    count: int = 1
 
 
 @dataclass(frozen=True)
