@@ -41,10 +41,11 @@ def _each_entry(low, block: ast.Block, table: dict, what: str, state: dict, node
             low.ctx.error("E0304", e.message, e.span, help=e.help)
 
 
-def lower_cost(low, node: ast.Cost) -> tuple[model.Amount, ...]:
+def lower_cost(low, node: ast.Cost, tokens: bool = False) -> tuple[model.Amount, ...]:
+    """A cost's amounts: resources, and tokens too where `tokens` (a scenario action's)."""
     amounts = []
     for a in node.amounts:
-        low.ctx.refer("resource", a.resource, context="a cost")
+        low.ctx.refer("resource|token" if tokens else "resource", a.resource, context="a cost")
         if not 1 <= a.count <= MAX_COST:
             raise Shape(a.span, f"a cost counts 1 to {MAX_COST} of a resource")
         amounts.append(model.Amount(a.resource.name, a.count))

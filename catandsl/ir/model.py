@@ -216,7 +216,10 @@ class Award:
 class Trade:
     """A way to trade: `bank` (give:get with the bank) or `domestic` (between players:
     offers of 1 to `cards` resource cards on each side, at most `offers_per_turn` a
-    turn; an offer every other player declined is not made again in that turn)."""
+    turn; an offer every other player declined is not made again in that turn).
+    `tokens` (domestic): token kinds a side may also hold, each with the most of it on
+    one side (`tokens coin 4`); a side then holds 0 to `cards` cards and 0 to that many
+    of each token, not nothing at all."""
 
     KIND: ClassVar[str] = "trade"
     name: str
@@ -225,6 +228,7 @@ class Trade:
     cards: int = 1
     offers_per_turn: int = 3
     source: Source | None = None
+    tokens: tuple[Amount, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -393,7 +397,8 @@ class CustomAction:
     """`action NAME "Title" { ... }`: an action of the scenario's own, taken in a phase
     that allows it, at most `per_turn` times a turn, when its cost is paid and its
     condition (`player` in scope) holds; its effects are the hooks of
-    `action_taken(NAME)`."""
+    `action_taken(NAME)`. `cost` holds the resource cards it costs, `token_cost` the
+    tokens (returned to their general supply)."""
 
     KIND: ClassVar[str] = "action"
     name: str
@@ -402,6 +407,7 @@ class CustomAction:
     per_turn: int = 1
     condition: Expr | None = None
     source: Source | None = None
+    token_cost: tuple[Amount, ...] = ()
 
 
 @dataclass(frozen=True)
