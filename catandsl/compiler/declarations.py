@@ -305,7 +305,7 @@ class Lowering:
             self.emit(model.Trade("bank", ratio.give, ratio.get, source=source_of(e.span)))
         elif kind.name == "domestic":
             no_more(items, 1, "trade")
-            self.emit(model.Trade("domestic", source=source_of(e.span), **_domestic(e)))
+            self.emit(model.Trade("domestic", source=source_of(e.span), **_domestic(self, e)))
         else:
             raise Shape(kind.span, f"unknown kind of trade `{kind.name}`",
                         help=did_you_mean(kind.name, ["bank", "domestic"]) or "trade bank 4:1 / trade domestic")
@@ -484,25 +484,66 @@ class Lowering:
 
 
 # A domestic offer holds 1 to `cards` cards a side: the offers are every pair of such bundles,
-# which grows as resources ** (2 * cards); these bounds keep it to some thousands.
-MAX_OFFER_CARDS, MAX_OFFERS_PER_TURN = 4, 50
+# which grows as resources ** (2 * cards); these bounds keep it to some thousands (E0608
+# counts the offers, the tokens' too).
+MAX_OFFER_CARDS, MAX_OFFERS_PER_TURN, MAX_OFFER_TOKENS = 4, 50, 10
+DOMESTIC_PROPS = ["cards", "offers_per_turn", "tokens"]
 
 
-def _domestic(e: ast.Entry) -> dict:
-    """`trade domestic { cards 2; offers_per_turn 3 }`"""
+def _domestic(low: Lowering, e: ast.Entry) -> dict:
+    """`trade domestic { cards 2; offers_per_turn 3; tokens coin 4 }`"""
     out: dict = {}
+    tokens: list[tuple[ast.Word, int | None]] = []
     for st in (e.block.stmts if e.block is not None else ()):
-        if not isinstance(st, ast.Entry) or st.head.name not in ("cards", "offers_per_turn"):
-            raise Shape(st.span, "a domestic trade holds `cards N` and `offers_per_turn N`",
-                        help=did_you_mean(getattr(getattr(st, "head", None), "name", ""),
-                                          ["cards", "offers_per_turn"]))
+        if not isinstance(st, ast.Entry) or st.head.name not in DOMESTIC_PROPS:
+            raise Shape(st.span, "a domestic trade holds `cards N`, `offers_per_turn N` and `tokens TOKEN N`",
+                        help=did_you_mean(getattr(getattr(st, "head", None), "name", ""), DOMESTIC_PROPS))
         no_block(st)
+        if st.head.name == "tokens":
+            tokens += _offered_tokens(low, st)
+            continue
         n = single_number(st)
         most = MAX_OFFER_CARDS if st.head.name == "cards" else MAX_OFFERS_PER_TURN
         if not 1 <= n.value <= most:
             raise Shape(n.span, f"`{st.head.name}` is 1 to {most}")
         out[st.head.name] = n.value
+    if tokens:
+        cards = out.get("cards", 1)
+        out["tokens"] = tuple(model.Amount(w.name, cards if n is None else n) for w, n in tokens)
+        for w, _ in tokens:
+            low.later(lambda w=w: _not_a_resource(low, w))
     return out
+
+
+def _offered_tokens(low: Lowering, st: ast.Entry) -> list[tuple[ast.Word, int | None]]:
+    """`tokens coin 4, spice`: each phrase a token and the most of it on one side of an
+    offer (default: the `cards` bound)."""
+    out: list[tuple[ast.Word, int | None]] = []
+    seen: set[str] = set()
+    for phrase in st.phrases:
+        items = list(phrase.terms)
+        w = need_word(items, 0, st, "a token's name")
+        n = None
+        if len(items) > 1:
+            number = need_number(items, 1, w, "the most tokens on one side")
+            n = in_range(number, 1, MAX_OFFER_TOKENS, "the tokens on one side of an offer")
+        no_more(items, 2, "tokens")
+        if w.name in seen:
+            raise Shape(w.span, f"token `{w.name}` is named twice")
+        seen.add(w.name)
+        low.ctx.refer("token", w, context="`trade domestic`")
+        out.append((w, n))
+    if not out:
+        raise Shape(st.span, "write `tokens TOKEN N`: the tokens a side of an offer may hold")
+    return out
+
+
+def _not_a_resource(low: Lowering, w: ast.Word) -> None:
+    """An offer names resources and tokens in one bundle: a token offered in trades
+    may not share a resource's name."""
+    if low.ctx.is_declared("resource", w.name):
+        low.ctx.error("E0304", f"token `{w.name}` shares its name with a resource, so an offer "
+                       "could not tell them apart", w.span, help="give the token another name")
 
 
 def _setting(name: str, low: int, high: int):

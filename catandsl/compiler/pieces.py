@@ -41,10 +41,11 @@ def _each_entry(low, block: ast.Block, table: dict, what: str, state: dict, node
             low.ctx.error("E0304", e.message, e.span, help=e.help)
 
 
-def lower_cost(low, node: ast.Cost) -> tuple[model.Amount, ...]:
+def lower_cost(low, node: ast.Cost, tokens: bool = False) -> tuple[model.Amount, ...]:
+    """A cost's amounts: resources, and tokens too where `tokens` (a scenario action's)."""
     amounts = []
     for a in node.amounts:
-        low.ctx.refer("resource", a.resource, context="a cost")
+        low.ctx.refer("resource|token" if tokens else "resource", a.resource, context="a cost")
         if not 1 <= a.count <= MAX_COST:
             raise Shape(a.span, f"a cost counts 1 to {MAX_COST} of a resource")
         amounts.append(model.Amount(a.resource.name, a.count))
@@ -56,6 +57,7 @@ def _cost(low, node: ast.Cost, state: dict) -> None:
 
 
 MAX_COST = 1000
+MAX_COLLECT = 10  # `collect last N`: resources per producing hex
 
 
 # ---- piece -------------------------------------------------------------------------------
@@ -418,17 +420,22 @@ def lower_setup(low, e: ast.Entry) -> model.Setup:
 def _setup_step(low, st) -> model.SetupStep | None:
     try:
         if not isinstance(st, ast.Entry) or st.head.name not in ("place", "collect"):
-            raise Shape(st.span, "a round lists `place PIECE [or PIECE] [touching last] [optional]` and "
-                        "`collect last`")
+            raise Shape(st.span, "a round lists `place PIECE [or PIECE] [new] [touching last] [optional]` and "
+                        "`collect last [N]`")
         items = terms(st)
         if st.head.name == "collect":
-            if [getattr(t, "name", None) for t in items] != ["last"]:
-                raise Shape(st.span, "write `collect last`: resources for the piece just placed")
-            return model.SetupStep("collect", source=source_of(st.span))
+            if not items or getattr(items[0], "name", None) != "last" or len(items) > 2 or (
+                    len(items) == 2 and not isinstance(items[1], ast.Number)):
+                raise Shape(st.span, "write `collect last` (or `collect last N`, N per producing hex): "
+                            "resources for the piece just placed")
+            count = 1
+            if len(items) == 2:
+                count = in_range(items[1], 1, MAX_COLLECT, "`collect last`'s count")
+            return model.SetupStep("collect", source=source_of(st.span), count=count)
         if [getattr(t, "name", None) for t in items] == ["harbor"] and not low.ctx.is_declared("piece", "harbor"):
             return model.SetupStep("harbor", source=source_of(st.span))  # B.9: draw a harbor, lay it
         pieces: list[str] = []
-        touching = optional = False
+        touching = optional = fresh = False
         i = 0
         while i < len(items):
             w = need_word(items, i, st, "a piece name")
@@ -437,6 +444,10 @@ def _setup_step(low, st) -> model.SetupStep | None:
                 continue
             if w.name == "optional" and pieces:
                 optional = True  # the player may pass
+                i += 1
+                continue
+            if w.name == "new" and pieces and not low.ctx.is_declared("piece", "new"):
+                fresh = True  # an upgrade placed on an empty intersection (`place city new`)
                 i += 1
                 continue
             if w.name == "touching":
@@ -454,7 +465,7 @@ def _setup_step(low, st) -> model.SetupStep | None:
         where = None
         if st.where is not None:
             where = condition_for_site(low.ctx, low.hooks, st.where, "site", player=True)
-        return model.SetupStep("place", tuple(pieces), touching, where, optional, source_of(st.span))
+        return model.SetupStep("place", tuple(pieces), touching, where, optional, source_of(st.span), fresh)
     except Shape as err:
         low.ctx.error("E0304", err.message, err.span, help=err.help)
         return None

@@ -96,6 +96,8 @@ def _references(rs: Ruleset) -> Iterator[tuple[str | None, str, str, model.Sourc
     for action in rs.actions.values():
         for a in action.cost:
             yield "resource", a.name, f"action `{action.name}`", action.source
+        for a in action.token_cost:
+            yield "token", a.name, f"action `{action.name}`", action.source
         for name in _vars(action.condition):
             yield None, name, f"action `{action.name}`", action.source
     for site in rs.sites.values():

@@ -198,13 +198,16 @@ def _lower_action(low: Lowering, name: ast.Word, title: str, block: ast.Block, s
     from catandsl.compiler.pieces import lower_cost
 
     cost: tuple[model.Amount, ...] = ()
+    token_cost: tuple[model.Amount, ...] = ()
     per_turn = 1
     condition = None
     hooks: list[model.Hook] = []
     for st in block.stmts:
         try:
             if isinstance(st, ast.Cost):
-                cost = lower_cost(low, st)
+                both = lower_cost(low, st, tokens=True)  # `cost 2 coin`: tokens too
+                cost = tuple(a for a in both if not low.ctx.is_declared("token", a.name))
+                token_cost = tuple(a for a in both if low.ctx.is_declared("token", a.name))
             elif isinstance(st, ast.Entry) and st.head.name == "per_turn":
                 no_block(st)
                 per_turn = single_number(st).value
@@ -227,4 +230,4 @@ def _lower_action(low: Lowering, name: ast.Word, title: str, block: ast.Block, s
     if len(hooks) > 1:
         low.ctx.error("E0303", f"action `{name.name}` has more than one `on take`", name.span)
     low.emit(model.Rule(f"action:{name.name}", tuple(hooks), "action", source_of(span)))
-    return model.CustomAction(name.name, title, cost, per_turn, condition, source_of(span))
+    return model.CustomAction(name.name, title, cost, per_turn, condition, source_of(span), token_cost)

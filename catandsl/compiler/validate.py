@@ -95,6 +95,8 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> Non
                 missing_islands.add((id(rs.map), island, used))  # once per map, not per option
                 report(Diagnostic("E0416", f"the map for {where} names no island `{island}`", used,
                                   help=f"add `island {island} at (q, r)` to that map"))
+        for d in _fresh_steps_without_an_upgrade(rs, span):
+            report(d)
         for d in _pieces_given_to_the_wrong_primitive(rs, span):
             report(d)
         key = (id(rs.map), tuple((name, id(t)) for name, t in rs.terrains.items()))
@@ -144,19 +146,43 @@ def _action_space(rs, board, span: Span) -> Diagnostic | None:
     pieces = sum(sites.get(p.site, 0) * (3 if p.movement else 1) for p in rs.pieces.values())
     resources = len(rs.resources)
     domestic = rs.trades.get("domestic")
-    bundles = sum(comb(resources + k - 1, k) for k in range(1, domestic.cards + 1)) if domestic else 0
+    bundles = 0
+    if domestic is not None:
+        # a side: 0 to `cards` cards and 0 to N of each offered token, not nothing at all
+        card_parts = 1 + sum(comb(resources + k - 1, k) for k in range(1, domestic.cards + 1))
+        token_parts = 1
+        for a in domestic.tokens:
+            token_parts *= a.count + 1
+        bundles = card_parts * token_parts - 1
     cards = sum(len(d.cards) for d in rs.decks.values())
     total = pieces + bundles * bundles + resources * resources * 4 + cards * 2 + 64
     if total <= MAX_ACTIONS:
         return None
     if bundles * bundles > MAX_ACTIONS // 2 and domestic is not None:
         return Diagnostic(
-            "E0608", f"a domestic offer of 1 to {domestic.cards} of {resources} resources makes "
+            "E0608", f"a domestic offer of 1 to {domestic.cards} of {resources} resources"
+            f"{' and the tokens offered' if domestic.tokens else ''} makes "
             f"{bundles:,} bundles, {bundles * bundles:,} offers: the game's actions would pass "
             f"{MAX_ACTIONS:,}", _span(domestic.source, span),
-            help="fewer `cards` in `trade domestic { }`, or fewer resources")
+            help="fewer `cards` or `tokens` in `trade domestic { }`, or fewer resources")
     return Diagnostic("E0608", f"the game would number about {total:,} actions; the limit is {MAX_ACTIONS:,}",
                       _span(rs.map.source, span), help="fewer pieces, resources or cards, or a smaller map")
+
+
+def _fresh_steps_without_an_upgrade(rs, span: Span):
+    """E0304: `place PIECE new` in the set-up names a piece that upgrades nothing (only
+    an upgrade, a city, can be placed fresh instead of on the piece it replaces)."""
+    for rnd in (rs.setup.rounds if rs.setup is not None else ()):
+        for step in rnd.steps:
+            if not step.fresh:
+                continue
+            for name in step.pieces:
+                piece = rs.pieces.get(name)
+                if piece is not None and (piece.upgrades is None or piece.site != "intersection"):
+                    yield Diagnostic(
+                        "E0304", f"`place {name} new`: `{name}` upgrades no piece on an intersection, "
+                        "so it is always placed new", _span(step.source, span),
+                        help="`new` places an upgrade (a city) on an empty intersection: place city new")
 
 
 def _pieces_given_to_the_wrong_primitive(rs, span: Span):

@@ -278,7 +278,7 @@ class Setup(Prompt):
         p, step = setup_entry(s)
         if step.action == "collect":
             corner = s.last_corner[p]
-            placement.collect(s, p, corner)
+            placement.collect(s, p, corner, step.count)
             s.setup_pos += 1
             if corner >= 0 and s.corner_owner[corner] == p:
                 # rules pay what `collect` does not (terrains of choice)

@@ -231,7 +231,10 @@ class Award:
 class Trade:
     """A way to trade: `bank` (give:get with the bank) or `domestic` (between players:
     offers of 1 to `cards` resource cards on each side, at most `offers_per_turn` a
-    turn; an offer every other player declined is not made again in that turn)."""
+    turn; an offer every other player declined is not made again in that turn).
+    `tokens` (domestic): token kinds a side may also hold, each with the most of it on
+    one side (`tokens coin 4`); a side then holds 0 to `cards` cards and 0 to that many
+    of each token, not nothing at all."""
 
     KIND: ClassVar[str] = "trade"
     name: str
@@ -240,6 +243,7 @@ class Trade:
     cards: int = 1
     offers_per_turn: int = 3
     source: Source | None = None
+    tokens: tuple[Amount, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -316,7 +320,10 @@ class Param:
 @dataclass(frozen=True)
 class SetupStep:
     """`place settlement`, `place road or ship touching last`, `collect last`;
-    `optional`: the player may pass instead (`place settlement optional`)."""
+    `optional`: the player may pass instead (`place settlement optional`); `fresh`
+    (`place city new`): a piece that upgrades another stands on an empty intersection
+    where the piece it upgrades could, under its distance rule; `count` (`collect last
+    2`): the resources each producing hex pays (1 by default)."""
 
     action: str
     pieces: tuple[str, ...] = ()
@@ -324,6 +331,8 @@ class SetupStep:
     where: Expr | None = None
     optional: bool = False
     source: Source | None = None
+    fresh: bool = False
+    count: int = 1
 
 
 @dataclass(frozen=True)
@@ -403,7 +412,8 @@ class CustomAction:
     """`action NAME "Title" { ... }`: an action of the scenario's own, taken in a phase
     that allows it, at most `per_turn` times a turn, when its cost is paid and its
     condition (`player` in scope) holds; its effects are the hooks of
-    `action_taken(NAME)`."""
+    `action_taken(NAME)`. `cost` holds the resource cards it costs, `token_cost` the
+    tokens (returned to their general supply)."""
 
     KIND: ClassVar[str] = "action"
     name: str
@@ -412,6 +422,7 @@ class CustomAction:
     per_turn: int = 1
     condition: Expr | None = None
     source: Source | None = None
+    token_cost: tuple[Amount, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,8 @@
 COND { EFFECTS } }`): a player takes one in a phase that allows it (by its name, or
 `actions` for all), when they can pay its cost, have taken it fewer than `per_turn`
 times this turn, and its condition holds; its effects then run as the hooks of
-`action_taken(NAME)`."""
+`action_taken(NAME)`. A cost may name tokens (`cost 2 coin`): the player pays them from
+the tokens they hold back to the token's general supply."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING, ClassVar
 from catandsl.rules.base import Action, Activity, IllegalAction, action_source, activity
 from catandsl.rules.placement import affordable, pay
 from catandsl.rules.registry import EVERYTHING
+from catandsl.rules.sites import SiteTables
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game
@@ -37,12 +39,20 @@ class CustomTables:
     ids: tuple[int, ...]  # per declared action
     costs: tuple[tuple[int, ...], ...]
     index: dict[str, int]
+    token_costs: tuple[tuple[int, ...], ...]  # per declared action, per token kind
 
     @classmethod
     def build(cls, game: Game) -> CustomTables:
+        token_index = game.table(SiteTables).token_index
+        token_costs = []
+        for a in game.custom_actions:
+            v = [0] * len(token_index)
+            for amount in a.token_cost:
+                v[token_index[amount.name]] += amount.count
+            token_costs.append(tuple(v))
         return cls(tuple(game.action_id[TakeAction(a.name)] for a in game.custom_actions),
                    tuple(game.cost_vector(a.cost) for a in game.custom_actions),
-                   {a.name: k for k, a in enumerate(game.custom_actions)})
+                   {a.name: k for k, a in enumerate(game.custom_actions)}, tuple(token_costs))
 
 
 def available(s: State, p: int, k: int) -> str:
@@ -51,7 +61,8 @@ def available(s: State, p: int, k: int) -> str:
     a = g.custom_actions[k]
     if s.acted[k] >= a.per_turn:
         return f"taken {a.per_turn} time(s) this turn already"
-    if not affordable(s.hands[p], g.table(CustomTables).costs[k]):
+    t = g.table(CustomTables)
+    if not affordable(s.hands[p], t.costs[k]) or not affordable(s.tokens_held[p], t.token_costs[k]):
         return "cannot afford it"
     if a.condition is not None and not g.interp.value(a.condition, {"player": p, "action": a.name}, s,
                                                       a.source):
@@ -70,6 +81,11 @@ def _apply(s: State, p: int, act: TakeAction) -> None:
     t = s.game.table(CustomTables)
     k = t.index[act.action]
     pay(s, p, t.costs[k])
+    held, supply = s.tokens_held[p], s.token_supply
+    for i, n in enumerate(t.token_costs[k]):
+        if n:
+            held[i] -= n
+            supply[i] += n
     s.acted[k] += 1
     s.emit("action_taken", {"player": p, "action": act.action})
 

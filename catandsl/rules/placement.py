@@ -90,13 +90,21 @@ def can_place(s: State, p: int, pi: int, k: int, mode: str = "normal", step: Any
     ):
         return False  # B.5: a neutral piece that `blocks` this piece stands beside
     if P.site == "intersection":
+        distance = P.distance
         if P.upgrades >= 0:
-            return s.corner_owner[k] == p and s.corner_piece[k] == P.upgrades
+            if step is None or not step.fresh:
+                return s.corner_owner[k] == p and s.corner_piece[k] == P.upgrades
+            # `place city new`: where the piece it upgrades could stand, under its distance rule
+            base = g.pieces[P.upgrades]
+            if k not in base.allowed_set or (base.blockers and neutral.blocked_at(
+                    s, b.corner_hexes[k], base.blockers)):
+                return False
+            distance = max(distance, base.distance)
         if s.corner_owner[k] != -1:
             return False
-        if P.distance > 1:
+        if distance > 1:
             owner = s.corner_owner
-            for m in g.within[P.distance][k]:
+            for m in g.within[distance][k]:
                 if owner[m] != -1:
                     return False
         if mode != "setup" and P.connects:
@@ -168,8 +176,8 @@ def place(s: State, p: int, pi: int, k: int) -> None:
     if P.travel is not None:
         travel.place(s, p, pi, k)
     elif P.site == "intersection":
-        if P.upgrades >= 0:
-            s.placed[p][P.upgrades] -= 1
+        if P.upgrades >= 0 and s.corner_owner[k] == p and s.corner_piece[k] == P.upgrades:
+            s.placed[p][P.upgrades] -= 1  # the piece it replaces goes back to the player
         s.corner_owner[k] = p
         s.corner_piece[k] = pi
         s.last_corner[p] = k
@@ -329,14 +337,16 @@ class FreeBuild(Prompt):
 # ---- the set-up --------------------------------------------------------------------------
 
 
-def collect(s: State, p: int, corner: int) -> None:
-    """`collect last`: one resource from each hex around the piece just placed whose
-    terrain produces a fixed resource, while the bank has it."""
+def collect(s: State, p: int, corner: int, count: int = 1) -> None:
+    """`collect last [N]`: N resources (1 by default, whatever the piece produces) from
+    each hex around the piece just placed whose terrain produces a fixed resource, as
+    far as the bank has them."""
     g = s.game
     if corner < 0:
         return
     for h in g.board.corner_hexes[corner]:
         r = g.hex_resource[h]
-        if r >= 0 and s.bank[r] > 0:
-            s.bank[r] -= 1
-            s.hands[p][r] += 1
+        if r >= 0:
+            n = min(count, s.bank[r])
+            s.bank[r] -= n
+            s.hands[p][r] += n

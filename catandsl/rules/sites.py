@@ -1,13 +1,16 @@
 """Tokens and map sites (markets): counters that are not resource cards, sites on
 intersections with a stock of tokens and a number, trade partnerships begun by
 reaching a site, closed routes, and the primitives rules use (`give_tokens`,
-`take_from_site`, `produce_sites`, `tokens`, `trading_sites`, `sites_with_stock`).
+`pay_tokens`, `return_tokens`, `take_from_site`, `produce_sites`, `tokens`,
+`trading_sites`, `sites_with_stock`).
 
 State data: `token_stock` (per site, per token, what it still holds), `token_supply`
 (per token, the general supply beside the board), `tokens_held` (per player, per
 token) and `partners` ([site, player] pairs in the order trade began). Tokens are
 conserved: sites + supply + players = the token's `supply`. They never count as
-resource cards: discards, trades, Monopoly and hand sizes never see them.
+resource cards: discards, bank trades, Monopoly and hand sizes never see them; a
+domestic trade moves them only when it names them (`trade domestic { tokens coin 4 }`),
+and a scenario action may cost them (`cost 2 coin`, back to the supply).
 """
 
 from __future__ import annotations
@@ -112,6 +115,29 @@ def _give(s: State, player: int, site_k: int, t: int, count: int) -> int:
 def give_tokens(s: State, player: int, token: str, count: int) -> None:
     """The player takes up to `count` tokens from that token's general supply."""
     _give(s, player, -1, s.game.table(SiteTables).token_index[token], count)
+
+
+@effect("payer: player, payee: player, token: token, count: int 0..1000", writes=TOKENS)
+def pay_tokens(s: State, payer: int, payee: int, token: str, count: int) -> None:
+    """The payer gives the payee `count` tokens (a toll); a payer holding fewer gives
+    all they hold, one holding none gives nothing (a rule that must refuse the short
+    payer checks `tokens(payer, TOKEN) >= N` first)."""
+    t = s.game.table(SiteTables).token_index[token]
+    n = min(count, s.tokens_held[payer][t])
+    if payer == payee or n <= 0:
+        return
+    s.tokens_held[payer][t] -= n
+    s.tokens_held[payee][t] += n
+
+
+@effect("player: player, token: token, count: int 0..1000", writes=TOKENS)
+def return_tokens(s: State, player: int, token: str, count: int) -> None:
+    """The player puts `count` tokens back in the token's general supply (a payment to
+    the bank); a player holding fewer returns all they hold."""
+    t = s.game.table(SiteTables).token_index[token]
+    n = min(count, s.tokens_held[player][t])
+    s.tokens_held[player][t] -= n
+    s.token_supply[t] += n
 
 
 @effect("player: player, at: intersection, token: token, count: int 0..1000", writes=TOKENS)

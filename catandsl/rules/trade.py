@@ -3,22 +3,25 @@ harbors give (`trade bank 4:1`), and domestic offers between the active player a
 others (`trade domestic { cards 2; offers_per_turn 3 }`).
 
 A domestic offer (`Offer(give, get)`: bundles of 1 to `cards` resource cards, never the
-same resource on both sides) is answered by every other player in seat order (`Accept`,
-only with the cards asked for, or `Decline`); the proposer then trades with one who
+same resource on both sides; with `tokens coin 4`, a side may also hold 0 to 4 coins,
+or coins alone, never coins on both sides) is answered by every other player in seat
+order (`Accept`, only with the cards and tokens asked for, or `Decline`); the proposer then trades with one who
 accepted (`TradeWith`) or cancels (`CancelOffer`). If nobody accepts, the offer lapses,
 and that offer may not be made again this turn; at most `offers_per_turn` offers are
 made in a turn. Both bounds keep every game finite. Counter-offers are not modelled.
+Tokens change hands with the cards, so they are conserved.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, product
 from typing import TYPE_CHECKING, ClassVar
 
 from catandsl.rules.base import Action, Activity, IllegalAction, Prompt, action_source, activity, seats_ok
 from catandsl.rules.harbors import HarborTables
-from catandsl.rules.registry import FLOW, HANDS
+from catandsl.rules.registry import FLOW, HANDS, TOKENS
+from catandsl.rules.sites import SiteTables
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game
@@ -40,7 +43,8 @@ class BankTrade(Action):
 @dataclass(frozen=True, order=True)
 class Offer(Action):
     """The active player offers the others `give` for `get` (A.8). A bundle is resource
-    names joined by "+" in declaration order, e.g. "brick+brick" or "wool+ore"."""
+    names joined by "+" in declaration order, e.g. "brick+brick" or "wool+ore", then the
+    tokens offered, one name per token ("ore+coin+coin", "coin+coin")."""
 
     KIND: ClassVar[str] = "offer"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
@@ -67,7 +71,7 @@ class TradeWith(Action):
     """The proposer trades with one of the players who accepted."""
 
     KIND: ClassVar[str] = "trade_with"
-    WRITES: ClassVar[frozenset[str]] = frozenset((HANDS,))
+    WRITES: ClassVar[frozenset[str]] = frozenset((HANDS, TOKENS))
     player: int
 
 
@@ -77,19 +81,35 @@ class CancelOffer(Action):
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
 
 
-def bundles(game: Game) -> list[tuple[str, tuple[int, ...]]]:
-    """Every bundle of 1 to `cards` resource cards: (name, resource vector)."""
+def bundles(game: Game) -> list[tuple[str, tuple[int, ...], tuple[int, ...]]]:
+    """Every side an offer may have: (name, resource vector, token vector). First the
+    bundles of 1 to `cards` resource cards, then (with `tokens`) each count of the offered
+    tokens with 0 to `cards` cards."""
     domestic = game.ruleset.trades.get("domestic")
     if domestic is None:
         return []
     R = game.resources
-    out = []
+    tables = game.table(SiteTables)
+    cards: list[tuple[str, tuple[int, ...]]] = [("", (0,) * len(R))]
     for size in range(1, domestic.cards + 1):
         for combo in combinations_with_replacement(range(len(R)), size):
             v = [0] * len(R)
             for r in combo:
                 v[r] += 1
-            out.append(("+".join(R[r] for r in combo), tuple(v)))
+            cards.append(("+".join(R[r] for r in combo), tuple(v)))
+    none = (0,) * len(tables.token_names)
+    out = [(name, cv, none) for name, cv in cards[1:]]
+    kinds = [tables.token_index[a.name] for a in domestic.tokens]
+    for counts in product(*(range(a.count + 1) for a in domestic.tokens)):
+        if not any(counts):
+            continue  # the card bundles above
+        tv = [0] * len(tables.token_names)
+        names = []
+        for t, n in zip(kinds, counts):
+            tv[t] += n
+            names += [tables.token_names[t]] * n
+        for name, cv in cards:
+            out.append(("+".join(([name] if name else []) + names), cv, tuple(tv)))
     return out
 
 
@@ -101,9 +121,9 @@ def trade_actions(game: Game) -> list[Action]:
     both = bundles(game)
     if both:
         out += [Accept(), Decline(), CancelOffer()]
-        for give, gv in both:
-            for get, tv in both:
-                if not any(x and y for x, y in zip(gv, tv)):
+        for give, gv, gt in both:
+            for get, tv, tt in both:
+                if not any(x and y for x, y in zip(gv + gt, tv + tt)):
                     out.append(Offer(give, get))
     return out
 
@@ -116,8 +136,10 @@ class TradeTables:
     harbor_corners: tuple[tuple[int, int], ...]  # (intersection, harbor spot) for every spot's intersection
     bank_id: tuple[tuple[int, ...], ...]  # [give][get] -> BankTrade id (-1 on the diagonal)
     offer_ids: range  # the offers: one contiguous run of the action table
-    offers_by_give: tuple[tuple[tuple[tuple[int, int], ...], tuple[int, ...]], ...]
+    # per bundle given: (the cards it needs, the tokens it needs, the offer ids)
+    offers_by_give: tuple[tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...], tuple[int, ...]], ...]
     offer_vectors: dict[int, tuple[tuple[int, ...], tuple[int, ...]]]  # offer id -> (give, get)
+    offer_tokens: dict[int, tuple[tuple[int, ...], tuple[int, ...]]]  # offers with tokens -> (give, get)
     offers_per_turn: int
     accept: int
     decline: int
@@ -137,7 +159,9 @@ class TradeTables:
             for t in game.table(HarborTables).types)
         corners = tuple((c, h) for c, h in enumerate(game.board.corner_harbor) if h >= 0)
         offers = [k for k, a in enumerate(acts) if isinstance(a, Offer)]
-        vector = dict(bundles(game))
+        both = bundles(game)
+        vector = {name: v for name, v, _ in both}
+        token_vector = {name: tv for name, _, tv in both}
         by_give: dict[str, list[int]] = {}
         for k in offers:
             by_give.setdefault(acts[k].give, []).append(k)  # type: ignore[attr-defined]
@@ -149,10 +173,14 @@ class TradeTables:
             harbor_corners=corners,
             bank_id=tuple(tuple(ids.get(BankTrade(r, g), -1) for g in R) for r in R),
             offer_ids=range(offers[0], offers[-1] + 1) if offers else range(0),
-            offers_by_give=tuple((tuple((r, n) for r, n in enumerate(vector[g]) if n), tuple(ks))
+            offers_by_give=tuple((tuple((r, n) for r, n in enumerate(vector[g]) if n),
+                                  tuple((t, n) for t, n in enumerate(token_vector[g]) if n), tuple(ks))
                                  for g, ks in by_give.items()),
             offer_vectors={k: (vector[acts[k].give], vector[acts[k].get])  # type: ignore[attr-defined]
                            for k in offers},
+            offer_tokens={k: (token_vector[acts[k].give], token_vector[acts[k].get])  # type: ignore[attr-defined]
+                          for k in offers if any(token_vector[acts[k].give]) or  # type: ignore[attr-defined]
+                          any(token_vector[acts[k].get])},  # type: ignore[attr-defined]
             offers_per_turn=domestic.offers_per_turn if domestic is not None else 0,
             accept=ids.get(Accept(), -1),
             decline=ids.get(Decline(), -1),
@@ -197,12 +225,11 @@ def _legal_trades(s: State, p: int, names: frozenset[str] | None) -> list[int]:
                 out += [ids[x] for x, left in enumerate(s.bank) if left and x != r]
     if (names is None or "domestic" in names) and s.offers_made < t.offers_per_turn:
         declined = s.offers_declined
-        for need, ids_ in t.offers_by_give:
-            for r, n in need:
-                if hand[r] < n:
-                    break
-            else:
-                out += [k for k in ids_ if k not in declined] if declined else ids_
+        held = s.tokens_held[p]
+        for need, need_tokens, ids_ in t.offers_by_give:
+            if any(hand[r] < n for r, n in need) or any(held[x] < n for x, n in need_tokens):
+                continue
+            out += [k for k in ids_ if k not in declined] if declined else ids_
     return out
 
 
@@ -275,7 +302,9 @@ class Offering(Prompt):
             want = t.offer_vectors[self.offer][1]
             hand = s.hands[self.asked[0]]
             out = [t.decline]
-            if all(h >= v for h, v in zip(hand, want)):
+            tokens = t.offer_tokens.get(self.offer)
+            if all(h >= v for h, v in zip(hand, want)) and (
+                    tokens is None or all(h >= v for h, v in zip(s.tokens_held[self.asked[0]], tokens[1]))):
                 out.append(t.accept)
             return out
         return [t.cancel] + [t.trade_with[q] for q in self.accepted]
@@ -296,4 +325,10 @@ class Offering(Prompt):
             for r, (x, y) in enumerate(zip(give, get)):
                 mine[r] += y - x
                 theirs[r] += x - y
+            tokens = s.game.table(TradeTables).offer_tokens.get(self.offer)
+            if tokens is not None:  # tokens change hands with the cards
+                mine, theirs = s.tokens_held[self.proposer], s.tokens_held[act.player]
+                for x, (a, b) in enumerate(zip(*tokens)):
+                    mine[x] += b - a
+                    theirs[x] += a - b
             s.emit("traded", {"player": self.proposer})
