@@ -14,6 +14,7 @@ from catandsl.rules import (  # noqa: F401  (each module registers what it defin
     dice,
     hands,
     harbors,
+    hubs,
     islands,
     movement,
     neutral,
