@@ -5,8 +5,11 @@ The graph (`board.graph`, see `catandsl.board.graph`) is the model; the flat tab
 cache of it for the engine. Ids are indexes into the sorted id lists:
 
 - `hexes`: (q, r), sorted by row then column;
-- `intersections`: (q, r, "N" | "S"), sorted by row, column, then N before S;
-- `paths`: (q, r, "NE" | "NW" | "W"), sorted by row, column, then NE, NW, W.
+- `intersections`: (q, r, "N" | "S"), sorted by row, column, then N before S; a hub
+  hex's centre point (q, r, "C") comes after its hex's N and S;
+- `paths`: (q, r, "NE" | "NW" | "W"), sorted by row, column, then NE, NW, W; a hub
+  hex's spurs (q, r, "C-N") ... (q, r, "C-NW") come after its hex's own sides, in
+  corner order (N, NE, SE, S, SW, NW).
 
 Other attributes: `seed`; `terrains` (name -> ir Terrain) and `terrain_names` (the
 index space of `hex_terrain`, in declaration order); `harbors` (tuple of `Harbor`,
@@ -47,6 +50,9 @@ class Board:
     path_hexes: tuple[Ids, ...]
     path_cls: Ids
     number_hexes: tuple[Ids, ...]
+    hex_centre: Ids
+    hex_spurs: tuple[Ids, ...]
+    corner_hub: Ids
 
     def __init__(
         self,
@@ -109,11 +115,13 @@ class Board:
         return self.hex_index[(q, r)]
 
     def intersection_id(self, q: int, r: int, corner: str) -> int:
-        """Id of an intersection named by any of the six corner names of hex (q, r)."""
+        """Id of an intersection named by any of the six corner names of hex (q, r), or
+        `"C"`: the centre point of a hub hex."""
         return self.intersection_index[geo.corner((q, r), corner)]
 
     def path_id(self, q: int, r: int, side: str) -> int:
-        """Id of a path named by any of the six side names of hex (q, r)."""
+        """Id of a path named by any of the six side names of hex (q, r), or by a spur
+        name (`"C-N"` ... `"C-NW"`) of a hub hex."""
         return self.path_index[geo.canonical_edge(q, r, side)]
 
     def terrain(self, hex_id: int) -> str:

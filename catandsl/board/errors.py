@@ -21,7 +21,7 @@ a seed itself):
 - E0414 a number plan has a different number of tokens and hexes
 - E0420 a map, pool or frame names an unknown terrain
 - E0421 the map data is malformed (a slot without terrain or pool, a number that is
-  no token, a number on water, an unknown way to lay numbers or harbors)
+  no token, a number on water or on a hub hex, an unknown way to lay numbers or harbors)
 - E0422 two harbors share a path or an intersection
 - E0423 the ruleset has no map (the compiler reports this as E0605)
 """

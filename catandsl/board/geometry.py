@@ -10,6 +10,13 @@ from one hex that owns it, so ids never depend on the order things were created 
   other three sides of a hex are owned by its neighbours (E of a hex is W of its east
   neighbour, and so on).
 
+A hub hex (a terrain declared `hub`) adds parts inside itself, named from it too:
+
+- its centre point `(q, r, "C")`, an intersection that touches that hex alone;
+- spurs `(q, r, "C-N")`, `(q, r, "C-NE")` ... `(q, r, "C-NW")`: a path from the centre
+  to one of the hex's six corners (`CORNER_NAMES`), named after that corner. Which
+  spurs exist depends on the board (`catandsl.board.graph`); geometry only names them.
+
 The sort keys (`hex_key`, `intersection_key`, `path_key`) order ids by geometry: row
 `r`, then column `q`, then corner or side; every id list the board makes is sorted by
 them. Nothing here needs networkx.
@@ -45,8 +52,12 @@ SIDE_ORDER: tuple[str, ...] = ("NE", "E", "SE", "SW", "W", "NW")
 # Canonical parts and their rank inside one hex's sort key.
 OWN_CORNERS: tuple[str, ...] = ("N", "S")
 OWN_SIDES: tuple[str, ...] = ("NE", "NW", "W")
-_CORNER_RANK = {c: i for i, c in enumerate(OWN_CORNERS)}
-_SIDE_RANK = {s: i for i, s in enumerate(OWN_SIDES)}
+# A hub hex's own parts: its centre point and the spurs from it to its corners.
+CENTRE = "C"
+SPUR_NAMES: tuple[str, ...] = tuple(f"{CENTRE}-{c}" for c in CORNER_NAMES)
+_SPUR_CORNER = dict(zip(SPUR_NAMES, CORNER_NAMES))
+_CORNER_RANK = {c: i for i, c in enumerate(OWN_CORNERS + (CENTRE,))}
+_SIDE_RANK = {s: i for i, s in enumerate(OWN_SIDES + SPUR_NAMES)}
 
 SQRT3 = math.sqrt(3.0)
 
@@ -130,8 +141,11 @@ def hexagon(center: Hex, radius: int) -> tuple[Hex, ...]:
 
 
 def corner(h: Hex, name: str) -> Intersection:
-    """The canonical id of one of the six corners (`CORNER_NAMES`) of a hex."""
+    """The canonical id of one of the six corners (`CORNER_NAMES`) of a hex, or of its
+    centre point (`"C"`, which exists on a hub hex only)."""
     q, r = h
+    if name == CENTRE:
+        return (q, r, CENTRE)
     if name == "N":
         return (q, r, "N")
     if name == "S":
@@ -152,20 +166,34 @@ def corners(h: Hex) -> tuple[Intersection, ...]:
     return tuple(corner(h, c) for c in CORNER_NAMES)
 
 
-def intersection_hexes(i: Intersection) -> tuple[Hex, Hex, Hex]:
-    """The three hexes that meet at an intersection, sorted by `hex_key`."""
+def intersection_hexes(i: Intersection) -> tuple[Hex, ...]:
+    """The three hexes that meet at an intersection, sorted by `hex_key`; a centre
+    point's one hex."""
     q, r, c = i
+    if c == CENTRE:
+        return ((q, r),)
     if c == "N":  # the top of (q, r) is also the bottom corner shared by the row above
         hexes = ((q, r), (q, r - 1), (q + 1, r - 1))
     elif c == "S":
         hexes = ((q, r), (q - 1, r + 1), (q, r + 1))
     else:
         raise ValueError(f"not a canonical intersection: {i!r}")
-    return tuple(sorted(hexes, key=hex_key))  # type: ignore[return-value]
+    return tuple(sorted(hexes, key=hex_key))
+
+
+def is_centre(i: Intersection) -> bool:
+    """Whether an intersection id names a hub hex's centre point."""
+    return i[2] == CENTRE
+
+
+def centre(h: Hex) -> Intersection:
+    """The centre point of a hex (a part of the board when the hex is a hub)."""
+    return (h[0], h[1], CENTRE)
 
 
 def intersection_neighbours(i: Intersection) -> tuple[Intersection, Intersection, Intersection]:
-    """The three intersections one path away, sorted by `intersection_key`."""
+    """The three intersections one path away on the plain lattice (not counting spurs,
+    which depend on the board), sorted by `intersection_key`."""
     q, r, c = i
     if c == "N":
         out = ((q, r - 1, "S"), (q + 1, r - 1, "S"), (q + 1, r - 2, "S"))
@@ -187,8 +215,9 @@ def intersection_paths(i: Intersection) -> tuple[Path, Path, Path]:
 
 
 def canonical_edge(q: int, r: int, side: str) -> Path:
-    """The canonical id of any of the six sides (`SIDE_NAMES`) of hex (q, r)."""
-    if side in OWN_SIDES:
+    """The canonical id of any of the six sides (`SIDE_NAMES`) of hex (q, r), or of one
+    of its spurs (`SPUR_NAMES`)."""
+    if side in OWN_SIDES or side in _SPUR_CORNER:
         return (q, r, side)
     if side == "E":
         return (q + 1, r, "W")
@@ -204,10 +233,24 @@ def sides(h: Hex) -> tuple[Path, ...]:
     return tuple(canonical_edge(h[0], h[1], s) for s in SIDE_ORDER)
 
 
+def is_spur(p: Path) -> bool:
+    """Whether a path id names a spur of a hub hex."""
+    return p[2] in _SPUR_CORNER
+
+
+def spur(h: Hex, corner_name: str) -> Path:
+    """The spur of hex `h` from its centre to its corner `corner_name` (`CORNER_NAMES`)."""
+    if corner_name not in CORNER_NAMES:
+        raise ValueError(f"unknown corner {corner_name!r}")
+    return (h[0], h[1], f"{CENTRE}-{corner_name}")
+
+
 def edge_ends(p: Path) -> tuple[Intersection, Intersection]:
     """The two intersections a path joins, sorted by `intersection_key`."""
     q, r, s = p
-    if s == "NE":
+    if s in _SPUR_CORNER:
+        ends = ((q, r, CENTRE), corner((q, r), _SPUR_CORNER[s]))
+    elif s == "NE":
         ends = ((q, r, "N"), (q + 1, r - 1, "S"))
     elif s == "NW":
         ends = ((q, r - 1, "S"), (q, r, "N"))
@@ -218,15 +261,25 @@ def edge_ends(p: Path) -> tuple[Intersection, Intersection]:
     return tuple(sorted(ends, key=intersection_key))  # type: ignore[return-value]
 
 
-def edge_hexes(p: Path) -> tuple[Hex, Hex]:
-    """The two hexes a path separates, sorted by `hex_key`."""
+def edge_hexes(p: Path) -> tuple[Hex, ...]:
+    """The two hexes a path separates, sorted by `hex_key`; a spur's one hex."""
     q, r, s = p
+    if s in _SPUR_CORNER:
+        return ((q, r),)
     other = neighbour((q, r), s)
-    return tuple(sorted(((q, r), other), key=hex_key))  # type: ignore[return-value]
+    return tuple(sorted(((q, r), other), key=hex_key))
 
 
 def path_between(a: Intersection, b: Intersection) -> Path:
-    """The path joining two adjacent intersections."""
+    """The path joining two adjacent intersections (a centre point and a corner of its
+    hex: the spur between them, whether or not the board has it)."""
+    if is_centre(a) or is_centre(b):
+        hub, other = (a, b) if is_centre(a) else (b, a)
+        h = (hub[0], hub[1])
+        for name in CORNER_NAMES:
+            if corner(h, name) == other:
+                return spur(h, name)
+        raise ValueError(f"{a!r} and {b!r} are not adjacent")
     hexes_b = intersection_hexes(b)
     shared = [h for h in intersection_hexes(a) if h in hexes_b]
     if a == b or len(shared) != 2:
@@ -257,8 +310,11 @@ def pixel(h: Hex, size: float = 1.0) -> tuple[float, float]:
 
 
 def corner_pixel(i: Intersection, size: float = 1.0) -> tuple[float, float]:
-    """Position of an intersection on the page: the top or bottom point of its hex."""
+    """Position of an intersection on the page: the top or bottom point of its hex (a
+    centre point: the middle of its hex)."""
     x, y = pixel((i[0], i[1]), size)
+    if i[2] == CENTRE:
+        return (x, y)
     return (x, y - size) if i[2] == "N" else (x, y + size)
 
 

@@ -5,12 +5,19 @@ Nodes
   island (int, -1 for water), frame (bool), frame_piece (index or None), frame_label,
   pool (the tile pool it was filled from, or None).
 - `("i", q, r, "N" | "S")`: kind="intersection", cls ("land", "coast" or "sea"),
-  harbor (HarborType or None), islands (tuple of island numbers it touches).
+  harbor (HarborType or None), islands (tuple of island numbers it touches), hub (the
+  hex whose centre it is, or None).
+- `("i", q, r, "C")`: the centre point of a hub hex (a hex of a terrain declared
+  `hub`), with the same data: cls "land", no harbor, hub=(q, r).
 
 Edges
 - intersection-intersection, kind="path": id (the canonical path), hexes (the board
   hexes on either side), cls, harbor.
-- hex-intersection, kind="touch".
+- hex-intersection, kind="touch" (a hub hex also touches its centre point).
+- a spur `(q, r, "C-N")` ... `(q, r, "C-NW")`: a path (kind="path", hexes=(the hub),
+  cls "land", no harbor) from a hub hex's centre to each of its corners that touches a
+  land hex besides the hub; a hub hex on the coast gets spurs to its land-side corners
+  only.
 
 Only intersections and paths touching at least one board hex exist. The space off the
 board counts as water: a corner of the outermost land hex is on the coast, as it is on
@@ -88,7 +95,7 @@ def build_graph(
         graph.add_node(
             intersection_node(c), kind="intersection",
             cls=classify(sum(land(h) for h in around), len(around)),
-            harbor=harbor_at_corner.get(c), islands=tuple(touched_islands),
+            harbor=harbor_at_corner.get(c), islands=tuple(touched_islands), hub=None,
         )
 
     paths = sorted({p for h in hexes for p in geo.sides(h)}, key=geo.path_key)
@@ -105,4 +112,21 @@ def build_graph(
     for h in hexes:
         for c in geo.corners(h):
             graph.add_edge(hex_node(h), intersection_node(c), kind="touch")
+
+    for h in hexes:
+        if land(h) and terrains[tiles[h].terrain].hub:
+            _add_hub(graph, h, islands, land)
     return graph
+
+
+def _add_hub(graph: nx.Graph, h: geo.Hex, islands: dict[geo.Hex, int], land) -> None:
+    """A hub hex's centre point, and a spur to each corner it shares with other land."""
+    centre = intersection_node(geo.centre(h))
+    graph.add_node(centre, kind="intersection", cls=LAND, harbor=None,
+                   islands=(islands[h],), hub=h)
+    graph.add_edge(hex_node(h), centre, kind="touch")
+    for name in geo.CORNER_NAMES:
+        c = geo.corner(h, name)
+        if any(land(x) for x in geo.intersection_hexes(c) if x != h):
+            graph.add_edge(centre, intersection_node(c), kind="path", id=geo.spur(h, name),
+                           hexes=(h,), cls=LAND, harbor=None)

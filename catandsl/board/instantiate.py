@@ -63,6 +63,10 @@ def instantiate(ruleset: Ruleset, seed: int) -> Board:
             if not is_land(h):
                 raise BoardError("E0421", f"hex ({h[0]},{h[1]}) is water but has a number",
                                  slots[h].source)
+            if terrains[terrain_of[h]].hub:
+                raise BoardError("E0421", f"hex ({h[0]},{h[1]}) is a hub ({terrain_of[h]}) but "
+                                 "has a number", slots[h].source,
+                                 help="a hub hex produces nothing and takes no number token")
             numbers[h] = slots[h].number  # type: ignore[assignment]
     lay_numbers(board_hexes, is_land, produces, terrain_of, pool_of, numbers, m.numbers, seed)
 

@@ -42,9 +42,10 @@ class Tables:
     corner_hexes: tuple[Ids, ...]
     """intersection -> the board hexes touching it (1 to 3), ascending."""
     corner_neighbours: tuple[Ids, ...]
-    """intersection -> the intersections one path away (2 or 3), ascending."""
+    """intersection -> the intersections one path away (2 or 3, one more at the end of
+    a spur, up to 6 at a centre point), ascending."""
     corner_paths: tuple[Ids, ...]
-    """intersection -> the paths ending there (2 or 3), ascending."""
+    """intersection -> the paths ending there (as many as neighbours), ascending."""
     corner_cls: Ids
     """intersection -> CLASS_CODE of its class (land, coast, sea)."""
     corner_harbor: Ids
@@ -59,6 +60,12 @@ class Tables:
     """path -> CLASS_CODE of its class."""
     number_hexes: tuple[Ids, ...]
     """dice total (0..12) -> the hexes with that number, ascending."""
+    hex_centre: Ids
+    """hex -> the intersection at its centre (a hub hex), -1 for none."""
+    hex_spurs: tuple[Ids, ...]
+    """hex -> the spurs from its centre (a hub hex), ascending; empty for none."""
+    corner_hub: Ids
+    """intersection -> the hub hex it is the centre of, -1 for a corner of hexes."""
 
 
 def derive_tables(
@@ -114,6 +121,15 @@ def derive_tables(
             by_number[data["number"]].append(k)
 
     corner_data = [graph.nodes[intersection_node(c)] for c in intersections]
+    corner_hub = tuple(-1 if d["hub"] is None else hex_id[d["hub"]] for d in corner_data)
+    hex_centre = [-1] * len(hexes)
+    hex_spurs: list[list[int]] = [[] for _ in hexes]
+    for corner, hub in enumerate(corner_hub):
+        if hub >= 0:
+            hex_centre[hub] = corner
+    for k, path in enumerate(paths):
+        if geo.is_spur(path):
+            hex_spurs[hex_id[(path[0], path[1])]].append(k)
     return Tables(
         hex_terrain=tuple(terrain_id[d["terrain"]] for d in hex_data),
         hex_number=tuple(d["number"] or 0 for d in hex_data),
@@ -132,4 +148,7 @@ def derive_tables(
         path_hexes=tuple(path_hexes),
         path_cls=tuple(path_cls),
         number_hexes=tuple(tuple(ids) for ids in by_number),
+        hex_centre=tuple(hex_centre),
+        hex_spurs=tuple(tuple(ids) for ids in hex_spurs),
+        corner_hub=corner_hub,
     )

@@ -264,17 +264,20 @@ class Lowering:
         if e.block is not None:
             for st in e.block.stmts:
                 if not isinstance(st, ast.Entry):
-                    raise Shape(st.span, "a terrain block holds `produces ...` or `water`")
+                    raise Shape(st.span, "a terrain block holds `produces ...`, `water` or `hub`")
                 props.append(st.head)
                 props.extend(terms(st))
-        water, produces, choice = False, None, False
+        water, produces, choice, hub = False, None, False, False
         i = 0
         while i < len(props):
             w = props[i]
             if not isinstance(w, ast.Word):
-                raise Shape(w.span, "expected `produces` or `water`")
+                raise Shape(w.span, "expected `produces`, `water` or `hub`")
             if w.name == "water":
                 water = True
+                i += 1
+            elif w.name == "hub":
+                hub = True
                 i += 1
             elif w.name == "produces":
                 what = need_word(props, i + 1, w, "a resource, `nothing` or `choice`")
@@ -285,11 +288,14 @@ class Lowering:
                     produces = what.name
                 i += 2
             else:
-                hint = did_you_mean(w.name, ["produces", "water"])
+                hint = did_you_mean(w.name, ["produces", "water", "hub"])
                 raise Shape(w.span, f"unknown terrain property `{w.name}`", help=hint)
         if water and (produces or choice):
             raise Shape(e.span, f"terrain `{name.name}` cannot be water and produce")
-        self.emit(model.Terrain(name.name, water, produces, choice, source_of(e.span)))
+        if hub and (water or produces or choice):
+            raise Shape(e.span, f"terrain `{name.name}` is a hub: a hub is land and produces nothing",
+                        help="write `terrain NAME { hub }`")
+        self.emit(model.Terrain(name.name, water, produces, choice, source_of(e.span), hub=hub))
 
     def _trade(self, e: ast.Entry) -> None:
         if e.where is not None:

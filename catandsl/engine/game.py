@@ -197,6 +197,9 @@ class Game:
             if p.site == "intersection" and not p.neutral and no_build:
                 # a site whose kind has `no building`: nobody ever builds there
                 allowed = tuple(k for k in allowed if k not in no_build)
+            if p.site == "intersection" and not p.neutral:
+                # a hub hex's centre point: nobody ever builds there either
+                allowed = tuple(k for k in allowed if b.corner_hub[k] < 0)
             info.allowed, info.allowed_set = allowed, frozenset(allowed)
             self.pieces.append(info)
         self.piece_index = {p.name: p.index for p in self.pieces}

@@ -142,7 +142,9 @@ class Resource:
 @dataclass(frozen=True)
 class Terrain:
     """A hex type. `water` hexes hold ships and harbors; a land terrain produces a
-    resource, nothing, or a resource of the owner's choice (`choice`)."""
+    resource, nothing, or a resource of the owner's choice (`choice`). A `hub` terrain
+    (land, producing nothing) gives each of its hexes a centre point and spur paths
+    from it to the hex's corners that touch other land (see catandsl.board.graph)."""
 
     KIND: ClassVar[str] = "terrain"
     name: str
@@ -150,6 +152,7 @@ class Terrain:
     produces: str | None = None
     choice: bool = False
     source: Source | None = None
+    hub: bool = False
 
 
 @dataclass(frozen=True)

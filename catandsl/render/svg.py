@@ -2,7 +2,10 @@
 
 Elements carry stable class names so tests and style sheets can find them:
 `hex land` / `hex water` (plus `frame` on frame positions), `frame-outline`, `token`
-(with `pip`s), `harbor`, `coord`, `title`. drawsvg is imported inside the functions:
+(with `pip`s), `harbor`, `coord`, `title`. A hub hex's centre point is a `hub-centre`
+and its spurs are `spur`s, inside a `hub` group (`data-hex`); each carries its board id
+as `data-at` (the index pieces use) and its geometric name as `data-id` and in a
+`<title>`: `(q,r) C`, `(q,r) C-NE`. drawsvg is imported inside the functions:
 the board and engine never need it (it comes with `pip install catandsl[cli]`).
 """
 
@@ -42,6 +45,9 @@ def board_drawing(board: Board, *, coordinates: bool = False, title: str | None 
                                font_family="sans-serif"))
     for k, h in enumerate(board.hexes):
         drawing.append(_hex(dw, board, k, h))
+    for k, h in enumerate(board.hexes):
+        if board.tables.hex_centre[k] >= 0:
+            drawing.append(_hub(dw, board, k, h))
     outline = _frame_outline(board)
     if outline:
         drawing.append(dw.Path(d=outline, fill="none", stroke="#1d3f63", stroke_width=3,
@@ -92,6 +98,30 @@ def _hex(dw, board: Board, k: int, h: geo.Hex):
     points = [c for xy in geo.hex_polygon(h, SIZE) for c in xy]
     return dw.Lines(*points, close=True, fill=fill, stroke="#f4f1ea", stroke_width=2,
                     class_=cls, data_terrain=name)
+
+
+def _hub(dw, board: Board, k: int, h: geo.Hex):
+    """A hub hex's spurs (thin lines from its centre to its land-side corners) and its
+    centre point (a small ring), each named by its id."""
+    group = dw.Group(class_="hub", data_hex=f"{h[0]},{h[1]}")
+    for spur in board.tables.hex_spurs[k]:
+        p = board.paths[spur]
+        name = f"({p[0]},{p[1]}) {p[2]}"
+        (x1, y1), (x2, y2) = (geo.corner_pixel(c, SIZE) for c in geo.edge_ends(p))
+        line = dw.Line(x1, y1, x2, y2, stroke=palette.INK, stroke_width=2,
+                       stroke_dasharray="4,3", stroke_opacity=0.6, class_="spur",
+                       data_at=spur, data_id=name)
+        line.append_title(name)
+        group.append(line)
+    c = board.tables.hex_centre[k]
+    q, r, corner = board.intersections[c]
+    name = f"({q},{r}) {corner}"
+    x, y = geo.corner_pixel(board.intersections[c], SIZE)
+    ring = dw.Circle(x, y, 0.12 * SIZE, fill=palette.TOKEN_FILL, stroke=palette.INK,
+                     stroke_width=1.5, class_="hub-centre", data_at=c, data_id=name)
+    ring.append_title(name)
+    group.append(ring)
+    return group
 
 
 def _frame_outline(board: Board) -> str:

@@ -15,6 +15,7 @@ from catandsl.rules import (  # noqa: F401  (each module registers what it defin
     draws,
     hands,
     harbors,
+    hubs,
     islands,
     movement,
     neutral,

@@ -5,7 +5,7 @@ import pytest
 
 from catandsl.board import CLASSES, instantiate
 from catandsl.board import geometry as geo
-from catandsl.ir import model
+from catandsl.ir import configure, model
 
 
 def two_islands():
@@ -20,7 +20,20 @@ def two_islands():
     return model.Map("two", hexes, harbors=(model.HarborPlan("fixed", (h,), (spot,)),))
 
 
+def hubs():
+    """The two islands with the forest turned into a hub, and a hub inland on the
+    standard island's (0, 0)."""
+    m = two_islands()
+    hexes = tuple(bs.replace(h, terrain="castle", number=None) if (h.q, h.r) in ((0, -2), (0, 0))
+                  else h for h in m.hexes)
+    hexes += tuple(model.HexSlot(q, r, terrain="hills") for q, r in geo.neighbours((0, 0)))
+    hexes = tuple(h for h in hexes if not (h.terrain == "sea" and (h.q, h.r) in geo.neighbours((0, 0))))
+    scenario = bs.scenario(bs.replace(m, hexes=hexes), (model.Terrain("castle", hub=True),))
+    return instantiate(configure(scenario, 4), 0)
+
+
 BOARDS = {
+    "hubs": hubs,
     "standard": lambda: bs.board(seed=4),
     "no frame": lambda: instantiate(bs.ruleset(bs.standard_map(frame=None, harbors=False)), 4),
     "two islands": lambda: instantiate(bs.ruleset(two_islands()), 0),
@@ -60,6 +73,11 @@ def test_hex_tables(board):
         assert board.hex_island[k] == data["island"]
         assert (board.hex_island[k] == -1) == data["water"]
         touching = corner_ids(board, g[("hex", *h)])
+        centre = board.hex_centre[k]
+        assert (centre >= 0) == board.terrains[data["terrain"]].hub
+        if centre >= 0:  # a hub hex touches its centre point too
+            assert board.intersections[centre] == geo.centre(h) and centre in touching
+            touching.remove(centre)
         assert sorted(board.hex_corners[k]) == touching and len(touching) == 6
         assert [board.intersections[c] for c in board.hex_corners[k]] == list(geo.corners(h))
         assert [board.paths[p] for p in board.hex_paths[k]] == list(geo.sides(h))
@@ -87,6 +105,8 @@ def test_intersection_tables(board):
             sorted(board.path_index[g[node][n]["id"]] for n in path_nbrs))
         assert CLASSES[board.corner_cls[k]] == data["cls"]
         assert board.corner_islands[k] == data["islands"]
+        assert board.corner_hub[k] == (-1 if data["hub"] is None else board.hex_index[data["hub"]])
+        assert geo.is_centre(c) == (data["hub"] is not None)
         harbor = board.corner_harbor[k]
         assert (harbor == -1) == (data["harbor"] is None)
         if harbor >= 0:
@@ -103,16 +123,22 @@ def test_path_tables(board):
         assert [board.intersections[c] for c in board.path_ends[k]] == list(geo.edge_ends(p))
         assert board.path_hexes[k] == tuple(hex_ids(board, [("hex", *h) for h in data["hexes"]]))
         assert CLASSES[board.path_cls[k]] == data["cls"]
+        if geo.is_spur(p):
+            assert k in board.hex_spurs[board.hex_index[p[:2]]]
+    assert sorted(x for spurs in board.hex_spurs for x in spurs) == [
+        k for k, p in enumerate(board.paths) if geo.is_spur(p)]
 
 
 def test_classes_follow_the_land_around_them(board):
     land = {h for k, h in enumerate(board.hexes) if not board.hex_water[k]}
     for k, c in enumerate(board.intersections):
-        n = sum(h in land for h in geo.intersection_hexes(c))
-        assert CLASSES[board.corner_cls[k]] == ("sea" if n == 0 else "land" if n == 3 else "coast")
+        around = geo.intersection_hexes(c)  # a centre point: its hub hex alone
+        n = sum(h in land for h in around)
+        assert CLASSES[board.corner_cls[k]] == ("sea" if n == 0 else "land" if n == len(around) else "coast")
     for k, p in enumerate(board.paths):
-        n = sum(h in land for h in geo.edge_hexes(p))
-        assert CLASSES[board.path_cls[k]] == ("sea" if n == 0 else "land" if n == 2 else "coast")
+        both = geo.edge_hexes(p)  # a spur: its hub hex alone
+        n = sum(h in land for h in both)
+        assert CLASSES[board.path_cls[k]] == ("sea" if n == 0 else "land" if n == len(both) else "coast")
 
 
 def test_the_board_declares_every_table():

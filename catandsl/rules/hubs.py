@@ -1,0 +1,43 @@
+"""Hub hexes and the terrains around a site: `touches`, `centre`, `spur`.
+
+A terrain declared `hub` gives each of its hexes a centre point (an intersection
+nobody builds on) and spurs, paths from the centre to the hex's corners that touch
+other land (catandsl.board.graph). These queries read the board alone, so a piece's
+`where` may use them: `on path where land(at) and not (touches(at, castle) and
+touches(at, sea))` keeps roads off the sides a hub hex shares with the sea.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from catandsl.rules.base import Site, hexes_of
+from catandsl.rules.registry import STATIC, query
+
+if TYPE_CHECKING:
+    from catandsl.engine.state import State
+
+
+@query("at: site, terrain: terrain", returns="bool", reads=STATIC)
+def touches(s: State, at: Site, terrain: str) -> bool:
+    """The site touches a board hex of this terrain: a hex is of it, an intersection or a
+    path has one among the hexes around it (a hub's centre point and spurs touch their
+    hub hex alone). Space off the board is no terrain."""
+    b = s.game.board
+    code = b.terrain_names.index(terrain)
+    return any(b.hex_terrain[h] == code for h in hexes_of(s.game, at))
+
+
+@query("at: site", returns="bool", reads=STATIC)
+def centre(s: State, at: Site) -> bool:
+    """The site is the centre point of a hub hex."""
+    return at[0] == "i" and s.game.board.corner_hub[at[1]] >= 0
+
+
+@query("at: site", returns="bool", reads=STATIC)
+def spur(s: State, at: Site) -> bool:
+    """The site is a spur: a path from a hub hex's centre point to one of its corners."""
+    if at[0] != "p":
+        return False
+    b = s.game.board
+    return any(at[1] in spurs for spurs in (b.hex_spurs[h] for h in b.path_hexes[at[1]]))

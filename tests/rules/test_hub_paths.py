@@ -1,0 +1,130 @@
+"""Hub hexes in play (catandsl/rules/hubs.py and the board's centre points and spurs),
+on a small island with a castle hub on its coast (RULES.md F.3's trade hex geometry)."""
+
+from __future__ import annotations
+
+import pytest
+
+import catandsl
+from catandsl.engine import actions as A
+from catandsl.engine.errors import IllegalAction
+from catandsl.rules.routes import longest_route
+from tests.engine.helpers import BRICK, LUMBER, act, blank, give, legal, put, to_main
+
+# A land hexagon of radius 1 in a ring of sea. The castle (0, -1) meets the sea on its
+# NE, NW and W sides and shares its NE, SE, S and SW corners with land.
+HUBS = '''
+scenario "Hubs" {
+  uses base
+  terrain castle { hub }
+  piece road {
+    on path where land(at) and not (touches(at, castle) and touches(at, sea))
+    cost brick + lumber
+    limit 15
+    connects road, settlement, city
+  }
+  map {
+    rows at (0, -2) """
+          ~   ~   ~
+        ~   c   f8  ~
+      ~   p4  m6  h5  ~
+        ~   w9  f3  ~
+          ~   ~   ~
+    """
+    legend { ~ sea; c castle; f forest; p pasture; m mountains; h hills; w fields }
+    start robber off board
+  }
+}
+'''
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory):
+    path = tmp_path_factory.mktemp("hubs") / "hubs.catan"
+    path.write_text(HUBS, encoding="utf-8")
+    return catandsl.new_game(catandsl.load(path), 3, {}, 1)
+
+
+def test_nothing_is_built_on_the_centre_point(game):
+    b = game.board
+    c = b.intersection_id(0, -1, "C")
+    for piece in ("settlement", "city"):
+        assert c not in game.pieces[game.piece_index[piece]].allowed_set
+        assert A.Build(piece, c) not in game.action_id
+    # the castle's four land-side corners take settlements by the normal rules
+    settlement = game.pieces[game.piece_index["settlement"]].allowed_set
+    for name in ("NE", "SE", "S", "SW"):
+        assert b.intersection_id(0, -1, name) in settlement
+    # the set-up never offers the centre either
+    s = game.new_initial_state()
+    act(s, A.StartPlayer(0))
+    offered = [a for a in legal(s) if isinstance(a, A.Build)]
+    assert offered and all(a.at != c for a in offered)
+
+
+def test_roads_keep_off_the_sides_a_hub_shares_with_the_sea(game):
+    b = game.board
+    road = game.pieces[game.piece_index["road"]].allowed_set
+    for side in ("NE", "NW", "W"):
+        assert b.path_id(0, -1, side) not in road
+        assert A.Build("road", b.path_id(0, -1, side)) not in game.action_id
+    for side in ("E", "SE", "SW", "C-NE", "C-SE", "C-S", "C-SW"):
+        assert b.path_id(0, -1, side) in road
+
+
+def test_a_road_runs_in_along_one_spur_and_out_along_another(game):
+    b = game.board
+    s = blank(game)
+    to_main(s)
+    put(s, 0, "settlement", b.intersection_id(0, -1, "S"))
+    give(s, 0, 3, 3)
+    in_spur, out_spur = b.path_id(0, -1, "C-S"), b.path_id(0, -1, "C-NE")
+    # the far spur is not connected yet: refused, nothing changes
+    before = s.serialize()
+    with pytest.raises(IllegalAction):
+        act(s, A.Build("road", out_spur))
+    assert s.serialize() == before
+    assert A.Build("road", out_spur) not in legal(s)
+    assert A.Build("road", in_spur) in legal(s)
+    act(s, A.Build("road", in_spur))
+    assert s.path_owner[in_spur] == 0
+    # through the centre point: every other spur is now next to the player's road
+    offered = {a.at for a in legal(s) if isinstance(a, A.Build) and a.piece == "road"}
+    assert {b.path_id(0, -1, n) for n in ("C-NE", "C-SE", "C-SW")} <= offered
+    act(s, A.Build("road", out_spur))
+    # and on out of the castle from its NE corner (along the forest's NW side)
+    assert A.Build("road", b.path_id(1, -1, "NW")) in legal(s)
+    act(s, A.Build("road", b.path_id(1, -1, "NW")))
+    assert [s.path_owner[x] for x in (in_spur, out_spur, b.path_id(1, -1, "NW"))] == [0, 0, 0]
+    assert s.hands[0][BRICK] == 0 and s.hands[0][LUMBER] == 0
+
+
+def test_a_spur_held_by_an_opponent_is_no_way_in(game):
+    b = game.board
+    s = blank(game)
+    to_main(s)
+    put(s, 0, "settlement", b.intersection_id(0, -1, "S"))
+    put(s, 1, "road", b.path_id(0, -1, "C-S"))  # player 1's road holds the south spur
+    give(s, 0, 1, 1)
+    assert A.Build("road", b.path_id(0, -1, "C-S")) not in legal(s)
+    # the other spurs start at the centre, which player 0 does not reach
+    assert A.Build("road", b.path_id(0, -1, "C-SE")) not in legal(s)
+
+
+def test_the_longest_route_passes_through_the_centre_point(game):
+    b = game.board
+    s = blank(game)
+    to_main(s)
+    chain = [b.path_id(-1, 0, "NW"), b.path_id(0, -1, "C-SW"), b.path_id(0, -1, "C-NE"),
+             b.path_id(1, -1, "NW"), b.path_id(1, -1, "NE")]
+    for x in chain[:4]:
+        put(s, 0, "road", x)
+    assert longest_route(s, 0, ["road"]) == 4
+    give(s, 0, 1, 1)
+    act(s, A.Build("road", chain[4]))  # the fifth road: Longest Road, through the castle
+    assert longest_route(s, 0, ["road"]) == 5
+    longest = [a.name for a in game.awards].index("longest_road")
+    assert s.award_holder[longest] == 0
+    # a branch into the centre along a third spur does not lengthen the trail
+    put(s, 0, "road", b.path_id(0, -1, "C-S"))
+    assert longest_route(s, 0, ["road"]) == 5
