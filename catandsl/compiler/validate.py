@@ -89,6 +89,10 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> Non
             if piece is not None and not piece.neutral:
                 report(Diagnostic("E0411", f"`{start.piece}` is a player's piece; only neutral pieces start on the map",
                                   _span(start.source, span)))
+            elif piece is not None:
+                d = _start_fits_its_piece(start, piece, span)
+                if d is not None:
+                    report(d)
         named = {i.name for i in rs.map.islands}
         for island, used in ctx.island_uses:
             if island not in named and (id(rs.map), island, used) not in missing_islands:
@@ -142,6 +146,8 @@ def _action_space(rs, board, span: Span) -> Diagnostic | None:
 
     sites = {"hex": len(board.hexes), "intersection": len(board.intersections), "path": len(board.paths)}
     pieces = sum(sites.get(p.site, 0) * (3 if p.movement else 1) for p in rs.pieces.values())
+    # a neutral kind of several pieces: a move names the site it leaves and the one it reaches
+    pieces += sum(sites.get(p.site, 0) ** 2 for p in rs.pieces.values() if p.neutral and p.count > 1)
     resources = len(rs.resources)
     domestic = rs.trades.get("domestic")
     bundles = sum(comb(resources + k - 1, k) for k in range(1, domestic.cards + 1)) if domestic else 0
@@ -203,6 +209,27 @@ def _phases_move_what_cannot(rs, span: Span):
                     yield Diagnostic("E0308", f"phase `{phase.name}` allows `move {name}`, but a {name} "
                                      "never moves: it has no `moves` block", _span(phase.source, span),
                                      help=f"give piece `{name}` a `moves {{ ... }}` block, or drop it here")
+
+
+def _start_fits_its_piece(start: model.Start, piece: model.Piece, span: Span) -> Diagnostic | None:
+    """E0411: a start on hexes for a piece on paths, or the other way round; E0430: a
+    start that does not give one site to each piece of the kind (`count`)."""
+    where = _span(start.source, span)
+    if start.off_board:
+        return None
+    if piece.site == "path" and not start.paths:
+        return Diagnostic("E0411", f"the {start.piece} stands on paths: its start names paths, a hex and a side "
+                          "each", where, help=f"start {start.piece} at (0, 0) NE")
+    if piece.site != "path" and start.paths:
+        return Diagnostic("E0411", f"the {start.piece} stands on a {piece.site}, not on a path: its start names "
+                          "hexes", where, help=f"start {start.piece} at (0, 0)")
+    given = len(start.paths) or len(start.hexes) or 1
+    if given != piece.count:
+        each = "one site" if piece.count == 1 else f"{piece.count} sites, one per piece"
+        return Diagnostic("E0430", f"the {start.piece} has {piece.count} piece{'s' if piece.count != 1 else ''} "
+                          f"but its start gives {given} position{'s' if given != 1 else ''}", where,
+                          help=f"give {each} (`count {piece.count}` in piece {start.piece}), or `off board`")
+    return None
 
 
 def _start_outside_its_sites(rs, board, start: model.Start, span: Span) -> Diagnostic | None:

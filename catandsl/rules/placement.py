@@ -84,11 +84,8 @@ def can_place(s: State, p: int, pi: int, k: int, mode: str = "normal", step: Any
     g = s.game
     b = g.board
     P = g.pieces[pi]
-    if P.blockers and neutral.blocked_at(
-        s, b.corner_hexes[k] if P.site == "intersection" else
-        b.path_hexes[k] if P.site == "path" else (k,), P.blockers
-    ):
-        return False  # B.5: a neutral piece that `blocks` this piece stands beside
+    if P.blockers and neutral.blocks_site(s, P.site, k, P.blockers):
+        return False  # B.5: a neutral piece that `blocks` this piece stands on or beside the site
     if P.site == "intersection":
         if P.upgrades >= 0:
             return s.corner_owner[k] == p and s.corner_piece[k] == P.upgrades
