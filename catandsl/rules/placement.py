@@ -229,6 +229,9 @@ def refusal(s: State, p: int, act: Action, mode: str) -> IllegalAction | None:
             return IllegalAction("action/not_legal", f"{text}: no {P.name} left")
         if can_place(s, p, pi, act.at):
             return IllegalAction("action/cannot_afford", f"{text}: cannot afford it")
+    for n in P.blockers:
+        if neutral.blocks_site(s, P.site, act.at, (n,)):
+            return IllegalAction("action/invalid_target", f"{text}: blocked by the {g.pieces[n].name}")
     return IllegalAction("action/invalid_target", f"{text}: not a legal site")
 
 
