@@ -237,6 +237,8 @@ def _start_outside_its_sites(rs, board, start: model.Start, span: Span) -> Diagn
     pirate on land, a robber at sea). Only conditions built from land(at), water(at),
     not, and, or are judged here; the engine checks the rest in play."""
     piece = rs.pieces.get(start.piece)
+    if piece is not None and piece.site == "path" and piece.where is not None:
+        return _path_start_outside_its_sites(rs, board, start, piece, span)
     hex_id = board.starts.get(start.piece, -1)
     if piece is None or piece.site != "hex" or piece.where is None or hex_id < 0:
         return None
@@ -302,16 +304,38 @@ def _check_sites(rs, board, span: Span):
                 help=f"make the supply at least {on_sites}")
 
 
-def _site_condition(expr: model.Expr, water: bool) -> bool | None:
-    """The value of a simple condition on a hex `at`, or None when it needs the game."""
+def _path_start_outside_its_sites(rs, board, start: model.Start, piece: model.Piece,
+                                  span: Span) -> Diagnostic | None:
+    """E0415 for a piece on paths: a start path its `on path where ...` refuses, judged
+    as for hexes (a path touches land, water or both)."""
+    for i, k in enumerate(board.start_sites.get(start.piece, ())):
+        hexes = board.path_hexes[k]
+        water = [rs.terrains[board.terrain(h)].water for h in hexes]
+        if _site_condition(piece.where, any(water), land=not all(water)) is not False:
+            continue
+        ref = start.paths[i] if i < len(start.paths) else None
+        q, r, side = (ref.q, ref.r, ref.side) if ref is not None else board.paths[k]  # as written
+        touches = "land and water" if any(water) and not all(water) else "water only" if all(water) else "land only"
+        return Diagnostic(
+            "E0415", f"the {start.piece} starts on the path ({q}, {r}) {side}, but it stands only on paths "
+            f"where {_describe(piece.where)}",
+            _span(ref.source if ref is not None else start.source, span),
+            help=f"start it on a path where {_describe(piece.where)} (this one touches {touches})")
+    return None
+
+
+def _site_condition(expr: model.Expr, water: bool, land: bool | None = None) -> bool | None:
+    """The value of a simple condition on a site `at`, or None when it needs the game:
+    a hex is land or water; a path (`land` given) may touch both."""
+    land = not water if land is None else land
     if expr.op == "call" and len(expr.args) == 1 and expr.args[0].op == "var" and expr.args[0].value == "at":
-        # on a hex, land(at) and water(at) say what the hex is
-        return {"land": not water, "water": water}.get(expr.value) if isinstance(expr.value, str) else None
+        # land(at) and water(at) say what the site touches
+        return {"land": land, "water": water}.get(expr.value) if isinstance(expr.value, str) else None
     if expr.op == "not":
-        inner = _site_condition(expr.args[0], water)
+        inner = _site_condition(expr.args[0], water, land)
         return None if inner is None else not inner
     if expr.op in ("and", "or"):
-        a, b = (_site_condition(x, water) for x in expr.args)
+        a, b = (_site_condition(x, water, land) for x in expr.args)
         if expr.op == "and":
             return False if False in (a, b) else (None if None in (a, b) else True)
         return True if True in (a, b) else (None if None in (a, b) else False)
