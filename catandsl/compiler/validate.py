@@ -308,19 +308,22 @@ def _path_start_outside_its_sites(rs, board, start: model.Start, piece: model.Pi
                                   span: Span) -> Diagnostic | None:
     """E0415 for a piece on paths: a start path its `on path where ...` refuses, judged
     as for hexes (a path touches land, water or both)."""
+    where = piece.where
+    if where is None:
+        return None
     for i, k in enumerate(board.start_sites.get(start.piece, ())):
         hexes = board.path_hexes[k]
         water = [rs.terrains[board.terrain(h)].water for h in hexes]
-        if _site_condition(piece.where, any(water), land=not all(water)) is not False:
+        if _site_condition(where, any(water), land=not all(water)) is not False:
             continue
         ref = start.paths[i] if i < len(start.paths) else None
         q, r, side = (ref.q, ref.r, ref.side) if ref is not None else board.paths[k]  # as written
         touches = "land and water" if any(water) and not all(water) else "water only" if all(water) else "land only"
         return Diagnostic(
             "E0415", f"the {start.piece} starts on the path ({q}, {r}) {side}, but it stands only on paths "
-            f"where {_describe(piece.where)}",
+            f"where {_describe(where)}",
             _span(ref.source if ref is not None else start.source, span),
-            help=f"start it on a path where {_describe(piece.where)} (this one touches {touches})")
+            help=f"start it on a path where {_describe(where)} (this one touches {touches})")
     return None
 
 
