@@ -314,3 +314,18 @@ def test_checks_of_counts_and_starts(tmp_path):
     assert "E0304" in [c for c, _ in codes]
     codes = _check(tmp_path, "  piece barbarian { neutral; on path; blocks production }", "start barbarian off board")
     assert "E0304" in [c for c, _ in codes]
+
+
+def test_pieces_off_the_board_enter_one_at_a_time(scenario, tmp_path):
+    p = tmp_path / "off.catan"
+    p.write_text(SCENARIO.replace("start barbarian at [(0, 0) E, (1, 0) SE, (0, 1) W]",
+                                  "start barbarian off board"), encoding="utf-8")
+    g = catandsl.new_game(catandsl.load(p), 3, {}, 1)
+    s = blank(g)
+    assert barbarians(s) == [-1, -1, -1]
+    act(s, A.Roll(7))
+    moves = legal(s)
+    assert {m.src for m in moves} == {-1}  # which of the three does not matter
+    act(s, moves[0])
+    assert barbarians(s) == [-1, -1, moves[0].at]
+    assert "off the board" in render_map(g.board, g.ruleset)
