@@ -15,7 +15,9 @@ Other attributes: `seed`; `terrains` (name -> ir Terrain) and `terrain_names` (t
 index space of `hex_terrain`, in declaration order); `harbors` (tuple of `Harbor`,
 sorted by path); `islands` (island number -> its hex ids; islands are numbered in order
 of their first hex); `island_names` (name -> island numbers); `starts` (neutral piece ->
-hex id, -1 off the board). A board is not changed after it is made.
+hex id, -1 off the board); `start_sites` (neutral piece -> its start's site ids, one per
+piece: hex ids, or path ids for a piece on paths; empty off the board). A board is not
+changed after it is made.
 """
 
 from __future__ import annotations
@@ -65,6 +67,7 @@ class Board:
         islands: dict[geo.Hex, int],
         island_names: dict[str, tuple[int, ...]],
         starts: dict[str, geo.Hex | None],
+        start_sites: dict[str, tuple[geo.Hex | geo.Path, ...]] | None = None,
     ):
         self.seed = seed
         self.terrains = dict(terrains)
@@ -108,6 +111,11 @@ class Board:
         self.starts = {
             piece: -1 if h is None else self.hex_index[h] for piece, h in starts.items()
         }
+        # every start as site ids, one per piece: hex ids, or path ids for a start on paths
+        self.start_sites: dict[str, tuple[int, ...]] = {
+            piece: tuple(self.path_index[s] if len(s) == 3 else self.hex_index[s] for s in sites)
+            for piece, sites in (start_sites or {}).items()
+        }
 
     # ---- looking ids up ------------------------------------------------------------------
 
@@ -138,7 +146,7 @@ class Board:
                 "q": h[0], "r": h[1], "terrain": data["terrain"], "number": data["number"],
                 "island": data["island"], "frame": data["frame_piece"],
             })
-        return {
+        out = {
             "seed": self.seed,
             "hexes": hexes,
             "harbors": [
@@ -154,6 +162,15 @@ class Board:
             },
             "islands": {name: list(ids) for name, ids in self.island_names.items()},
         }
+        # pieces that start on paths (or several to a kind): every site, in full
+        many = {piece: ids for piece, ids in self.start_sites.items()
+                if len(ids) > 1 or (ids and piece not in self.starts)}
+        if many:
+            out["start_sites"] = {
+                piece: [list(self.hexes[k]) if piece in self.starts else list(self.paths[k]) for k in ids]
+                for piece, ids in many.items()
+            }
+        return out
 
     def __repr__(self) -> str:
         return (

@@ -75,6 +75,7 @@ def instantiate(ruleset: Ruleset, seed: int) -> Board:
 
     harbors = lay_harbors(m.harbors, is_land, describe, seed)
     islands = find_islands([h for h in board_hexes if is_land(h)])
+    starts, start_sites = _starts(m, board_hexes, terrain_of, numbers)
     tiles = {
         h: Tile(h, terrain_of[h], numbers.get(h), pool_of.get(h), *frame_of.get(h, (None, None)))
         for h in board_hexes
@@ -83,7 +84,7 @@ def instantiate(ruleset: Ruleset, seed: int) -> Board:
         seed=seed, terrains=terrains, tiles=tiles, harbors=harbors, islands=islands,
         harbor_supply=tuple(t for plan in m.harbors if plan.method == "placed" for t in plan.harbors),
         island_names=_island_names(m, islands),
-        starts=_starts(m, board_hexes, terrain_of, numbers),
+        starts=starts, start_sites=start_sites,
     )
 
 
@@ -170,17 +171,47 @@ def _known_terrain(name, terrains, where, source, water: bool = False) -> None:
         raise BoardError("E0420", f"{where} must be water, but {name} is land", source)
 
 
-def _starts(m: Map, hexes, terrain_of, numbers) -> dict[str, geo.Hex | None]:
+def _starts(m: Map, hexes, terrain_of, numbers) -> tuple[dict[str, geo.Hex | None],
+                                                         dict[str, tuple[geo.Hex | geo.Path, ...]]]:
+    """Each neutral piece's start: its hex (None off the board), as the engine long read
+    it, and every start as its sites, one per piece: hexes, or paths (a hex and a side,
+    canonical) for a piece on paths; none off the board."""
     out: dict[str, geo.Hex | None] = {}
+    sites: dict[str, tuple[geo.Hex | geo.Path, ...]] = {}
     for start in m.starts:
         if start.off_board:
             out[start.piece] = None
+            sites[start.piece] = ()
+        elif start.paths:
+            paths = []
+            for ref in start.paths:
+                p = geo.canonical_edge(ref.q, ref.r, ref.side)
+                if not any(h in terrain_of for h in geo.edge_hexes(p)):
+                    raise BoardError("E0411", f"the {start.piece} starts at ({ref.q},{ref.r}) {ref.side}, "
+                                     "which is not a path of the board", ref.source or start.source)
+                if p in paths:
+                    raise BoardError("E0431", f"two {start.piece} pieces start on the path ({ref.q},{ref.r}) "
+                                     f"{ref.side}", ref.source or start.source,
+                                     help="at most one piece of a kind stands on a path")
+                paths.append(p)
+            sites[start.piece] = tuple(paths)
+        elif start.hexes:
+            for h in start.hexes:
+                if h not in terrain_of:
+                    raise BoardError("E0411", f"the {start.piece} starts at ({h[0]},{h[1]}), "
+                                     "which is not a hex of the board", start.source)
+                if start.hexes.count(h) > 1:
+                    raise BoardError("E0431", f"two {start.piece} pieces start on the hex ({h[0]},{h[1]})",
+                                     start.source, help="at most one piece of a kind stands on a hex")
+            out[start.piece] = start.hexes[0]
+            sites[start.piece] = tuple(start.hexes)
         elif start.q is not None and start.r is not None:
             h = (start.q, start.r)
             if h not in terrain_of:
                 raise BoardError("E0411", f"the {start.piece} starts at ({h[0]},{h[1]}), "
                                  "which is not a hex of the board", start.source)
             out[start.piece] = h
+            sites[start.piece] = (h,)
         elif start.terrain is not None:
             found = [
                 h for h in hexes
@@ -192,9 +223,10 @@ def _starts(m: Map, hexes, terrain_of, numbers) -> dict[str, geo.Hex | None]:
                 raise BoardError("E0411", f"the {start.piece} starts on {what}, but the board "
                                  "has no such hex", start.source)
             out[start.piece] = found[0]
+            sites[start.piece] = (found[0],)
         else:
             raise BoardError("E0411", f"the start of the {start.piece} names no hex", start.source)
-    return out
+    return out, sites
 
 
 def _island_names(m: Map, islands: dict[geo.Hex, int]) -> dict[str, tuple[int, ...]]:

@@ -524,17 +524,29 @@ def _token_value(n: ast.Number) -> int:
 
 
 def read_start(ctx: Context, e: ast.Entry) -> model.Start:
-    """`start robber at (q, r)`, `start robber on desert`, `start pirate off board`: in a
-    map, or outside one to replace the map's start for a variant."""
+    """`start robber at (q, r)`, `start robber on desert`, `start pirate off board`,
+    `start wall at (q, r) NE` (a piece on a path) and, for a kind of several pieces, a
+    list with one site each: `start wall at [(1, -1) NE, (0, 1) SE]`. In a map, or
+    outside one to replace the map's start for a variant."""
     items = terms(e)
     piece = need_word(items, 0, e, "the piece that starts")
     ctx.refer("piece", piece, context="`start`")
     how = need_word(items, 1, piece, "`at`, `on` or `off`")
     src = source_of(e.span)
     if how.name == "at":
-        if len(items) != 3 or not isinstance(items[2], ast.Coord):
-            raise Shape(e.span, "write `start robber at (q, r)`")
-        return model.Start(piece.name, items[2].q, items[2].r, source=src)
+        if len(items) == 3 and isinstance(items[2], ast.Coord):
+            return model.Start(piece.name, items[2].q, items[2].r, source=src)
+        if len(items) == 4 and isinstance(items[2], ast.Coord) and isinstance(items[3], ast.Word):
+            return _path_start(piece.name, [_start_path(ctx, [items[2], items[3]], e.span)], src)
+        if len(items) == 3 and isinstance(items[2], ast.ListTerm) and items[2].items:
+            lst = items[2]
+            _map_sized(len(lst.items), lst.span, "starting positions")
+            if all(len(ph.terms) == 1 and isinstance(ph.terms[0], ast.Coord) for ph in lst.items):
+                hexes = tuple((c.q, c.r) for ph in lst.items for c in ph.terms if isinstance(c, ast.Coord))
+                return model.Start(piece.name, hexes=hexes, source=src)
+            return _path_start(piece.name, [_start_path(ctx, ph.terms, ph.span) for ph in lst.items], src)
+        raise Shape(e.span, "write `start robber at (q, r)`, a path `start wall at (q, r) NE`, "
+                    "or one site per piece: `start wall at [(1, -1) NE, (0, 1) SE]`")
     if how.name == "on":
         terrain = need_word(items, 2, how, "a terrain")
         ctx.refer("terrain", terrain, context="`start`")
@@ -547,7 +559,28 @@ def read_start(ctx: Context, e: ast.Entry) -> model.Start:
             raise Shape(board.span, "write `start pirate off board`")
         no_more(items, 3, "start")
         return model.Start(piece.name, off_board=True, source=src)
-    raise Shape(how.span, "a piece starts `at (q, r)`, `on TERRAIN [NUMBER]` or `off board`")
+    raise Shape(how.span, "a piece starts `at (q, r)`, `at (q, r) SIDE`, `at [...]`, `on TERRAIN [NUMBER]` "
+                "or `off board`")
+
+
+def _path_start(piece: str, refs: list[model.EdgeRef | None], src) -> model.Start:
+    if any(ref is None for ref in refs):  # a side was misspelled (E0405, reported)
+        return model.Start(piece, off_board=True, source=src)
+    return model.Start(piece, paths=tuple(ref for ref in refs if ref is not None), source=src)
+
+
+def _start_path(ctx: Context, ts, span: Span) -> model.EdgeRef | None:
+    """One path of a `start`: a hex and a side, `(1, -1) NE` (None: a wrong side, reported)."""
+    if len(ts) != 2 or not isinstance(ts[0], ast.Coord) or not isinstance(ts[1], ast.Word):
+        raise Shape(span, "a path is a hex and a side: (q, r) NE")
+    side = ts[1]
+    if side.name not in SIDES:
+        hint = did_you_mean(side.name.upper(), SIDES)
+        sides = f"the sides of a hex are {', '.join(SIDES)}"
+        ctx.error("E0405", f"unknown direction `{side.name}`", side.span,
+                  help=f"{hint} ({sides})" if hint else sides)
+        return None
+    return model.EdgeRef(ts[0].q, ts[0].r, side.name, source_of(ts[0].span))
 
 
 def read_harbors(ctx: Context, e: ast.Entry) -> tuple[model.HarborPlan, ...]:

@@ -58,6 +58,7 @@ def _cost(low, node: ast.Cost, state: dict) -> None:
 
 MAX_COST = 1000
 MAX_COLLECT = 10  # `collect last N`: resources per producing hex
+MAX_COUNT = 100  # pieces of one neutral kind
 
 
 # ---- piece -------------------------------------------------------------------------------
@@ -249,6 +250,8 @@ PIECE = {
     "connects": _connects,
     "upgrades": _upgrades,
     "neutral": _flag("neutral"),
+    # several pieces of one neutral kind, each moved on its own (at most one per site)
+    "count": _number_prop("count", 1, MAX_COUNT),
     "blocks": _blocks,
     "steals": _steals,
     "moves": _moves,
@@ -266,6 +269,15 @@ def lower_piece(low, name: ast.Word, e: ast.Entry) -> model.Piece | None:
         return None
     if state.get("neutral") and state.get("cost"):
         low.ctx.error("E0304", f"neutral piece `{name.name}` cannot have a cost", name.span)
+    if state.get("neutral") and state["site"] == "intersection":
+        low.ctx.error("E0304", f"neutral piece `{name.name}` stands on an intersection: a neutral piece "
+                      "stands on a hex or a path", name.span, help="on hex where land(at)")
+    if "count" in state and not state.get("neutral"):
+        low.ctx.error("E0304", f"`count` is for neutral pieces; a player's `{name.name}` has a `limit`",
+                      name.span, help=f"limit {state['count']}")
+    if state.get("neutral") and state["site"] == "path" and "production" in state.get("blocks", ()):
+        low.ctx.error("E0304", f"`{name.name}` stands on a path: it blocks pieces on its path, not production",
+                      name.span, help="blocks road")
     if "movement" in state and (state["site"] != "path" or state.get("neutral")):
         low.ctx.error("E0304", f"only a player's piece on a path moves by `moves` (a ship), not `{name.name}`",
                       name.span, help="a neutral piece moves by a rule: move_piece(player, [robber])")

@@ -89,6 +89,10 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> Non
             if piece is not None and not piece.neutral:
                 report(Diagnostic("E0411", f"`{start.piece}` is a player's piece; only neutral pieces start on the map",
                                   _span(start.source, span)))
+            elif piece is not None:
+                d = _start_fits_its_piece(start, piece, span)
+                if d is not None:
+                    report(d)
         named = {i.name for i in rs.map.islands}
         for island, used in ctx.island_uses:
             if island not in named and (id(rs.map), island, used) not in missing_islands:
@@ -144,6 +148,8 @@ def _action_space(rs, board, span: Span) -> Diagnostic | None:
 
     sites = {"hex": len(board.hexes), "intersection": len(board.intersections), "path": len(board.paths)}
     pieces = sum(sites.get(p.site, 0) * (3 if p.movement else 1) for p in rs.pieces.values())
+    # a neutral kind of several pieces: a move names the site it leaves and the one it reaches
+    pieces += sum(sites.get(p.site, 0) ** 2 for p in rs.pieces.values() if p.neutral and p.count > 1)
     resources = len(rs.resources)
     domestic = rs.trades.get("domestic")
     bundles = 0
@@ -231,11 +237,34 @@ def _phases_move_what_cannot(rs, span: Span):
                                      help=f"give piece `{name}` a `moves {{ ... }}` block, or drop it here")
 
 
+def _start_fits_its_piece(start: model.Start, piece: model.Piece, span: Span) -> Diagnostic | None:
+    """E0411: a start on hexes for a piece on paths, or the other way round; E0430: a
+    start that does not give one site to each piece of the kind (`count`)."""
+    where = _span(start.source, span)
+    if start.off_board:
+        return None
+    if piece.site == "path" and not start.paths:
+        return Diagnostic("E0411", f"the {start.piece} stands on paths: its start names paths, a hex and a side "
+                          "each", where, help=f"start {start.piece} at (0, 0) NE")
+    if piece.site != "path" and start.paths:
+        return Diagnostic("E0411", f"the {start.piece} stands on a {piece.site}, not on a path: its start names "
+                          "hexes", where, help=f"start {start.piece} at (0, 0)")
+    given = len(start.paths) or len(start.hexes) or 1
+    if given != piece.count:
+        each = "one site" if piece.count == 1 else f"{piece.count} sites, one per piece"
+        return Diagnostic("E0430", f"the {start.piece} has {piece.count} piece{'s' if piece.count != 1 else ''} "
+                          f"but its start gives {given} position{'s' if given != 1 else ''}", where,
+                          help=f"give {each} (`count {piece.count}` in piece {start.piece}), or `off board`")
+    return None
+
+
 def _start_outside_its_sites(rs, board, start: model.Start, span: Span) -> Diagnostic | None:
     """E0415: a neutral piece starts on a hex its own `on hex where ...` refuses (a
     pirate on land, a robber at sea). Only conditions built from land(at), water(at),
     not, and, or are judged here; the engine checks the rest in play."""
     piece = rs.pieces.get(start.piece)
+    if piece is not None and piece.site == "path" and piece.where is not None:
+        return _path_start_outside_its_sites(rs, board, start, piece, span)
     hex_id = board.starts.get(start.piece, -1)
     if piece is None or piece.site != "hex" or piece.where is None or hex_id < 0:
         return None
@@ -301,16 +330,41 @@ def _check_sites(rs, board, span: Span):
                 help=f"make the supply at least {on_sites}")
 
 
-def _site_condition(expr: model.Expr, water: bool) -> bool | None:
-    """The value of a simple condition on a hex `at`, or None when it needs the game."""
+def _path_start_outside_its_sites(rs, board, start: model.Start, piece: model.Piece,
+                                  span: Span) -> Diagnostic | None:
+    """E0415 for a piece on paths: a start path its `on path where ...` refuses, judged
+    as for hexes (a path touches land, water or both)."""
+    where = piece.where
+    if where is None:
+        return None
+    for i, k in enumerate(board.start_sites.get(start.piece, ())):
+        hexes = board.path_hexes[k]
+        water = [rs.terrains[board.terrain(h)].water for h in hexes]
+        if _site_condition(where, any(water), land=not all(water)) is not False:
+            continue
+        ref = start.paths[i] if i < len(start.paths) else None
+        q, r, side = (ref.q, ref.r, ref.side) if ref is not None else board.paths[k]  # as written
+        touches = "land and water" if any(water) and not all(water) else "water only" if all(water) else "land only"
+        return Diagnostic(
+            "E0415", f"the {start.piece} starts on the path ({q}, {r}) {side}, but it stands only on paths "
+            f"where {_describe(where)}",
+            _span(ref.source if ref is not None else start.source, span),
+            help=f"start it on a path where {_describe(where)} (this one touches {touches})")
+    return None
+
+
+def _site_condition(expr: model.Expr, water: bool, land: bool | None = None) -> bool | None:
+    """The value of a simple condition on a site `at`, or None when it needs the game:
+    a hex is land or water; a path (`land` given) may touch both."""
+    land = not water if land is None else land
     if expr.op == "call" and len(expr.args) == 1 and expr.args[0].op == "var" and expr.args[0].value == "at":
-        # on a hex, land(at) and water(at) say what the hex is
-        return {"land": not water, "water": water}.get(expr.value) if isinstance(expr.value, str) else None
+        # land(at) and water(at) say what the site touches
+        return {"land": land, "water": water}.get(expr.value) if isinstance(expr.value, str) else None
     if expr.op == "not":
-        inner = _site_condition(expr.args[0], water)
+        inner = _site_condition(expr.args[0], water, land)
         return None if inner is None else not inner
     if expr.op in ("and", "or"):
-        a, b = (_site_condition(x, water) for x in expr.args)
+        a, b = (_site_condition(x, water, land) for x in expr.args)
         if expr.op == "and":
             return False if False in (a, b) else (None if None in (a, b) else True)
         return True if True in (a, b) else (None if None in (a, b) else False)

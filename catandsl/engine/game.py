@@ -36,7 +36,8 @@ class PieceInfo:
 
     __slots__ = ("index", "name", "site", "cost", "limit", "points", "produces", "distance",
                  "connects", "upgrades", "neutral", "blocks", "steals_from", "allowed",
-                 "allowed_set", "source", "movement", "blockers", "movable_by", "takes", "travel")
+                 "allowed_set", "source", "movement", "blockers", "movable_by", "takes", "travel",
+                 "count")
 
     index: int
     name: str
@@ -59,6 +60,7 @@ class PieceInfo:
     movable_by: model.Expr | None
     takes: tuple[str, ...]
     travel: model.Travel | None  # a piece that travels path by path (rules/travel.py)
+    count: int  # pieces of a neutral kind (1 for a player's piece)
 
 
 @dataclass(frozen=True)
@@ -182,14 +184,15 @@ class Game:
             info.index, info.name, info.site, info.source = k, p.name, p.site, p.source
             if p.site not in SITE_KINDS:
                 raise EngineError(f"piece {p.name!r} stands on {p.site!r}", p.source)
-            if p.neutral and p.site != "hex":
-                raise EngineError(f"neutral piece {p.name!r} on a {p.site}: only neutral "
-                                  f"pieces on hexes move and rob", p.source)
+            if p.neutral and p.site == "intersection":
+                raise EngineError(f"neutral piece {p.name!r} on an intersection: neutral "
+                                  f"pieces stand on hexes or paths", p.source)
             info.cost = self.cost_vector(p.cost)
             info.limit = p.limit if p.limit is not None else NO_LIMIT
             info.points, info.produces, info.distance = p.points, p.produces, p.distance
             info.neutral, info.blocks = p.neutral, p.blocks
             info.movable_by, info.takes = p.movable_by, tuple(p.takes)
+            info.count = p.count if p.neutral else 1
             allowed = inside[p.site]
             if p.where is not None:
                 allowed = tuple(k for k in allowed
@@ -218,7 +221,7 @@ class Game:
         self.movers = tuple(movers)
         self.travellers = tuple(p.index for p in self.pieces if p.travel is not None)
         self.neutral = [p.index for p in self.pieces if p.neutral]
-        self.blocking = tuple(p.index for p in self.pieces if "production" in p.blocks)
+        self.blocking = tuple(p.index for p in self.pieces if "production" in p.blocks and p.site == "hex")
         # intersections within distance-1 steps, for each distance in use
         self.within: dict[int, tuple[tuple[int, ...], ...]] = {}
         for d in sorted({p.distance for p in self.pieces if p.distance > 1}):
@@ -231,6 +234,43 @@ class Game:
                 rows.append(tuple(sorted(seen - {c})))
             self.within[d] = tuple(rows)
         self.starts = [b.starts.get(self.pieces[k].name, -1) for k in self.neutral]
+        self._build_neutral_slots()
+
+    def _build_neutral_slots(self) -> None:
+        """Where each neutral piece's site is kept in `State.neutral_at`: the first piece
+        of kind k at index k (so a kind of one piece reads `neutral_at[k]`), the further
+        pieces of kinds with a `count` after the piece kinds, kind by kind. And where they
+        start: the map's start, in site order (-1, off the board, first)."""
+        K = len(self.pieces)
+        slots: list[tuple[int, ...]] = []
+        extra = K
+        for p in self.pieces:
+            if not p.neutral:
+                slots.append(())
+                continue
+            slots.append((p.index,) + tuple(range(extra, extra + p.count - 1)))
+            extra += p.count - 1
+        self.neutral_slots: tuple[tuple[int, ...], ...] = tuple(slots)
+        self.neutral_kind = tuple(k for k in range(K)) + tuple(
+            k for k, ss in enumerate(slots) for _ in ss[1:])  # slot -> its piece kind
+        start = [-1] * extra
+        b = self.board
+        for pi in self.neutral:
+            P = self.pieces[pi]
+            sites = b.start_sites.get(P.name)
+            if sites is None:  # a board made without start_sites: the hex start alone
+                at = b.starts.get(P.name, -1)
+                sites = (at,) if at >= 0 else ()
+            if len(sites) > P.count:
+                raise EngineError(f"the {P.name} has {P.count} piece(s) and {len(sites)} starts", P.source)
+            if P.site == "path":
+                for k in sites:
+                    if k not in P.allowed_set:
+                        raise EngineError(f"the {P.name} starts on the path {self.site_name('path', k)}, "
+                                          f"where it may not stand", P.source)
+            for slot, k in zip(self.neutral_slots[pi], sorted([-1] * (P.count - len(sites)) + list(sites))):
+                start[slot] = k
+        self.neutral_start: tuple[int, ...] = tuple(start)
 
     def _build_cards(self) -> None:
         self.decks: list[model.Deck] = list(self.ruleset.decks.values())
@@ -356,7 +396,9 @@ class Game:
                                  len(b.paths) if p.site == "path" else len(b.hexes))
                          for p in self.pieces]
         for a, k in self.action_id.items():
-            if type(a).KIND in ("build", "move"):  # a piece on a site: Build, or Move (neutral)
+            # a piece on a site: Build, or Move (neutral; the Move that names no piece it
+            # lifts, see rules/neutral.py)
+            if type(a).KIND == "build" or (type(a).KIND == "move" and a.src < 0):  # type: ignore[attr-defined]
                 self.build_id[self.piece_index[a.piece]][a.at] = k  # type: ignore[attr-defined]
         self.end_turn_id = self.action_id[EndTurn()]
         self.roll_dice_id = self.action_id[dice_rules.RollDice()]
@@ -414,7 +456,10 @@ class Game:
         a = self.actions[self.check_action_id(action_id)]
         piece = getattr(a, "piece", None)
         if isinstance(piece, str) and piece in self.piece_index and hasattr(a, "at"):
-            return f"{a.KIND} {piece} at {self.site_name(self.pieces[self.piece_index[piece]].site, a.at)}"
+            kind = self.pieces[self.piece_index[piece]].site
+            src = getattr(a, "src", -1)  # a Move that says which piece it lifts
+            lifts = f" from {self.site_name(kind, src)}" if isinstance(src, int) and src >= 0 else ""
+            return f"{a.KIND} {piece}{lifts} at {self.site_name(kind, a.at)}"
         if a.SITE is not None and hasattr(a, "at"):
             return f"{a.KIND} at {self.site_name(a.SITE, a.at)}"
         parts = [str(v) for k, v in a.to_json().items() if k != "kind"]

@@ -75,7 +75,10 @@ class State:
     corner_piece: list[int]  # [intersection] piece kind or -1
     path_owner: list[int]  # [path] seat or -1
     path_piece: list[int]  # [path] piece kind or -1
-    neutral_at: list[int]  # [k] the site of a neutral piece kind, or -1 (others: -1)
+    # [slot] the site of a neutral piece, or -1 off the board: slot k for the first piece of
+    # kind k (a player's kind: always -1), then the further pieces of kinds with a `count`
+    # (game.neutral_slots); a kind's sites are kept in order
+    neutral_at: list[int]
     placed: list[list[int]]  # [p][k] pieces on the board
     award_holder: list[int]  # [award] seat or -1
     last_roll: int
@@ -128,9 +131,7 @@ class State:
         self.corner_piece = [-1] * len(b.intersections)
         self.path_owner = [-1] * len(b.paths)
         self.path_piece = [-1] * len(b.paths)
-        self.neutral_at = [-1] * K
-        for k, at in zip(game.neutral, game.starts):
-            self.neutral_at[k] = at
+        self.neutral_at = list(game.neutral_start)
         self.placed = [[0] * K for _ in range(n)]
         self.award_holder = [-1] * len(game.awards)
         self.last_roll = 0

@@ -152,10 +152,22 @@ def _check_data(g: Game, s: State) -> None:
                 if piece.neutral or piece.site != kind or k not in piece.allowed_set:
                     raise _fail(f"{what}_piece", f"a {piece.name} cannot stand on {kind} {k}")
     _rows("placed", s.placed, n, K, 0, big)
-    _ints("neutral_at", s.neutral_at, K, -1, len(b.hexes) - 1)
-    for pi, at in enumerate(s.neutral_at):
-        if at >= 0 and (not g.pieces[pi].neutral or at not in g.pieces[pi].allowed_set):
-            raise _fail("neutral_at", f"{g.pieces[pi].name} cannot stand on hex {at}")
+    _ints("neutral_at", s.neutral_at, len(g.neutral_start), -1, max(len(b.hexes), P) - 1)
+    for pi, slots in enumerate(g.neutral_slots):
+        piece = g.pieces[pi]
+        if not slots:
+            if s.neutral_at[pi] != -1:
+                raise _fail("neutral_at", f"{piece.name} is a player's piece, not a neutral one")
+            continue
+        here = [s.neutral_at[u] for u in slots]
+        for at in here:
+            if at >= 0 and at not in piece.allowed_set:
+                raise _fail("neutral_at", f"{piece.name} cannot stand on {piece.site} {at}")
+        if here != sorted(here):
+            raise _fail("neutral_at", f"the sites of the {piece.name} pieces are not in order")
+        placed = [at for at in here if at >= 0]
+        if len(set(placed)) != len(placed):
+            raise _fail("neutral_at", f"two {piece.name} pieces stand on one {piece.site}")
     _ints("award_holder", s.award_holder, len(g.awards), -1, n - 1)
     _ints("last_corner", s.last_corner, n, -1, corners - 1)
     _ints("last_path", s.last_path, n, -1, P - 1)

@@ -173,7 +173,8 @@ class Piece:
     the mover (`player`): a player for whom it is false may not choose this piece,
     whichever rule or card moves it. `takes` lists what a robbery may take: `resource`
     (a resource card) and token names; empty means a resource card, as in the base
-    game; with several, the mover chooses."""
+    game; with several, the mover chooses. `count` is how many pieces of a neutral kind
+    stand on the board (one robber; three pieces on paths), each moved on its own."""
 
     KIND: ClassVar[str] = "piece"
     name: str
@@ -193,6 +194,7 @@ class Piece:
     travel: Travel | None = None
     movable_by: Expr | None = None
     takes: tuple[str, ...] = ()
+    count: int = 1
     source: Source | None = None
 
 
@@ -519,7 +521,8 @@ class Frame:
 @dataclass(frozen=True)
 class Start:
     """Where a neutral piece starts: a hex, the hex of a terrain (and number), or off
-    the board."""
+    the board; for a kind of several pieces (`count`), one hex each (`hexes`); for a
+    piece on paths, one path each (`paths`, a hex and a side)."""
 
     piece: str
     q: int | None = None
@@ -527,6 +530,8 @@ class Start:
     terrain: str | None = None
     number: int | None = None
     off_board: bool = False
+    hexes: tuple[tuple[int, int], ...] = ()
+    paths: tuple[EdgeRef, ...] = ()
     source: Source | None = None
 
 

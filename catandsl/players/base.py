@@ -157,7 +157,9 @@ def _decision_text(game, act, kind: str, who: int, before: _Seen, after: _Seen, 
     if kind == "build":
         return f"builds {act.piece} at {_site(game, act.piece, act.at)}"
     if kind == "move":
-        return f"moves {act.piece} to {_site(game, act.piece, act.at)}"
+        src = getattr(act, "src", -1)  # one of several pieces: the site it leaves
+        lifts = f" from {_site(game, act.piece, src)}" if src >= 0 else ""
+        return f"moves {act.piece}{lifts} to {_site(game, act.piece, act.at)}"
     if kind == "travel":
         return f"moves {act.piece} from {game.site_name('path', act.at)} to {game.site_name('path', act.to)}"
     if kind == "pick_up":

@@ -80,9 +80,15 @@ class GreedyPlayer:
         if isinstance(a, A.PlayCard):
             blocked = any(
                 state.corner_owner[c] == me
-                for pi in g.blocking for c in b.hex_corners[state.neutral_at[pi]]
+                for pi in g.blocking for u in g.neutral_slots[pi] if state.neutral_at[u] >= 0
+                for c in b.hex_corners[state.neutral_at[u]]
             ) if g.blocking else False
             return 50 if blocked else 3
+        if isinstance(a, A.Move) and g.pieces[g.piece_index[a.piece]].site == "path":
+            # a piece on a path: onto an opponent's road, off my own
+            o = state.path_owner[a.at]
+            return (-5 if o == me else 2 if o >= 0 else 0) + (1 if a.src >= 0 and
+                                                             state.path_owner[a.src] == me else 0)
         if isinstance(a, A.Move):
             # the hex that hurts opponents most and me least
             score = 0

@@ -4,8 +4,9 @@ The engine's State documents its calls (scores, turns, serialize ...) but not it
 layout, and that layout is being reshaped. Everything here reads the serialized state
 (`state.serialize()`) in one place, so a change of field names touches this module only.
 The fields read: `corner_owner`/`corner_piece`, `path_owner`/`path_piece` (owner and
-piece index per intersection and path, -1 for none), `neutral_at` (per piece index, the
-site of a neutral piece or -1), `stage`, `hands`, `bank`, and when present `vp_tokens`
+piece index per intersection and path, -1 for none), `neutral_at` (the site of each
+neutral piece or -1: slot k for the first piece of kind k, then the further pieces of
+kinds of several, `game.neutral_kind` naming each slot's kind), `stage`, `hands`, `bank`, and when present `vp_tokens`
 ([player, intersection, count]: special victory points under a building),
 `island_tags` ([player, tag, island], e.g. home islands), `cards` and `played` (per
 player, per card: held and played), `award_holder` (per award, a seat or -1),
@@ -79,8 +80,10 @@ def snapshot(game, state, data: dict | None = None) -> Snapshot:
             if owner >= 0 and pi >= 0:
                 placed.append(Placed(kinds[pi][0], site, at, owner,
                                      afloat=site == "path" and pi in afloat))
-    for pi, at in enumerate(data.get("neutral_at", ())):
+    slot_kind = getattr(game, "neutral_kind", range(len(kinds)))  # slot -> piece kind
+    for u, at in enumerate(data.get("neutral_at", ())):
         if at is not None and at >= 0:
+            pi = slot_kind[u]
             placed.append(Placed(kinds[pi][0], kinds[pi][1], at, -1))
     marks = [Placed("vp_token", "token", int(c), int(p), int(n))
              for p, c, n in data.get("vp_tokens", ()) if n]

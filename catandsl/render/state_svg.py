@@ -6,7 +6,8 @@ replay can reuse the very same strings frame by frame:
 `piece road|settlement|city|<name>` with `data-owner`, `data-piece`, `data-at`, plus
 `neutral` for pieces nobody owns; `legend-entry` with `data-player` and `data-vp`.
 
-Ships (any path piece but `road`) are dashed and carry a small hull mark. Marks from the
+Ships (any path piece but `road`) are dashed and carry a small hull mark. A neutral
+piece on a path is a disc with its initial across the middle of the path. Marks from the
 state's Seafarers data: `piece vp-token` (a gold chit with a star and the count beside
 the building that earned it; `data-owner`, `data-at` the intersection, `data-count`) and
 `piece island-tag <tag>` (a small chip in the owner's colour on the island's first hex,
@@ -76,13 +77,19 @@ def start_pieces(board, ruleset) -> tuple[list[Placed], list[str]]:
     if ruleset is None:
         return on, off
     starts = getattr(board, "starts", {})
+    sites = getattr(board, "start_sites", {})
     for piece in ruleset.pieces.values():
-        if not piece.neutral or piece.site != "hex":
+        if not piece.neutral or piece.site not in ("hex", "path"):
             continue
-        at = starts.get(piece.name, -1)
-        if at is not None and 0 <= at < len(board.hexes):
-            on.append(Placed(piece.name, "hex", at, -1))
+        if piece.name in sites:
+            ats: tuple[int, ...] = sites[piece.name]
         else:
+            at = starts.get(piece.name, -1)
+            ats = (at,) if at is not None and at >= 0 else ()
+        limit = len(board.hexes) if piece.site == "hex" else len(board.paths)
+        ats = tuple(k for k in ats if 0 <= k < limit)
+        on += [Placed(piece.name, piece.site, k, -1) for k in ats]
+        if len(ats) < piece.count:
             off.append(piece.name)
     return on, off
 
@@ -172,7 +179,10 @@ _ORDER = {"path": 0, "intersection": 1, "token": 2, "hex": 3, "island": 4}
 
 
 def draw_order(p: Placed):
-    """Paths first so buildings sit on top of roads; tokens over buildings."""
+    """Paths first so buildings sit on top of roads; tokens over buildings; a neutral
+    piece on a path over the road under it."""
+    if p.site == "path" and p.owner < 0:
+        return (_ORDER["path"], 1 << 30, p.at, p.piece)
     return (_ORDER.get(p.site, 5), p.owner, p.at, p.piece)
 
 
@@ -193,7 +203,9 @@ def piece_svg(board, p: Placed) -> str:
     cls = f"piece {_token(p.piece)}" + (" neutral" if p.owner < 0 else "")
     head = (f'<g class="{cls}" data-piece="{escape(p.piece)}" data-owner="{p.owner}" '
             f'data-at="{p.at}"><title>{escape(_label(p))}</title>')
-    if p.site == "path":
+    if p.site == "path" and p.owner < 0:
+        body = _on_path(board, p, colour)
+    elif p.site == "path":
         body = _road(board, p.at, colour, dashed=p.afloat)
         if p.afloat:
             body += _hull(board, p.at, colour)
@@ -252,6 +264,20 @@ def _road(board, at: int, colour: str, dashed: bool) -> str:
     dash = ' stroke-dasharray="6,4"' if dashed else ""
     return (f'<line {line} stroke="{palette.INK}" stroke-width="{0.22 * SIZE:.1f}"/>'
             f'<line {line} stroke="{colour}" stroke-width="{0.14 * SIZE:.1f}"{dash}/>')
+
+
+def _on_path(board, p: Placed, colour: str) -> str:
+    """A neutral piece on a path: a disc with its initial across the middle of the path,
+    over a thin line along it."""
+    a, b = (geo.corner_pixel(c, SIZE) for c in geo.edge_ends(board.paths[p.at]))
+    mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+    r = 0.2 * SIZE
+    letter = escape(p.piece[:1].upper())
+    return (f'<line x1="{a[0]:.1f}" y1="{a[1]:.1f}" x2="{b[0]:.1f}" y2="{b[1]:.1f}" stroke="{colour}" '
+            f'stroke-width="{0.06 * SIZE:.1f}" stroke-dasharray="3,3"/>'
+            f'<circle cx="{mx:.1f}" cy="{my:.1f}" r="{r:.1f}" fill="{colour}" stroke="#ffffff" stroke-width="1.5"/>'
+            f'<text x="{mx:.1f}" y="{my + 0.35 * r:.1f}" font-size="{r:.1f}" text-anchor="middle" '
+            f'font-family="sans-serif" fill="{palette.ink_on(colour)}">{letter}</text>')
 
 
 def _hull(board, at: int, colour: str) -> str:

@@ -19,7 +19,7 @@ the compiler can read the registry without loading the engine.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from catandsl.rules.registry import EVERYTHING
@@ -151,7 +151,8 @@ def action_from_json(data: Any) -> Action:
     if cls is None or cls is Action:
         raise ValueError(f"unknown action kind {kind!r}")
     names = {f.name: f.type for f in fields(cls)}
-    if set(data) != set(names):
+    optional = {f.name for f in fields(cls) if f.default is not MISSING}  # may be left out
+    if not set(names) - optional <= set(data) <= set(names):
         raise ValueError(f"action {kind!r} takes {sorted(names) or 'no fields'}, not {sorted(data)}")
     for k, v in data.items():
         want = int if names[k] in ("int", int) else str

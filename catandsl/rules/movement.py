@@ -135,7 +135,7 @@ def why_not_pick_up(s: State, p: int, k: int) -> str:
         return f"at most {m.per_turn} move(s) a turn"
     if m.not_built_this_turn and placement.built_this_turn(s, k):
         return "built this turn"
-    if m.blocked_by and neutral.blocked_at(s, g.board.path_hexes[k], m.blocked_by):
+    if m.blocked_by and neutral.blocks_site(s, "path", k, m.blocked_by):
         return "blocked by " + "/".join(g.pieces[n].name for n in m.blocked_by)
     if m.open_end and not open_end(s, p, k):
         return "not the open end of a route"

@@ -1,6 +1,12 @@
 """Neutral pieces (robber, pirate, any piece declared `neutral`): moving one, robbing a
 player it touches, and what it blocks.
 
+A neutral piece stands on a hex or on a path. A kind may have several pieces (`count`):
+`state.neutral_at` keeps one site per piece (`game.neutral_slots[kind]` says where; a
+kind's sites in order, -1 off the board first), at most one piece of a kind per site.
+Moving one of several says which: `Move(piece, at, src)` lifts the piece on `src` (-1:
+one off the board); a kind of one piece moves with `src` -1.
+
 `move_piece(player, pieces)` asks the player to move one of these pieces (`Moving`);
 a piece's `movable_by` (a condition on `player`, the mover) leaves it out for a player
 for whom it is false, and with no piece left the move lapses. After the move, the mover
@@ -9,8 +15,10 @@ to take (`Stealing`); a resource card is then drawn by chance (`Robbing`). A pie
 whose `takes` names tokens robs a resource card or a token: with more than one kind to
 take, the mover says which (`Taking`).
 
-Blocking: `blocked_at(state, hexes, pieces)` is the one test behind `blocks` (placing
-next to the piece), `blocked_by` (moving away from it) and `blocks production`.
+Blocking: `blocks_site(state, kind, site, pieces)` is the one test behind `blocks`
+(placing on or next to the piece) and `blocked_by` (moving away from it): a piece on a
+hex blocks the hex and the intersections and paths around it; a piece on a path blocks
+the path, its two ends and its two hexes. `blocks production` is for pieces on hexes.
 """
 
 from __future__ import annotations
@@ -30,12 +38,15 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, order=True)
 class Move(Action):
-    """Move a neutral piece (robber, pirate) to a hex id."""
+    """Move a neutral piece to a site id (a hex or a path, by the piece's site). For a
+    kind of several pieces, `src` is the site of the piece it lifts (-1: a piece off the
+    board); a kind of one piece moves with `src` -1."""
 
     KIND: ClassVar[str] = "move"
     WRITES: ClassVar[frozenset[str]] = frozenset((NEUTRAL,))
     piece: str
     at: int
+    src: int = -1
 
 
 @dataclass(frozen=True, order=True)
@@ -69,6 +80,9 @@ class Take(Action):
 @action_source
 def neutral_actions(game: Game) -> Iterable[Action]:
     out: list[Action] = [Move(p.name, k) for p in game.pieces if p.neutral for k in p.allowed]
+    for p in game.pieces:  # several pieces to a kind: which one, from where to where
+        if p.neutral and p.count > 1:
+            out += [Move(p.name, k, src) for k in p.allowed for src in p.allowed if src != k]
     out += [Steal(p) for p in range(game.num_players)]
     out += [Stolen(r) for r in game.resources]
     takes = {w for p in game.pieces for w in p.takes if w in game.token_index}
@@ -91,14 +105,69 @@ class RobberyIds:
                    {a.what: k for a, k in ids.items() if isinstance(a, Take)})
 
 
+@dataclass(frozen=True)
+class MoveIds:
+    """Action ids of the moves that lift one of several pieces: [kind][(src, at)]."""
+
+    lifting: dict[int, dict[tuple[int, int], int]]
+
+    @classmethod
+    def build(cls, game: Game) -> MoveIds:
+        out: dict[int, dict[tuple[int, int], int]] = {}
+        for a, k in game.action_id.items():
+            if isinstance(a, Move) and a.src >= 0:
+                out.setdefault(game.piece_index[a.piece], {})[(a.src, a.at)] = k
+        return cls(out)
+
+
+# ---- where the pieces stand ---------------------------------------------------------------------
+
+
+def sites_of(s: State, pi: int) -> list[int]:
+    """The sites of the pieces of neutral kind pi, in order (-1: off the board)."""
+    return [s.neutral_at[u] for u in s.game.neutral_slots[pi]]
+
+
+def put_pieces(s: State, pi: int, sites: Iterable[int]) -> None:
+    """Stand the pieces of neutral kind pi on these sites (as many as it has; -1 off the
+    board), kept in order."""
+    slots = s.game.neutral_slots[pi]
+    here = sorted(sites)
+    if len(here) != len(slots):
+        raise EngineError(f"the {s.game.pieces[pi].name} has {len(slots)} piece(s), not {len(here)}")
+    for u, at in zip(slots, here):
+        s.neutral_at[u] = at
+
+
 # ---- blocking --------------------------------------------------------------------------------
 
 
 def blocked_at(s: State, hexes: Iterable[int], pieces: Iterable[int]) -> bool:
     """Whether one of these neutral pieces stands on one of these hexes."""
-    at = s.neutral_at
     hexes = tuple(hexes)
-    return any(at[n] >= 0 and at[n] in hexes for n in pieces)
+    g = s.game
+    return any(at >= 0 and at in hexes for n in pieces if g.pieces[n].site == "hex" for at in sites_of(s, n))
+
+
+def blocks_site(s: State, kind: str, k: int, pieces: Iterable[int]) -> bool:
+    """Whether one of these neutral pieces keeps site k (an intersection, path or hex,
+    by `kind`) blocked: a piece on a hex blocks it and the sites around it, a piece on a
+    path blocks the path, its two ends and its two hexes."""
+    g = s.game
+    b = g.board
+    hexes = b.corner_hexes[k] if kind == "intersection" else b.path_hexes[k] if kind == "path" else (k,)
+    for n in pieces:
+        on_hex = g.pieces[n].site == "hex"
+        for at in sites_of(s, n):
+            if at < 0:
+                continue
+            if on_hex:
+                if at in hexes:
+                    return True
+            elif (k == at if kind == "path" else k in b.path_ends[at] if kind == "intersection"
+                  else k in b.path_hexes[at]):
+                return True
+    return False
 
 
 def blockers_of(game: Game, what: str) -> tuple[int, ...]:
@@ -107,16 +176,25 @@ def blockers_of(game: Game, what: str) -> tuple[int, ...]:
 
 
 def blocked_hexes(s: State, what: str) -> list[int]:
-    return sorted({s.neutral_at[pi] for pi in blockers_of(s.game, what) if s.neutral_at[pi] >= 0})
+    """The hexes a neutral piece that blocks `what` stands on."""
+    g = s.game
+    return sorted({at for pi in blockers_of(g, what) if g.pieces[pi].site == "hex"
+                   for at in sites_of(s, pi) if at >= 0})
 
 
 def blocked_paths(s: State, what: str) -> set[int]:
-    paths = s.game.board.hex_paths
-    return {x for h in blocked_hexes(s, what) for x in paths[h]}
+    """The paths where `what` may not be placed: around a blocking piece's hex, or under
+    a blocking piece on a path."""
+    g = s.game
+    paths = g.board.hex_paths
+    out = {x for h in blocked_hexes(s, what) for x in paths[h]}
+    out.update(at for pi in blockers_of(g, what) if g.pieces[pi].site == "path"
+               for at in sites_of(s, pi) if at >= 0)
+    return out
 
 
 def blocks_path(s: State, what: str, path: int) -> bool:
-    return blocked_at(s, s.game.board.path_hexes[path], blockers_of(s.game, what))
+    return blocks_site(s, "path", path, blockers_of(s.game, what))
 
 
 # ---- moving -----------------------------------------------------------------------------------
@@ -169,8 +247,16 @@ class Moving(Prompt):
             if not may_move(s, self.player, pi):
                 continue
             ids = g.build_id[pi]
-            here = s.neutral_at[pi]
-            out += [ids[h] for h in g.pieces[pi].allowed if h != here]
+            here = sites_of(s, pi)
+            P = g.pieces[pi]
+            if P.count == 1:
+                out += [ids[h] for h in P.allowed if h != here[0]]
+                continue
+            taken = set(here)
+            free = [k for k in P.allowed if k not in taken]  # one piece of a kind per site
+            lifting = g.table(MoveIds).lifting[pi]
+            for src in sorted(taken):
+                out += [ids[k] for k in free] if src < 0 else [lifting[(src, k)] for k in free]
         return out
 
     def apply(self, s: State, act: Action) -> None:
@@ -178,19 +264,33 @@ class Moving(Prompt):
         g = s.game
         s.pending.pop()
         pi = g.piece_index[act.piece]
-        src = s.neutral_at[pi]
-        s.neutral_at[pi] = act.at
+        here = sites_of(s, pi)
+        src = here[0] if len(here) == 1 else act.src
+        here.remove(src)
+        put_pieces(s, pi, here + [act.at])
         victims = _victims(s, self.player, pi, act.at)
         if victims:
             s.push(Stealing(self.player, victims, pi if _takes_tokens(g, pi) else -1))
-        s.emit("moved", {"player": self.player, "piece": act.piece, "from": site("hex", src),
-                         "at": site("hex", act.at)})
+        kind = g.pieces[pi].site
+        s.emit("moved", {"player": self.player, "piece": act.piece, "from": site(kind, src),
+                         "at": site(kind, act.at)})
 
     def refusal(self, s: State, act: Action) -> IllegalAction | None:
         if isinstance(act, Move):
-            P = s.game.pieces[s.game.piece_index[act.piece]]
+            g = s.game
+            pi = g.piece_index[act.piece]
+            P = g.pieces[pi]
+            where = g.site_name(P.site, act.at)
+            here = sites_of(s, pi)
+            if pi in self.pieces and P.count > 1 and act.at in here:
+                return IllegalAction("action/invalid_target",
+                                     f"move {act.piece} at {where}: a {act.piece} already stands there")
+            if pi in self.pieces and P.count > 1 and act.src not in here:
+                lifted = g.site_name(P.site, act.src) if act.src >= 0 else "off the board"
+                return IllegalAction("action/invalid_target",
+                                     f"move {act.piece} from {lifted}: no {act.piece} stands there")
             return IllegalAction("action/invalid_target",
-                                 f"move {act.piece} at {s.game.site_name(P.site, act.at)}: not a legal hex")
+                                 f"move {act.piece} at {where}: not a legal {P.site}")
         return None
 
 
@@ -228,12 +328,16 @@ def _victims(s: State, thief: int, pi: int, h: int) -> list[int]:
     def has(o: int) -> bool:
         return bool(take_options(s, pi, o)) if tokens else sum(s.hands[o]) > 0
 
+    b = g.board
+    # what the piece touches: a hex's paths (ships on a sea hex's edges) and corners; a
+    # path itself (the road under it) and its two ends
+    paths, corners = (b.hex_paths[h], b.hex_corners[h]) if g.pieces[pi].site == "hex" else ((h,), b.path_ends[h])
     out = set()
-    for x in g.board.hex_paths[h]:  # pieces on paths (ships on a sea hex's edges)
+    for x in paths:
         o = s.path_owner[x]
         if o >= 0 and o != thief and s.path_piece[x] in steals and has(o):
             out.add(o)
-    for c in g.board.hex_corners[h]:
+    for c in corners:
         o = s.corner_owner[c]
         if o >= 0 and o != thief and s.corner_piece[c] in steals and has(o):
             out.add(o)

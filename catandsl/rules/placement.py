@@ -84,11 +84,8 @@ def can_place(s: State, p: int, pi: int, k: int, mode: str = "normal", step: Any
     g = s.game
     b = g.board
     P = g.pieces[pi]
-    if P.blockers and neutral.blocked_at(
-        s, b.corner_hexes[k] if P.site == "intersection" else
-        b.path_hexes[k] if P.site == "path" else (k,), P.blockers
-    ):
-        return False  # B.5: a neutral piece that `blocks` this piece stands beside
+    if P.blockers and neutral.blocks_site(s, P.site, k, P.blockers):
+        return False  # B.5: a neutral piece that `blocks` this piece stands on or beside the site
     if P.site == "intersection":
         distance = P.distance
         if P.upgrades >= 0:
@@ -247,6 +244,9 @@ def refusal(s: State, p: int, act: Action, mode: str) -> IllegalAction | None:
             return IllegalAction("action/not_legal", f"{text}: no {P.name} left")
         if can_place(s, p, pi, act.at):
             return IllegalAction("action/cannot_afford", f"{text}: cannot afford it")
+    for n in P.blockers:
+        if neutral.blocks_site(s, P.site, act.at, (n,)):
+            return IllegalAction("action/invalid_target", f"{text}: blocked by the {g.pieces[n].name}")
     return IllegalAction("action/invalid_target", f"{text}: not a legal site")
 
 

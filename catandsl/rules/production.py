@@ -23,7 +23,7 @@ def produce(s: State, roll: int) -> None:
     b = g.board
     n = g.num_players
     owed = [[0] * n for _ in g.resources]
-    blocked = [s.neutral_at[pi] for pi in g.blocking]
+    blocked = [s.neutral_at[u] for pi in g.blocking for u in g.neutral_slots[pi]]
     chosen = [0] * n  # B.6: resources of the owner's choice (gold)
     choice = g.hex_choice
     for h in b.number_hexes[roll] if 0 <= roll < len(b.number_hexes) else ():
