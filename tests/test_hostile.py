@@ -17,8 +17,8 @@ import subprocess
 import sys
 import time
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
 
@@ -143,6 +143,12 @@ def directory(tmp: Path) -> Path:
     return tmp / "a_folder.catan"
 
 
+def symlink_loop(tmp: Path) -> Path:
+    os.symlink(tmp / "b.catan", tmp / "a.catan")
+    os.symlink(tmp / "a.catan", tmp / "b.catan")
+    return tmp / "a.catan"
+
+
 def picture(cells_per_row: int, rows: int) -> str:
     lines = "\n".join("      " + "f   " * cells_per_row for _ in range(rows))
     return HEAD + f'  map {{\n    rows """\n{lines}\n    """\n    legend {{ f forest }}\n  }}\n}}\n'
@@ -156,7 +162,8 @@ def hex_lines(count: int) -> str:
 CASES: dict[str, tuple[Callable[[Path], Path], str | None]] = {
     # input and size
     "over_1_MiB": (text_case("huge", "# " + "x" * MAX_FILE_BYTES + "\n"), "E0001"),
-    "half_a_million_tokens": (text_case("tokens", scenario("  resources " + ", ".join(["a"] * 250_000) + "\n")), "E0001"),
+    "half_a_million_tokens": (text_case("tokens", scenario("  resources " + ", ".join(["a"] * 250_000) + "\n")),
+                              "E0001"),
     "invalid_utf8": (text_case("latin1", b'scenario "Caf\xe9" {\n}\n'), "E0002"),
     "nul_byte": (text_case("nul", scenario("  victory 1\x000\n")), "E0003"),
     "binary_garbage": (text_case("garbage", bytes(range(256)) * 64), "E0002"),
@@ -224,6 +231,7 @@ CASES: dict[str, tuple[Callable[[Path], Path], str | None]] = {
     # paths
     "path_is_a_directory": (directory, "E0006"),
     "path_does_not_exist": (lambda tmp: tmp / "missing.catan", "E0005"),
+    "path_is_a_loop_of_links": (symlink_loop, "E0007"),
 }
 
 
