@@ -213,6 +213,8 @@ CASES: dict[str, tuple[Callable[[Path], Path], str | None]] = {
     "number_of_an_intersection": (text_case("number", scenario(
         "  rule r {\n    on built(settlement) { take_from_bank(player, wool, number(at)) }\n  }\n")), "E0701"),
     "without_a_resource_still_produced": (text_case("nowool", scenario("  without resource wool\n")), "E0607"),
+    "without_the_turn_in_one_option": (text_case("noturn", scenario(
+        "  option v {\n    item a default\n    item b\n  }\n  when v is b {\n    without turn turn\n  }\n")), "E0305"),
     # digits inside a word or a picture cell, past the 4,300 Python converts
     "dice_of_5000_digit_sides": (text_case("dice", scenario("  dice 2d" + "9" * 5000 + "\n")), "E0304"),
     "picture_cell_of_5000_digits": (text_case("cell", HEAD + MAP.replace("h5", "h" + "5" * 5000) + "}\n"), "E0110"),
