@@ -571,6 +571,16 @@ class Gen:
         names_of = [n for n, t in v.items() if t != "any" and compatible(typ, t)]
         if names_of and rng.random() < 0.6:
             return rng.choice(names_of)
+        if depth < 2 and rng.random() < 0.12:
+            # any registered expression of this type: new queries, choices and random
+            # values are fuzzed as soon as they are registered
+            from catandsl.rules.registry import PRIMITIVES
+
+            asks = not self.asks_nobody or rng.random() < 0.05  # else E0510, a diagnostic
+            fitting = [p for p in PRIMITIVES.values() if p.kind != "effect" and p.returns not in (None, "any")
+                       and compatible(typ, p.returns) and (asks or p.kind == "query")]
+            if fitting:
+                return self.call(rng.choice(fitting), "right", depth + 1)
         if typ == "player":
             if "player" in v:
                 opts = ["player", "player", "player", "owner(at)" if "at" in v else "player"]
@@ -656,13 +666,13 @@ class Gen:
 
     _pending_loops: list[tuple[str, str]]
 
-    def call(self, prim, mode: str) -> str:
+    def call(self, prim, mode: str, depth: int = 0) -> str:
         args = []
         for p in prim.params:
             m = mode if self.rng.random() < 0.6 else "right"
             if m == "range" and p.type != "int":
                 m = "right"
-            args.append(self.value(p.type, m))
+            args.append(self.value(p.type, m, depth))
         return f"{prim.name}({', '.join(args)})"
 
     def statement(self, prims, mode: str) -> list[str]:
@@ -825,7 +835,7 @@ def primitives_patch(rng: random.Random) -> Patch:
     g = Gen(rng, {"at": "intersection", "player": "player"})
     cond = g.condition(prims, mode, board_only=True)
     opt = rng.choice(["", "", " optional"])
-    setup = ("setup {\n    round forward {\n      place settlement where " + cond + opt +
+    setup = ("setup {\n    round forward {\n      place settlement" + opt + " where " + cond +
              "\n      place road touching last\n    }\n    round backward {\n      place settlement" + opt +
              "\n      place road touching last\n      collect last\n    }\n  }")
     return Patch(body=[setup], kits=g.kits, head=head, desc=f"primitives:setup_where{opt} mode={mode}")
