@@ -17,8 +17,8 @@ import subprocess
 import sys
 import time
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
 
@@ -143,6 +143,12 @@ def directory(tmp: Path) -> Path:
     return tmp / "a_folder.catan"
 
 
+def symlink_loop(tmp: Path) -> Path:
+    os.symlink(tmp / "b.catan", tmp / "a.catan")
+    os.symlink(tmp / "a.catan", tmp / "b.catan")
+    return tmp / "a.catan"
+
+
 def picture(cells_per_row: int, rows: int) -> str:
     lines = "\n".join("      " + "f   " * cells_per_row for _ in range(rows))
     return HEAD + f'  map {{\n    rows """\n{lines}\n    """\n    legend {{ f forest }}\n  }}\n}}\n'
@@ -156,7 +162,8 @@ def hex_lines(count: int) -> str:
 CASES: dict[str, tuple[Callable[[Path], Path], str | None]] = {
     # input and size
     "over_1_MiB": (text_case("huge", "# " + "x" * MAX_FILE_BYTES + "\n"), "E0001"),
-    "half_a_million_tokens": (text_case("tokens", scenario("  resources " + ", ".join(["a"] * 250_000) + "\n")), "E0001"),
+    "half_a_million_tokens": (text_case("tokens", scenario("  resources " + ", ".join(["a"] * 250_000) + "\n")),
+                              "E0001"),
     "invalid_utf8": (text_case("latin1", b'scenario "Caf\xe9" {\n}\n'), "E0002"),
     "nul_byte": (text_case("nul", scenario("  victory 1\x000\n")), "E0003"),
     "binary_garbage": (text_case("garbage", bytes(range(256)) * 64), "E0002"),
@@ -206,6 +213,11 @@ CASES: dict[str, tuple[Callable[[Path], Path], str | None]] = {
     "number_of_an_intersection": (text_case("number", scenario(
         "  rule r {\n    on built(settlement) { take_from_bank(player, wool, number(at)) }\n  }\n")), "E0701"),
     "without_a_resource_still_produced": (text_case("nowool", scenario("  without resource wool\n")), "E0607"),
+    "without_the_turn_in_one_option": (text_case("noturn", scenario(
+        "  option v {\n    item a default\n    item b\n  }\n  when v is b {\n    without turn turn\n  }\n")), "E0305"),
+    # digits inside a word or a picture cell, past the 4,300 Python converts
+    "dice_of_5000_digit_sides": (text_case("dice", scenario("  dice 2d" + "9" * 5000 + "\n")), "E0304"),
+    "picture_cell_of_5000_digits": (text_case("cell", HEAD + MAP.replace("h5", "h" + "5" * 5000) + "}\n"), "E0110"),
     "a_title_with_a_terminal_escape": (text_case("escape", 'scenario "Red \x1b[31m" {\n  uses base\n}\n'), "E0003"),
     "ninety_2500_hex_maps": (big_maps_in_many_options, "E0408"),
     # imports
@@ -224,6 +236,7 @@ CASES: dict[str, tuple[Callable[[Path], Path], str | None]] = {
     # paths
     "path_is_a_directory": (directory, "E0006"),
     "path_does_not_exist": (lambda tmp: tmp / "missing.catan", "E0005"),
+    "path_is_a_loop_of_links": (symlink_loop, "E0007"),
 }
 
 

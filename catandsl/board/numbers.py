@@ -22,7 +22,11 @@ from catandsl.board import geometry as geo
 from catandsl.board.errors import BoardError
 from catandsl.ir.model import NumberPlan, NumberToken
 
+# `avoid_adjacent` deals the shuffled numbers again until none of them touch: at most
+# MAX_DEALS times, and at most MAX_DEALT tokens in all, so a map of thousands of hexes
+# (where each deal costs thousands) gives up after fewer deals instead of taking minutes.
 MAX_DEALS = 2000
+MAX_DEALT = 200_000
 VALID_NUMBERS = frozenset(range(2, 13)) - {7}
 
 
@@ -89,7 +93,8 @@ def touching_pair(
 def _deal_shuffled(plan, targets, numbers, rng: random.Random) -> None:
     values = [t.value for t in plan.tokens]
     trial = dict(numbers)  # each deal overwrites every target, so one copy serves all
-    for _ in range(MAX_DEALS):
+    deals = max(1, min(MAX_DEALS, MAX_DEALT // max(1, len(targets))))
+    for _ in range(deals):
         rng.shuffle(values)
         trial.update(zip(targets, values))
         if touching_pair(trial, targets, plan.avoid_adjacent) is None:
@@ -98,9 +103,10 @@ def _deal_shuffled(plan, targets, numbers, rng: random.Random) -> None:
     listed = ", ".join(str(v) for v in plan.avoid_adjacent)
     raise BoardError(
         "E0410",
-        f"no deal of the numbers in {MAX_DEALS} shuffles keeps {listed} apart",
+        f"no deal of the numbers in {deals} shuffles keeps {listed} apart",
         plan.source,
-        help="there are too many of these numbers for the hexes, or fixed numbers already touch",
+        help="there are too many of these numbers for the hexes, or fixed numbers already touch"
+             + (f" (a map of {len(targets):,} numbered hexes is dealt {deals} times)" if deals < MAX_DEALS else ""),
     )
 
 

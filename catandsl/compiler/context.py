@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from catandsl.diagnostics import Diagnostic, Sources, Span
 from catandsl.ir import model
 from catandsl.syntax import ast
+from catandsl.syntax.parser import MAX_DIGITS
 
 # A file with more errors than this is not worth reading further: the first ones are
 # what its author needs, and a flood of them (a hostile file) would cost seconds.
@@ -187,6 +188,13 @@ def single_number(entry: ast.Entry, low: int = 0, high: int = 10**9) -> ast.Numb
     no_more(items, 1, entry.head.name)
     in_range(n, low, high, f"`{entry.head.name}`")
     return n
+
+
+def digits_value(digits: str) -> int | None:
+    """The value of the digits inside a word or a picture cell (`d6`, `f8`), or None when
+    there are more than MAX_DIGITS: the parser caps number tokens only (E0110), and Python
+    refuses to convert more than 4,300 digits at all."""
+    return int(digits) if len(digits) <= MAX_DIGITS else None
 
 
 def in_range(n: ast.Number, low: int, high: int, what: str) -> int:

@@ -18,6 +18,8 @@ def display_name(path: Path) -> str:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
+    except (OSError, RuntimeError):  # a loop of links (RuntimeError before Python 3.13)
+        return str(path)
 
 
 def read_source(path: Path, at: Span | None = None) -> tuple[str | None, Diagnostic | None]:

@@ -18,6 +18,7 @@ from catandsl.compiler.context import (
     Context,
     Shape,
     did_you_mean,
+    digits_value,
     in_range,
     need_number,
     need_word,
@@ -28,6 +29,7 @@ from catandsl.compiler.context import (
 from catandsl.diagnostics import Span
 from catandsl.ir import model
 from catandsl.syntax import ast
+from catandsl.syntax.parser import MAX_DIGITS
 
 SIDES = ("NE", "E", "SE", "SW", "W", "NW")
 CORNERS = ("N", "S")
@@ -198,7 +200,12 @@ class MapReader:
                 self.ctx.error("E0402", f"cell `{text}` is not a legend symbol with an optional number",
                                span, help="write a symbol such as `f` or `f8` (forest with an 8)")
                 continue
-            number = int(cell.group(2)) if cell.group(2) else None
+            number = digits_value(cell.group(2)) if cell.group(2) else None
+            if cell.group(2) and number is None:
+                self.ctx.error("E0110", f"the number in cell `{text[:20]}{'...' if len(text) > 20 else ''}` "
+                               f"is too large: numbers have at most {MAX_DIGITS} digits", span,
+                               help="a hex's number is 2 to 12")
+                continue
             self.cells.append(((q, r), cell.group(1), number, span))
 
     def legend_block(self, e: ast.Entry) -> None:

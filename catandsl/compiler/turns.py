@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from catandsl.compiler.context import (
     Shape,
     did_you_mean,
+    digits_value,
     need_number,
     need_word,
     no_block,
@@ -111,8 +112,8 @@ def lower_dice(low: Lowering, e: ast.Entry) -> None:
     no_more(items, 2, "dice")
     if not sides_word.name.startswith("d") or not sides_word.name[1:].isdigit():
         raise Shape(sides_word.span, f"write the dice as `2d6`, not `{count.value}{sides_word.name}`")
-    sides = int(sides_word.name[1:])
-    if not 1 <= count.value <= MAX_DICE or not 2 <= sides <= MAX_SIDES:
+    sides = digits_value(sides_word.name[1:])
+    if sides is None or not 1 <= count.value <= MAX_DICE or not 2 <= sides <= MAX_SIDES:
         raise Shape(e.span, f"dice are 1 to {MAX_DICE} dice of 2 to {MAX_SIDES} sides")
     if sides ** count.value > MAX_OUTCOMES:
         raise Shape(e.span, f"{count.value}d{sides} has {sides ** count.value:,} combinations to weigh; "

@@ -82,6 +82,10 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> Non
         if "victory" not in rs.settings:
             report(Diagnostic("E0305", f"no victory target for {where}", span,
                               help="add `victory 10`"))
+        if rs.turn is None or not rs.turn.phases:
+            report(Diagnostic("E0305", f"no turn for {where}", span,
+                              help="add `turn { phase roll { roll } phase main { trade; build; buy; play } }`, "
+                                   "or `uses base`"))
         for d in _phases_move_what_cannot(rs, span):
             report(d)
         for start in rs.map.starts:

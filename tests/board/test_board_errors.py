@@ -114,6 +114,24 @@ def test_e0410_six_and_eight_cannot_be_kept_apart():
     assert err.source == SRC
 
 
+def test_e0410_a_big_map_is_dealt_fewer_times(monkeypatch):
+    # Each deal costs as many steps as there are numbered hexes: on a map of 5,000 the
+    # deals are bounded by the tokens dealt in all (MAX_DEALT), not only by MAX_DEALS.
+    import random
+
+    from catandsl.board import numbers
+
+    shuffles = []
+    real = random.Random.shuffle
+    monkeypatch.setattr(random.Random, "shuffle", lambda self, x: shuffles.append(1) or real(self, x))
+    tokens = tuple(model.NumberToken((6, 8, 5, 9, 4)[k % 5]) for k in range(5000))
+    plan = model.NumberPlan("shuffled", tokens, avoid_adjacent=(6, 8), source=SRC)
+    hexes = tuple(model.HexSlot(k % 100, k // 100, terrain="forest") for k in range(5000))
+    err = fails(model.Map("big", hexes, numbers=(plan,)), "E0410")
+    assert len(shuffles) == numbers.MAX_DEALT // 5000 < numbers.MAX_DEALS
+    assert f"in {numbers.MAX_DEALT // 5000} shuffles" in err.message
+
+
 def test_e0410_spiral_that_puts_six_next_to_eight():
     letters = "ABCDEFGHIJKLMNOPQR"
     values = (6, 8) + bs.VALUES[2:4] + (5, 2) + bs.VALUES[6:]
