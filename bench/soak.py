@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 SCENARIOS = ("base.catan", "seafarers/heading_for_new_shores.catan", "seafarers/four_islands.catan",
-             "seafarers/cloth_for_catan.catan")
+             "seafarers/cloth_for_catan.catan", "traders_barbarians/traders_and_barbarians.catan")
 
 
 def main() -> int:

@@ -56,7 +56,10 @@ def test_wheel_installs_and_checks_a_scenario(tmp_path):
     p = catandsl("list", "--format", "json")
     assert p.returncode == 0, p.stderr
     listed = {e["name"] for e in json.loads(p.stdout)}
-    assert listed == {"base", "cloth_for_catan", "four_islands", "heading_for_new_shores"}
+    assert listed == {f.stem for f in (ROOT / "scenarios").rglob("*.catan")}  # every shipped scenario
+    assert {"base", "cloth_for_catan", "four_islands", "heading_for_new_shores", "traders_and_barbarians"} <= listed
+    p = catandsl("check", "traders_and_barbarians")
+    assert p.returncode == 0, p.stdout + p.stderr
     p = catandsl("render", "cloth_for_catan", "-o", "missing/board.svg")
     assert p.returncode == 2 and p.stderr.startswith("catandsl: cannot write missing/board.svg")
     p = catandsl("--version")

@@ -471,7 +471,8 @@ class MapReader:
 
     def sites_line(self, e: ast.Entry) -> None:
         """`sites market [(1, 4) N 10, (1, 4) S 9]`: sites of a kind on intersections,
-        each named by a hex and its top (N) or bottom (S) corner, with a number token."""
+        each named by a hex and its top (N) or bottom (S) corner, or the centre (C) of a
+        hub hex, with a number token."""
         items = terms(e)
         kind = need_word(items, 0, e, "the kind of site")
         lst = items[1] if len(items) > 1 else None
@@ -486,9 +487,10 @@ class MapReader:
             if not (2 <= len(ts) <= 3 and isinstance(ts[0], ast.Coord) and isinstance(ts[1], ast.Word)):
                 raise Shape(ph.span, "a site is a hex, a corner and its number: (q, r) N 10")
             corner = ts[1]
-            if corner.name not in CORNERS:
+            if corner.name not in CORNERS + ("C",):
                 raise Shape(corner.span,
-                            f"a site's corner is N or S (the top or bottom of the hex), not `{corner.name}`",
+                            f"a site's corner is N or S (the top or bottom of the hex), or C (the centre "
+                            f"of a hub hex), not `{corner.name}`",
                             help="an intersection is the N or S corner of one of its hexes")
             number = None
             if len(ts) == 3:

@@ -6,13 +6,18 @@ On boards with islands (read generically from the board's island tables and the 
 tables, nothing scenario-specific): after the set-up it prefers settlement spots on an
 island where it has no building yet; it builds movable path pieces (ships) toward the
 nearest free settlement spot on such an island (a breadth-first distance over the
-intersections), and it never lifts a ship to move it (it ends the turn instead)."""
+intersections), and it never lifts a ship to move it (it ends the turn instead).
+
+A travelling piece (a wagon) heads for the nearest path where its `stop` condition holds
+that is not where it stands (a breadth-first distance over the paths), so it shuttles
+between the places it stops at; the scenario's own actions are taken when legal."""
 
 from __future__ import annotations
 
 import random
 
 from catandsl.engine import actions as A
+from catandsl.rules.base import site
 
 _PIPS = (0, 0, 1, 2, 3, 4, 5, 0, 5, 4, 3, 2, 1)
 
@@ -21,6 +26,7 @@ class GreedyPlayer:
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
         self._dist: tuple[object, int, list[float]] | None = None
+        self._trips: tuple[object, tuple[int, int], dict[int, float]] | None = None
 
     def _new_island(self, state, c: int, me: int) -> bool:
         """The spot is on an island where `me` has no building (never in the set-up)."""
@@ -57,6 +63,40 @@ class GreedyPlayer:
     def _ship_score(self, state, at: int, me: int) -> float:
         d = min(self._distances(state, me)[c] for c in state.game.board.path_ends[at])
         return 2 if d == float("inf") else 4 + 4 / (1 + d)
+
+    def _travel_score(self, state, a: A.Travel, me: int) -> float:
+        """A step closer to the nearest stop away from here scores high, others low."""
+        g = state.game
+        P = g.pieces[g.piece_index[a.piece]]
+        dist = self._travel_distances(state, P, a.at, me)
+        here, there = dist.get(a.at, float("inf")), dist.get(a.to, float("inf"))
+        if there < here:
+            return 6 + 4 / (1 + there) + 0.1 * self.rng.random()
+        return 0.2 * self.rng.random()
+
+    def _travel_distances(self, state, P, at: int, me: int) -> dict[int, float]:
+        key = (P.index, at)
+        if self._trips is not None and self._trips[0] is state and self._trips[1] == key:
+            return self._trips[2]
+        g = state.game
+        b = g.board
+        near = {at} | {x for c in b.path_ends[at] for x in b.corner_paths[c]}
+        stops = []
+        if P.travel.stop is not None:
+            for k in P.allowed:
+                env = {"player": me, "from": site("path", k), "at": site("path", k)}
+                if k not in near and g.interp.value(P.travel.stop, env, state, P.source):
+                    stops.append(k)
+        dist: dict[int, float] = dict.fromkeys(stops, 0)
+        todo = list(stops)
+        for k in todo:  # breadth first over the paths the piece may stand on
+            for c in b.path_ends[k]:
+                for x in b.corner_paths[c]:
+                    if x not in dist and x in P.allowed_set:
+                        dist[x] = dist[k] + 1
+                        todo.append(x)
+        self._trips = (state, key, dist)
+        return dist
 
     def _score(self, state, a: A.Action, me: int) -> float:
         g = state.game
@@ -97,6 +137,10 @@ class GreedyPlayer:
                 if o >= 0:
                     score += -5 if o == me else 2
             return score + _PIPS[b.hex_number[a.at]] * 0.1
+        if isinstance(a, A.Travel):
+            return self._travel_score(state, a, me)
+        if isinstance(a, A.TakeAction):
+            return 6 + self.rng.random()
         if isinstance(a, A.BankTrade):
             return 1 + self.rng.random()
         if isinstance(a, A.EndTurn):

@@ -36,6 +36,7 @@ class Placed:
     owner: int
     count: int = 1
     afloat: bool = False  # a path piece that may stand between two sea hexes (a ship)
+    travels: bool = False  # a travelling piece (a wagon), standing beside what is on its path
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,8 @@ def snapshot(game, state, data: dict | None = None) -> Snapshot:
         if at is not None and at >= 0:
             pi = slot_kind[u]
             placed.append(Placed(kinds[pi][0], kinds[pi][1], at, -1))
+    for owner, pi, at, _, _ in data.get("travellers", ()):
+        placed.append(Placed(kinds[pi][0], "path", int(at), int(owner), travels=True))
     marks = [Placed("vp_token", "token", int(c), int(p), int(n))
              for p, c, n in data.get("vp_tokens", ()) if n]
     marks += [Placed(str(tag), "island", int(i), int(p))

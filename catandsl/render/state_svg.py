@@ -180,8 +180,8 @@ _ORDER = {"path": 0, "intersection": 1, "token": 2, "hex": 3, "island": 4}
 
 def draw_order(p: Placed):
     """Paths first so buildings sit on top of roads; tokens over buildings; a neutral
-    piece on a path over the road under it."""
-    if p.site == "path" and p.owner < 0:
+    piece or a traveller on a path over the road under it."""
+    if p.site == "path" and (p.owner < 0 or p.travels):
         return (_ORDER["path"], 1 << 30, p.at, p.piece)
     return (_ORDER.get(p.site, 5), p.owner, p.at, p.piece)
 
@@ -203,8 +203,8 @@ def piece_svg(board, p: Placed) -> str:
     cls = f"piece {_token(p.piece)}" + (" neutral" if p.owner < 0 else "")
     head = (f'<g class="{cls}" data-piece="{escape(p.piece)}" data-owner="{p.owner}" '
             f'data-at="{p.at}"><title>{escape(_label(p))}</title>')
-    if p.site == "path" and p.owner < 0:
-        body = _on_path(board, p, colour)
+    if p.site == "path" and (p.owner < 0 or p.travels):
+        body = _on_path(board, p, colour, offset=0.25 if p.travels else 0.0)
     elif p.site == "path":
         body = _road(board, p.at, colour, dashed=p.afloat)
         if p.afloat:
@@ -266,11 +266,14 @@ def _road(board, at: int, colour: str, dashed: bool) -> str:
             f'<line {line} stroke="{colour}" stroke-width="{0.14 * SIZE:.1f}"{dash}/>')
 
 
-def _on_path(board, p: Placed, colour: str) -> str:
-    """A neutral piece on a path: a disc with its initial across the middle of the path,
-    over a thin line along it."""
+def _on_path(board, p: Placed, colour: str, offset: float = 0.0) -> str:
+    """A neutral piece on a path (or a travelling piece, in its owner's colour): a disc
+    with its initial across the middle of the path, over a thin line along it; `offset`
+    moves the disc along the path (a share of its length) so that a traveller and a
+    neutral piece on one path both show."""
     a, b = (geo.corner_pixel(c, SIZE) for c in geo.edge_ends(board.paths[p.at]))
-    mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+    t = 0.5 + offset
+    mx, my = a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
     r = 0.2 * SIZE
     letter = escape(p.piece[:1].upper())
     return (f'<line x1="{a[0]:.1f}" y1="{a[1]:.1f}" x2="{b[0]:.1f}" y2="{b[1]:.1f}" stroke="{colour}" '

@@ -26,8 +26,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from catandsl.rules.base import Action, EngineError, IllegalAction, Prompt, action_source, seats_ok, site
-from catandsl.rules.registry import FLOW, HANDS, NEUTRAL, TOKENS, effect
+from catandsl.rules.base import (
+    SITE_CODE,
+    Action,
+    EngineError,
+    IllegalAction,
+    Prompt,
+    Site,
+    action_source,
+    seats_ok,
+    site,
+)
+from catandsl.rules.registry import FLOW, HANDS, NEUTRAL, TOKENS, effect, query
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -454,3 +464,35 @@ class Robbing(Prompt):
         s.hands[self.victim][r] -= 1
         s.hands[self.thief][r] += 1
         s.chance_count += 1
+
+
+# ---- queries --------------------------------------------------------------------------------
+
+
+def _neutral_kind(s: State, piece: str) -> int:
+    pi = s.game.piece_index[piece]
+    if not s.game.pieces[pi].neutral:
+        raise EngineError(f"`{piece}` is not a neutral piece")
+    return pi
+
+
+@query("at: site, piece: piece", returns="int", reads=NEUTRAL)
+def neutral_on(s: State, at: Site, piece: str) -> int:
+    """How many pieces of a neutral kind stand on the site (a barbarian on a path)."""
+    pi = _neutral_kind(s, piece)
+    code, k = at
+    if code != SITE_CODE[s.game.pieces[pi].site]:
+        return 0
+    return sites_of(s, pi).count(k)
+
+
+@query("at: path, piece: piece", returns="int", reads=NEUTRAL)
+def neutral_next_to(s: State, at: Site, piece: str) -> int:
+    """How many pieces of a neutral kind stand on the paths that share an end with this
+    path (a barbarian in front of a wagon)."""
+    pi = _neutral_kind(s, piece)
+    if s.game.pieces[pi].site != "path":
+        return 0
+    b = s.game.board
+    near = {x for c in b.path_ends[at[1]] for x in b.corner_paths[c] if x != at[1]}
+    return sum(1 for k in sites_of(s, pi) if k in near)

@@ -68,3 +68,10 @@ def hexes_around(s: State, at: Site) -> list[Site]:
     """The board hexes a site touches: the three around an intersection, the two on
     either side of a path, a hex itself (fewer at the edge of the board)."""
     return [site("hex", h) for h in hexes_of(s.game, at)]
+
+
+@query("at: path", returns="list<intersection>", reads=STATIC)
+def ends(s: State, at: Site) -> list[Site]:
+    """The two intersections at the ends of a path (a spur's are its hub's centre point
+    and a corner: `for c in ends(at) { if centre(c) { ... } }`)."""
+    return [site("intersection", c) for c in s.game.board.path_ends[at[1]]]

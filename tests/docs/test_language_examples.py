@@ -163,10 +163,7 @@ def test_catan_block_compiles(line, body, examples_dir):
     path = examples_dir / name
     path.write_text(body, encoding="utf-8")
     _, diags, sources = compile_path(path)
-    # compile_path stops before check's trial game, so a sketch the engine cannot run yet
-    # (Traders & Barbarians: E0701 in `catandsl check`) compiles here; E0701 is left out
-    # all the same. Every other error is the example's.
-    errors = [d for d in diags if d.is_error and d.code != "E0701"]
+    errors = [d for d in diags if d.is_error]
     assert not errors, f"docs/language.md:{line}: the example does not compile:\n" + format_all(
         errors, sources
     )
