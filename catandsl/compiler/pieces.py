@@ -352,10 +352,22 @@ def lower_deck(low, name: ast.Word, e: ast.Entry, rules_out: list) -> model.Deck
             elif isinstance(sub, ast.Entry) and sub.head.name == "hidden":
                 no_more(terms(sub), 0, "hidden")
                 props["hidden"] = True
+            elif isinstance(sub, ast.Entry) and sub.head.name == "playable":
+                if terms(sub) or sub.where is None or sub.block is not None:
+                    low.ctx.error("E0304", "write `playable where CONDITION` (with `player`, the holder)",
+                                  sub.span, help="playable where traveled_this_turn(player, wagon)")
+                    continue
+                from catandsl.compiler.hooks import Scope
+
+                expr, t = low.hooks.value(sub.where, Scope({"player": "player"}, low.hooks.names),
+                                          "a card's `playable where`")
+                if t not in ("bool", "any"):
+                    low.ctx.error("E0504", f"a `where` condition must be true or false, not {t}", sub.where.span)
+                props["playable_if"] = expr
             else:
-                low.ctx.error("E0301", "a card holds points, hidden or `on play { }`", sub.span,
-                              help=did_you_mean(getattr(getattr(sub, "head", None), "name", ""),
-                                                ["points", "hidden"]))
+                low.ctx.error("E0301", "a card holds points, hidden, `playable where` or `on play { }`",
+                              sub.span, help=did_you_mean(getattr(getattr(sub, "head", None), "name", ""),
+                                                          ["points", "hidden", "playable"]))
         cards.append(model.Card(cname.name, count.value, source=source_of(st.span), **props))
 
     table = {"card": card, "play": _play}

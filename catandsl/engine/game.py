@@ -72,6 +72,8 @@ class CardInfo:
     points: int
     hidden: bool
     playable: bool  # some rule reacts to playing it
+    condition: model.Expr | None = None  # `playable where`: when the holder may play it
+    source: model.Source | None = None
 
 
 @dataclass(frozen=True)
@@ -282,7 +284,7 @@ class Game:
         for dk, d in enumerate(self.decks):
             for c in d.cards:
                 self.cards.append(CardInfo(len(self.cards), dk, c.name, c.count, c.points, c.hidden,
-                                           c.name in played))
+                                           c.name in played, c.playable_if, c.source))
         self.card_index: dict[str, int] = {c.name: c.index for c in self.cards}
 
     def _build_hooks(self) -> None:

@@ -97,7 +97,7 @@ class State:
     acted: list[int]  # [custom action] times taken this turn
     harbor_at: list[int]  # [harbor spot] the harbor type lying there, -1 for none (rules/harbors.py)
     harbor_supply: list[int]  # [harbor type] tokens the players have still to place
-    travellers: list[list[int]]  # [player, piece, path, points left, turn] (rules/travel.py)
+    travellers: list[list[int]]  # [player, piece, path, points left, turn, moved] (rules/travel.py)
 
     __slots__ = FIELDS + ("pending", "game", "_legal", "_chance", "_routes", "_changed", "_steps")
 

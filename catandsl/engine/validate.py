@@ -197,9 +197,9 @@ def _check_data(g: Game, s: State) -> None:
           len(g.actions) - 1)
     _ints("acted", s.acted, len(g.custom_actions), 0, big)
     for k, e in enumerate(_list("travellers", s.travellers)):
-        _ints(f"travellers[{k}]", e, 5, -1, big)
+        _ints(f"travellers[{k}]", e, 6, -1, big)
         if not (0 <= e[0] < n and 0 <= e[1] < len(g.pieces) and g.pieces[e[1]].travel is not None
-                and e[2] in g.pieces[e[1]].allowed_set and e[4] <= s.turns):
+                and e[2] in g.pieces[e[1]].allowed_set and e[4] <= s.turns and e[5] <= s.turns):
             raise _fail(f"travellers[{k}]", "not a player, a travelling piece, a path it may stand on, "
                                             "its points and a turn")
     harbors = g.table(HarborTables)

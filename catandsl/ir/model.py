@@ -200,10 +200,14 @@ class Piece:
 
 @dataclass(frozen=True)
 class Card:
+    """A card of a deck; `playable_if` (a condition with `player`, the holder) says when
+    it may be played, besides the deck's own limits."""
+
     name: str
     count: int
     points: int = 0
     hidden: bool = False
+    playable_if: Expr | None = None
     source: Source | None = None
 
 

@@ -86,7 +86,7 @@ def snapshot(game, state, data: dict | None = None) -> Snapshot:
         if at is not None and at >= 0:
             pi = slot_kind[u]
             placed.append(Placed(kinds[pi][0], kinds[pi][1], at, -1))
-    for owner, pi, at, _, _ in data.get("travellers", ()):
+    for owner, pi, at, *_ in data.get("travellers", ()):
         placed.append(Placed(kinds[pi][0], "path", int(at), int(owner), travels=True))
     marks = [Placed("vp_token", "token", int(c), int(p), int(n))
              for p, c, n in data.get("vp_tokens", ()) if n]

@@ -161,8 +161,11 @@ def playable(s: State, p: int, names: frozenset[str] | None = None) -> list[int]
             continue
         if s.played_turn[c.deck] >= d.play_per_turn:
             continue
-        if held[c.index] - (s.new_cards[c.index] if d.not_turn_bought else 0) > 0:
-            out.append(c.index)
+        if held[c.index] - (s.new_cards[c.index] if d.not_turn_bought else 0) <= 0:
+            continue
+        if c.condition is not None and not g.interp.value(c.condition, {"player": p}, s, c.source):
+            continue
+        out.append(c.index)
     return out
 
 

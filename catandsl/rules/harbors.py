@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from catandsl.rules.base import Action, IllegalAction, Prompt, action_source, seats_ok
-from catandsl.rules.registry import FLOW, HANDS, effect
+from catandsl.rules.registry import BOARD, FLOW, HANDS, effect, query
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game
@@ -146,3 +146,15 @@ class PlacingHarbor(Prompt):
         if isinstance(act, PlaceHarbor):
             return IllegalAction("action/invalid_target", f"place_harbor at {act.at}: not an empty harbor spot")
         return None
+
+
+@query("player: player, piece: piece", returns="int", reads=BOARD)
+def on_harbors(s: State, player: int, piece: str) -> int:
+    """How many of the player's pieces of this kind stand on a harbor's intersection
+    (either of the two a harbor lying on the board serves): harbor points, for an award
+    such as the Harbormaster."""
+    g = s.game
+    pi = g.piece_index[piece]
+    b = g.board
+    return sum(1 for c, spot in enumerate(b.corner_harbor)
+               if spot >= 0 and s.harbor_at[spot] >= 0 and s.corner_owner[c] == player and s.corner_piece[c] == pi)

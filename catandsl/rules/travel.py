@@ -3,10 +3,11 @@
 
 A traveller is a player's piece standing on a path beside whatever else stands there: it
 blocks nothing, and any number of travellers may share a path. The state keeps each one
-as `[player, piece, path, left, turn]`: `left` is the points it has for the rest of turn
-`turn`; in any other turn it has not started yet, and its first step of a turn reads the
-piece's `points` afresh (so unused points are lost at the end of a turn). A `left` of -1
-in the current turn means it stopped (`stop where`) and travels no further this turn.
+as `[player, piece, path, left, turn, moved]`: `left` is the points it has for the rest
+of turn `turn`; in any other turn it has not started yet, and its first step of a turn
+reads the piece's `points` afresh (so unused points are lost at the end of a turn). A
+`left` of -1 in the current turn means it stopped (`stop where`) and travels no further
+this turn. `moved` is the last turn in which it took a step.
 
 The `travel` activity offers `Travel(piece, at, to)`: a step from path `at` onto path
 `to`, which shares an end with it, costing the piece's `cost` (read with `player`, `from`
@@ -71,7 +72,7 @@ def _number(s: State, P: PieceInfo, expr, env: dict) -> int:
 
 def left(s: State, entry: list[int]) -> int:
     """The points a traveller has for the rest of this turn (STOPPED once it stopped)."""
-    p, pi, _, points, turn = entry
+    p, pi, _, points, turn, _ = entry
     if turn == s.turns:
         return points
     P = s.game.pieces[pi]
@@ -81,7 +82,7 @@ def left(s: State, entry: list[int]) -> int:
 
 def step_cost(s: State, entry: list[int], to: int) -> int | None:
     """What the step onto path `to` costs, or None when `enter` forbids it."""
-    p, pi, at, _, _ = entry
+    p, pi, at, _, _, _ = entry
     P = s.game.pieces[pi]
     assert P.travel is not None
     env = {"player": p, "from": site("path", at), "at": site("path", to)}
@@ -126,7 +127,7 @@ def _apply(s: State, p: int, act: Travel) -> None:
     have = left(s, e)
     cost = step_cost(s, e, act.to)
     assert cost is not None
-    e[2], e[3], e[4] = act.to, have - cost, s.turns
+    e[2], e[3], e[4], e[5] = act.to, have - cost, s.turns, s.turns
     P = g.pieces[pi]
     assert P.travel is not None
     env = {"player": p, "from": site("path", act.at), "at": site("path", act.to)}
@@ -176,7 +177,7 @@ def can_place(s: State, p: int, P: PieceInfo, k: int, mode: str, touching_last: 
 
 
 def place(s: State, p: int, pi: int, k: int) -> None:
-    s.travellers.append([p, pi, k, 0, -1])
+    s.travellers.append([p, pi, k, 0, -1, -1])
 
 
 # ---- primitives -----------------------------------------------------------------------------
@@ -227,6 +228,14 @@ def traveller_at(s: State, player: int, piece: str) -> Site:
     if e is None:
         raise EngineError(f"player {player} has no {piece} on the board", None)
     return site("path", e[2])
+
+
+@query("player: player, piece: piece", returns="bool", reads=BOARD)
+def traveled_this_turn(s: State, player: int, piece: str) -> bool:
+    """Whether the player's travelling piece has taken a step this turn (a card such as
+    Swift Journey is played only after the wagon moved)."""
+    e = _one(s, player, piece)
+    return e is not None and e[5] == s.turns
 
 
 @query("at: path", returns="int", reads=BOARD)

@@ -6,7 +6,7 @@ settlement and its pirate limit on a Knight."""
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -20,7 +20,7 @@ FOUR_ISLANDS = "scenarios/seafarers/four_islands.catan"
 CLOTH = "scenarios/seafarers/cloth_for_catan.catan"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _scenario(path: str):
     return catandsl.load(path)
 
@@ -125,7 +125,7 @@ def test_new_shores_seed_tables_are_the_base_island_and_eight_small_hexes(player
     small = [i for i in _land(board) if board.hex_island[i] != main]
     assert _terrains(board, small) == {"gold": 2, "fields": 1, "hills": 1, "mountains": 2, "pasture": 1,
                                        "forest": 1}
-    assert _numbers(board, small) == {n: 1 for n in (2, 3, 4, 5, 8, 9, 10, 11)}
+    assert _numbers(board, small) == dict.fromkeys((2, 3, 4, 5, 8, 9, 10, 11), 1)
     main_hexes = [i for i in _land(board) if board.hex_island[i] == main]
     assert len(main_hexes) == 19 and _terrains(board, main_hexes)["desert"] == 1
     assert len(board.harbors) == 9

@@ -15,11 +15,11 @@ import pytest
 import catandsl
 from catandsl.engine import IllegalAction
 from catandsl.engine import actions as A
-from catandsl.rules import neutral, placement, scoring
+from catandsl.rules import harbors, neutral, placement, scoring
 from catandsl.rules.dice import RuleRoll
 from catandsl.rules.draws import DrawToken
 from catandsl.rules.sites import SiteTables
-from catandsl.rules.travel import STOPPED, Travel
+from catandsl.rules.travel import STOPPED, Travel, travel_points
 from tests.engine.helpers import BRICK, GRAIN, LUMBER, ORE, WOOL, act, blank, give, legal, put, to_main
 from tests.engine.test_seafarers_games import check_board, check_cheap
 
@@ -60,7 +60,7 @@ def _start(g, at: int, level: int = 1, gold: int = 5):
                       for t in range(len(totals))]
     s.partners = []
     wagon = g.piece_index["wagon"]
-    s.travellers = [[0, wagon, at, 0, -1]]
+    s.travellers = [[0, wagon, at, 0, -1, -1]]
     s.placed[0][wagon] = 1
     s.changed()
     to_main(s, 8)
@@ -162,7 +162,7 @@ def test_path_costs_tolls_and_the_barbarian_surcharge():
         act(s, Travel("wagon", a, b_))
     s = _start(g, a)
     barbarian = g.piece_index["barbarian"]
-    others = [k for k in neutral.sites_of(s, barbarian)][1:]
+    others = neutral.sites_of(s, barbarian)[1:]
     neutral.put_pieces(s, barbarian, [b_] + others)
     s.changed()
     act(s, Travel("wagon", a, b_))
@@ -346,6 +346,38 @@ def test_two_gold_buy_a_resource_twice_a_turn():
     assert buy not in legal(s)
 
 
+# ---- Harbormaster (RULES_TB_VARIANTS V3) -------------------------------------------------------
+
+
+def test_harbormaster_goes_to_the_first_with_3_harbor_points_and_only_to_more():
+    g = catandsl.new_game(scenario(), 3, {"harbormaster": "on"}, 1)
+    assert g.ruleset.settings["victory"] == 14
+    s = blank(g)
+    b = g.board
+    harbor_corners = [c for c, h in enumerate(b.corner_harbor) if h >= 0]
+    apart = []  # harbor intersections two steps apart or more, for the distance rule
+    for c in harbor_corners:
+        if all(c not in b.corner_neighbours[x] and c != x for x in apart):
+            apart.append(c)
+    award = next(k for k, a in enumerate(g.awards) if a.name == "harbormaster")
+    put(s, 0, "settlement", apart[0])
+    put(s, 0, "city", apart[1])  # 1 + 2 = 3 harbor points
+    s.changed()
+    assert harbors.on_harbors(s, 0, "city") == 1 and harbors.on_harbors(s, 0, "settlement") == 1
+    before = scoring.points(s, 0)
+    to_main(s, 8)  # any action lets the awards be recomputed
+    assert s.award_holder[award] == 0 and scoring.points(s, 0) == before + 2
+    put(s, 1, "city", apart[2])
+    put(s, 1, "settlement", apart[3])
+    s.changed()
+    act(s, A.EndTurn())
+    assert s.award_holder[award] == 0  # 3 against 3: the holder keeps it
+    put(s, 1, "settlement", apart[4])
+    s.changed()
+    to_main(s, 8)
+    assert s.award_holder[award] == 1  # 4 against 3
+
+
 def test_the_picture_shows_trade_hexes_stacks_barbarians_and_wagons():
     from catandsl.render.state_svg import render_state
 
@@ -413,3 +445,17 @@ def test_whole_games_end(players):
         assert s.reason in ("victory", "turn_limit")
         if s.reason == "victory":
             assert scoring.points(s, s.winner) >= 13
+
+
+def test_swift_journey_is_played_only_after_the_wagon_moved_and_gives_full_points_again():
+    g = game()
+    a, b_ = _land_path_away_from_hubs(g)
+    s = _start(g, a)
+    s.cards[0][g.card_index["swift_journey"]] = 1
+    s.changed()
+    assert A.PlayCard("swift_journey") not in legal(s)  # the wagon has not moved yet
+    act(s, Travel("wagon", a, b_))
+    act(s, Travel("wagon", b_, a))
+    assert s.travellers[0][3] == 0
+    act(s, A.PlayCard("swift_journey"))
+    assert travel_points(s, 0, "wagon") == 4  # a second journey with the level's points

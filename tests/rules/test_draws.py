@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 import catandsl
-from catandsl.rules.draws import DrawToken
 from catandsl.engine.actions import Build
+from catandsl.rules.draws import DrawToken
+from tests.conftest import game_of
 from tests.engine.helpers import act, blank, give, put, to_main
 
 SCENARIO = '''
@@ -43,9 +44,7 @@ scenario "Stacks" {
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
-    path = tmp_path_factory.mktemp("draws") / "stacks.catan"
-    path.write_text(SCENARIO, encoding="utf-8")
-    return catandsl.new_game(catandsl.load(path), 3, {}, 1)
+    return game_of(tmp_path_factory, SCENARIO)
 
 
 def _start(g, stock):

@@ -8,11 +8,11 @@ import json
 
 import pytest
 
-import catandsl
 from catandsl.engine import IllegalAction, StateError
 from catandsl.engine import actions as A
 from catandsl.rules.harbors import HarborTables, harbor_name
 from catandsl.rules.trade import trade_rate
+from tests.conftest import game_of
 from tests.engine.helpers import BRICK, WOOL, act, legal
 
 SCENARIO = '''
@@ -42,9 +42,7 @@ scenario "Harbors placed" {
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
-    path = tmp_path_factory.mktemp("harbors") / "placed.catan"
-    path.write_text(SCENARIO, encoding="utf-8")
-    return catandsl.new_game(catandsl.load(path), 3, {}, 5)
+    return game_of(tmp_path_factory, SCENARIO, seed=5)
 
 
 def test_the_board_leaves_the_spots_empty_and_the_tokens_in_a_supply(game):

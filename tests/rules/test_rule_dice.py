@@ -10,7 +10,7 @@ import pytest
 import catandsl
 from catandsl.engine import CHANCE, IllegalAction
 from catandsl.rules.dice import RuleRoll
-from tests.conftest import compile_text
+from tests.conftest import compile_text, game_of
 from tests.engine.helpers import ORE, act, blank, legal
 
 DUEL = '''
@@ -41,9 +41,7 @@ scenario "Duel" {
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
-    path = tmp_path_factory.mktemp("dice") / "duel.catan"
-    path.write_text(DUEL, encoding="utf-8")
-    return catandsl.new_game(catandsl.load(path), 3, {}, 1)
+    return game_of(tmp_path_factory, DUEL)
 
 
 def _main_phase(game):
@@ -61,7 +59,7 @@ def test_a_rule_waits_at_a_chance_node_with_the_totals_and_their_odds(game):
     _take(s, "duel")
     assert s.is_chance_node() and s.current_player() == CHANCE
     outcomes = {game.actions[a].total: p for a, p in s.chance_outcomes()}
-    assert outcomes == pytest.approx({t: 1 / 6 for t in range(1, 7)})
+    assert outcomes == pytest.approx(dict.fromkeys(range(1, 7), 1 / 6))
     act(s, RuleRoll(5))
     assert s.hands[0][ORE] == 1 and not s.is_chance_node()  # a 5 wins the ore, the rule ran on
     s = _main_phase(game)

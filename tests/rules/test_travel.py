@@ -13,6 +13,7 @@ import pytest
 import catandsl
 from catandsl.engine import IllegalAction, StateError
 from catandsl.rules.travel import STOPPED, Travel, travel_points
+from tests.conftest import game_of
 from tests.engine.helpers import GRAIN, act, blank, give, legal, put, to_main
 
 SCENARIO = '''
@@ -65,9 +66,7 @@ scenario "Wagons" {
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
-    path = tmp_path_factory.mktemp("travel") / "wagons.catan"
-    path.write_text(SCENARIO, encoding="utf-8")
-    return catandsl.new_game(catandsl.load(path), 3, {}, 1)
+    return game_of(tmp_path_factory, SCENARIO)
 
 
 def _path(g, q, r, side):
@@ -77,7 +76,7 @@ def _path(g, q, r, side):
 def _start(g, at: int):
     """Turn 1, player 0 in the main phase, player 0's wagon on path `at`."""
     s = blank(g)
-    s.travellers = [[0, g.piece_index["wagon"], at, 0, -1]]
+    s.travellers = [[0, g.piece_index["wagon"], at, 0, -1, -1]]
     s.placed[0][g.piece_index["wagon"]] = 1
     s.changed()
     to_main(s, 8)
@@ -143,7 +142,7 @@ def test_an_action_adds_points_for_this_turn_and_unused_points_are_lost(game):
     s = _start(game, a)
     give(s, 0, 0, 0, 0, 1, 0)
     act(s, next(x for x in legal(s) if getattr(x, "action", None) == "boost"))
-    assert s.travellers[0][3:] == [6, s.turns] and s.hands[0][GRAIN] == 0
+    assert s.travellers[0][3:] == [6, s.turns, -1] and s.hands[0][GRAIN] == 0  # points, not a step
     act(s, Travel("wagon", a, b))
     assert s.travellers[0][3] == 4
     for _ in range(3):  # every player's turn passes: the next turn starts afresh
@@ -156,7 +155,7 @@ def test_an_action_adds_points_for_this_turn_and_unused_points_are_lost(game):
 def test_stepping_onto_a_path_where_stop_holds_ends_the_travel_for_the_turn(game):
     a, b, c = _chain(game)
     s = _start(game, a)
-    s.travellers.append([1, game.piece_index["wagon"], b, 0, -1])
+    s.travellers.append([1, game.piece_index["wagon"], b, 0, -1, -1])
     s.placed[1][game.piece_index["wagon"]] = 1
     s.changed()
     act(s, Travel("wagon", a, b))  # 2 for the path and 1 for the wagon on it; two there: stop
