@@ -413,10 +413,11 @@ def _check(s) -> None:
 
 
 @pytest.mark.parametrize("players", [3, 4])
-def test_random_games_keep_the_invariants(players):
+@pytest.mark.parametrize("variant", ["off", "on"], ids=["plain", "harbormaster"])
+def test_random_games_keep_the_invariants(players, variant):
     played = Counter()
     for seed in range(GAMES):
-        g = catandsl.new_game(scenario(), players, {}, seed)
+        g = catandsl.new_game(scenario(), players, {"harbormaster": variant}, seed)
         s = g.new_initial_state()
         rng = random.Random(seed)
         for _ in range(ACTIONS):
