@@ -9,7 +9,7 @@ rest (award holders) is recomputed, as after any action.
 from __future__ import annotations
 
 import json
-from dataclasses import fields
+from dataclasses import MISSING, fields
 from typing import TYPE_CHECKING, Any
 
 from catandsl.engine import state as state_module
@@ -243,11 +243,13 @@ def _prompt(g: Game, k: int, data: Any) -> Prompt:
     if cls is None:
         raise _fail(where, f"unknown prompt kind {data['kind']!r}")
     names = [f.name for f in fields(cls)]  # type: ignore[arg-type]  # prompts are dataclasses
+    required = [f.name for f in fields(cls)  # type: ignore[arg-type]
+                if f.default is MISSING and f.default_factory is MISSING]
     given = sorted(set(data) - {"kind"})
-    if given != sorted(names):
+    if not set(required) <= set(given) <= set(names):
         raise _fail(where, f"a {data['kind']} prompt has the fields {names}, not {given}")
     try:
-        prompt = cls(**{f: data[f] for f in names})
+        prompt = cls(**{f: data[f] for f in names if f in data})
         why = prompt.check(g)
     except (TypeError, ValueError, IndexError, KeyError, EngineError) as e:
         raise _fail(where, f"not a valid {data['kind']} prompt ({e})") from None

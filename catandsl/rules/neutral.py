@@ -23,7 +23,7 @@ the path, its two ends and its two hexes. `blocks production` is for pieces on h
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
 from catandsl.rules.base import (
@@ -220,6 +220,21 @@ def move_piece(s: State, player: int, pieces: list[str]) -> None:
     s.push(Moving(player, kinds))
 
 
+@effect("player: player, pieces: list<piece>, sites: list<site>", writes=(NEUTRAL, HANDS, FLOW))
+def move_piece_from(s: State, player: int, pieces: list[str], sites: list[Site]) -> None:
+    """The player moves one of these neutral pieces that stands on one of the sites (the
+    barbarian in front of a wagon) and robs a player it now touches; with none of them
+    there, nothing happens."""
+    kinds = [s.game.piece_index[p] for p in pieces]
+    if not all(s.game.pieces[k].neutral for k in kinds):
+        raise EngineError("move_piece_from() moves neutral pieces, not " +
+                          ", ".join(p for p, k in zip(pieces, kinds) if not s.game.pieces[k].neutral))
+    codes = {SITE_CODE[s.game.pieces[k].site] for k in kinds}
+    at = sorted({int(k) for code, k in sites if code in codes})
+    if at:
+        s.push(Moving(player, kinds, at))
+
+
 def may_move(s: State, player: int, pi: int) -> bool:
     """A piece's `movable_by` condition, with `player` the mover (none: anyone)."""
     P = s.game.pieces[pi]
@@ -235,10 +250,16 @@ class Moving(Prompt):
     KIND: ClassVar[str] = "move"
     player: int
     pieces: list[int]
+    sources: list[int] = field(default_factory=list)  # only a piece on one of these sites (empty: any)
 
     def check(self, game: Game) -> str:
         if not seats_ok(game, self.player) or not all(p in game.neutral for p in self.pieces):
             return "not a player and neutral pieces"
+        b = game.board
+        sizes = {"hex": len(b.hexes), "path": len(b.paths), "intersection": len(b.intersections)}
+        if not all(isinstance(k, int) and 0 <= k < sizes[game.pieces[pi].site]
+                   for pi in self.pieces for k in self.sources):
+            return "sources must be ids of the pieces' sites"
         return super().check(game)
 
     def step(self, s: State) -> bool:
@@ -260,12 +281,15 @@ class Moving(Prompt):
             here = sites_of(s, pi)
             P = g.pieces[pi]
             if P.count == 1:
-                out += [ids[h] for h in P.allowed if h != here[0]]
+                if not self.sources or here[0] in self.sources:
+                    out += [ids[h] for h in P.allowed if h != here[0]]
                 continue
             taken = set(here)
             free = [k for k in P.allowed if k not in taken]  # one piece of a kind per site
             lifting = g.table(MoveIds).lifting[pi]
             for src in sorted(taken):
+                if self.sources and src not in self.sources:
+                    continue
                 out += [ids[k] for k in free] if src < 0 else [lifting[(src, k)] for k in free]
         return out
 
@@ -295,6 +319,9 @@ class Moving(Prompt):
             if pi in self.pieces and P.count > 1 and act.at in here:
                 return IllegalAction("action/invalid_target",
                                      f"move {act.piece} at {where}: a {act.piece} already stands there")
+            if pi in self.pieces and self.sources and (act.src if P.count > 1 else here[0]) not in self.sources:
+                return IllegalAction("action/invalid_target",
+                                     f"move {act.piece}: only a {act.piece} on one of the named sites moves now")
             if pi in self.pieces and P.count > 1 and act.src not in here:
                 lifted = g.site_name(P.site, act.src) if act.src >= 0 else "off the board"
                 return IllegalAction("action/invalid_target",

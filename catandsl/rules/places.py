@@ -75,3 +75,12 @@ def ends(s: State, at: Site) -> list[Site]:
     """The two intersections at the ends of a path (a spur's are its hub's centre point
     and a corner: `for c in ends(at) { if centre(c) { ... } }`)."""
     return [site("intersection", c) for c in s.game.board.path_ends[at[1]]]
+
+
+@query("at: path", returns="list<path>", reads=STATIC)
+def next_paths(s: State, at: Site) -> list[Site]:
+    """The paths that share an end with this one, ascending (where a wagon may step, and
+    where a barbarian stands "in front" of it)."""
+    b = s.game.board
+    k = at[1]
+    return [site("path", x) for x in sorted({x for c in b.path_ends[k] for x in b.corner_paths[c] if x != k})]

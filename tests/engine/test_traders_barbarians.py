@@ -320,6 +320,14 @@ def test_a_level_2_wagon_chases_a_barbarian_on_a_six(die, chased):
     act(s, RuleRoll(die))
     moves = [x for x in legal(s) if isinstance(x, A.Move)]
     assert bool(moves) == chased
+    assert all(x.src == k for x in moves)  # that barbarian, the one in front of the wagon
+    if chased:
+        other = neutral.sites_of(s, g.piece_index["barbarian"])[1]
+        free = next(x.at for x in moves)
+        before = s.serialize()
+        with pytest.raises(IllegalAction):
+            act(s, A.Move("barbarian", free, other))
+        assert s.serialize() == before
     assert A.TakeAction("chase") not in legal(s)  # once a turn
 
 

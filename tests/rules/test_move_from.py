@@ -1,0 +1,82 @@
+"""`move_piece_from(player, pieces, sites)` (catandsl/rules/neutral.py) moves only a
+piece standing on one of the sites, and `next_paths(at)` (rules/places.py) names the
+paths next to a path; a move prompt written without its `sources` loads as "any"."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from catandsl.engine import IllegalAction, StateError
+from catandsl.engine import actions as A
+from catandsl.rules import neutral
+from catandsl.rules.places import next_paths
+from tests.conftest import game_of
+from tests.engine.helpers import act, blank, give, legal, put
+
+SCENARIO = '''
+scenario "Bandits" {
+  uses base
+  piece bandit {
+    neutral
+    count 2
+    on path where land(at)
+    blocks road
+  }
+  rule chase {
+    on built(road) if not in_setup() {
+      move_piece_from(player, [bandit], next_paths(at))
+    }
+  }
+  map {
+    rows """
+      f8  p5  h4
+        m6  w9
+    """
+    legend { f forest; p pasture; h hills; m mountains; w fields }
+    start bandit at [(0, 0) E, (2, 0) E]
+    start robber on forest
+  }
+}
+'''
+
+
+def test_next_paths_are_the_paths_sharing_an_end(tmp_path_factory):
+    g = game_of(tmp_path_factory, SCENARIO)
+    s = g.new_initial_state()
+    b = g.board
+    k = b.path_id(0, 0, "E")
+    got = [x for _, x in next_paths(s, ["p", k])]
+    assert got == sorted({x for c in b.path_ends[k] for x in b.corner_paths[c]} - {k})
+
+
+def test_only_a_piece_on_the_named_sites_moves(tmp_path_factory):
+    g = game_of(tmp_path_factory, SCENARIO)
+    b = g.board
+    bandit = g.piece_index["bandit"]
+    near = b.path_id(0, 0, "E")
+    s = blank(g)
+    far = [k for k in neutral.sites_of(s, bandit) if k != near][0]
+    beside = next(x for x in sorted({x for c in b.path_ends[near] for x in b.corner_paths[c]} - {near})
+                  if x not in neutral.sites_of(s, bandit)
+                  and far not in {y for c in b.path_ends[x] for y in b.corner_paths[c]})
+    corner = next(c for c in b.path_ends[beside] if c not in b.path_ends[near])
+    put(s, 0, "settlement", corner)
+    give(s, 0, 1, 1, 0, 0, 0)
+    act(s, A.Roll(8))
+    act(s, A.Build("road", beside))  # the rule moves a bandit next to the new road
+    moves = [x for x in legal(s) if isinstance(x, A.Move)]
+    assert moves and {x.src for x in moves} == {near}  # the bandit next to it, not the other
+    before = s.serialize()
+    with pytest.raises(IllegalAction) as refused:
+        act(s, A.Move("bandit", moves[0].at, far))
+    assert refused.value.code == "action/invalid_target" and s.serialize() == before
+    data = json.loads(s.serialize())
+    prompt = next(p for p in data["pending"] if p["kind"] == "move")
+    del prompt["sources"]  # a state written before moves could be restricted: any piece
+    back = g.deserialize_state(json.dumps(data))
+    assert {g.actions[a].src for a in back.legal_actions()} == {near, far}
+    prompt["sources"] = [10**6]
+    with pytest.raises(StateError):
+        g.deserialize_state(json.dumps(data))
