@@ -44,7 +44,6 @@ import os
 import random
 import re
 import resource
-import signal
 import stat
 import sys
 import traceback
@@ -55,6 +54,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+from tests.watchdog import Hang, no_hang  # noqa: E402  (after the path is set)
 
 PACKAGE = str(ROOT / "catandsl") + os.sep
 CODE = re.compile(r"E\d{4}")
@@ -1436,11 +1437,6 @@ def materialize(case: Case, folder: Path) -> Path:
 # ---- running ---------------------------------------------------------------------------------
 
 
-class Hang(BaseException):
-    """Raised by the watchdog where the code stands; a BaseException so that no
-    `except Exception` in the code under test swallows it."""
-
-
 @dataclass
 class Outcome:
     kind: str  # "clean", "diagnostics", "typed" or "failure"
@@ -1604,16 +1600,11 @@ def run_file(path: Path, seed: int = 0, budget: int = 400, games: int = 2) -> Ou
                        detail=_msg(e), trace=_trace(e))
 
 
-def _on_alarm(signum, frame):
-    raise Hang("the case ran past its time limit")
-
-
 def run_guarded(path: Path, seed: int, *, seconds: float, memory: int | None, budget: int = 400,
                 absolute_memory: bool = False) -> Outcome:
     """`run_file` under a watchdog of `seconds` and, when `memory` is given, an
     address-space limit: `memory` bytes above what the process uses now (or, with
     `absolute_memory`, `memory` bytes in all, as a worker sets it)."""
-    old_handler = signal.signal(signal.SIGALRM, _on_alarm)
     old_limit = resource.getrlimit(resource.RLIMIT_AS)
     try:
         if memory is not None:
@@ -1622,17 +1613,13 @@ def run_guarded(path: Path, seed: int, *, seconds: float, memory: int | None, bu
             if hard != resource.RLIM_INFINITY:
                 limit = min(limit, hard)
             resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
-        signal.setitimer(signal.ITIMER_REAL, seconds)
-        try:
+        with no_hang(seconds, "the case"):
             return run_file(path, seed, budget)
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
     except Hang as e:  # fired between run_file's return and the timer's reset
         return Outcome("failure", failure=f"hang@{innermost(e.__traceback__, named=True)}", trace=_trace(e))
     finally:
         if memory is not None:
             resource.setrlimit(resource.RLIMIT_AS, old_limit)
-        signal.signal(signal.SIGALRM, old_handler)
 
 
 def _address_space() -> int:
