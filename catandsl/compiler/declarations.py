@@ -486,6 +486,11 @@ class Lowering:
         if e.block is not None:
             raise Shape(e.block.span, "`harbors` takes no block")
         self._declare_once("harbors", ast.Word(e.head.span, "harbors"))
+        items = terms(e)
+        if len(items) == 1 and getattr(items[0], "name", None) == "placed":
+            # `harbors placed` alone: the map's own tokens and spots, placed by the players
+            self.emit(model.HarborsOverride("harbors", (), source_of(e.span), method="placed"))
+            return
         self.emit(model.HarborsOverride("harbors", maps.read_harbors(self.ctx, e), source_of(e.span)))
 
 

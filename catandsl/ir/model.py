@@ -553,13 +553,15 @@ class StartOverride:
 @dataclass(frozen=True)
 class HarborsOverride:
     """`harbors ...` outside the map: for the variant it is declared in, these harbors
-    replace the map's own `harbors` lines (`when harbor_setup is placed { harbors placed
-    [...] at [...] }`)."""
+    replace the map's own `harbors` lines (`harbors placed [...] at [...]`); or, with no
+    plans and a `method` (`harbors placed` alone), the map's own tokens and spots are
+    kept and laid that way (the players place them)."""
 
     KIND: ClassVar[str] = "harbors"
     name: str  # always "harbors": one per variant
     plans: tuple[HarborPlan, ...]
     source: Source | None = None
+    method: str | None = None
 
 
 @dataclass(frozen=True)

@@ -160,7 +160,9 @@ def _overridden(m: model.Map, starts: list[model.StartOverride],
                 harbors: list[model.HarborsOverride]) -> model.Map:
     """The map with the `start` and `harbors` lines declared outside it in place of its own."""
     if harbors:
-        m = replace(m, harbors=harbors[-1].plans)
+        last = harbors[-1]
+        plans = last.plans if last.method is None else tuple(replace(h, method=last.method) for h in m.harbors)
+        m = replace(m, harbors=plans)
     if starts:
         moved = {o.name: o.start for o in starts}
         kept = tuple(s for s in m.starts if s.piece not in moved)

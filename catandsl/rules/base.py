@@ -89,6 +89,13 @@ def hexes_of(game: Game, at: Site) -> tuple[int, ...]:
     return b.corner_hexes[k] if code == "i" else b.path_hexes[k]
 
 
+def paths_next_to(game: Game, k: int) -> list[int]:
+    """The paths that share an end with path k, ascending (a wagon's next steps, the
+    paths "in front of" it)."""
+    b = game.board
+    return sorted({x for c in b.path_ends[k] for x in b.corner_paths[c] if x != k})
+
+
 # ---- actions -----------------------------------------------------------------------------
 
 ACTIONS: dict[str, type[Action]] = {}

@@ -34,6 +34,7 @@ from catandsl.rules.base import (
     Prompt,
     Site,
     action_source,
+    paths_next_to,
     seats_ok,
     site,
 )
@@ -152,13 +153,6 @@ def put_pieces(s: State, pi: int, sites: Iterable[int]) -> None:
 # ---- blocking --------------------------------------------------------------------------------
 
 
-def blocked_at(s: State, hexes: Iterable[int], pieces: Iterable[int]) -> bool:
-    """Whether one of these neutral pieces stands on one of these hexes."""
-    hexes = tuple(hexes)
-    g = s.game
-    return any(at >= 0 and at in hexes for n in pieces if g.pieces[n].site == "hex" for at in sites_of(s, n))
-
-
 def blocks_site(s: State, kind: str, k: int, pieces: Iterable[int]) -> bool:
     """Whether one of these neutral pieces keeps site k (an intersection, path or hex,
     by `kind`) blocked: a piece on a hex blocks it and the sites around it, a piece on a
@@ -213,11 +207,7 @@ def blocks_path(s: State, what: str, path: int) -> bool:
 @effect("player: player, pieces: list<piece>", writes=(NEUTRAL, HANDS, FLOW))
 def move_piece(s: State, player: int, pieces: list[str]) -> None:
     """The player moves one of these neutral pieces and robs a player it now touches."""
-    kinds = [s.game.piece_index[p] for p in pieces]
-    if not all(s.game.pieces[k].neutral for k in kinds):
-        raise EngineError("move_piece() moves neutral pieces, not " +
-                          ", ".join(p for p, k in zip(pieces, kinds) if not s.game.pieces[k].neutral))
-    s.push(Moving(player, kinds))
+    s.push(Moving(player, _neutral_kinds(s, pieces, "move_piece")))
 
 
 @effect("player: player, pieces: list<piece>, sites: list<site>", writes=(NEUTRAL, HANDS, FLOW))
@@ -225,14 +215,20 @@ def move_piece_from(s: State, player: int, pieces: list[str], sites: list[Site])
     """The player moves one of these neutral pieces that stands on one of the sites (the
     barbarian in front of a wagon) and robs a player it now touches; with none of them
     there, nothing happens."""
-    kinds = [s.game.piece_index[p] for p in pieces]
-    if not all(s.game.pieces[k].neutral for k in kinds):
-        raise EngineError("move_piece_from() moves neutral pieces, not " +
-                          ", ".join(p for p, k in zip(pieces, kinds) if not s.game.pieces[k].neutral))
+    kinds = _neutral_kinds(s, pieces, "move_piece_from")
     codes = {SITE_CODE[s.game.pieces[k].site] for k in kinds}
     at = sorted({int(k) for code, k in sites if code in codes})
     if at:
         s.push(Moving(player, kinds, at))
+
+
+def _neutral_kinds(s: State, pieces: list[str], primitive: str) -> list[int]:
+    """The kinds of these pieces, every one neutral (a rule naming another is an error)."""
+    kinds = [s.game.piece_index[p] for p in pieces]
+    if not all(s.game.pieces[k].neutral for k in kinds):
+        raise EngineError(f"{primitive}() takes neutral pieces, not " +
+                          ", ".join(p for p, k in zip(pieces, kinds) if not s.game.pieces[k].neutral))
+    return kinds
 
 
 def may_move(s: State, player: int, pi: int) -> bool:
@@ -496,17 +492,12 @@ class Robbing(Prompt):
 # ---- queries --------------------------------------------------------------------------------
 
 
-def _neutral_kind(s: State, piece: str) -> int:
-    pi = s.game.piece_index[piece]
-    if not s.game.pieces[pi].neutral:
-        raise EngineError(f"`{piece}` is not a neutral piece")
-    return pi
 
 
 @query("at: site, piece: piece", returns="int", reads=NEUTRAL)
 def neutral_on(s: State, at: Site, piece: str) -> int:
     """How many pieces of a neutral kind stand on the site (a barbarian on a path)."""
-    pi = _neutral_kind(s, piece)
+    (pi,) = _neutral_kinds(s, [piece], "neutral_on")
     code, k = at
     if code != SITE_CODE[s.game.pieces[pi].site]:
         return 0
@@ -517,9 +508,8 @@ def neutral_on(s: State, at: Site, piece: str) -> int:
 def neutral_next_to(s: State, at: Site, piece: str) -> int:
     """How many pieces of a neutral kind stand on the paths that share an end with this
     path (a barbarian in front of a wagon)."""
-    pi = _neutral_kind(s, piece)
+    (pi,) = _neutral_kinds(s, [piece], "neutral_next_to")
     if s.game.pieces[pi].site != "path":
         return 0
-    b = s.game.board
-    near = {x for c in b.path_ends[at[1]] for x in b.corner_paths[c] if x != at[1]}
+    near = set(paths_next_to(s.game, at[1]))
     return sum(1 for k in sites_of(s, pi) if k in near)

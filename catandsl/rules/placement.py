@@ -93,8 +93,8 @@ def can_place(s: State, p: int, pi: int, k: int, mode: str = "normal", step: Any
                 return s.corner_owner[k] == p and s.corner_piece[k] == P.upgrades
             # `place city new`: where the piece it upgrades could stand, under its distance rule
             base = g.pieces[P.upgrades]
-            if k not in base.allowed_set or (base.blockers and neutral.blocked_at(
-                    s, b.corner_hexes[k], base.blockers)):
+            if k not in base.allowed_set or (base.blockers and neutral.blocks_site(
+                    s, "intersection", k, base.blockers)):
                 return False
             distance = max(distance, base.distance)
         if s.corner_owner[k] != -1:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from catandsl.rules.base import Site, hexes_of, site
+from catandsl.rules.base import Site, hexes_of, paths_next_to, site
 from catandsl.rules.registry import BOARD, STATIC, query
 
 if TYPE_CHECKING:
@@ -81,6 +81,4 @@ def ends(s: State, at: Site) -> list[Site]:
 def next_paths(s: State, at: Site) -> list[Site]:
     """The paths that share an end with this one, ascending (where a wagon may step, and
     where a barbarian stands "in front" of it)."""
-    b = s.game.board
-    k = at[1]
-    return [site("path", x) for x in sorted({x for c in b.path_ends[k] for x in b.corner_paths[c] if x != k})]
+    return [site("path", x) for x in paths_next_to(s.game, at[1])]

@@ -22,7 +22,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from catandsl.rules.base import Action, Activity, EngineError, IllegalAction, Site, action_source, activity, site
+from catandsl.rules.base import (
+    Action,
+    Activity,
+    EngineError,
+    IllegalAction,
+    Site,
+    action_source,
+    activity,
+    paths_next_to,
+    site,
+)
 from catandsl.rules.registry import BOARD, FLOW, effect, query
 
 if TYPE_CHECKING:
@@ -45,13 +55,8 @@ class Travel(Action):
 
 def _steps(game: Game, P: PieceInfo) -> list[tuple[int, int]]:
     """Every (from, to) pair of paths of the piece's allowed sites that share an end."""
-    b = game.board
     allowed = P.allowed_set
-    out = []
-    for k in P.allowed:
-        for c in b.path_ends[k]:
-            out += [(k, x) for x in b.corner_paths[c] if x != k and x in allowed]
-    return sorted(set(out))
+    return [(k, x) for k in P.allowed for x in paths_next_to(game, k) if x in allowed]
 
 
 @action_source
@@ -103,21 +108,18 @@ def _legal(s: State, p: int, names: frozenset[str] | None) -> list[int]:
     g = s.game
     if not g.travellers:
         return []
-    b = g.board
     out = []
     for e in _entries(s, p, names):
         have = left(s, e)
         if have <= 0:
             continue
         P = g.pieces[e[1]]
-        for c in b.path_ends[e[2]]:
-            for x in b.corner_paths[c]:
-                if x == e[2] or x not in P.allowed_set:
-                    continue
+        for x in paths_next_to(g, e[2]):
+            if x in P.allowed_set:
                 cost = step_cost(s, e, x)
                 if cost is not None and cost <= have:
                     out.append(g.action_id[Travel(P.name, e[2], x)])
-    return sorted(set(out))
+    return sorted(set(out))  # two travellers of a kind may share a path
 
 
 def _apply(s: State, p: int, act: Travel) -> None:

@@ -41,6 +41,15 @@ def test_harbors_outside_the_map_replace_all_of_the_maps_harbors(tmp_path):
     assert [p.method for p in configure(sc, 3, {}).map.harbors] == ["shuffled"]
 
 
+def test_harbors_placed_alone_keeps_the_maps_tokens_and_spots(tmp_path):
+    sc, diags = compile_text(tmp_path, scenario("when edition is fifth { harbors placed }"))
+    assert sc is not None and not [d for d in diags if d.is_error], diags
+    dealt = configure(sc, 3, {}).map.harbors
+    placed = configure(sc, 3, {"edition": "fifth"}).map.harbors
+    assert [p.method for p in placed] == ["placed"]
+    assert [(p.harbors, p.spots) for p in placed] == [(p.harbors, p.spots) for p in dealt]
+
+
 def test_twice_in_one_variant_is_an_error(tmp_path):
     body = "start robber off board\n  start robber on desert"
     _, diags = compile_text(tmp_path, scenario(body))
