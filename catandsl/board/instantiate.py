@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from typing import NamedTuple
 
 from catandsl.board import geometry as geo
 from catandsl.board.board import Board
@@ -26,7 +27,38 @@ from catandsl.ir.ruleset import Ruleset
 MAX_HEXES = 10_000
 
 
+class Deal(NamedTuple):
+    """A map as dealt for one seed, before its graph and tables are built: what tiles lie
+    where, the numbers, harbors, islands and starts (coordinates, not ids). Cheap to
+    make, so `check` deals a shuffled map many times (compiler/validate.py)."""
+
+    seed: int
+    terrains: dict[str, Terrain]
+    tiles: dict[geo.Hex, Tile]
+    harbors: tuple
+    harbor_supply: tuple
+    islands: dict[geo.Hex, int]
+    island_names: dict[str, tuple[int, ...]]
+    starts: dict[str, geo.Hex | None]
+    start_sites: dict[str, tuple]
+
+    def terrain_at(self, h: geo.Hex) -> str | None:
+        """The terrain at a hex, or None off the board."""
+        tile = self.tiles.get(h)
+        return tile.terrain if tile is not None else None
+
+    def fixed(self, other: Deal) -> bool:
+        """Whether two deals of a map lay the same board."""
+        return self.tiles == other.tiles and self.harbors == other.harbors
+
+
 def instantiate(ruleset: Ruleset, seed: int) -> Board:
+    return Board(**deal(ruleset, seed)._asdict())
+
+
+def deal(ruleset: Ruleset, seed: int) -> Deal:
+    """Lay out the configured map for `seed`: frame, tiles, numbers, harbors, islands
+    and starts (raises BoardError with the map line at fault)."""
     m = ruleset.map
     if m is None:
         raise BoardError("E0423", f"{ruleset.title} has no map", None,
@@ -80,7 +112,7 @@ def instantiate(ruleset: Ruleset, seed: int) -> Board:
         h: Tile(h, terrain_of[h], numbers.get(h), pool_of.get(h), *frame_of.get(h, (None, None)))
         for h in board_hexes
     }
-    return Board(
+    return Deal(
         seed=seed, terrains=terrains, tiles=tiles, harbors=harbors, islands=islands,
         harbor_supply=tuple(t for plan in m.harbors if plan.method == "placed" for t in plan.harbors),
         island_names=_island_names(m, islands),
