@@ -20,7 +20,7 @@ from catandsl.board.errors import BoardError
 from catandsl.board.frame import lay_frame
 from catandsl.board.graph import Tile
 from catandsl.board.harbors import lay_harbors
-from catandsl.board.numbers import check_number, lay_numbers
+from catandsl.board.numbers import MAX_DEALS, MAX_DEALT, check_number, lay_numbers
 from catandsl.ir.model import HexSlot, Map, Terrain
 from catandsl.ir.ruleset import Ruleset
 
@@ -190,8 +190,39 @@ def _fill_pools(m: Map, hexes, slots, terrain_of, terrains, seed: int) -> None:
                 help="a pool must hold exactly one tile for each hex that takes from it",
             )
         if pool.shuffled:
-            random.Random(f"{seed}:tiles:{pool.name}").shuffle(tiles)
+            rng = random.Random(f"{seed}:tiles:{pool.name}")
+            deals = max(1, min(MAX_DEALS, MAX_DEALT // max(1, len(targets))))
+            for _ in range(deals):
+                rng.shuffle(tiles)
+                terrain_of.update(zip(targets, tiles))
+                if not pool.max_clump or _largest_clump(targets, terrain_of, terrains) <= pool.max_clump:
+                    break
+            else:
+                raise BoardError(
+                    "E0410", f"no deal of pool {pool.name} in {deals} shuffles keeps every group of "
+                    f"one terrain to {pool.max_clump} hexes or fewer", pool.source,
+                    help="allow larger groups, or mix the pool with more kinds of tiles")
         terrain_of.update(zip(targets, tiles))
+
+
+def _largest_clump(targets, terrain_of, terrains) -> int:
+    """The largest group of touching land hexes of one terrain that holds a target."""
+    seen: set[geo.Hex] = set()
+    largest = 0
+    for first in targets:
+        kind = terrain_of[first]
+        if first in seen or terrains[kind].water:
+            continue
+        group, todo = 1, [first]
+        seen.add(first)
+        while todo:
+            for n in geo.neighbours(todo.pop()):
+                if n not in seen and terrain_of.get(n) == kind:
+                    seen.add(n)
+                    group += 1
+                    todo.append(n)
+        largest = max(largest, group)
+    return largest
 
 
 def _known_terrain(name, terrains, where, source, water: bool = False) -> None:

@@ -248,7 +248,19 @@ class MapReader:
         lst = items[2] if len(items) > 2 else None
         if not isinstance(lst, ast.ListTerm):
             raise Shape(e.span, "list the pool's tiles: pool land shuffled [forest x4, hills x3]")
-        no_more(items, 3, "pool")
+        max_clump = 0
+        if len(items) > 3:
+            w = need_word(items, 3, lst, "`max_clump N`")
+            if w.name != "max_clump":
+                raise Shape(w.span, f"unknown pool property `{w.name}`", help=did_you_mean(w.name, ["max_clump"])
+                            or "pool land shuffled [forest x4, hills x3] max_clump 2")
+            n = need_number(items, 4, w, "the largest group of one terrain, 1 or more")
+            if n.value < 1 or method.name != "shuffled":
+                raise Shape(n.span, "`max_clump N` takes N of 1 or more, on a shuffled pool")
+            max_clump = n.value
+            no_more(items, 5, "pool")
+        else:
+            no_more(items, 3, "pool")
         tiles = []
         for ph in lst.items:
             word, count = _counted_word(ph)
@@ -257,7 +269,8 @@ class MapReader:
         _map_sized(sum(t.count for t in tiles), lst.span, "tiles")
         if any(p.name == name.name for p in self.pools):
             raise Shape(name.span, f"pool `{name.name}` is declared twice")
-        self.pools.append(model.TilePool(name.name, tuple(tiles), method.name == "shuffled", source_of(e.span)))
+        self.pools.append(model.TilePool(name.name, tuple(tiles), method.name == "shuffled", source_of(e.span),
+                                         max_clump))
 
     def numbers_line(self, e: ast.Entry) -> None:
         items = terms(e)
@@ -274,9 +287,13 @@ class MapReader:
             tokens = self._tokens(lst, letters=method.name == "spiral")
             i = 2
         plan: dict = {"onto": (), "skip": (), "avoid_adjacent": (), "start_corner": None}
+        bans: list[model.NumberBan] = []
         while i < len(items):
-            w = need_word(items, i, items[i - 1], "onto, skip, avoid_adjacent or start")
-            if w.name in ("onto", "skip", "avoid_adjacent"):
+            w = need_word(items, i, items[i - 1], "onto, skip, avoid_adjacent, keep or start")
+            if w.name == "keep":
+                bans.append(self._number_ban(items, i, w))
+                i += 4
+            elif w.name in ("onto", "skip", "avoid_adjacent"):
                 lst = items[i + 1] if i + 1 < len(items) else None
                 if not isinstance(lst, ast.ListTerm):
                     raise Shape(w.span, f"`{w.name}` takes a list in [ ]")
@@ -305,8 +322,33 @@ class MapReader:
                 i += 3
             else:
                 raise Shape(w.span, f"unknown numbers property `{w.name}`",
-                            help=did_you_mean(w.name, ["onto", "skip", "avoid_adjacent", "start"]))
-        self.numbers.append(model.NumberPlan(method.name, tuple(tokens), source=source_of(e.span), **plan))
+                            help=did_you_mean(w.name, ["onto", "skip", "avoid_adjacent", "keep", "start"]))
+        self.numbers.append(model.NumberPlan(method.name, tuple(tokens), source=source_of(e.span),
+                                             keep_off=tuple(bans), **plan))
+
+    def _number_ban(self, items, i: int, keep: ast.Word) -> model.NumberBan:
+        """`keep [6, 8] off [gold, desert]`"""
+        form = "write `keep [6, 8] off [gold]`"
+        nums = items[i + 1] if i + 1 < len(items) else None
+        off = items[i + 2] if i + 2 < len(items) else None
+        where = items[i + 3] if i + 3 < len(items) else None
+        if not (isinstance(nums, ast.ListTerm) and isinstance(off, ast.Word) and off.name == "off"
+                and isinstance(where, ast.ListTerm)):
+            raise Shape(keep.span, form)
+        numbers: list[int] = []
+        for ph in nums.items:
+            if len(ph.terms) != 1 or not isinstance(ph.terms[0], ast.Number):
+                raise Shape(ph.span, f"`keep` lists numbers: {form}")
+            numbers.append(_token_value(ph.terms[0]))
+        terrains: list[str] = []
+        for ph in where.items:
+            if len(ph.terms) != 1 or not isinstance(ph.terms[0], ast.Word):
+                raise Shape(ph.span, f"`off` lists terrains: {form}")
+            self.ctx.refer("terrain", ph.terms[0], context="numbers keep ... off")
+            terrains.append(ph.terms[0].name)
+        if not numbers or not terrains:
+            raise Shape(keep.span, form)
+        return model.NumberBan(tuple(numbers), tuple(terrains))
 
     def _tokens(self, lst: ast.ListTerm, letters: bool) -> list[model.NumberToken]:
         out = []

@@ -464,10 +464,15 @@ class HexSlot:
 
 @dataclass(frozen=True)
 class TilePool:
+    """Tiles dealt onto the map's hexes that name the pool. `max_clump` (0: any) bounds
+    how many hexes of one land terrain may touch in a group: the pool is dealt again
+    until no group is larger."""
+
     name: str
     tiles: tuple[Amount, ...]
     shuffled: bool = True
     source: Source | None = None
+    max_clump: int = 0
 
 
 @dataclass(frozen=True)
@@ -489,6 +494,15 @@ class NumberPlan:
     avoid_adjacent: tuple[int, ...] = ()
     start_corner: int | None = None
     source: Source | None = None
+    keep_off: tuple[NumberBan, ...] = ()
+
+
+@dataclass(frozen=True)
+class NumberBan:
+    """`keep [6, 8] off [gold]`: none of these numbers on a hex of these terrains."""
+
+    numbers: tuple[int, ...]
+    terrains: tuple[str, ...]
 
 
 @dataclass(frozen=True)
