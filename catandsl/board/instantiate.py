@@ -41,6 +41,7 @@ class Deal(NamedTuple):
     island_names: dict[str, tuple[int, ...]]
     starts: dict[str, geo.Hex | None]
     start_sites: dict[str, tuple]
+    areas: dict[str, tuple[tuple[geo.Hex, ...], tuple[geo.Intersection, ...]]]
 
     def terrain_at(self, h: geo.Hex) -> str | None:
         """The terrain at a hex, or None off the board."""
@@ -116,8 +117,30 @@ def deal(ruleset: Ruleset, seed: int) -> Deal:
         seed=seed, terrains=terrains, tiles=tiles, harbors=harbors, islands=islands,
         harbor_supply=tuple(t for plan in m.harbors if plan.method == "placed" for t in plan.harbors),
         island_names=_island_names(m, islands),
-        starts=starts, start_sites=start_sites,
+        starts=starts, start_sites=start_sites, areas=_areas(m, terrain_of),
     )
+
+
+def _areas(m: Map, terrain_of) -> dict[str, tuple[tuple[geo.Hex, ...], tuple[geo.Intersection, ...]]]:
+    """Each named area: its hexes, and its intersections (those named, and every corner
+    of its hexes), all on the board."""
+    out = {}
+    for area in m.areas:
+        for h in area.hexes:
+            if h not in terrain_of:
+                raise BoardError("E0432", f"area {area.name} names hex ({h[0]},{h[1]}), which is not "
+                                 "on the board", area.source)
+        corners = []
+        for q, r, c in area.corners:
+            x = geo.corner((q, r), c)
+            if not any(h in terrain_of for h in geo.intersection_hexes(x)):
+                raise BoardError("E0432", f"area {area.name} names the intersection ({q},{r}) {c}, "
+                                 "which is not on the board", area.source)
+            corners.append(x)
+        for h in area.hexes:
+            corners.extend(geo.corners(h))
+        out[area.name] = (tuple(dict.fromkeys(area.hexes)), tuple(dict.fromkeys(corners)))
+    return out
 
 
 def find_islands(land: list[geo.Hex]) -> dict[geo.Hex, int]:

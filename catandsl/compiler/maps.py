@@ -54,6 +54,7 @@ class MapReader:
         self.starts: list[model.Start] = []
         self.islands: list[model.IslandName] = []
         self.sites: list[model.SitePlacement] = []
+        self.areas: list[model.Area] = []
         self.too_large = False
 
     # ---- the walk ------------------------------------------------------------------
@@ -116,11 +117,13 @@ class MapReader:
             self.ctx.declare("pool", pool.name, self.entry.span)
         for isl in self.islands:
             self.ctx.declare("island", isl.name, self.entry.span)
+        for area in self.areas:
+            self.ctx.declare("area", area.name, self.entry.span)
         hexes = tuple(sorted(slots.values(), key=lambda s: (s.r, s.q)))
         return model.Map(
             "map", hexes, tuple(self.pools), tuple(self.numbers), tuple(self.harbors),
             self.frame, tuple(self.starts), tuple(self.islands), tuple(self.sites),
-            source_of(self.entry.span),
+            source_of(self.entry.span), tuple(self.areas),
         )
 
     # ---- rows and legend ---------------------------------------------------------------
@@ -511,6 +514,32 @@ class MapReader:
         self.islands.append(model.IslandName(name.name, hexes, source_of(e.span)))
 
 
+    def area(self, e: ast.Entry) -> None:
+        """`area strip [(0, 0), (1, 0), (2, -1) N]`: hexes, and intersections (a hex and
+        its N or S corner), that rules name with `in_area(at, strip)`."""
+        items = terms(e)
+        name = need_word(items, 0, e, "the area's name")
+        lst = items[1] if len(items) > 1 else None
+        form = "write `area strip [(q, r), (q, r) N, ...]`: hexes, and intersections as a hex and its corner"
+        if not isinstance(lst, ast.ListTerm) or not lst.items:
+            raise Shape(e.span, form)
+        no_more(items, 2, "area")
+        if any(a.name == name.name for a in self.areas):
+            raise Shape(name.span, f"area `{name.name}` is named twice in this map")
+        _map_sized(len(lst.items), lst.span, "area entries")
+        hexes: list[tuple[int, int]] = []
+        corners: list[tuple[int, int, str]] = []
+        for ph in lst.items:
+            ts = ph.terms
+            if len(ts) == 1 and isinstance(ts[0], ast.Coord):
+                hexes.append((ts[0].q, ts[0].r))
+            elif len(ts) == 2 and isinstance(ts[0], ast.Coord) and isinstance(ts[1], ast.Word) \
+                    and ts[1].name in CORNERS:
+                corners.append((ts[0].q, ts[0].r, ts[1].name))
+            else:
+                raise Shape(ph.span, form, help="an intersection is the N or S corner of one of its hexes")
+        self.areas.append(model.Area(name.name, tuple(hexes), tuple(corners), source_of(e.span)))
+
     def sites_line(self, e: ast.Entry) -> None:
         """`sites market [(1, 4) N 10, (1, 4) S 9]`: sites of a kind on intersections,
         each named by a hex and its top (N) or bottom (S) corner, or the centre (C) of a
@@ -651,6 +680,7 @@ MAP = {
     "frame": MapReader.frame_block,
     "start": MapReader.start,
     "island": MapReader.island,
+    "area": MapReader.area,
     "sites": MapReader.sites_line,
 }
 

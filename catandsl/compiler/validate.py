@@ -110,6 +110,12 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> Non
                 d = _start_fits_its_piece(start, piece, span)
                 if d is not None:
                     report(d)
+        areas = {a.name for a in rs.map.areas}
+        for area, used in ctx.area_uses:
+            if area not in areas and (id(rs.map), "area " + area, used) not in missing_islands:
+                missing_islands.add((id(rs.map), "area " + area, used))
+                report(Diagnostic("E0432", f"the map for {where} names no area `{area}`", used,
+                                  help=f"add `area {area} [(q, r), ...]` to that map"))
         named = {i.name for i in rs.map.islands}
         for island, used in ctx.island_uses:
             if island not in named and (id(rs.map), island, used) not in missing_islands:

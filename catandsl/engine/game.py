@@ -157,6 +157,8 @@ class Game:
         for d in rs.decks.values():
             for c in d.cards:
                 out[c.name] = c.name
+        for n in self.board.area_hexes:
+            out[n] = n
         return out
 
     def cost_vector(self, amounts: Iterable[model.Amount]) -> tuple[int, ...]:

@@ -69,6 +69,7 @@ def type_checks(game: Game) -> dict[str, Check]:
         "site_kind": among("a kind of site", rs.sites),
         "action": among("an action", rs.actions),
         "island": island,
+        "area": among("an area of the map", game.board.area_hexes),
     }
     for name, kinds in SITE_TYPES.items():
         checks[name] = site(kinds)

@@ -579,6 +579,17 @@ class HarborsOverride:
 
 
 @dataclass(frozen=True)
+class Area:
+    """`area strip [(0, 0), (1, 0), (2, -1) N]`: hexes and intersections a rule can name
+    (`in_area(at, strip)`); an area holds its hexes' corners too."""
+
+    name: str
+    hexes: tuple[tuple[int, int], ...] = ()
+    corners: tuple[tuple[int, int, str], ...] = ()
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
 class IslandName:
     """Names the island(s) holding the given hexes, for rules (`on_island(at, main)`)."""
 
@@ -613,6 +624,7 @@ class Map:
     islands: tuple[IslandName, ...] = ()
     sites: tuple[SitePlacement, ...] = ()
     source: Source | None = None
+    areas: tuple[Area, ...] = ()
 
 
 @dataclass(frozen=True)

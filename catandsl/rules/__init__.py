@@ -7,6 +7,7 @@ imports the engine.
 """
 
 from catandsl.rules import (  # noqa: F401  (each module registers what it defines)
+    areas,
     cards,
     choices,
     common,

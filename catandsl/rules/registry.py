@@ -23,8 +23,9 @@ registered by a decorator that carries everything else about it:
 The compiler checks calls against `PRIMITIVES`, the engine dispatches through it, and
 the docs table is generated from it; nothing is ever looked up by a user-given
 attribute name. Types are short strings: int, bool, str, player, hex, intersection,
-path, site (any of hex, intersection, path), island, resource, terrain, piece, card,
-award, token (a declared `token`), site_kind (a declared `site`), list<T>, any.
+path, site (any of hex, intersection, path), island, area (a map's `area`), resource,
+terrain, piece, card, award, token (a declared `token`), site_kind (a declared `site`),
+list<T>, any.
 """
 
 from __future__ import annotations
