@@ -18,6 +18,7 @@ NAME_KINDS = {
     "award": "award",
     "island": "island",
     "area": "area",
+    "project": "project",
     "token": "token",
     "site": "site_kind",
     "action": "action",

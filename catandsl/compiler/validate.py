@@ -101,6 +101,8 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> Non
                                    "or `uses base`"))
         for d in _phases_move_what_cannot(rs, span):
             report(d)
+        for d in _projects_nobody_can_build(rs, span):
+            report(d)
         for start in rs.map.starts:
             piece = rs.pieces.get(start.piece)
             if piece is not None and not piece.neutral:
@@ -247,6 +249,23 @@ def _pieces_given_to_the_wrong_primitive(rs, span: Span):
                             _span(hook.source, span),
                             help="move_piece(player, [robber]) moves a neutral piece; "
                                  "build_free(player, [road], 2) places a player's")
+
+
+def _projects_nobody_can_build(rs, span: Span):
+    """E0305: a project no phase of the turn allows (`projects`, or `projects NAME`)."""
+    if rs.turn is None:
+        return
+    allowed: set[str] = set()
+    for phase in rs.turn.phases:
+        for allow in phase.allows:
+            if allow.activity == "projects":
+                allowed |= set(allow.names) if allow.names else set(rs.projects)
+    for name, project in rs.projects.items():
+        if name not in allowed:
+            yield Diagnostic("E0305", f"no phase of the turn allows building project `{name}`",
+                             _span(project.source, span),
+                             help="add `projects` to a phase: "
+                                  "turn { phase main { trade; build; buy; play; projects } }")
 
 
 def _phases_move_what_cannot(rs, span: Span):

@@ -417,6 +417,30 @@ class Victory:
 
 
 @dataclass(frozen=True)
+class Stage:
+    """One stage of a project: what it costs and the points it adds to the owner."""
+
+    cost: tuple[Amount, ...] = ()
+    points: int = 0
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class Project:
+    """`project NAME "Title" { requires where COND; stage { cost ...; points N } ... }`: a
+    shared thing built in stages. The first stage bought makes its buyer the owner; only
+    the owner buys the next stages, in order, each when `requires` holds (`player` and
+    `level`, the stages built so far, in scope) and its cost is paid."""
+
+    KIND: ClassVar[str] = "project"
+    name: str
+    title: str
+    stages: tuple[Stage, ...]
+    requires: Expr | None = None
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
 class CustomAction:
     """`action NAME "Title" { ... }`: an action of the scenario's own, taken in a phase
     that allows it, at most `per_turn` times a turn, when its cost is paid and its
@@ -639,13 +663,13 @@ class Remove:
 
 Decl = (
     Resource | Terrain | Bank | Piece | Deck | Award | Trade | Token | SiteKind | TieBreak
-    | Setting | Param | Setup | Turn | Dice | Victory | CustomAction | Rule | Map | StartOverride
+    | Setting | Param | Setup | Turn | Dice | Victory | CustomAction | Project | Rule | Map | StartOverride
     | HarborsOverride | Remove
 )
 DECL_TYPES: tuple[type, ...] = (
     Resource, Terrain, Bank, Piece, Deck, Award, Trade, Token, SiteKind, TieBreak, Setting,
-    Param, Setup, Turn, Dice, Victory, CustomAction, Rule, Map, StartOverride, HarborsOverride,
-    Remove,
+    Param, Setup, Turn, Dice, Victory, CustomAction, Project, Rule, Map, StartOverride,
+    HarborsOverride, Remove,
 )
 
 

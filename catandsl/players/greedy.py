@@ -130,6 +130,8 @@ class GreedyPlayer:
             return self._ship_score(state, a.at, me)
         if isinstance(a, A.BuyCard):
             return 8
+        if isinstance(a, A.BuildStage):  # a project's stage: toward its points or its victory
+            return 9 + self.rng.random()
         if isinstance(a, A.PlayCard):
             blocked = any(
                 state.corner_owner[c] == me

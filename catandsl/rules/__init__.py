@@ -23,6 +23,7 @@ from catandsl.rules import (  # noqa: F401  (each module registers what it defin
     placement,
     places,
     production,
+    projects,
     routes,
     scoring,
     sites,
