@@ -580,6 +580,7 @@ def _app():
                       file=sys.stderr)
             raise _Exit(EXIT_ERRORS)
 
+    _add_lint_commands(app)
     return app
 
 
@@ -661,3 +662,72 @@ def _print_simulation(data: dict) -> None:
     out.print(f"no winner (turn cap): {data['no_winner']} ({100 * data['turn_cap_share']:.1f}%)")
     out.print(f"mean turns: {data['mean_turns']:.1f}; mean actions: {data['mean_actions']:.1f}")
     out.print(f"games per second: {data['games_per_second']} ({data['seconds']:.2f} s)")
+
+
+# ---- lint, explain, balance (issue 14) -------------------------------------------------------
+
+
+def _add_lint_commands(app) -> None:
+    """`lint`, `explain` and `balance`: kept in one block so other commands merge apart."""
+    import typer
+
+    @app.command()
+    def lint(
+        files: list[str] = typer.Argument(..., help=".catan files (or shipped scenario names) to lint"),
+        fmt: str = typer.Option("text", "--format", help="text, json, sarif or github"),
+        samples: int = typer.Option(None, "--samples", min=1, help="deals of a shuffled map to check (default 64)"),
+        seed: int = typer.Option(None, "--seed", min=0, help="the first deal's seed (default 1)"),
+        strict: bool = typer.Option(False, "--strict", help="exit 1 on warnings too"),
+        config: Path = typer.Option(None, "--config", help="a pyproject.toml (default: the nearest one above "
+                                                         "the working folder)"),
+        output: Path = typer.Option(None, "-o", "--output", help="write the report to a file"),
+    ):
+        """Check scenario files and lint their maps: structure errors (L01xx) and balance
+        warnings (L02xx). Exit 0 clean, 1 errors (or warnings with --strict), 2 usage."""
+        from dataclasses import replace
+
+        from catandsl.lint import ConfigError, find_pyproject, lint_path, load_config
+        from catandsl.lint.config import MAX_SAMPLES
+        from catandsl.lint.formats import FORMATS, to_github, to_json, to_sarif, to_text
+
+        if fmt not in FORMATS:
+            raise typer.BadParameter(f"{fmt!r}: use {', '.join(FORMATS)}", param_hint="--format")
+        if samples is not None and samples > MAX_SAMPLES:
+            raise typer.BadParameter(f"{samples}: at most {MAX_SAMPLES:,}", param_hint="--samples")
+        paths = [scenario_path(f) for f in files]
+        check_outputs([(output, "-o")], tuple(paths))
+        if config is not None and not config.is_file():
+            _fail(f"no such file: {config} (--config)")
+        try:
+            settings = load_config(config if config is not None else find_pyproject(Path.cwd()))
+        except ConfigError as e:
+            _fail(str(e))
+        if samples is not None:
+            settings = replace(settings, samples=samples)
+        if seed is not None:
+            settings = replace(settings, seed=seed)
+        results = [lint_path(p, settings) for p in paths]
+        render = {"text": to_text, "json": to_json, "github": to_github,
+                  "sarif": lambda rs: to_sarif(rs, version())}[fmt]
+        text = render(results)
+        if output is not None:
+            write_output(output, text, "-o")
+        else:
+            sys.stdout.write(text)
+        failed = any(r.errors for r in results) or (strict and any(r.warnings for r in results))
+        raise _Exit(EXIT_ERRORS if failed else EXIT_OK)
+
+    @app.command()
+    def explain(code: str = typer.Argument(..., help="a diagnostic or lint code: E0302, L0201")):
+        """Print the documentation of a diagnostic (E....) or lint (L....) code."""
+        import difflib
+
+        from catandsl.lint.explain import explain as doc_of
+        from catandsl.lint.explain import sections
+
+        text = doc_of(code)
+        if text is None:
+            close = difflib.get_close_matches(code.strip().upper(), list(sections()), n=3, cutoff=0.6)
+            hint = f"; did you mean {' or '.join(close)}?" if close else ""
+            _fail(f"no code {code!r}{hint} (codes look like E0302 or L0201)")
+        sys.stdout.write(text)

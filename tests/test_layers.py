@@ -1,7 +1,7 @@
 """Dependencies point one way: syntax -> compiler -> ir <- board <- engine <- players,
 with rules (the primitive registry and its implementations) read by the compiler (to
 check) and the engine (to run). The front door (catandsl/__init__.py, checks.py), the
-CLI, simulate and the pictures sit above them all. Imports under `if TYPE_CHECKING:`
+CLI, simulate, lint and the pictures sit above them all. Imports under `if TYPE_CHECKING:`
 are for the type checker only and are not counted."""
 
 from __future__ import annotations
@@ -24,10 +24,13 @@ ALLOWED = {
     "board": {"ir", "diagnostics"},
     "rules": set(),
     "engine": {"ir", "board", "rules"},
-    "players": {"engine", "rules"},
+    "players": {"engine", "rules", "board"},
     "render": {"board", "ir", "engine", "rules"},
     "diagnostics": set(),
     "resources": set(),
+    # lint reads compiled scenarios and dealt maps; the front door (checks) gives it
+    # `check`'s diagnostics, simulate the games of `balance --simulate`
+    "lint": {"board", "ir", "diagnostics", "compiler", "checks", "resources", "simulate"},
 }
 
 
