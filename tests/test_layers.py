@@ -29,8 +29,8 @@ ALLOWED = {
     "diagnostics": set(),
     "resources": set(),
     # lint reads compiled scenarios and dealt maps; the front door (checks) gives it
-    # `check`'s diagnostics, simulate the games of `balance --simulate`
-    "lint": {"board", "ir", "diagnostics", "compiler", "checks", "resources", "simulate"},
+    # `check`'s diagnostics, simulate the games of `balance --simulate`, render its colours
+    "lint": {"board", "ir", "diagnostics", "compiler", "checks", "resources", "simulate", "render"},
 }
 
 

@@ -170,7 +170,7 @@ def _unreachable_islands(view: MapView) -> Iterator[Diagnostic]:
                       help="join it to the main island with land, or use a ruleset with ships (`uses seafarers`)")
 
 
-def _placements(rs: Ruleset) -> tuple[int, model.Piece | None]:
+def placements(rs: Ruleset) -> tuple[int, model.Piece | None]:
     """How many pieces on intersections each player places in the set-up, and the first."""
     count, first = 0, None
     for rnd in rs.setup.rounds if rs.setup is not None else ():
@@ -207,7 +207,7 @@ def room_for(view: MapView, distance: int) -> int:
 
 def _too_few_starts(view: MapView, players: int) -> Iterator[Diagnostic]:
     """L0102: the set-up places more pieces than the distance rule leaves room for."""
-    each, piece = _placements(view.rs)
+    each, piece = placements(view.rs)
     if not each or piece is None:
         return
     need = each * players
