@@ -162,7 +162,7 @@ def verdict(wins_by_seat: list[int]) -> dict:
         "interval": [[round(v, 4) for v in wilson(w, decided)] for w in wins_by_seat],
         "test": f"chi-square goodness of fit against equal shares, {seats - 1} degrees of freedom",
         "chi_square": round(stat, 3),
-        "p_value": round(p, 5),
+        "p_value": float(f"{p:.3g}"),  # three significant figures: a tiny p stays readable
         "alpha": ALPHA,
         "verdict": "unfair" if decided and p < ALPHA else "fair",
     }

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 
 from catandsl.board import geometry as geo
 from catandsl.board.instantiate import Deal
@@ -52,7 +53,7 @@ class MapView:
     dealt: Deal
     fallback: Span
 
-    @property
+    @cached_property
     def hexes(self) -> list[geo.Hex]:
         return sorted(self.dealt.tiles, key=geo.hex_key)
 
@@ -68,9 +69,13 @@ class MapView:
         t = self.terrain(h)
         return t is not None and not t.water
 
-    def _slot(self, h: geo.Hex) -> model.HexSlot | None:
+    @cached_property
+    def _slots(self) -> dict[geo.Hex, model.HexSlot]:
         assert self.rs.map is not None
-        return next((s for s in self.rs.map.hexes if (s.q, s.r) == h), None)
+        return {(s.q, s.r): s for s in self.rs.map.hexes}
+
+    def _slot(self, h: geo.Hex) -> model.HexSlot | None:
+        return self._slots.get(h)
 
     def map_span(self) -> Span:
         assert self.rs.map is not None
@@ -106,10 +111,14 @@ class MapView:
                 total += pips(self.number(h))
         return total
 
-    def intersections(self) -> list[geo.Intersection]:
+    @cached_property
+    def _intersections(self) -> list[geo.Intersection]:
         """Every intersection touching land, in geometric order."""
         out = {x for h in self.hexes if self.land(h) for x in geo.corners(h)}
         return sorted(out, key=geo.intersection_key)
+
+    def intersections(self) -> list[geo.Intersection]:
+        return list(self._intersections)
 
     def resource_pips(self) -> dict[str, int]:
         """Pips per resource that some terrain produces, in the scenario's resource order."""
@@ -182,10 +191,10 @@ def placements(rs: Ruleset) -> tuple[int, model.Piece | None]:
     return count, first
 
 
-def room_for(view: MapView, distance: int) -> int:
+def room_for(view: MapView, distance: int, enough: int | None = None) -> int:
     """How many pieces fit on the land intersections, no two within `distance - 1`
-    paths: a greedy independent set that takes the spot blocking fewest others first
-    (close to the largest on boards like these, and what players placing in turn get)."""
+    paths: a greedy packing that takes first the spots blocking fewest others (near the
+    largest on boards like these). Stops at `enough`, so a big map costs one pass."""
     spots = view.intersections()
     reach = max(0, distance - 1)
     near: dict[geo.Intersection, set[geo.Intersection]] = {}
@@ -195,13 +204,17 @@ def room_for(view: MapView, distance: int) -> int:
             frontier = [n for f in frontier for n in geo.intersection_neighbours(f) if n not in seen]
             seen.update(frontier)
         near[x] = seen
-    free = dict.fromkeys(spots)  # ordered
+    on_board = set(spots)
+    order = sorted(spots, key=lambda x: (len(near[x] & on_board), geo.intersection_key(x)))
+    taken: set[geo.Intersection] = set()
     placed = 0
-    while free:
-        best = min(free, key=lambda x: (sum(1 for n in near[x] if n in free), geo.intersection_key(x)))
+    for x in order:
+        if x in taken:
+            continue
         placed += 1
-        for n in near[best]:
-            free.pop(n, None)
+        if enough is not None and placed >= enough:
+            break
+        taken |= near[x]
     return placed
 
 
@@ -211,7 +224,7 @@ def _too_few_starts(view: MapView, players: int) -> Iterator[Diagnostic]:
     if not each or piece is None:
         return
     need = each * players
-    room = room_for(view, piece.distance)
+    room = room_for(view, piece.distance, enough=need)
     if room < need:
         yield finding("L0102", f"{players} players place {need} {piece.name}s in the set-up, but the land "
                       f"has room for about {room} under the distance rule", view.map_span(),
