@@ -55,7 +55,9 @@ def lint_path(path: str | Path, config: LintConfig | None = None) -> LintResult:
     if scenario is not None and scenario.sections and not is_library(scenario):
         span = Span(display_name(path), 1, 1)
         trial = trial_diagnostics(scenario, span)
-        found = found + trial + lint_scenario(scenario, span, config)
+        reported = {(d.code, d.span) for d in found}
+        found = found + trial + [d for d in lint_scenario(scenario, span, config)
+                                 if (d.code, d.span) not in reported]
         if trial:
             scenario = None  # as `check` says: not a scenario that plays
     kept = [d for d in found if not _ignored(d, config, sources)]
@@ -97,8 +99,15 @@ def _sampled(rs, players: int, span: Span, config: LintConfig) -> list[Diagnosti
     for seed in range(config.seed, config.seed + config.samples):
         try:
             d = deal(rs, seed)
-        except BoardError:
-            continue  # `check` reports a map that cannot be dealt (E04xx)
+        except BoardError as e:
+            # a deal `check` did not try may break the map: counted like any finding
+            # (lint_path drops it when `check` reported the same line)
+            dealt += 1
+            f = Diagnostic(e.code, e.message, Span(e.source.file, e.source.line, e.source.column)
+                           if e.source is not None else span, help=e.help)
+            entry = failing.setdefault((f.code, f.span), [f, seed, 0])
+            entry[2] += 1
+            continue
         if first is not None and d.fixed(first):
             break  # a fixed map: every deal is the first
         first = first or d

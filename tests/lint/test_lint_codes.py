@@ -74,6 +74,30 @@ def test_the_examples_in_the_docs_are_current():
     assert regenerate(doc) == doc, "run: python tests/lint/test_lint_codes.py --update"
 
 
+def test_a_deal_that_breaks_the_map_is_counted_with_its_seed(monkeypatch):
+    # a deal `check` did not try (its own seeds passed) that cannot be laid: reported with
+    # how many of the sampled deals break and the first seed, like any finding
+    import importlib
+
+    from catandsl.board import BoardError
+    from catandsl.ir import model
+
+    instantiate = importlib.import_module("catandsl.board.instantiate")  # the module, not the function
+    real = instantiate.deal
+    where = model.Source("scenarios/base.catan", 67, 7)
+
+    def deal(rs, seed):
+        if seed in (103, 105):
+            raise BoardError("E0410", "no deal of the numbers keeps 6, 8 apart", where)
+        return real(rs, seed)
+
+    monkeypatch.setattr(instantiate, "deal", deal)
+    result = lint_path(ROOT / "scenarios/base.catan", LintConfig(samples=8, seed=100))
+    broken = [d for d in result.diagnostics if d.code == "E0410"]
+    assert len(broken) == 1 and broken[0].span.line == 67 and broken[0].is_error
+    assert broken[0].message.endswith("on 2 of the 8 deals checked, the first with seed 103")
+
+
 if __name__ == "__main__" and "--update" in sys.argv:
     import os
 
