@@ -612,6 +612,8 @@ BODY = {
     "turn_limit": _setting("turn_limit", 1, 100_000),
     "action_limit": _setting("action_limit", 1, 10_000_000),
     "dice": turns.lower_dice,
+    "roll_cards": turns.lower_roll_cards,
+    "measure": turns.lower_measure,
     "action": turns.declare_action,
     "param": Lowering._param,
     "setup": Lowering._setup,

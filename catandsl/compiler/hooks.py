@@ -20,6 +20,8 @@ NAME_KINDS = {
     "token": "token",
     "site": "site_kind",
     "action": "action",
+    "event": "event",
+    "measure": "measure",
 }
 
 _COMPARE = {"eq", "ne", "lt", "le", "gt", "ge"}

@@ -68,6 +68,9 @@ def type_checks(game: Game) -> dict[str, Check]:
         "token": among("a token", rs.tokens),
         "site_kind": among("a kind of site", rs.sites),
         "action": among("an action", rs.actions),
+        "event": among("an event of a roll card", {c.event for c in rs.roll_cards.cards if c.event}
+                       if rs.roll_cards is not None else set()),
+        "measure": among("a measure", rs.measures),
         "island": island,
     }
     for name, kinds in SITE_TYPES.items():
