@@ -456,6 +456,9 @@ class Game:
 
     def action_to_string(self, action_id: int) -> str:
         a = self.actions[self.check_action_id(action_id)]
+        describe = getattr(a, "describe", None)  # an action that words itself (a roll card)
+        if describe is not None:
+            return str(describe(self))
         piece = getattr(a, "piece", None)
         if isinstance(piece, str) and piece in self.piece_index and hasattr(a, "at"):
             kind = self.pieces[self.piece_index[piece]].site

@@ -30,6 +30,7 @@ class Damage(Action):
     """Mark the piece on a path damaged (the answer to `damage_piece`)."""
 
     KIND: ClassVar[str] = "damage"
+    SITE: ClassVar[str | None] = "path"
     WRITES: ClassVar[frozenset[str]] = frozenset((BOARD,))
     at: int
 

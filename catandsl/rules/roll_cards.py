@@ -34,6 +34,11 @@ class RevealCard(Action):
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
     card: int
 
+    def describe(self, game: Game) -> str:
+        """`reveal card 6 epidemic`: the log names the total and the event."""
+        t = game.table(RollCardTables)
+        return f"reveal card {t.totals[self.card]}" + (f" {t.events[self.card]}" if t.events[self.card] else "")
+
 
 @dataclass(frozen=True)
 class RollCardTables:

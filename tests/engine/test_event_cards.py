@@ -433,3 +433,15 @@ def test_tb_random_games_with_event_cards_keep_the_invariants(players):
         assert placement.pieces_on_board(s) == s.placed
         check_board(s)
     assert events > 0
+
+
+def test_the_picture_crosses_a_damaged_road_and_the_log_names_the_card():
+    from catandsl.render.state_svg import render_state
+    g = game()
+    s = blank(g)
+    corners, paths = road_line(g, 2)
+    assert 'class="damaged"' not in render_state(g, s)
+    _quake(s, paths)
+    assert render_state(g, s).count('class="damaged"') == 1
+    assert g.action_to_string(g.action_id[card(g, 6, "epidemic")]) == "reveal card 6 epidemic"
+    assert g.action_to_string(g.action_id[card(g, 8)]) == "reveal card 8"
