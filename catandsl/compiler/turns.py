@@ -139,12 +139,12 @@ MAX_ROLL_CARDS = 1000  # cards in a deck revealed in place of the dice
 
 
 def lower_roll_cards(low: Lowering, e: ast.Entry) -> None:
-    """`roll_cards { card 2 plentiful_year; card 3 x2; card 7 robber_attacks x6; new_year 5 }`"""
+    """`roll_cards { card 2 windfall; card 3 x2; card 7 x6; new_year 5 }`"""
     if e.where is not None or e.phrases:
         raise Shape(e.span, "write `roll_cards { card TOTAL [EVENT] [xN] ... }`")
     if e.block is None or not e.block.stmts:
         raise Shape(e.span, "`roll_cards` needs a block of cards",
-                    help="roll_cards { card 2 plentiful_year; card 3 x2; card 7 x6; new_year 5 }")
+                    help="roll_cards { card 2 windfall; card 3 x2; card 7 x6; new_year 5 }")
     low._declare_once("roll_cards", ast.Word(e.head.span, "roll_cards"))
     cards: list[model.RollCard] = []
     unused: int | None = None
@@ -174,7 +174,7 @@ def lower_roll_cards(low: Lowering, e: ast.Entry) -> None:
 
 
 def _roll_card(low: Lowering, st: ast.Entry) -> model.RollCard:
-    """`card 6`, `card 6 x2`, `card 6 epidemic`, `card 6 epidemic x2`"""
+    """`card 6`, `card 6 x2`, `card 6 drought`, `card 6 drought x2`"""
     items = list(terms(st))
     count = 1
     if items and isinstance(items[-1], ast.Repeat):
@@ -184,7 +184,7 @@ def _roll_card(low: Lowering, st: ast.Entry) -> model.RollCard:
         items[-1] = last.term
     if not 1 <= len(items) <= 2 or not isinstance(items[0], ast.Number) or \
             (len(items) == 2 and not isinstance(items[1], ast.Word)):
-        raise Shape(st.span, "a card is its total, then perhaps its event: `card 6 epidemic x2`")
+        raise Shape(st.span, "a card is its total, then perhaps its event: `card 6 drought x2`")
     total = items[0].value
     if not 0 <= total <= 1000 or not 1 <= count <= MAX_ROLL_CARDS:
         raise Shape(st.span, f"a card's total is 0..1000 and its count 1..{MAX_ROLL_CARDS}")

@@ -406,8 +406,8 @@ class Dice:
 
 @dataclass(frozen=True)
 class RollCard:
-    """`card 6 epidemic x2`: `count` cards showing the total `total`, with an event (the
-    name rules filter on, `on card_revealed(epidemic)`) or none ("")."""
+    """`card 6 drought x2`: `count` cards showing the total `total`, with an event (the
+    name rules filter on, `on card_revealed(drought)`) or none ("")."""
 
     total: int
     event: str
@@ -416,7 +416,7 @@ class RollCard:
 
 @dataclass(frozen=True)
 class RollCards:
-    """`roll_cards { card 2 plentiful_year; card 3 x2; ...; new_year 5 }`: a deck whose
+    """`roll_cards { card 2 windfall; card 3 x2; ...; new_year 5 }`: a deck whose
     revealed card is the roll in place of the dice. The deck is rebuilt when the cards
     above its New Year card are used up; `unused` cards lie under that card, so each
     year that many cards are never revealed (0: the whole deck is used)."""

@@ -140,7 +140,7 @@ class GreedyPlayer:
         if isinstance(a, A.Travel):
             return self._travel_score(state, a, me)
         if isinstance(a, A.ChooseResource) and _giving(state):
-            return state.hands[me][g.res_index[a.resource]] + 0.1 * self.rng.random()  # my most plentiful
+            return state.hands[me][g.res_index[a.resource]] + 0.1 * self.rng.random()  # the one I hold most of
         if isinstance(a, A.Damage):
             # a road with few of its owner's pieces beside it hurts least: pick that one
             # for myself, the opposite for another player

@@ -1,4 +1,4 @@
-"""Damaged pieces (a road turned sideways by an earthquake): a player's path piece may
+"""Damaged pieces (a road laid sideways): a player's path piece may
 be marked damaged (`damage_piece`). While a player has a damaged piece of a kind:
 
 - that player builds no new piece of that kind; building one (at its cost, or free, as
@@ -58,7 +58,7 @@ def repair(s: State, k: int) -> None:
 @effect("chooser: player, owner: player, pieces: list<piece>", writes=(BOARD, FLOW))
 def damage_piece(s: State, chooser: int, owner: int, pieces: list[str]) -> None:
     """The chooser picks one of the owner's intact pieces of these kinds, which becomes
-    damaged (an earthquake); with none, nothing happens."""
+    damaged; with none, nothing happens."""
     kinds = [s.game.piece_index[p] for p in pieces]
     bad = [s.game.pieces[k].name for k in kinds
            if s.game.pieces[k].site != "path" or s.game.pieces[k].neutral or s.game.pieces[k].movement is not None]

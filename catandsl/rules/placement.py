@@ -245,6 +245,8 @@ def refusal(s: State, p: int, act: Action, mode: str) -> IllegalAction | None:
     pi = g.piece_index[act.piece]
     P = g.pieces[pi]
     text = f"build {act.piece} at {g.site_name(P.site, act.at)}"
+    if mode != "setup" and s.damaged and damage.has_damaged(s, p, pi) and not damage.is_damaged(s, act.at):
+        return IllegalAction("action/invalid_target", f"{text}: a damaged {P.name} must be repaired first")
     if mode == "normal":
         if s.placed[p][pi] >= P.limit:
             return IllegalAction("action/not_legal", f"{text}: no {P.name} left")
@@ -265,8 +267,10 @@ def _legal_builds(s: State, p: int, names: frozenset[str] | None) -> list[int]:
     placed = s.placed[p]
     out: list[int] = []
     for P in g.pieces:
-        if P.neutral or placed[P.index] >= P.limit or (names is not None and P.name not in names):
+        if P.neutral or (names is not None and P.name not in names):
             continue
+        if placed[P.index] >= P.limit and not (s.damaged and damage.has_damaged(s, p, P.index)):
+            continue  # none left (a repair needs none from the supply)
         if affordable(hand, P.cost):
             out += targets(s, p, P.index, "normal")
     return out

@@ -73,7 +73,7 @@ def piece_yields(s: State) -> list[int]:
 @effect("piece: piece, count: int 0..100", writes=FLOW)
 def limit_yield(s: State, piece: str, count: int) -> None:
     """For the rest of this turn, every piece of this kind yields at most `count`
-    resources from a hex (an epidemic: cities yield 1)."""
+    resources from a hex (cities yield 1 this turn)."""
     pi = s.game.piece_index[piece]
     # limits of earlier turns are spent: drop them, so the list stays short
     s.yield_limits = [e for e in s.yield_limits if e[0] == s.turns] + [[s.turns, pi, count]]

@@ -35,7 +35,7 @@ class RevealCard(Action):
     card: int
 
     def describe(self, game: Game) -> str:
-        """`reveal card 6 epidemic`: the log names the total and the event."""
+        """`reveal card 6 drought`: the log names the total and the event."""
         t = game.table(RollCardTables)
         return f"reveal card {t.totals[self.card]}" + (f" {t.events[self.card]}" if t.events[self.card] else "")
 

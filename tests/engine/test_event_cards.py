@@ -317,11 +317,25 @@ def test_earthquake_then_no_new_road_until_repaired_at_road_cost():
     give(s, 0, 2, 2, 0, 0, 0)
     roads = [a for a in legal(s) if isinstance(a, A.Build) and a.piece == "road"]
     assert roads == [A.Build("road", paths[0])]  # only the repair
-    with pytest.raises(IllegalAction):
+    before = s.serialize()
+    with pytest.raises(IllegalAction, match="repaired first"):
         act(s, A.Build("road", paths[2]))
+    assert s.serialize() == before
     act(s, A.Build("road", paths[0]))
     assert s.damaged == [] and s.hands[0][BRICK] == 1 and s.placed[0][g.piece_index["road"]] == 2
     assert A.Build("road", paths[2]) in legal(s)
+
+
+def test_a_repair_needs_no_road_from_the_supply():
+    g = game()
+    s = blank(g)
+    corners, paths = road_line(g, 2)
+    put(s, 0, "settlement", corners[0])
+    _quake(s, paths)
+    road = g.piece_index["road"]
+    s.placed[0][road] = g.pieces[road].limit  # every road on the board (as far as the count goes)
+    give(s, 0, 1, 1, 0, 0, 0)
+    assert [a for a in legal(s) if isinstance(a, A.Build)] == [A.Build("road", paths[0])]
 
 
 def test_road_building_may_repair():
@@ -445,3 +459,28 @@ def test_the_picture_crosses_a_damaged_road_and_the_log_names_the_card():
     assert render_state(g, s).count('class="damaged"') == 1
     assert g.action_to_string(g.action_id[card(g, 6, "epidemic")]) == "reveal card 6 epidemic"
     assert g.action_to_string(g.action_id[card(g, 8)]) == "reveal card 8"
+
+
+@pytest.mark.parametrize("reading", ["discard_again", "event_no_production"])
+def test_tb_the_other_readings_of_the_2_card(reading):
+    g = catandsl.new_game(catandsl.load(TB), 3, {**ON, "cards_2_12": reading}, 1)
+    s = blank(g)
+    reveal(s, 2, "plentiful_year")
+    if reading == "discard_again":  # no event: straight to the next card
+        assert s.is_chance_node() and sum(map(sum, s.hands)) == 0
+    else:  # the event, and the 2 is the roll: nothing produces
+        for _ in range(3):
+            act(s, A.ChooseResource("ore"))
+        assert not s.is_chance_node() and s.last_roll == 2 and [h[ORE] for h in s.hands] == [1, 1, 1]
+
+
+def test_tb_robber_attacks_discards_first_then_a_barbarian_moves():
+    g = game(TB, 3)
+    s = blank(g)
+    give(s, 1, 8, 0, 0, 0, 0)
+    reveal(s, 7, "robber_attacks")
+    assert s.current_player() == 1 and all(isinstance(a, A.Discard) for a in legal(s))
+    for _ in range(4):
+        act(s, A.Discard("brick"))
+    moves = [a for a in legal(s) if isinstance(a, A.Move)]
+    assert moves and all(m.piece == "barbarian" for m in moves)
