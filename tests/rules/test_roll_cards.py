@@ -131,3 +131,11 @@ def test_measures_name_the_leaders_and_those_behind(game):
     assert standings.leaders(s, "cards_held") == [1, 2]
     assert standings.below(s, 1, "cards_held") == [0] and standings.below(s, 0, "cards_held") == []
     assert standings.held_by(s, "largest_army") == [] and standings.left_of(s, 2) == 0
+
+
+def test_a_measure_taken_away_while_a_rule_names_it_is_e0607(tmp_path):
+    from tests.conftest import compile_text
+    text = SMALL.replace('  rule drought', '  without measure cards_held\n  rule leader { on dice_rolled(5) '
+                         '{ for p in leaders(cards_held) { take_from_bank(p, ore, 1) } } }\n  rule drought')
+    _, diags = compile_text(tmp_path, text)
+    assert [d.code for d in diags if d.is_error] == ["E0607"]
