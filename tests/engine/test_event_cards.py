@@ -23,8 +23,13 @@ ON = {"event_cards": "on"}
 
 
 @cache
+def scenario(path: str):
+    return catandsl.load(path)
+
+
+@cache
 def game(path: str = BASE, players: int = 4):
-    return catandsl.new_game(catandsl.load(path), players, ON, 1)
+    return catandsl.new_game(scenario(path), players, ON, 1)
 
 
 def card(g, total: int, event: str = "") -> A.RevealCard:
@@ -403,7 +408,7 @@ def test_tb_robber_flees_and_trade_advantage_do_nothing():
 
 def test_tb_a_wagon_pays_2_and_no_toll_over_a_damaged_road():
     from tests.engine.test_traders_barbarians import _land_path_away_from_hubs, _start, _tok
-    g = catandsl.new_game(catandsl.load(TB), 3, {}, 1)  # damage is state: the dice do here
+    g = catandsl.new_game(scenario(TB), 3, {}, 1)  # damage is state: the dice do here
     at, nxt = _land_path_away_from_hubs(g)[:2]
     for damaged, cost, toll in ((False, 1, 1), (True, 2, 0)):
         s = _start(g, at)
@@ -425,10 +430,9 @@ ACTIONS = 300  # per game: the set-up and the first turns, where the first event
 def test_tb_random_games_with_event_cards_keep_the_invariants(players):
     from tests.engine.test_seafarers_games import check_board
     from tests.engine.test_traders_barbarians import _check
-    scenario = catandsl.load(TB)
     events = 0
     for seed in range(GAMES):
-        g = catandsl.new_game(scenario, players, ON, seed)
+        g = catandsl.new_game(scenario(TB), players, ON, seed)
         s = g.new_initial_state()
         rng = random.Random(seed)
         for _ in range(ACTIONS):
@@ -463,7 +467,7 @@ def test_the_picture_crosses_a_damaged_road_and_the_log_names_the_card():
 
 @pytest.mark.parametrize("reading", ["discard_again", "event_no_production"])
 def test_tb_the_other_readings_of_the_2_card(reading):
-    g = catandsl.new_game(catandsl.load(TB), 3, {**ON, "cards_2_12": reading}, 1)
+    g = catandsl.new_game(scenario(TB), 3, {**ON, "cards_2_12": reading}, 1)
     s = blank(g)
     reveal(s, 2, "plentiful_year")
     if reading == "discard_again":  # no event: straight to the next card
