@@ -23,7 +23,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from catandsl.engine import flow
-from catandsl.rules import scoring
+from catandsl.rules import roll_cards, scoring
 from catandsl.rules.base import CHANCE, TERMINAL, Action, IllegalAction, Prompt
 from catandsl.rules.harbors import HarborTables
 from catandsl.rules.registry import EVERYTHING
@@ -44,7 +44,7 @@ FIELDS = (
     "award_holder", "last_roll", "last_corner", "last_path", "vp_tokens", "island_tags",
     "moved", "fresh_paths", "token_stock", "token_supply", "tokens_held", "partners",
     "offers_made", "offers_declined", "acted", "harbor_at", "harbor_supply", "travellers",
-    "project_level", "project_owner",
+    "project_level", "project_owner", "roll_deck", "roll_year", "damaged", "yield_limits",
 )
 
 
@@ -101,6 +101,10 @@ class State:
     travellers: list[list[int]]  # [player, piece, path, points left, turn, moved] (rules/travel.py)
     project_level: list[int]  # [project] stages built (rules/projects.py)
     project_owner: list[int]  # [project] the owner, -1 before its first stage
+    roll_deck: list[int]  # [roll card kind] not yet revealed this year (rules/roll_cards.py)
+    roll_year: int  # roll cards still to reveal before the New Year card
+    damaged: list[int]  # paths whose piece is damaged, ascending (rules/damage.py)
+    yield_limits: list[list[int]]  # [turn, piece kind, most it yields a hex] (rules/production.py)
 
     __slots__ = FIELDS + ("pending", "game", "_legal", "_chance", "_routes", "_changed", "_steps")
 
@@ -157,6 +161,9 @@ class State:
         self.travellers = []
         self.project_level = [0] * len(game.ruleset.projects)
         self.project_owner = [-1] * len(game.ruleset.projects)
+        self.roll_deck, self.roll_year = roll_cards.start(game)
+        self.damaged = []
+        self.yield_limits = []
         self._legal: list[int] | None = None
         self._chance: bool | None = None  # is_chance_node(), until the next action
         self._routes: dict[tuple[int, tuple[int, ...]], int] = {}

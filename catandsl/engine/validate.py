@@ -17,6 +17,7 @@ from catandsl.rules import scoring
 from catandsl.rules.base import PROMPTS, EngineError, Prompt
 from catandsl.rules.harbors import HarborTables, PlacingHarbor
 from catandsl.rules.placement import pieces_on_board
+from catandsl.rules.roll_cards import RollCardTables
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game
@@ -209,12 +210,35 @@ def _check_data(g: Game, s: State) -> None:
         if level > stages[k] or (owner < 0) != (level == 0):
             raise _fail(f"project_level[{k}]", "a project has an owner exactly when a stage is built, "
                                                "and no more stages than it declares")
+    _check_roll_cards(g, s)
+    _ints("damaged", s.damaged, len(_list("damaged", s.damaged)), 0, P - 1)
+    if s.damaged != sorted(set(s.damaged)) or any(s.path_owner[k] < 0 for k in s.damaged):
+        raise _fail("damaged", "must list paths that hold a player's piece, once each, ascending")
+    for k, e in enumerate(_list("yield_limits", s.yield_limits)):
+        _ints(f"yield_limits[{k}]", e, 3, 0, big)
+        if e[0] > s.turns or e[1] >= K:
+            raise _fail(f"yield_limits[{k}]", "not a turn, a piece and how much it yields")
     harbors = g.table(HarborTables)
     _ints("harbor_at", s.harbor_at, len(harbors.start), -1, len(harbors.types) - 1)
     _ints("harbor_supply", s.harbor_supply, len(harbors.types), 0, big)
     for at, start in zip(s.harbor_at, harbors.start):
         if start >= 0 and at != start:
             raise _fail("harbor_at", "a harbor the board laid has moved")
+
+
+def _check_roll_cards(g: Game, s: State) -> None:
+    """The deck of roll cards: no kind holds more than the deck has of it, and the cards
+    still to reveal this year are among those left (the rest lie unused under the New
+    Year card)."""
+    t = g.table(RollCardTables)
+    _ints("roll_deck", s.roll_deck, len(t.counts), 0, 10**6)
+    for k, (left, whole) in enumerate(zip(s.roll_deck, t.counts)):
+        if left > whole:
+            raise _fail("roll_deck", f"card kind {k}: {left} left of {whole}")
+    _scalar("roll_year", s.roll_year, 0, t.per_year)
+    if sum(s.roll_deck) != s.roll_year + t.unused:
+        raise _fail("roll_year", f"{sum(s.roll_deck)} cards left are not the {s.roll_year} still to "
+                    f"reveal and the {t.unused} under the New Year card")
 
 
 def _check_harbor_tokens(g: Game, s: State) -> None:

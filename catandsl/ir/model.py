@@ -405,6 +405,42 @@ class Dice:
 
 
 @dataclass(frozen=True)
+class RollCard:
+    """`card 6 drought x2`: `count` cards showing the total `total`, with an event (the
+    name rules filter on, `on card_revealed(drought)`) or none ("")."""
+
+    total: int
+    event: str
+    count: int
+
+
+@dataclass(frozen=True)
+class RollCards:
+    """`roll_cards { card 2 windfall; card 3 x2; ...; new_year 5 }`: a deck whose
+    revealed card is the roll in place of the dice. The deck is rebuilt when the cards
+    above its New Year card are used up; `unused` cards lie under that card, so each
+    year that many cards are never revealed (0: the whole deck is used)."""
+
+    KIND: ClassVar[str] = "roll_cards"
+    name: str
+    cards: tuple[RollCard, ...]
+    unused: int = 0
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class Measure:
+    """`measure knights played(player, [knight])`: a number per player, named so that
+    rules can ask who leads by it (`leaders(knights)`) or trails a player
+    (`below(player, knights)`)."""
+
+    KIND: ClassVar[str] = "measure"
+    name: str
+    expr: Expr
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
 class Victory:
     """`victory "Title" where COND`: a player for whom the condition holds (`player` in
     scope) wins, checked when the points target is."""
@@ -663,12 +699,12 @@ class Remove:
 
 Decl = (
     Resource | Terrain | Bank | Piece | Deck | Award | Trade | Token | SiteKind | TieBreak
-    | Setting | Param | Setup | Turn | Dice | Victory | CustomAction | Project | Rule | Map | StartOverride
-    | HarborsOverride | Remove
+    | Setting | Param | Setup | Turn | Dice | RollCards | Measure | Victory | CustomAction | Project | Rule
+    | Map | StartOverride | HarborsOverride | Remove
 )
 DECL_TYPES: tuple[type, ...] = (
     Resource, Terrain, Bank, Piece, Deck, Award, Trade, Token, SiteKind, TieBreak, Setting,
-    Param, Setup, Turn, Dice, Victory, CustomAction, Project, Rule, Map, StartOverride,
+    Param, Setup, Turn, Dice, RollCards, Measure, Victory, CustomAction, Project, Rule, Map, StartOverride,
     HarborsOverride, Remove,
 )
 
