@@ -181,6 +181,11 @@ class State:
         s._steps = 0
         return s
 
+    def __deepcopy__(self, memo: dict) -> State:
+        """copy.deepcopy (what OpenSpiel uses to clone a Python state) is clone(): the
+        game, shared by every state of it, is never copied."""
+        return self.clone()
+
     def changed(self) -> None:
         """Call after editing the data directly (tests building a fixed position)."""
         self._legal = None
