@@ -146,6 +146,24 @@ def test_names_the_game_lacks_are_refused():
             call()
 
 
+def test_the_position_examples_in_the_docs_run():
+    """The first two Python blocks of docs/embedding.md, run as written."""
+    import os
+    import re
+
+    blocks = re.findall(r"```python\n(.*?)```", (ROOT / "docs" / "embedding.md").read_text(), re.S)[:2]
+    here = os.getcwd()
+    os.chdir(ROOT)  # the docs name scenarios by paths from the repository's root
+    try:
+        env: dict = {}
+        for code in blocks:
+            exec(compile(code, "docs/embedding.md", "exec"), env)  # our own docs, not user input
+    finally:
+        os.chdir(here)
+    assert env["state"].corner_piece[env["game"].board.intersections.index((0, 0, "N"))] == \
+        env["game"].piece_index["city"]
+
+
 def test_the_state_schema_is_current_and_describes_real_states():
     assert json.loads(SCHEMA.read_text()) == state_schema(), \
         "run: python tests/embedding/test_position.py --update"
