@@ -86,9 +86,10 @@ class Observer:
         self._board = [float(t) for t in b.hex_terrain] + [float(_number(b, h)) for h in range(len(b.hexes))]
 
     def tensor(self, state: State, player: int) -> list[float]:
-        """What `player` may see, as `self.size` numbers laid out by `self.slices`."""
+        """What `player` may see, as `self.size` numbers (ints and floats) laid out by
+        `self.slices`."""
         g = self.game
-        view = state.observation(player)  # checks the seat
+        view = state.observation(player, copy=False)  # checks the seat; read only
         out = [0.0] * self.size
         sl = self.slices
 
@@ -104,12 +105,12 @@ class Observer:
         put("scores", [float(x) for x in view["scores"]])
         for f, shape, hidden in self._fields:
             values: list[float] = []
-            counts: list[float] = []
+            counts: list[float] | None = [] if hidden else None
             _flatten(shape, view[f], values, counts)
             put(f, values)
             if isinstance(shape, list):
                 put(f + "#len", [float(len(view[f]) if isinstance(view[f], list) else len(shape))])
-            if hidden:
+            if counts is not None:
                 put(f + "#count", counts)
         a, _ = sl["hex_terrain"]
         out[a:a + len(self._board)] = self._board
@@ -134,30 +135,35 @@ def _hides(full: Any, seen: Any) -> bool:
     return isinstance(full, list) and any(_hides(x, y) for x, y in zip(full, seen))
 
 
-def _flatten(shape: Any, seen: Any, values: list[float], counts: list[float]) -> None:
+def _flatten(shape: Any, seen: Any, values: list[float], counts: list[float] | None) -> None:
     """Append the entries of `seen` laid out as `shape` (zeros where it is shorter or
-    hidden); a hidden list's count goes to `counts`, one per row."""
+    hidden); for a field that may be hidden, each row's count goes to `counts`."""
     if shape is None:
         values.append(float(seen) if isinstance(seen, (int, float)) else 0.0)
         return
-    rows = any(isinstance(x, list) for x in shape)
     if not isinstance(seen, list):  # hidden: zeros in place, the count beside
         values.extend([0.0] * _size(shape))
-        counts.append(float(seen) if isinstance(seen, (int, float)) else 0.0)
+        if counts is not None:
+            counts.append(float(seen) if isinstance(seen, (int, float)) else 0.0)
+        return
+    if not shape or shape[0] is None:  # a flat list of ints (the state's lists are checked): one step
+        n = len(shape)
+        values.extend(seen[:n])
+        values.extend([0.0] * (n - len(seen)))
+        if counts is not None:
+            counts.append(float(sum(x for x in seen if isinstance(x, int))))
         return
     for k, sub in enumerate(shape):
-        if k < len(seen):
-            if rows and isinstance(sub, list) and not isinstance(seen[k], list):
-                values.extend([0.0] * _size(sub))
-                counts.append(float(seen[k]))
-                continue
-            if rows and isinstance(sub, list):
-                counts.append(float(sum(x for x in seen[k] if isinstance(x, int))))
-            _flatten(sub, seen[k], values, [])
-        else:
+        if k >= len(seen):
             values.extend([0.0] * _size(sub))
-    if not rows and isinstance(seen, list) and len(counts) == 0:
-        counts.append(float(sum(x for x in seen if isinstance(x, int))))
+        elif isinstance(sub, list) and not isinstance(seen[k], list):  # a hidden row
+            values.extend([0.0] * _size(sub))
+            if counts is not None:
+                counts.append(float(seen[k]))
+        else:
+            if isinstance(sub, list) and counts is not None:
+                counts.append(float(sum(x for x in seen[k] if isinstance(x, int))))
+            _flatten(sub, seen[k], values, None)
 
 
 def _number(board: Any, h: int) -> int:
