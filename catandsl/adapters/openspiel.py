@@ -41,7 +41,7 @@ _GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=False,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"scenario": "base", "players": 0, "seed": 0, "options": "", "max_game_length": 0},
+    parameter_specification={"scenario": "", "players": 0, "seed": 0, "options": "", "max_game_length": 0},
 )
 
 
@@ -53,6 +53,8 @@ def _options(text: str) -> dict[str, str] | None:
 class CatanGame(pyspiel.Game):
     def __init__(self, params: dict | None = None):
         params = {**_GAME_TYPE.parameter_specification, **(params or {})}
+        if not params["scenario"]:
+            raise ValueError('the game "catandsl" needs a scenario: {"scenario": NAME or PATH}')
         self.engine = make_game(str(params["scenario"]), int(params["players"]) or None,
                                 _options(str(params["options"])), int(params["seed"]))
         g = self.engine

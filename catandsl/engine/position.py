@@ -192,16 +192,18 @@ class Position:
     # ---- hands, bank, tokens, cards ---------------------------------------------------------
 
     def hand(self, seat: int, **resources: int) -> Position:
-        """Set the named resources in the seat's hand, exchanged with the bank."""
+        """Set the named resources in the seat's hand, exchanged with the bank (all or
+        nothing: a refused edit changes nothing)."""
         s = self._s
         p = self.seat(seat)
-        for r, n in self._named(self.game.resources, resources, "resource").items():
-            change = n - s.hands[p][r]
-            if change > s.bank[r]:
+        wanted = self._named(self.game.resources, resources, "resource")
+        for r, n in wanted.items():
+            if n - s.hands[p][r] > s.bank[r]:
                 raise PositionError("position/short", f"the bank has {s.bank[r]} {self.game.resources[r]}, "
-                                    f"not {change} more")
+                                    f"not {n - s.hands[p][r]} more")
+        for r, n in wanted.items():
+            s.bank[r] -= n - s.hands[p][r]
             s.hands[p][r] = n
-            s.bank[r] -= change
         s.changed()
         return self
 
@@ -213,16 +215,17 @@ class Position:
         return self
 
     def tokens(self, seat: int, **tokens: int) -> Position:
-        """Set the seat's tokens, exchanged with the general supply."""
+        """Set the seat's tokens, exchanged with the general supply (all or nothing)."""
         s = self._s
         p = self.seat(seat)
-        for t, n in self._named(self.game.token_names, tokens, "token").items():
-            change = n - s.tokens_held[p][t]
-            if change > s.token_supply[t]:
+        wanted = self._named(self.game.token_names, tokens, "token")
+        for t, n in wanted.items():
+            if n - s.tokens_held[p][t] > s.token_supply[t]:
                 raise PositionError("position/short", f"the supply has {s.token_supply[t]} "
-                                    f"{self.game.token_names[t]}, not {change} more")
+                                    f"{self.game.token_names[t]}, not {n - s.tokens_held[p][t]} more")
+        for t, n in wanted.items():
+            s.token_supply[t] -= n - s.tokens_held[p][t]
             s.tokens_held[p][t] = n
-            s.token_supply[t] -= change
         s.changed()
         return self
 
@@ -230,25 +233,30 @@ class Position:
               played: dict[str, int] | None = None) -> Position:
         """Set the seat's development cards, exchanged with the deck: `held` in hand,
         `bought` of those held bought this turn (so not playable yet; the seat must be the
-        one whose turn it is), `played` so far."""
+        one whose turn it is), `played` so far. All or nothing."""
         s, g = self._s, self.game
         p = self.seat(seat)
         names = [c.name for c in g.cards]
-        for row, given in ((s.cards[p], held), (s.played[p], played)):
-            for c, n in self._named(names, given or {}, "card").items():
-                change = n - row[c]
-                if change > s.deck[c]:
-                    raise PositionError("position/short", f"the deck has {s.deck[c]} {names[c]}, not {change} more")
+        want_held = self._named(names, held or {}, "card")
+        want_played = self._named(names, played or {}, "card")
+        want_bought = self._named(names, bought or {}, "card")
+        after = [want_held.get(c, s.cards[p][c]) for c in range(len(names))]
+        for c in range(len(names)):
+            more = after[c] - s.cards[p][c] + want_played.get(c, s.played[p][c]) - s.played[p][c]
+            if more > s.deck[c]:
+                raise PositionError("position/short", f"the deck has {s.deck[c]} {names[c]}, not {more} more")
+        if want_bought and p != s.turn_player:
+            raise PositionError("position/unknown", "only the seat whose turn it is has cards bought this turn")
+        for c, n in want_bought.items():
+            if n > after[c]:
+                raise PositionError("position/short", f"seat {p} holds {after[c]} {names[c]}, "
+                                    f"so cannot have bought {n} this turn")
+        for row, wanted in ((s.cards[p], want_held), (s.played[p], want_played)):
+            for c, n in wanted.items():
+                s.deck[c] -= n - row[c]
                 row[c] = n
-                s.deck[c] -= change
-        if bought:
-            if p != s.turn_player:
-                raise PositionError("position/unknown", "only the seat whose turn it is has cards bought this turn")
-            for c, n in self._named(names, bought, "card").items():
-                if n > s.cards[p][c]:
-                    raise PositionError("position/short", f"seat {p} holds {s.cards[p][c]} {names[c]}, "
-                                        f"so cannot have bought {n} this turn")
-                s.new_cards[c] = n
+        for c, n in want_bought.items():
+            s.new_cards[c] = n
         s.changed()
         return self
 

@@ -146,6 +146,19 @@ def test_names_the_game_lacks_are_refused():
             call()
 
 
+def test_a_refused_edit_changes_nothing():
+    g = game()
+    pos = catandsl.position(g)
+    with pytest.raises(PositionError) as e:
+        pos.hand(0, brick=2, ore=99)  # the bank has 19 ore
+    assert e.value.code == "position/short"
+    with pytest.raises(PositionError):
+        pos.cards(0, held={"knight": 1}, played={"monopoly": 9})
+    s = pos.state()
+    assert s.hands[0] == [0] * len(g.resources) and s.cards[0] == [0] * len(g.cards)
+    assert s.bank == list(g.bank_start) and s.deck == [c.count for c in g.cards]
+
+
 def test_the_position_examples_in_the_docs_run():
     """The first two Python blocks of docs/embedding.md, run as written."""
     import os
