@@ -47,6 +47,7 @@ EDITS: dict[str, tuple[str, dict[str, Any], list[str]]] = {
     "cards": ("cards", {"seat": INT, "held": COUNTS, "bought": COUNTS, "played": COUNTS}, ["seat"]),
     "turn": ("turn", {"seat": INT, "turns": {"type": "integer", "minimum": 0},
                       "phase": {"type": ["string", "integer"]}, "rolled": {"type": "boolean"}}, ["seat"]),
+    "reach_sites": ("reach_sites", {}, []),
 }
 
 EDIT_SCHEMA = {"oneOf": [{"type": "object", "properties": {"op": {"const": op}, **props},

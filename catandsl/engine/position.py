@@ -1,7 +1,9 @@
 """Positions built by hand: start from a game's blank first turn (or any state), place
 and remove pieces, set hands, the bank, tokens, cards, whose turn and the neutral
 pieces, then `state()`, which checks the result the way a serialized state is checked
-(engine/validate.py) and recomputes what is derived (awards, cached routes).
+(engine/validate.py) and recomputes what is derived (awards, cached routes; trade
+relations with the map's sites on request, `reach_sites()`, since reaching one runs
+the rules' hooks).
 
     pos = Position(game)                                   # turn 1, seat 0 to roll, empty board
     pos.place(0, "settlement", (0, 0, "N"))                # as set up: no cost, no rules
@@ -23,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from catandsl.engine import flow
 from catandsl.engine.state import State
 from catandsl.engine.validate import check_state
-from catandsl.rules import neutral, placement
+from catandsl.rules import neutral, placement, sites
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game
@@ -281,6 +283,20 @@ class Position:
             s.phase = phase
         if rolled is not None and g.roll_phase >= 0:
             s.phase = min(g.roll_phase + 1, len(g.phases) - 1) if rolled else g.roll_phase
+        s.changed()
+        return self
+
+    def reach_sites(self) -> Position:
+        """Trade relations: each map site that a seat's route (path pieces joined to one of
+        its buildings) reaches becomes its partner, as if the pieces had been placed in
+        play; the rules' hooks on `site_reached` run. (`place(..., rules=True)` does this
+        for each piece it places.)"""
+        s = self._s
+        for p in range(self.game.num_players):
+            for k, owner in enumerate(s.path_owner):
+                if owner == p:
+                    sites.check_reached(s, p, k)
+                    flow.advance(s)
         s.changed()
         return self
 

@@ -35,6 +35,17 @@ def test_a_ship_route_closes_when_a_settlement_ends_it():
         Q.on_closed_route(s, s.path_owner.index(-1))  # no piece there
 
 
+def test_trade_relations_are_derived_on_request():
+    g = catandsl.new_game(scenario("scenarios/seafarers/cloth_for_catan.catan"), players=3, seed=1)
+    pos = (catandsl.position(g).place(1, "settlement", (1, 3, "N"))
+           .place(1, "ship", (1, 3, "NE")).place(1, "ship", (2, 3, "W")))
+    assert pos.state().partners == []  # put down without the rules: nothing derived yet
+    s = pos.reach_sites().state()
+    village = g.board.intersections.index((1, 4, "N"))
+    assert [site for site, seat in s.partners if seat == 1] == [
+        k for k, info in enumerate(g.sites) if info.corner == village]
+
+
 def test_production_counts_each_total_and_leaves_the_state_alone():
     g = catandsl.new_game(scenario("scenarios/base.catan"), players=4, seed=1)
     b = g.board
