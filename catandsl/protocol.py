@@ -331,9 +331,10 @@ def _render(ses: Session, m: dict) -> dict:
     s = ses.state(m["state"])
     try:
         from catandsl.render.state_svg import render_state
-    except ImportError as e:
+
+        return {"svg": render_state(s.game, s)}
+    except ImportError as e:  # drawsvg comes with the cli extra
         raise ProtocolError("engine/unavailable", f"rendering needs the cli extra ({e})") from None
-    return {"svg": render_state(s.game, s)}
 
 
 def _close(ses: Session, m: dict) -> dict:

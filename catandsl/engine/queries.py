@@ -84,7 +84,7 @@ def on_closed_route(s: State, path: int) -> bool:
     end (movement.open_end, what decides which ships may move)."""
     g = s.game
     b = g.board
-    if not isinstance(path, int) or not 0 <= path < len(b.paths) or s.path_owner[path] < 0:
+    if not isinstance(path, int) or isinstance(path, bool) or not 0 <= path < len(b.paths) or s.path_owner[path] < 0:
         raise ArgumentError(f"no player's piece on path {path!r}")
     p = s.path_owner[path]
     connects = g.pieces[s.path_piece[path]].connects
@@ -108,7 +108,10 @@ def production(s: State, totals: list[int] | None = None) -> dict[int, list[dict
     choice (gold) counts under "choice". Runs the game's own production on a copy."""
     g = s.game
     out: dict[int, list[dict[str, int]]] = {}
-    for t in totals if totals is not None else [t for t, _ in g.dice_totals]:
+    possible = [t for t, _ in g.dice_totals]
+    if totals is not None and not (isinstance(totals, list) and all(t in possible for t in totals)):
+        raise ArgumentError(f"totals are some of the dice totals {possible}, not {totals!r}")
+    for t in sorted(set(totals)) if totals is not None else possible:
         c = s.clone()
         c.pending = []
         c.hands = [[0] * len(g.resources) for _ in range(g.num_players)]

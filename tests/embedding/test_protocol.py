@@ -56,6 +56,11 @@ def test_the_published_schemas_are_current():
     ('{"call": "new_game", "scenario": "base", "players": 9}', "players/out_of_range"),
     ('{"call": "new_game", "ir": {"name": 3}}', "scenario/format"),
     ('{"call": "query", "state": 2, "name": "__import__"}', "protocol/unknown_call"),
+    ('{"call": "query", "state": 2, "name": "production", "args": {"totals": [99]}}', "argument/invalid"),
+    ('{"call": "query", "state": 2, "name": "route_length", "args": {"player": "x"}}', "argument/invalid"),
+    ('{"call": "query", "state": 2, "name": "route_length", "args": {"player": 0, "evil": 1}}', "argument/invalid"),
+    ('{"call": "position", "game": 1, "edits": [{"op": "hand", "seat": 0, "resources": {"seat": 1}}]}',
+     "argument/invalid"),
     ('{"call": "restore", "game": 1, "text": "{\\"format\\": 1}"}', "state/format"),
     ("[" * 100_000, "protocol/json"),
 ])
