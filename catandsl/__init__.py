@@ -76,11 +76,15 @@ def new_game(scenario, players: int | None = None, options: dict | None = None, 
     return _new_game(scenario, players, options, seed)
 
 
-def position(game, state=None):
-    """A position builder (`catandsl.Position`) on a Game's blank first turn, or on a
-    copy of `state`: see docs/embedding.md."""
+def position(game, state=None, *, players: int | None = None, options: dict | None = None, seed: int = 0):
+    """A position builder (`catandsl.Position`) on a game's blank first turn, or on a
+    copy of `state`: see docs/embedding.md. `game` is a Game, or a scenario or .catan
+    path to start one from (with `players`, `options`, `seed` as for `new_game`)."""
+    from catandsl.engine import Game
     from catandsl.engine.position import Position
 
+    if not isinstance(game, Game):
+        game = new_game(game, players, options, seed)
     return Position(game, state)
 
 

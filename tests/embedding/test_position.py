@@ -146,6 +146,11 @@ def test_names_the_game_lacks_are_refused():
             call()
 
 
+def test_a_position_starts_from_a_scenario_and_seed_too():
+    s = catandsl.position(base(), players=3, seed=9).state()
+    assert (s.game.num_players, s.game.seed, s.stage, s.turns) == (3, 9, "turn", 1)
+
+
 def test_a_refused_edit_changes_nothing():
     g = game()
     pos = catandsl.position(g)
