@@ -365,13 +365,25 @@ assert set(HANDLERS) == set(CALLS)
 
 
 def serve(stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
-    """Answer request lines until end of input or `quit`. Blank lines are skipped."""
+    """Answer request lines until end of input or `quit`. Blank lines are skipped; bytes
+    that are not UTF-8 become U+FFFD (so the line is an error reply, not the end); a line
+    past MAX_LINE is answered `protocol/too_long` and skipped without being held whole."""
+    if hasattr(stdin, "reconfigure"):
+        stdin.reconfigure(errors="replace")
     ses = Session()
-    for line in stdin:
-        if not line.strip():
-            continue
-        stdout.write(json.dumps(ses.handle(line), separators=(",", ":")) + "\n")
-        stdout.flush()
-        if ses.done:
+    while not ses.done:
+        line = stdin.readline(MAX_LINE + 1)
+        if not line:
             break
+        if len(line) > MAX_LINE and not line.endswith("\n"):
+            while line and not line.endswith("\n"):  # the rest of the long line, in pieces
+                line = stdin.readline(MAX_LINE)
+            reply = {"id": None, "ok": False, "error": {
+                "code": "protocol/too_long", "message": f"a message is at most {MAX_LINE:,} characters"}}
+        elif not line.strip():
+            continue
+        else:
+            reply = ses.handle(line)
+        stdout.write(json.dumps(reply, separators=(",", ":")) + "\n")
+        stdout.flush()
     return 0

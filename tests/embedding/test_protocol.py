@@ -115,6 +115,20 @@ def test_the_engine_command_reads_lines_until_quit():
     assert [r["ok"] for r in replies] == [True, False, True, True]
 
 
+def test_bytes_that_are_not_utf8_and_overlong_lines_do_not_end_the_session(monkeypatch):
+    import io
+
+    from catandsl import protocol
+
+    monkeypatch.setattr(protocol, "MAX_LINE", 100)
+    data = b'{"call": "\xff\xfe"}\n' + b"[" * 250 + b"\n" + b'{"id": 3, "call": "quit"}\n'
+    out = io.StringIO()
+    assert protocol.serve(io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"), out) == 0
+    replies = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert [r["error"]["code"] for r in replies[:2]] == ["protocol/unknown_call", "protocol/too_long"]
+    assert replies[2] == {"id": 3, "ok": True, "result": {}}
+
+
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
 def test_the_node_client_plays_a_full_game():
     env = {**os.environ, "CATANDSL_PYTHON": sys.executable}
