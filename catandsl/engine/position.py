@@ -121,13 +121,15 @@ class Position:
         P = g.pieces[pi]
         if P.neutral:
             raise PositionError("position/unknown", f"the {P.name} is neutral: use neutral()")
+        if P.site == "hex":  # the engine places players' pieces on intersections and paths only
+            raise PositionError("position/unknown", f"the {P.name} stands on a hex: no player's piece does")
         k = self.site(P.site, at)
         if rules and (s.placed[p][pi] >= P.limit or not placement.can_place(s, p, pi, k)):
             raise PositionError("position/illegal_place",
                                 f"the rules refuse a {P.name} for seat {p} at {g.site_name(P.site, k)}")
         owners = s.corner_owner if P.site == "intersection" else s.path_owner
-        if not rules and owners[k] != -1 and not (P.upgrades >= 0 and owners[k] == p and
-                                                  s.corner_piece[k] == P.upgrades):
+        if not rules and P.travel is None and owners[k] != -1 and not (  # a traveller shares its path
+                P.upgrades >= 0 and owners[k] == p and s.corner_piece[k] == P.upgrades):
             raise PositionError("position/occupied", f"{g.site_name(P.site, k)} is taken")
         if pay:
             if not placement.affordable(s.hands[p], P.cost):

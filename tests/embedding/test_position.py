@@ -151,6 +151,17 @@ def test_a_position_starts_from_a_scenario_and_seed_too():
     assert (s.game.num_players, s.game.seed, s.stage, s.turns) == (3, 9, "turn", 1)
 
 
+def test_a_travelling_piece_shares_a_roads_path_and_is_removed_by_its_site():
+    g = catandsl.new_game(catandsl.load(ROOT / "scenarios/traders_barbarians/traders_and_barbarians.catan"),
+                          players=3, seed=1)
+    road = g.pieces[g.piece_index["road"]].allowed[0]
+    pos = catandsl.position(g).place(0, "road", road).place(1, "wagon", road)
+    s = pos.state()
+    assert s.travellers == [[1, g.piece_index["wagon"], road, 0, -1, -1]] and s.path_owner[road] == 0
+    s = pos.remove("wagon", road).state()
+    assert s.travellers == [] and s.placed[1][g.piece_index["wagon"]] == 0
+
+
 def test_a_refused_edit_changes_nothing():
     g = game()
     pos = catandsl.position(g)
