@@ -147,6 +147,25 @@ def scenario_path(arg: str | Path) -> Path:
     _fail(f"no file or shipped scenario named {text!r}{hint} (`catandsl list` shows the shipped scenarios)")
 
 
+def _board_failed(e, seed: int, fmt: str = "text") -> NoReturn:
+    """A map that cannot be dealt with this seed (`check` deals a sample of seeds, so
+    this is a deal it did not try): the board's error at the map's line, as `check`
+    shows it."""
+    from dataclasses import replace
+
+    from catandsl.diagnostics import Sources
+
+    d = e.to_diagnostic()
+    d = replace(d, message=f"{d.message} (with seed {seed})")
+    sources = Sources()
+    try:
+        sources.add(d.span.file, Path(d.span.file).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        pass  # the message stands without the quoted line
+    _print_diagnostics([d], sources, fmt)
+    raise _Exit(EXIT_ERRORS)
+
+
 def _compile_or_exit(file: Path, fmt: str = "text"):
     from catandsl.checks import check_path
 
@@ -433,8 +452,10 @@ def _app():
             rs = configure(scenario, count, options)
             board = instantiate(rs, seed)
             title = board_title(scenario, count, options, seed)
-        except (ConfigurationError, BoardError) as e:
-            _fail(str(e), EXIT_USAGE if isinstance(e, ConfigurationError) else EXIT_ERRORS)
+        except ConfigurationError as e:
+            _fail(str(e))
+        except BoardError as e:
+            _board_failed(e, seed)
         svg = render_map(board, rs, coordinates=coordinates, title=title)
         if suffix == ".png":
             try:
@@ -460,6 +481,7 @@ def _app():
     ):
         """Bots play one game; print a readable log and the final scores."""
         _check_format(fmt)
+        from catandsl.board import BoardError
         from catandsl.engine import EngineError, IllegalAction, new_game
         from catandsl.ir import ConfigurationError
         from catandsl.players import BOTS, play_game
@@ -474,6 +496,8 @@ def _app():
             game = new_game(scenario, players or scenario.players_max, options, seed)
         except ConfigurationError as e:
             _fail(str(e))
+        except BoardError as e:
+            _board_failed(e, seed, fmt)
         n = game.num_players
         seats = [BOTS[names[i % len(names)]](seed * 100 + i) for i in range(n)]
         try:
@@ -523,6 +547,7 @@ def _app():
         fmt: str = typer.Option("text", "--format", help="text (a table) or json (a summary)"),
     ):
         """Bots play many games; print win rate per seat, turn-cap share, mean turns, speed."""
+        from catandsl.board import BoardError
         from catandsl.engine import EngineError, new_game
         from catandsl.ir import ConfigurationError
         from catandsl.simulate import simulate as run
@@ -537,6 +562,8 @@ def _app():
             new_game(scenario, n, options, seed)
         except ConfigurationError as e:
             _fail(str(e))
+        except BoardError as e:
+            _board_failed(e, seed, fmt)
         except EngineError as e:
             _fail(f"the game cannot start: {e}", EXIT_ERRORS)
         summary = _simulate_with_progress(run, path, games, seed=seed, players=n, workers=workers,

@@ -62,6 +62,7 @@ def _scenario(file: str):
 
 def play_one(spec: Spec, index: int) -> Result:
     """Play game `index` of the run to its end (every game ends: the engine bounds it)."""
+    from catandsl.board import BoardError
     from catandsl.engine import EngineError, IllegalAction, new_game
 
     s = game_seed(spec.seed, index)
@@ -75,7 +76,8 @@ def play_one(spec: Spec, index: int) -> Result:
                  else seats[state.current_player()].choose(state))
             state.apply_action(a)
             actions += 1
-    except (EngineError, IllegalAction) as e:
+    except (EngineError, IllegalAction, BoardError) as e:
+        # a deal `check` did not sample may break the map: that game is an error, the run goes on
         return Result(index, s, None, 0, "error", 0, (), f"{type(e).__name__}: {e}")
     winner = state.winner if isinstance(state.winner, int) and state.winner >= 0 else None
     return Result(index, s, winner, state.turns, state.reason, actions, tuple(state.scores()))

@@ -68,6 +68,7 @@ class Board:
         island_names: dict[str, tuple[int, ...]],
         starts: dict[str, geo.Hex | None],
         start_sites: dict[str, tuple[geo.Hex | geo.Path, ...]] | None = None,
+        areas: dict[str, tuple[tuple[geo.Hex, ...], tuple[geo.Intersection, ...]]] | None = None,
     ):
         self.seed = seed
         self.terrains = dict(terrains)
@@ -108,6 +109,17 @@ class Board:
             tuple(by_island[k]) for k in range(len(by_island))
         )
         self.island_names = dict(island_names)
+        # named areas (`area NAME [...]`): hex ids, intersection ids, and the paths with
+        # both ends in the area
+        self.area_hexes: dict[str, frozenset[int]] = {}
+        self.area_corners: dict[str, frozenset[int]] = {}
+        self.area_paths: dict[str, frozenset[int]] = {}
+        for name, (hexes, corners) in (areas or {}).items():
+            inside = frozenset(self.intersection_index[c] for c in corners if c in self.intersection_index)
+            self.area_hexes[name] = frozenset(self.hex_index[h] for h in hexes)
+            self.area_corners[name] = inside
+            self.area_paths[name] = frozenset(
+                k for k, ends in enumerate(self.path_ends) if all(c in inside for c in ends))
         self.starts = {
             piece: -1 if h is None else self.hex_index[h] for piece, h in starts.items()
         }
@@ -162,6 +174,11 @@ class Board:
             },
             "islands": {name: list(ids) for name, ids in self.island_names.items()},
         }
+        if self.area_hexes:  # named areas: their hexes and intersections, as coordinates
+            out["areas"] = {name: {"hexes": [list(self.hexes[h]) for h in sorted(self.area_hexes[name])],
+                                   "intersections": [list(self.intersections[c])
+                                                     for c in sorted(self.area_corners[name])]}
+                            for name in sorted(self.area_hexes)}
         # pieces that start on paths (or several to a kind): every site, in full
         many = {piece: ids for piece, ids in self.start_sites.items()
                 if len(ids) > 1 or (ids and piece not in self.starts)}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from typing import NamedTuple
 
 from catandsl.board import geometry as geo
 from catandsl.board.board import Board
@@ -19,14 +20,46 @@ from catandsl.board.errors import BoardError
 from catandsl.board.frame import lay_frame
 from catandsl.board.graph import Tile
 from catandsl.board.harbors import lay_harbors
-from catandsl.board.numbers import check_number, lay_numbers
+from catandsl.board.numbers import MAX_DEALS, MAX_DEALT, check_number, lay_numbers
 from catandsl.ir.model import HexSlot, Map, Terrain
 from catandsl.ir.ruleset import Ruleset
 
 MAX_HEXES = 10_000
 
 
+class Deal(NamedTuple):
+    """A map as dealt for one seed, before its graph and tables are built: what tiles lie
+    where, the numbers, harbors, islands and starts (coordinates, not ids). Cheap to
+    make, so `check` deals a shuffled map many times (compiler/validate.py)."""
+
+    seed: int
+    terrains: dict[str, Terrain]
+    tiles: dict[geo.Hex, Tile]
+    harbors: tuple
+    harbor_supply: tuple
+    islands: dict[geo.Hex, int]
+    island_names: dict[str, tuple[int, ...]]
+    starts: dict[str, geo.Hex | None]
+    start_sites: dict[str, tuple]
+    areas: dict[str, tuple[tuple[geo.Hex, ...], tuple[geo.Intersection, ...]]]
+
+    def terrain_at(self, h: geo.Hex) -> str | None:
+        """The terrain at a hex, or None off the board."""
+        tile = self.tiles.get(h)
+        return tile.terrain if tile is not None else None
+
+    def fixed(self, other: Deal) -> bool:
+        """Whether two deals of a map lay the same board."""
+        return self.tiles == other.tiles and self.harbors == other.harbors
+
+
 def instantiate(ruleset: Ruleset, seed: int) -> Board:
+    return Board(**deal(ruleset, seed)._asdict())
+
+
+def deal(ruleset: Ruleset, seed: int) -> Deal:
+    """Lay out the configured map for `seed`: frame, tiles, numbers, harbors, islands
+    and starts (raises BoardError with the map line at fault)."""
     m = ruleset.map
     if m is None:
         raise BoardError("E0423", f"{ruleset.title} has no map", None,
@@ -80,12 +113,34 @@ def instantiate(ruleset: Ruleset, seed: int) -> Board:
         h: Tile(h, terrain_of[h], numbers.get(h), pool_of.get(h), *frame_of.get(h, (None, None)))
         for h in board_hexes
     }
-    return Board(
+    return Deal(
         seed=seed, terrains=terrains, tiles=tiles, harbors=harbors, islands=islands,
         harbor_supply=tuple(t for plan in m.harbors if plan.method == "placed" for t in plan.harbors),
         island_names=_island_names(m, islands),
-        starts=starts, start_sites=start_sites,
+        starts=starts, start_sites=start_sites, areas=_areas(m, terrain_of),
     )
+
+
+def _areas(m: Map, terrain_of) -> dict[str, tuple[tuple[geo.Hex, ...], tuple[geo.Intersection, ...]]]:
+    """Each named area: its hexes, and its intersections (those named, and every corner
+    of its hexes), all on the board."""
+    out = {}
+    for area in m.areas:
+        for h in area.hexes:
+            if h not in terrain_of:
+                raise BoardError("E0432", f"area {area.name} names hex ({h[0]},{h[1]}), which is not "
+                                 "on the board", area.source)
+        corners = []
+        for q, r, c in area.corners:
+            x = geo.corner((q, r), c)
+            if not any(h in terrain_of for h in geo.intersection_hexes(x)):
+                raise BoardError("E0432", f"area {area.name} names the intersection ({q},{r}) {c}, "
+                                 "which is not on the board", area.source)
+            corners.append(x)
+        for h in area.hexes:
+            corners.extend(geo.corners(h))
+        out[area.name] = (tuple(dict.fromkeys(area.hexes)), tuple(dict.fromkeys(corners)))
+    return out
 
 
 def find_islands(land: list[geo.Hex]) -> dict[geo.Hex, int]:
@@ -158,8 +213,39 @@ def _fill_pools(m: Map, hexes, slots, terrain_of, terrains, seed: int) -> None:
                 help="a pool must hold exactly one tile for each hex that takes from it",
             )
         if pool.shuffled:
-            random.Random(f"{seed}:tiles:{pool.name}").shuffle(tiles)
+            rng = random.Random(f"{seed}:tiles:{pool.name}")
+            deals = max(1, min(MAX_DEALS, MAX_DEALT // max(1, len(targets))))
+            for _ in range(deals):
+                rng.shuffle(tiles)
+                terrain_of.update(zip(targets, tiles))
+                if not pool.max_clump or _largest_clump(targets, terrain_of, terrains) <= pool.max_clump:
+                    break
+            else:
+                raise BoardError(
+                    "E0410", f"no deal of pool {pool.name} in {deals} shuffles keeps every group of "
+                    f"one terrain to {pool.max_clump} hexes or fewer", pool.source,
+                    help="allow larger groups, or mix the pool with more kinds of tiles")
         terrain_of.update(zip(targets, tiles))
+
+
+def _largest_clump(targets, terrain_of, terrains) -> int:
+    """The largest group of touching land hexes of one terrain that holds a target."""
+    seen: set[geo.Hex] = set()
+    largest = 0
+    for first in targets:
+        kind = terrain_of[first]
+        if first in seen or terrains[kind].water:
+            continue
+        group, todo = 1, [first]
+        seen.add(first)
+        while todo:
+            for n in geo.neighbours(todo.pop()):
+                if n not in seen and terrain_of.get(n) == kind:
+                    seen.add(n)
+                    group += 1
+                    todo.append(n)
+        largest = max(largest, group)
+    return largest
 
 
 def _known_terrain(name, terrains, where, source, water: bool = False) -> None:

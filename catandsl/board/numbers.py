@@ -70,9 +70,10 @@ def lay_numbers(
             )
         rng = random.Random(f"{seed}:numbers:{index}")
         if plan.method == "shuffled":
-            _deal_shuffled(plan, targets, numbers, rng)
+            _deal_shuffled(plan, targets, numbers, terrain_of, rng)
         else:
             _lay_spiral(plan, scope, targets, numbers, rng)
+        _check_bans(plan, targets, numbers, terrain_of)
 
 
 def touching_pair(
@@ -90,20 +91,40 @@ def touching_pair(
     return None
 
 
-def _deal_shuffled(plan, targets, numbers, rng: random.Random) -> None:
+def banned_hex(plan, hexes, numbers, terrain_of) -> geo.Hex | None:
+    """The first hex whose number a `keep [..] off [..]` of the plan forbids, or None."""
+    for ban in plan.keep_off:
+        for h in hexes:
+            if numbers.get(h) in ban.numbers and terrain_of.get(h) in ban.terrains:
+                return h
+    return None
+
+
+def _check_bans(plan, targets, numbers, terrain_of) -> None:
+    h = banned_hex(plan, targets, numbers, terrain_of)
+    if h is not None:
+        raise BoardError("E0410", f"the numbers put {numbers[h]} on the {terrain_of[h]} hex ({h[0]},{h[1]}), "
+                         "which `keep ... off` forbids", plan.source,
+                         help="lay these numbers shuffled, or change the spiral's start corner")
+
+
+def _deal_shuffled(plan, targets, numbers, terrain_of, rng: random.Random) -> None:
     values = [t.value for t in plan.tokens]
     trial = dict(numbers)  # each deal overwrites every target, so one copy serves all
     deals = max(1, min(MAX_DEALS, MAX_DEALT // max(1, len(targets))))
     for _ in range(deals):
         rng.shuffle(values)
         trial.update(zip(targets, values))
-        if touching_pair(trial, targets, plan.avoid_adjacent) is None:
+        if touching_pair(trial, targets, plan.avoid_adjacent) is None and \
+                banned_hex(plan, targets, trial, terrain_of) is None:
             numbers.update(zip(targets, values))
             return
-    listed = ", ".join(str(v) for v in plan.avoid_adjacent)
+    listed = " and ".join(filter(None, [
+        ", ".join(str(v) for v in plan.avoid_adjacent) + " apart" if plan.avoid_adjacent else "",
+        *(f"{', '.join(map(str, b.numbers))} off {', '.join(b.terrains)}" for b in plan.keep_off)]))
     raise BoardError(
         "E0410",
-        f"no deal of the numbers in {deals} shuffles keeps {listed} apart",
+        f"no deal of the numbers in {deals} shuffles keeps {listed}",
         plan.source,
         help="there are too many of these numbers for the hexes, or fixed numbers already touch"
              + (f" (a map of {len(targets):,} numbered hexes is dealt {deals} times)" if deals < MAX_DEALS else ""),

@@ -47,6 +47,7 @@ class Context:
     # island names read by rules and conditions, with where: each configuration's map
     # must name them (checked in validate.py)
     island_uses: list[tuple[str, Span]] = field(default_factory=list)
+    area_uses: list[tuple[str, Span]] = field(default_factory=list)
     map_hexes: int = 0  # hexes of every map lowered so far (maps.MAX_SCENARIO_HEXES)
 
     # ---- diagnostics -----------------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from catandsl.compiler import maps, supplies, turns
+from catandsl.compiler import maps, projects, supplies, turns
 from catandsl.compiler.context import (
     Context,
     Shape,
@@ -35,7 +35,7 @@ DECL_KINDS_BY_WORD = {
     "piece": "piece", "award": "award", "rule": "rule", "deck": "deck", "trade": "trade",
     "resource": "resource", "terrain": "terrain", "setting": "setting", "param": "param",
     "special_victory": "rule", "map": "map", "setup": "setup", "turn": "turn",
-    "token": "token", "site": "site", "dice": "dice", "action": "action",
+    "token": "token", "site": "site", "dice": "dice", "action": "action", "project": "project",
 }
 
 
@@ -613,6 +613,7 @@ BODY = {
     "action_limit": _setting("action_limit", 1, 10_000_000),
     "dice": turns.lower_dice,
     "action": turns.declare_action,
+    "project": projects.declare_project,
     "param": Lowering._param,
     "setup": Lowering._setup,
     "turn": Lowering._turn,

@@ -17,6 +17,8 @@ NAME_KINDS = {
     "card": "card",
     "award": "award",
     "island": "island",
+    "area": "area",
+    "project": "project",
     "token": "token",
     "site": "site_kind",
     "action": "action",
@@ -234,6 +236,8 @@ class HookLowering:
             op, type_ = found
             if type_ == "island":
                 self.ctx.island_uses.append((node.name, node.span))
+            elif type_ == "area":
+                self.ctx.area_uses.append((node.name, node.span))
             return model.Expr(op, value=node.name), type_
         known = set(scope.variables) | self.names.known()
         hint = did_you_mean(node.name, known)

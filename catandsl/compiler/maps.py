@@ -54,6 +54,7 @@ class MapReader:
         self.starts: list[model.Start] = []
         self.islands: list[model.IslandName] = []
         self.sites: list[model.SitePlacement] = []
+        self.areas: list[model.Area] = []
         self.too_large = False
 
     # ---- the walk ------------------------------------------------------------------
@@ -116,11 +117,13 @@ class MapReader:
             self.ctx.declare("pool", pool.name, self.entry.span)
         for isl in self.islands:
             self.ctx.declare("island", isl.name, self.entry.span)
+        for area in self.areas:
+            self.ctx.declare("area", area.name, self.entry.span)
         hexes = tuple(sorted(slots.values(), key=lambda s: (s.r, s.q)))
         return model.Map(
             "map", hexes, tuple(self.pools), tuple(self.numbers), tuple(self.harbors),
             self.frame, tuple(self.starts), tuple(self.islands), tuple(self.sites),
-            source_of(self.entry.span),
+            source_of(self.entry.span), tuple(self.areas),
         )
 
     # ---- rows and legend ---------------------------------------------------------------
@@ -248,7 +251,19 @@ class MapReader:
         lst = items[2] if len(items) > 2 else None
         if not isinstance(lst, ast.ListTerm):
             raise Shape(e.span, "list the pool's tiles: pool land shuffled [forest x4, hills x3]")
-        no_more(items, 3, "pool")
+        max_clump = 0
+        if len(items) > 3:
+            w = need_word(items, 3, lst, "`max_clump N`")
+            if w.name != "max_clump":
+                raise Shape(w.span, f"unknown pool property `{w.name}`", help=did_you_mean(w.name, ["max_clump"])
+                            or "pool land shuffled [forest x4, hills x3] max_clump 2")
+            n = need_number(items, 4, w, "the largest group of one terrain, 1 or more")
+            if n.value < 1 or method.name != "shuffled":
+                raise Shape(n.span, "`max_clump N` takes N of 1 or more, on a shuffled pool")
+            max_clump = n.value
+            no_more(items, 5, "pool")
+        else:
+            no_more(items, 3, "pool")
         tiles = []
         for ph in lst.items:
             word, count = _counted_word(ph)
@@ -257,7 +272,8 @@ class MapReader:
         _map_sized(sum(t.count for t in tiles), lst.span, "tiles")
         if any(p.name == name.name for p in self.pools):
             raise Shape(name.span, f"pool `{name.name}` is declared twice")
-        self.pools.append(model.TilePool(name.name, tuple(tiles), method.name == "shuffled", source_of(e.span)))
+        self.pools.append(model.TilePool(name.name, tuple(tiles), method.name == "shuffled", source_of(e.span),
+                                         max_clump))
 
     def numbers_line(self, e: ast.Entry) -> None:
         items = terms(e)
@@ -274,9 +290,13 @@ class MapReader:
             tokens = self._tokens(lst, letters=method.name == "spiral")
             i = 2
         plan: dict = {"onto": (), "skip": (), "avoid_adjacent": (), "start_corner": None}
+        bans: list[model.NumberBan] = []
         while i < len(items):
-            w = need_word(items, i, items[i - 1], "onto, skip, avoid_adjacent or start")
-            if w.name in ("onto", "skip", "avoid_adjacent"):
+            w = need_word(items, i, items[i - 1], "onto, skip, avoid_adjacent, keep or start")
+            if w.name == "keep":
+                bans.append(self._number_ban(items, i, w))
+                i += 4
+            elif w.name in ("onto", "skip", "avoid_adjacent"):
                 lst = items[i + 1] if i + 1 < len(items) else None
                 if not isinstance(lst, ast.ListTerm):
                     raise Shape(w.span, f"`{w.name}` takes a list in [ ]")
@@ -305,8 +325,33 @@ class MapReader:
                 i += 3
             else:
                 raise Shape(w.span, f"unknown numbers property `{w.name}`",
-                            help=did_you_mean(w.name, ["onto", "skip", "avoid_adjacent", "start"]))
-        self.numbers.append(model.NumberPlan(method.name, tuple(tokens), source=source_of(e.span), **plan))
+                            help=did_you_mean(w.name, ["onto", "skip", "avoid_adjacent", "keep", "start"]))
+        self.numbers.append(model.NumberPlan(method.name, tuple(tokens), source=source_of(e.span),
+                                             keep_off=tuple(bans), **plan))
+
+    def _number_ban(self, items, i: int, keep: ast.Word) -> model.NumberBan:
+        """`keep [6, 8] off [gold, desert]`"""
+        form = "write `keep [6, 8] off [gold]`"
+        nums = items[i + 1] if i + 1 < len(items) else None
+        off = items[i + 2] if i + 2 < len(items) else None
+        where = items[i + 3] if i + 3 < len(items) else None
+        if not (isinstance(nums, ast.ListTerm) and isinstance(off, ast.Word) and off.name == "off"
+                and isinstance(where, ast.ListTerm)):
+            raise Shape(keep.span, form)
+        numbers: list[int] = []
+        for ph in nums.items:
+            if len(ph.terms) != 1 or not isinstance(ph.terms[0], ast.Number):
+                raise Shape(ph.span, f"`keep` lists numbers: {form}")
+            numbers.append(_token_value(ph.terms[0]))
+        terrains: list[str] = []
+        for ph in where.items:
+            if len(ph.terms) != 1 or not isinstance(ph.terms[0], ast.Word):
+                raise Shape(ph.span, f"`off` lists terrains: {form}")
+            self.ctx.refer("terrain", ph.terms[0], context="numbers keep ... off")
+            terrains.append(ph.terms[0].name)
+        if not numbers or not terrains:
+            raise Shape(keep.span, form)
+        return model.NumberBan(tuple(numbers), tuple(terrains))
 
     def _tokens(self, lst: ast.ListTerm, letters: bool) -> list[model.NumberToken]:
         out = []
@@ -469,6 +514,32 @@ class MapReader:
         self.islands.append(model.IslandName(name.name, hexes, source_of(e.span)))
 
 
+    def area(self, e: ast.Entry) -> None:
+        """`area strip [(0, 0), (1, 0), (2, -1) N]`: hexes, and intersections (a hex and
+        its N or S corner), that rules name with `in_area(at, strip)`."""
+        items = terms(e)
+        name = need_word(items, 0, e, "the area's name")
+        lst = items[1] if len(items) > 1 else None
+        form = "write `area strip [(q, r), (q, r) N, ...]`: hexes, and intersections as a hex and its corner"
+        if not isinstance(lst, ast.ListTerm) or not lst.items:
+            raise Shape(e.span, form)
+        no_more(items, 2, "area")
+        if any(a.name == name.name for a in self.areas):
+            raise Shape(name.span, f"area `{name.name}` is named twice in this map")
+        _map_sized(len(lst.items), lst.span, "area entries")
+        hexes: list[tuple[int, int]] = []
+        corners: list[tuple[int, int, str]] = []
+        for ph in lst.items:
+            ts = ph.terms
+            if len(ts) == 1 and isinstance(ts[0], ast.Coord):
+                hexes.append((ts[0].q, ts[0].r))
+            elif len(ts) == 2 and isinstance(ts[0], ast.Coord) and isinstance(ts[1], ast.Word) \
+                    and ts[1].name in CORNERS:
+                corners.append((ts[0].q, ts[0].r, ts[1].name))
+            else:
+                raise Shape(ph.span, form, help="an intersection is the N or S corner of one of its hexes")
+        self.areas.append(model.Area(name.name, tuple(hexes), tuple(corners), source_of(e.span)))
+
     def sites_line(self, e: ast.Entry) -> None:
         """`sites market [(1, 4) N 10, (1, 4) S 9]`: sites of a kind on intersections,
         each named by a hex and its top (N) or bottom (S) corner, or the centre (C) of a
@@ -609,6 +680,7 @@ MAP = {
     "frame": MapReader.frame_block,
     "start": MapReader.start,
     "island": MapReader.island,
+    "area": MapReader.area,
     "sites": MapReader.sites_line,
 }
 

@@ -100,6 +100,12 @@ def _references(rs: Ruleset) -> Iterator[tuple[str | None, str, str, model.Sourc
             yield "token", a.name, f"action `{action.name}`", action.source
         for name in _vars(action.condition):
             yield None, name, f"action `{action.name}`", action.source
+    for project in rs.projects.values():
+        for stage in project.stages:
+            for a in stage.cost:
+                yield "resource", a.name, f"project `{project.name}`", stage.source
+        for name in _vars(project.requires):
+            yield None, name, f"project `{project.name}`", project.source
     for site in rs.sites.values():
         for a in site.stock:
             yield "token", a.name, f"site `{site.name}`", site.source

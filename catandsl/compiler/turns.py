@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from catandsl.compiler.declarations import Lowering
 
 # what a phase's activity may name, by the kind its `names` says
-NAME_KIND = {"piece": "piece", "deck": "deck", "trade": "trade", "action": "action"}
+NAME_KIND = {"piece": "piece", "deck": "deck", "trade": "trade", "action": "action", "project": "project"}
 VICTORY_CHECKS = ("own_turn", "any_turn")
 MAX_DICE, MAX_SIDES = 10, 100
 

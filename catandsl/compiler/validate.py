@@ -4,12 +4,23 @@ board's own errors point back at the map's lines)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from catandsl.compiler.context import Context
 from catandsl.diagnostics import Diagnostic, Span
 from catandsl.ir import model
 from catandsl.ir.ruleset import ConfigurationError, configure
 
+if TYPE_CHECKING:  # the compiler reaches the board only here, and only when it runs
+    from catandsl.board import Board
+    from catandsl.board.instantiate import Deal
+
 CHECK_SEED = 1
+# A map with shuffled pools, numbers or harbors is dealt anew for every seed: `check`
+# deals it this many times, so a map that breaks on some deals (a named island that may
+# fall on sea, a start on a hex that may be water) is an error with a seed to reproduce,
+# never a failure in the middle of `play`.
+CHECK_DEALS = 64
 # Every configuration builds a board (a few milliseconds each): an option of thousands of
 # items would make `check` take minutes.
 MAX_CONFIGURATIONS = 256
@@ -38,7 +49,8 @@ def _span(source: model.Source | None, fallback: Span) -> Span:
 
 
 def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> None:
-    from catandsl.board import Board, BoardError, instantiate
+    from catandsl.board import Board, BoardError
+    from catandsl.board.instantiate import deal
 
     count = _count_configurations(scenario)
     if count > MAX_CONFIGURATIONS:
@@ -53,7 +65,8 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> Non
     seen: set[tuple] = set()
     # A board depends only on the map and the terrains: configurations that share them
     # (most player counts and option items) share one build.
-    built: dict[tuple, Board | BoardError] = {}
+    built: dict[tuple, tuple[Deal, Board] | BoardError] = {}
+    dealt: set[tuple] = set()  # maps whose other deals were checked
 
     def report(d: Diagnostic):
         key = (d.code, d.span, d.message)
@@ -88,6 +101,8 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> Non
                                    "or `uses base`"))
         for d in _phases_move_what_cannot(rs, span):
             report(d)
+        for d in _projects_nobody_can_build(rs, span):
+            report(d)
         for start in rs.map.starts:
             piece = rs.pieces.get(start.piece)
             if piece is not None and not piece.neutral:
@@ -97,6 +112,12 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> Non
                 d = _start_fits_its_piece(start, piece, span)
                 if d is not None:
                     report(d)
+        areas = {a.name for a in rs.map.areas}
+        for area, used in ctx.area_uses:
+            if area not in areas and (id(rs.map), "area " + area, used) not in missing_islands:
+                missing_islands.add((id(rs.map), "area " + area, used))
+                report(Diagnostic("E0432", f"the map for {where} names no area `{area}`", used,
+                                  help=f"add `area {area} [(q, r), ...]` to that map"))
         named = {i.name for i in rs.map.islands}
         for island, used in ctx.island_uses:
             if island not in named and (id(rs.map), island, used) not in missing_islands:
@@ -117,24 +138,27 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> Non
                     help="a scenario needs a few maps of some dozens of hexes"))
                 return
             try:
-                built[key] = instantiate(rs, CHECK_SEED)
+                first = deal(rs, CHECK_SEED)
+                built[key] = (first, Board(**first._asdict()))
             except BoardError as e:
                 built[key] = e
-        board = built[key]
-        if isinstance(board, BoardError):
+        made = built[key]
+        if isinstance(made, BoardError):
             # the same broken map shows up in several configurations: report it once
-            report(Diagnostic(board.code, board.message, _span(board.source, _span(rs.map.source, span)),
-                              help=board.help))
+            report(Diagnostic(made.code, made.message, _span(made.source, _span(rs.map.source, span)),
+                              help=made.help))
             continue
-        for start in rs.map.starts:
-            d = _start_outside_its_sites(rs, board, start, span)
-            if d is not None:
-                report(d)
-        for d in _check_sites(rs, board, span):
+        first, board = made
+        found = list(_deal_checks(rs, first, span))
+        for d in found:
             report(d)
         d = _action_space(rs, board, span)
         if d is not None:
             report(d)
+        if not found and key not in dealt:
+            dealt.add(key)
+            for d in _other_deals(rs, first, span):
+                report(d)
 
 
 
@@ -227,6 +251,23 @@ def _pieces_given_to_the_wrong_primitive(rs, span: Span):
                                  "build_free(player, [road], 2) places a player's")
 
 
+def _projects_nobody_can_build(rs, span: Span):
+    """E0305: a project no phase of the turn allows (`projects`, or `projects NAME`)."""
+    if rs.turn is None:
+        return
+    allowed: set[str] = set()
+    for phase in rs.turn.phases:
+        for allow in phase.allows:
+            if allow.activity == "projects":
+                allowed |= set(allow.names) if allow.names else set(rs.projects)
+    for name, project in rs.projects.items():
+        if name not in allowed:
+            yield Diagnostic("E0305", f"no phase of the turn allows building project `{name}`",
+                             _span(project.source, span),
+                             help="add `projects` to a phase: "
+                                  "turn { phase main { trade; build; buy; play; projects } }")
+
+
 def _phases_move_what_cannot(rs, span: Span):
     """E0308: a phase that allows `move PIECE` for a piece without a `moves` block."""
     for phase in (rs.turn.phases if rs.turn is not None else ()):
@@ -239,6 +280,42 @@ def _phases_move_what_cannot(rs, span: Span):
                     yield Diagnostic("E0308", f"phase `{phase.name}` allows `move {name}`, but a {name} "
                                      "never moves: it has no `moves` block", _span(phase.source, span),
                                      help=f"give piece `{name}` a `moves {{ ... }}` block, or drop it here")
+
+
+def _deal_checks(rs, dealt: Deal, span: Span):
+    """What depends on how the map was dealt: starts and sites on the hexes they need."""
+    for start in rs.map.starts:
+        d = _start_outside_its_sites(rs, dealt, start, span)
+        if d is not None:
+            yield d
+    yield from _check_sites(rs, dealt, span)
+
+
+def _other_deals(rs, first: Deal, span: Span):
+    """Deal a map that is not fixed CHECK_DEALS times (seeds from CHECK_SEED on) and
+    report each problem found once, with how many deals show it and the first seed that
+    does. A deal is cheap (no graph, no tables): the checks read its coordinates."""
+    from catandsl.board import BoardError
+    from catandsl.board.instantiate import deal
+
+    failing: dict[tuple, list] = {}  # (code, span) -> [first diagnostic, first seed, count]
+    for seed in range(CHECK_SEED + 1, CHECK_SEED + CHECK_DEALS):
+        try:
+            dealt = deal(rs, seed)
+        except BoardError as e:
+            found = [Diagnostic(e.code, e.message, _span(e.source, _span(rs.map.source, span)), help=e.help)]
+        else:
+            if seed == CHECK_SEED + 1 and dealt.fixed(first):
+                return  # a fixed map: every deal is the first
+            found = list(_deal_checks(rs, dealt, span))
+        for d in found:
+            entry = failing.setdefault((d.code, d.span), [d, seed, 0])
+            entry[2] += 1
+    for d, seed, count in failing.values():
+        yield Diagnostic(d.code, f"{d.message}: on {count} of the {CHECK_DEALS} deals of this map "
+                         f"checked, the first with seed {seed}", d.span,
+                         help=d.help or "make the map hold on every deal: fix the hexes this needs "
+                                        "instead of drawing them from a pool")
 
 
 def _start_fits_its_piece(start: model.Start, piece: model.Piece, span: Span) -> Diagnostic | None:
@@ -262,21 +339,22 @@ def _start_fits_its_piece(start: model.Start, piece: model.Piece, span: Span) ->
     return None
 
 
-def _start_outside_its_sites(rs, board, start: model.Start, span: Span) -> Diagnostic | None:
+def _start_outside_its_sites(rs, dealt: Deal, start: model.Start, span: Span) -> Diagnostic | None:
     """E0415: a neutral piece starts on a hex its own `on hex where ...` refuses (a
     pirate on land, a robber at sea). Only conditions built from land(at), water(at),
     not, and, or are judged here; the engine checks the rest in play."""
     piece = rs.pieces.get(start.piece)
     if piece is not None and piece.site == "path" and piece.where is not None:
-        return _path_start_outside_its_sites(rs, board, start, piece, span)
-    hex_id = board.starts.get(start.piece, -1)
-    if piece is None or piece.site != "hex" or piece.where is None or hex_id < 0:
+        return _path_start_outside_its_sites(rs, dealt, start, piece, span)
+    h = dealt.starts.get(start.piece)
+    terrain = dealt.terrain_at(h) if h is not None else None
+    if piece is None or piece.site != "hex" or piece.where is None or h is None or terrain is None:
         return None
-    q, r = board.hexes[hex_id]
-    water = rs.terrains[board.terrain(hex_id)].water
+    q, r = h
+    water = rs.terrains[terrain].water
     if _site_condition(piece.where, water) is not False:
         return None
-    what = f"{board.terrain(hex_id)} hex ({q}, {r})"
+    what = f"{terrain} hex ({q}, {r})"
     stands = "water" if water else "land"
     return Diagnostic(
         "E0415", f"the {start.piece} starts on the {what}, but it stands only on hexes "
@@ -284,7 +362,7 @@ def _start_outside_its_sites(rs, board, start: model.Start, span: Span) -> Diagn
         help=f"start it on a hex where {_describe(piece.where)} (this one is {stands})")
 
 
-def _check_sites(rs, board, span: Span):
+def _check_sites(rs, dealt: Deal, span: Span):
     """The map's sites: each on an intersection that touches land (E0424), a number
     token exactly when its kind is numbered (E0304), and every token supply adding up:
     the sites' stocks plus the declared reserve make the supply (E0425)."""
@@ -297,10 +375,9 @@ def _check_sites(rs, board, span: Span):
             continue  # a kind removed by `without`: reported by the reference checks
         where = f"({placed.q}, {placed.r}) {placed.corner}"
         hexes = geo.intersection_hexes(geo.corner((placed.q, placed.r), placed.corner))
-        land = [h for h in hexes if h in board.hex_index
-                and not rs.terrains[board.terrain(board.hex_index[h])].water]
-        if not land:
-            on_map = [h for h in hexes if h in board.hex_index]
+        terrains = [t for t in map(dealt.terrain_at, hexes) if t is not None]
+        if not any(not rs.terrains[t].water for t in terrains):
+            on_map = terrains
             yield Diagnostic(
                 "E0424", f"the {placed.site} at {where} is on an intersection that touches no land"
                 + ("" if on_map else " (none of its hexes is on the map)"),
@@ -334,20 +411,22 @@ def _check_sites(rs, board, span: Span):
                 help=f"make the supply at least {on_sites}")
 
 
-def _path_start_outside_its_sites(rs, board, start: model.Start, piece: model.Piece,
+def _path_start_outside_its_sites(rs, dealt: Deal, start: model.Start, piece: model.Piece,
                                   span: Span) -> Diagnostic | None:
     """E0415 for a piece on paths: a start path its `on path where ...` refuses, judged
     as for hexes (a path touches land, water or both)."""
+    from catandsl.board import geometry as geo
+
     where = piece.where
     if where is None:
         return None
-    for i, k in enumerate(board.start_sites.get(start.piece, ())):
-        hexes = board.path_hexes[k]
-        water = [rs.terrains[board.terrain(h)].water for h in hexes]
+    for i, path in enumerate(dealt.start_sites.get(start.piece, ())):
+        terrains = [t for t in map(dealt.terrain_at, geo.edge_hexes(path)) if t is not None]
+        water = [rs.terrains[t].water for t in terrains]
         if _site_condition(where, any(water), land=not all(water)) is not False:
             continue
         ref = start.paths[i] if i < len(start.paths) else None
-        q, r, side = (ref.q, ref.r, ref.side) if ref is not None else board.paths[k]  # as written
+        q, r, side = (ref.q, ref.r, ref.side) if ref is not None else path  # as written
         touches = "land and water" if any(water) and not all(water) else "water only" if all(water) else "land only"
         return Diagnostic(
             "E0415", f"the {start.piece} starts on the path ({q}, {r}) {side}, but it stands only on paths "

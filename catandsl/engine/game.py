@@ -151,12 +151,14 @@ class Game:
         rs = self.ruleset
         out: dict[str, Any] = {n: list(ids) for n, ids in self.board.island_names.items()}
         for group in (rs.resources, rs.terrains, rs.pieces, rs.awards, rs.decks, rs.tokens,
-                      rs.sites, rs.actions):
+                      rs.sites, rs.actions, rs.projects):
             for n in group:
                 out[n] = n
         for d in rs.decks.values():
             for c in d.cards:
                 out[c.name] = c.name
+        for n in self.board.area_hexes:
+            out[n] = n
         return out
 
     def cost_vector(self, amounts: Iterable[model.Amount]) -> tuple[int, ...]:

@@ -68,7 +68,9 @@ def type_checks(game: Game) -> dict[str, Check]:
         "token": among("a token", rs.tokens),
         "site_kind": among("a kind of site", rs.sites),
         "action": among("an action", rs.actions),
+        "project": among("a project", rs.projects),
         "island": island,
+        "area": among("an area of the map", game.board.area_hexes),
     }
     for name, kinds in SITE_TYPES.items():
         checks[name] = site(kinds)

@@ -44,6 +44,7 @@ FIELDS = (
     "award_holder", "last_roll", "last_corner", "last_path", "vp_tokens", "island_tags",
     "moved", "fresh_paths", "token_stock", "token_supply", "tokens_held", "partners",
     "offers_made", "offers_declined", "acted", "harbor_at", "harbor_supply", "travellers",
+    "project_level", "project_owner",
 )
 
 
@@ -98,6 +99,8 @@ class State:
     harbor_at: list[int]  # [harbor spot] the harbor type lying there, -1 for none (rules/harbors.py)
     harbor_supply: list[int]  # [harbor type] tokens the players have still to place
     travellers: list[list[int]]  # [player, piece, path, points left, turn, moved] (rules/travel.py)
+    project_level: list[int]  # [project] stages built (rules/projects.py)
+    project_owner: list[int]  # [project] the owner, -1 before its first stage
 
     __slots__ = FIELDS + ("pending", "game", "_legal", "_chance", "_routes", "_changed", "_steps")
 
@@ -152,6 +155,8 @@ class State:
         self.harbor_at = list(harbors.start)
         self.harbor_supply = list(harbors.supply)
         self.travellers = []
+        self.project_level = [0] * len(game.ruleset.projects)
+        self.project_owner = [-1] * len(game.ruleset.projects)
         self._legal: list[int] | None = None
         self._chance: bool | None = None  # is_chance_node(), until the next action
         self._routes: dict[tuple[int, tuple[int, ...]], int] = {}

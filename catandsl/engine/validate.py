@@ -217,6 +217,13 @@ def _check_data(g: Game, s: State) -> None:
                 and e[2] in g.pieces[e[1]].allowed_set and e[4] <= s.turns and e[5] <= s.turns):
             raise _fail(f"travellers[{k}]", "not a player, a travelling piece, a path it may stand on, "
                                             "its points and a turn")
+    stages = [len(p.stages) for p in g.ruleset.projects.values()]
+    _ints("project_level", s.project_level, len(stages), 0, max(stages, default=0))
+    _ints("project_owner", s.project_owner, len(stages), -1, n - 1)
+    for k, (level, owner) in enumerate(zip(s.project_level, s.project_owner)):
+        if level > stages[k] or (owner < 0) != (level == 0):
+            raise _fail(f"project_level[{k}]", "a project has an owner exactly when a stage is built, "
+                                               "and no more stages than it declares")
     harbors = g.table(HarborTables)
     _ints("harbor_at", s.harbor_at, len(harbors.start), -1, len(harbors.types) - 1)
     _ints("harbor_supply", s.harbor_supply, len(harbors.types), 0, big)

@@ -417,6 +417,30 @@ class Victory:
 
 
 @dataclass(frozen=True)
+class Stage:
+    """One stage of a project: what it costs and the points it adds to the owner."""
+
+    cost: tuple[Amount, ...] = ()
+    points: int = 0
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class Project:
+    """`project NAME "Title" { requires where COND; stage { cost ...; points N } ... }`: a
+    shared thing built in stages. The first stage bought makes its buyer the owner; only
+    the owner buys the next stages, in order, each when `requires` holds (`player` and
+    `level`, the stages built so far, in scope) and its cost is paid."""
+
+    KIND: ClassVar[str] = "project"
+    name: str
+    title: str
+    stages: tuple[Stage, ...]
+    requires: Expr | None = None
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
 class CustomAction:
     """`action NAME "Title" { ... }`: an action of the scenario's own, taken in a phase
     that allows it, at most `per_turn` times a turn, when its cost is paid and its
@@ -464,10 +488,15 @@ class HexSlot:
 
 @dataclass(frozen=True)
 class TilePool:
+    """Tiles dealt onto the map's hexes that name the pool. `max_clump` (0: any) bounds
+    how many hexes of one land terrain may touch in a group: the pool is dealt again
+    until no group is larger."""
+
     name: str
     tiles: tuple[Amount, ...]
     shuffled: bool = True
     source: Source | None = None
+    max_clump: int = 0
 
 
 @dataclass(frozen=True)
@@ -489,6 +518,15 @@ class NumberPlan:
     avoid_adjacent: tuple[int, ...] = ()
     start_corner: int | None = None
     source: Source | None = None
+    keep_off: tuple[NumberBan, ...] = ()
+
+
+@dataclass(frozen=True)
+class NumberBan:
+    """`keep [6, 8] off [gold]`: none of these numbers on a hex of these terrains."""
+
+    numbers: tuple[int, ...]
+    terrains: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -565,6 +603,17 @@ class HarborsOverride:
 
 
 @dataclass(frozen=True)
+class Area:
+    """`area strip [(0, 0), (1, 0), (2, -1) N]`: hexes and intersections a rule can name
+    (`in_area(at, strip)`); an area holds its hexes' corners too."""
+
+    name: str
+    hexes: tuple[tuple[int, int], ...] = ()
+    corners: tuple[tuple[int, int, str], ...] = ()
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
 class IslandName:
     """Names the island(s) holding the given hexes, for rules (`on_island(at, main)`)."""
 
@@ -599,6 +648,7 @@ class Map:
     islands: tuple[IslandName, ...] = ()
     sites: tuple[SitePlacement, ...] = ()
     source: Source | None = None
+    areas: tuple[Area, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -613,13 +663,13 @@ class Remove:
 
 Decl = (
     Resource | Terrain | Bank | Piece | Deck | Award | Trade | Token | SiteKind | TieBreak
-    | Setting | Param | Setup | Turn | Dice | Victory | CustomAction | Rule | Map | StartOverride
+    | Setting | Param | Setup | Turn | Dice | Victory | CustomAction | Project | Rule | Map | StartOverride
     | HarborsOverride | Remove
 )
 DECL_TYPES: tuple[type, ...] = (
     Resource, Terrain, Bank, Piece, Deck, Award, Trade, Token, SiteKind, TieBreak, Setting,
-    Param, Setup, Turn, Dice, Victory, CustomAction, Rule, Map, StartOverride, HarborsOverride,
-    Remove,
+    Param, Setup, Turn, Dice, Victory, CustomAction, Project, Rule, Map, StartOverride,
+    HarborsOverride, Remove,
 )
 
 

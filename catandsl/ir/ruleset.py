@@ -46,6 +46,7 @@ class Ruleset:
     dice: model.Dice | None
     victories: tuple[model.Victory, ...]
     actions: dict[str, model.CustomAction]
+    projects: dict[str, model.Project]
     rules: tuple[model.Rule, ...]
     map: model.Map | None
     decls: dict[tuple[str, str], model.Decl] = field(repr=False, default_factory=dict)
@@ -150,6 +151,7 @@ def configure(
         dice=dice[-1] if dice else None,
         victories=tuple(of(model.Victory)),
         actions={a.name: a for a in of(model.CustomAction)},
+        projects={p.name: p for p in of(model.Project)},
         rules=tuple(of(model.Rule)),
         map=_overridden(maps[-1], of(model.StartOverride), of(model.HarborsOverride)) if maps else None,
         decls=decls,

@@ -203,6 +203,8 @@ def _decision_text(game, act, kind: str, who: int, before: _Seen, after: _Seen, 
         return f"plays {act.card}"
     if kind == "take_action":
         return f"takes the action {act.action}"
+    if kind == "build_stage":
+        return f"builds a stage of {act.project}"
     return game.action_to_string(action_id)
 
 

@@ -9,8 +9,11 @@ nearest free settlement spot on such an island (a breadth-first distance over th
 intersections), and it never lifts a ship to move it (it ends the turn instead).
 
 A travelling piece (a wagon) heads for the nearest path where its `stop` condition holds
-that is not where it stands (a breadth-first distance over the paths), so it shuttles
-between the places it stops at; the scenario's own actions are taken when legal."""
+that is neither where it stands nor next to the last two stops it reached (a
+breadth-first distance over the paths), so it tours the places it stops at; the
+scenario's own actions are taken when legal, unless they would spend a token below a
+small reserve. Phases go forward, so an action of a later phase (the wagon's move after
+trading and building) waits while the current phase offers something worth doing."""
 
 from __future__ import annotations
 
@@ -18,8 +21,11 @@ import random
 
 from catandsl.engine import actions as A
 from catandsl.rules.base import site
+from catandsl.rules.custom import CustomTables
 
 _PIPS = (0, 0, 1, 2, 3, 4, 5, 0, 5, 4, 3, 2, 1)
+_END_TURN_SCORE = 0.5
+_TOKEN_RESERVE = 3
 
 
 class GreedyPlayer:
@@ -27,6 +33,10 @@ class GreedyPlayer:
         self.rng = random.Random(seed)
         self._dist: tuple[object, int, list[float]] | None = None
         self._trips: tuple[object, tuple[int, int], dict[int, float]] | None = None
+        # the intersections of the last stops each travelling piece reached, newest
+        # last: it heads for a stop elsewhere, so it tours every stop in turn instead of
+        # shuttling between the two nearest
+        self._visited: dict[int, list[frozenset[int]]] = {}
 
     def _new_island(self, state, c: int, me: int) -> bool:
         """The spot is on an island where `me` has no building (never in the set-up)."""
@@ -87,6 +97,9 @@ class GreedyPlayer:
                 env = {"player": me, "from": site("path", k), "at": site("path", k)}
                 if k not in near and g.interp.value(P.travel.stop, env, state, P.source):
                     stops.append(k)
+            seen = self._visited.get(P.index, [])
+            fresh = [k for k in stops if not any(set(b.path_ends[k]) & ends for ends in seen)]
+            stops = fresh or stops
         dist: dict[int, float] = dict.fromkeys(stops, 0)
         todo = list(stops)
         for k in todo:  # breadth first over the paths the piece may stand on
@@ -117,6 +130,8 @@ class GreedyPlayer:
             return self._ship_score(state, a.at, me)
         if isinstance(a, A.BuyCard):
             return 8
+        if isinstance(a, A.BuildStage):  # a project's stage: toward its points or its victory
+            return 9 + self.rng.random()
         if isinstance(a, A.PlayCard):
             blocked = any(
                 state.corner_owner[c] == me
@@ -140,23 +155,57 @@ class GreedyPlayer:
         if isinstance(a, A.Travel):
             return self._travel_score(state, a, me)
         if isinstance(a, A.TakeAction):
+            # keep a few of each token an action costs (gold pays tolls on the way)
+            k = g.table(CustomTables).index[a.action]
+            cost = g.table(CustomTables).token_costs[k]
+            if any(c and state.tokens_held[me][t] < c + _TOKEN_RESERVE for t, c in enumerate(cost)):
+                return 0.3 * self.rng.random()
             return 6 + self.rng.random()
         if isinstance(a, A.BankTrade):
             return 1 + self.rng.random()
         if isinstance(a, A.EndTurn):
-            return 0.5
+            return _END_TURN_SCORE
         if isinstance(a, (A.Offer, A.Accept)):
             return -1  # never proposes, declines every offer
         return self.rng.random()
 
     def choose(self, state) -> int:
-        self._dist = None
+        self._dist = self._trips = None  # the state object lives on, changed: cache per call
         g = state.game
         me = state.current_player()
         legal = state.legal_actions()
-        best, best_score = legal[0], self._score(state, g.actions[legal[0]], me)
-        for aid in legal[1:]:
-            s = self._score(state, g.actions[aid], me)
-            if s > best_score:
-                best, best_score = aid, s
+        scored = [(self._score(state, g.actions[aid], me), aid) for aid in legal]
+        if state.stage == "turn" and not state.pending:
+            # phases go forward, never back: an action of a later phase (the wagon's
+            # move after trading and building) waits while the current phase still
+            # offers something worth more than ending the turn
+            worth = _END_TURN_SCORE
+            phase = [self._phase(state, g.actions[aid]) for aid in legal]
+            first = min((ph for ph, (sc, _) in zip(phase, scored) if sc > worth), default=None)
+            if first is not None:
+                scored = [x for ph, x in zip(phase, scored) if ph == first and x[0] > worth]
+        best, best_score = scored[0][1], scored[0][0]
+        for sc, aid in scored[1:]:
+            if sc > best_score:
+                best, best_score = aid, sc
+        self._remember_stop(state, g.actions[best])
         return best
+
+    def _remember_stop(self, state, act: A.Action) -> None:
+        """A step onto a stop: remember where, so the next trip goes elsewhere."""
+        if not isinstance(act, A.Travel):
+            return
+        g = state.game
+        P = g.pieces[g.piece_index[act.piece]]
+        env = {"player": state.current_player(), "from": site("path", act.at), "at": site("path", act.to)}
+        if P.travel.stop is not None and g.interp.value(P.travel.stop, env, state, P.source):
+            seen = self._visited.setdefault(P.index, [])
+            seen.append(frozenset(state.game.board.path_ends[act.to]))
+            del seen[:-2]
+
+    @staticmethod
+    def _phase(state, act: A.Action) -> int:
+        g = state.game
+        if type(act) not in g.activity_of:
+            return state.phase
+        return g.phase_for(state.phase, act)

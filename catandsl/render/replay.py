@@ -22,13 +22,13 @@ from typing import Any
 from catandsl.render import palette
 from catandsl.render.snapshot import Snapshot, snapshot, state_data
 from catandsl.render.state_svg import (
-    LEGEND_PER_ROW,
-    LEGEND_ROW,
     draw_order,
+    legend_height,
     legend_svg,
     piece_svg,
     site_marks,
     sites_group,
+    token_holdings,
 )
 
 
@@ -124,7 +124,8 @@ def render_replay(game, entries, *, title: str = "catandsl replay") -> str:
         snap = f.snap
         assert snap is not None  # every frame is closed
         ids = [intern(elements, piece_svg(board, p)) for p in _ordered(f.pieces)]
-        legend = intern(legends, legend_svg(board, f.scores, winner if last else None))
+        legend = intern(legends, legend_svg(board, f.scores, winner if last else None,
+                                            token_holdings(game, snap.tokens_held)))
         site = intern(sites, sites_group(board, site_marks(game, snap.token_stock)))
         data_frames.append({
             "label": f.label, "turn": f.turn, "player": f.player, "scores": list(f.scores), "log": f.log,
@@ -157,8 +158,7 @@ def _board_svg(game) -> str:
 
     from catandsl.render.svg import board_drawing
 
-    rows = -(-game.num_players // LEGEND_PER_ROW)
-    drawing = board_drawing(game.board, below=rows * LEGEND_ROW)
+    drawing = board_drawing(game.board, below=legend_height(game))
     drawing.append(dw.Raw('<g id="sites"></g><g id="pieces"></g><g id="legend"></g>'))
     svg = drawing.as_svg()
     if svg.startswith("<?xml"):

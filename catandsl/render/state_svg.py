@@ -30,6 +30,7 @@ from catandsl.render.snapshot import Placed, Snapshot, snapshot
 from catandsl.render.svg import SIZE, _bounds, board_drawing
 
 LEGEND_ROW = 0.75 * SIZE
+LEGEND_TOKENS_ROW = 0.45 * SIZE  # a second line under each entry when seats hold tokens
 LEGEND_PER_ROW = 2  # two per row: "P3: 10 VP (winner)" fits beside its neighbour
 NOTE_ROW = 0.6 * SIZE  # one line of a note under a board
 
@@ -41,13 +42,12 @@ def render_state(game, state, *, title: str | None = None, coordinates: bool = F
     snap = snapshot(game, state)
     winner = getattr(state, "winner", None)
     winner = winner if isinstance(winner, int) and winner >= 0 else None
-    n = game.num_players
-    rows = -(-n // LEGEND_PER_ROW)
+    holdings = token_holdings(game, snap.tokens_held)
     drawing = board_drawing(game.board, coordinates=coordinates, title=title,
-                            below=rows * LEGEND_ROW)
+                            below=legend_height(game))
     drawing.append(dw.Raw(sites_group(game.board, site_marks(game, snap.token_stock))))
     drawing.append(dw.Raw(pieces_svg(game.board, snap, snap.marks)))
-    drawing.append(dw.Raw(legend_svg(game.board, snap.scores, winner)))
+    drawing.append(dw.Raw(legend_svg(game.board, snap.scores, winner, holdings)))
     return drawing.as_svg()
 
 
@@ -218,23 +218,49 @@ def piece_svg(board, p: Placed) -> str:
     return head + body + "</g>"
 
 
-def legend_svg(board, scores, winner: int | None = None) -> str:
-    """One entry per seat under the board: the seat's colour, name and points."""
+def token_holdings(game, tokens_held) -> list[str]:
+    """Per seat, the tokens it holds as one line ("gold 7, level 2"), in the order the
+    scenario declares its tokens; empty strings when a scenario has no tokens."""
+    names = list(getattr(game, "token_names", ()))
+    return [", ".join(f"{names[t]} {k}" for t, k in enumerate(row) if k > 0 and t < len(names))
+            for row in tokens_held]
+
+
+def _legend_row(holdings) -> float:
+    # a scenario with tokens keeps room for their line in every picture of a game (a
+    # replay's frames before anyone holds one included), so entries never jump
+    return LEGEND_ROW + (LEGEND_TOKENS_ROW if holdings else 0)
+
+
+def legend_height(game) -> float:
+    """The room the legend takes under the board."""
+    return -(-game.num_players // LEGEND_PER_ROW) * _legend_row(getattr(game, "token_names", ()))
+
+
+def legend_svg(board, scores, winner: int | None = None, holdings=()) -> str:
+    """One entry per seat under the board: the seat's colour, name and points, and on a
+    second line the tokens it holds (gold, levels, commodities ...) when the scenario
+    has tokens (`holdings`, one line per seat; see token_holdings)."""
     left, _, right, bottom = _bounds(board)
     width = (right - left) / LEGEND_PER_ROW
+    height = _legend_row(holdings)
     parts = ['<g class="legend">']
     for p, vp in enumerate(scores):
         row, col = divmod(p, LEGEND_PER_ROW)
         x = left + col * width + 0.3 * SIZE
-        y = bottom + row * LEGEND_ROW + 0.2 * SIZE
+        y = bottom + row * height + 0.2 * SIZE
         text = f"P{p + 1}: {vp} VP" + (" (winner)" if p == winner else "")
         weight = ' font-weight="bold"' if p == winner else ""
+        held = holdings[p] if p < len(holdings) else ""
+        line = (f'<text class="legend-tokens" x="{x + 0.55 * SIZE:.1f}" y="{y + 0.75 * SIZE:.1f}" '
+                f'font-size="{0.28 * SIZE:.1f}" font-family="sans-serif" '
+                f'fill="{palette.INK}">{escape(held)}</text>') if held else ""
         parts.append(
-            f'<g class="legend-entry" data-player="{p}" data-vp="{vp}">'
+            f'<g class="legend-entry" data-player="{p}" data-vp="{vp}" data-tokens="{escape(held)}">'
             f'<rect x="{x:.1f}" y="{y:.1f}" width="{0.4 * SIZE:.1f}" height="{0.4 * SIZE:.1f}" '
             f'fill="{palette.player_colour(p)}" stroke="{palette.INK}" stroke-width="1"/>'
             f'<text x="{x + 0.55 * SIZE:.1f}" y="{y + 0.33 * SIZE:.1f}" font-size="{0.36 * SIZE:.1f}" '
-            f'font-family="sans-serif" fill="{palette.INK}"{weight}>{escape(text)}</text></g>')
+            f'font-family="sans-serif" fill="{palette.INK}"{weight}>{escape(text)}</text>{line}</g>')
     parts.append("</g>")
     return "".join(parts)
 

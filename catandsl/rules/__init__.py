@@ -7,6 +7,7 @@ imports the engine.
 """
 
 from catandsl.rules import (  # noqa: F401  (each module registers what it defines)
+    areas,
     cards,
     choices,
     common,
@@ -22,6 +23,7 @@ from catandsl.rules import (  # noqa: F401  (each module registers what it defin
     placement,
     places,
     production,
+    projects,
     routes,
     scoring,
     sites,

@@ -23,8 +23,9 @@ registered by a decorator that carries everything else about it:
 The compiler checks calls against `PRIMITIVES`, the engine dispatches through it, and
 the docs table is generated from it; nothing is ever looked up by a user-given
 attribute name. Types are short strings: int, bool, str, player, hex, intersection,
-path, site (any of hex, intersection, path), island, resource, terrain, piece, card,
-award, token (a declared `token`), site_kind (a declared `site`), list<T>, any.
+path, site (any of hex, intersection, path), island, area (a map's `area`), resource,
+terrain, piece, card, award, token (a declared `token`), site_kind (a declared `site`),
+project, list<T>, any.
 """
 
 from __future__ import annotations
@@ -240,6 +241,8 @@ EVENTS: dict[str, Event] = {
            doc="when a development card is played; `on play` inside a card means this"),
         _e("action_taken", "player: player, action: action", "action", "action",
            doc="when a player takes a scenario's own action; `on take` inside an `action` means this"),
+        _e("stage_built", "player: player, project: project, level: int", "project", "project",
+           doc="after a player buys a stage of a project; `level` is the stages built now"),
         _e("traded", "player: player", doc="after a trade by the active player"),
         _e("turn_ended", "player: player", doc="when the active player ends the turn"),
         _e("site_reached", "player: player, site: site_kind, at: intersection", "site", "site_kind",

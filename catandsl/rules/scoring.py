@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from catandsl.rules.islands import special_points
+from catandsl.rules.projects import stage_points
 from catandsl.rules.registry import BOARD, CARDS, FLOW, TOKENS, effect, query
 from catandsl.rules.sites import token_points
 
@@ -42,6 +43,8 @@ def points(s: State, player: int) -> int:
         pts += special_points(s, player)
     if g.token_names:
         pts += token_points(s, player)
+    if s.project_owner:
+        pts += stage_points(s, player)
     return pts
 
 

@@ -416,6 +416,12 @@ class _ToAst(Transformer_NonRecursive):
     def where(self, meta, c):
         return c[0]
 
+    def tie_break(self, meta, c):
+        # an entry like any other, each key a phrase of one expression
+        span = self._span(meta)
+        head = ast.Word(span, "tie_break")
+        return ast.Entry(span, head, tuple(ast.Phrase(k.span, (k,)) for k in c), None, None)
+
     def phrase(self, meta, c):
         return ast.Phrase(self._span(meta), tuple(self._term(x) for x in c))
 

@@ -249,3 +249,29 @@ def test_quoted_token_name_gets_a_hint(tmp_path):
         tmp_path, "token cloth { supply 5 }\n rule r { on dice_rolled { give_tokens(player, \"cloth\", 1) } }")
     assert ("E0504", "argument `token` of `give_tokens` must be token, not str",
             "a declared name is written without quotes") in diags
+
+
+def test_tie_break_keys_are_expressions(tmp_path):
+    """A key may be any number of `player`: a sum, a product, a param (the docs promise it;
+    the grammar once took a single call)."""
+    scenario, diags = compile_text(
+        tmp_path, "param bonus 2\n tie_break points(player) + bonus, resource_cards(player) * 2")
+    assert scenario is not None and not diags, diags
+    rs = configure(scenario, 3)
+    assert [k.op for k in rs.tie_break.keys] == ["add", "mul"]
+    assert rs.tie_break.keys[0].args[1] == model.Expr("param", value="bonus")
+
+
+def test_a_type_error_found_by_the_trial_game_points_at_the_call(tmp_path):
+    """`vp_token` wants an intersection; in `on built(road)` `at` is a path. The trial
+    game that ends `check` finds it (E0701) at the call's line and column."""
+    from catandsl.checks import check_path
+
+    path = tmp_path / "t.catan"
+    path.write_text(TINY.format(decls="rule r { on built(road) { vp_token(player, at, 1) } }", map=""),
+                    encoding="utf-8")
+    _, diags, _ = check_path(path)
+    [d] = [d for d in diags if d.code == "E0701"]
+    assert (d.span.line, d.span.column) != (1, 1)
+    line = path.read_text(encoding="utf-8").split("\n")[d.span.line - 1]
+    assert line[d.span.column - 1:].startswith("vp_token(")

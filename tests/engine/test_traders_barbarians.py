@@ -393,6 +393,9 @@ def test_the_picture_shows_trade_hexes_stacks_barbarians_and_wagons():
     svg = render_state(g, s)
     assert svg.count('class="piece wagon"') == 3 and svg.count('class="piece barbarian neutral"') == 3
     assert svg.count('class="hub"') == 3 and svg.count('class="site"') == 3
+    # each player's gold and wagon level in the legend
+    for p in range(3):
+        assert f'data-player="{p}" data-vp="3" data-tokens="gold 5, level 1"' in svg
 
 
 def test_language_md_shows_the_real_files():
@@ -450,6 +453,22 @@ def test_whole_games_end(players):
         assert s.reason in ("victory", "turn_limit")
         if s.reason == "victory":
             assert scoring.points(s, s.winner) >= 13
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_greedy_bots_win_by_delivering(players):
+    """The greedy bot trades and builds before its wagon moves (phases go forward),
+    keeps gold for tolls and tours the trade hexes: its games end in a victory, with
+    deliveries, long before the turn limit."""
+    from catandsl.players import play_game
+    from catandsl.players.greedy import GreedyPlayer
+
+    for seed in (1, 2, 3):
+        g = catandsl.new_game(scenario(), players, {}, seed)
+        s, _ = play_game(g, [GreedyPlayer(100 * seed + p) for p in range(players)], log=False)
+        assert s.reason == "victory" and scoring.points(s, s.winner) >= 13
+        assert s.turns < g.turn_limit // 2
+        assert sum(h[g.token_index["delivered"]] for h in s.tokens_held) >= 3
 
 
 def test_swift_journey_is_played_only_after_the_wagon_moved_and_gives_full_points_again():

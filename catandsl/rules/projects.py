@@ -1,0 +1,118 @@
+"""Projects built in stages (`project NAME "Title" { requires where COND; stage { cost
+...; points N } ... }`): a wonder, a great bridge. Any player may buy a project's first
+stage when its requirement holds and they pay the stage's cost; that makes them the
+owner, and only the owner buys the next stages, one at a time, in order. Each stage's
+points count for the owner (`points`). A phase allows it with the activity `projects`
+(or `projects NAME, ...`); rules read `project_level(NAME)` and `project_owner(NAME)`,
+and the event `stage_built(NAME)` follows every stage.
+
+State data: `project_level` [project] stages built, `project_owner` [project] the owner
+or -1 (exactly while no stage is built)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from catandsl.rules.base import Action, Activity, IllegalAction, action_source, activity
+from catandsl.rules.placement import affordable, pay
+from catandsl.rules.registry import BOARD, EVERYTHING, query
+
+if TYPE_CHECKING:
+    from catandsl.engine.game import Game
+    from catandsl.engine.state import State
+
+
+@dataclass(frozen=True, order=True)
+class BuildStage(Action):
+    """Buy the next stage of a project."""
+
+    KIND: ClassVar[str] = "build_stage"
+    WRITES: ClassVar[frozenset[str]] = EVERYTHING  # its event's rules may write anything
+    project: str
+
+
+@action_source
+def stage_actions(game: Game) -> list[Action]:
+    return [BuildStage(name) for name in game.ruleset.projects]
+
+
+@dataclass(frozen=True)
+class ProjectTables:
+    names: tuple[str, ...]
+    index: dict[str, int]
+    ids: tuple[int, ...]  # the BuildStage action id of each project
+    costs: tuple[tuple[tuple[int, ...], ...], ...]  # [project][stage] resource vector
+    points: tuple[tuple[int, ...], ...]  # [project][stage]
+
+    @classmethod
+    def build(cls, game: Game) -> ProjectTables:
+        projects = tuple(game.ruleset.projects.values())
+        return cls(tuple(p.name for p in projects), {p.name: k for k, p in enumerate(projects)},
+                   tuple(game.action_id[BuildStage(p.name)] for p in projects),
+                   tuple(tuple(game.cost_vector(st.cost) for st in p.stages) for p in projects),
+                   tuple(tuple(st.points for st in p.stages) for p in projects))
+
+
+def why_not(s: State, p: int, k: int) -> tuple[str, str]:
+    """Why player p may not buy the next stage of project k now: (code, reason), or
+    ("", "") when they may."""
+    g = s.game
+    t = g.table(ProjectTables)
+    level, owner = s.project_level[k], s.project_owner[k]
+    project = g.ruleset.projects[t.names[k]]
+    if level >= len(t.costs[k]):
+        return "project/complete", "every stage is built"
+    if owner >= 0 and owner != p:
+        return "project/owned", f"player {owner + 1} owns it"
+    if project.requires is not None and not g.interp.value(
+            project.requires, {"player": p, "level": level}, s, project.source):
+        return "project/requirement", "its requirement does not hold"
+    if not affordable(s.hands[p], t.costs[k][level]):
+        return "project/cannot_afford", f"cannot afford stage {level + 1}"
+    return "", ""
+
+
+def stage_points(s: State, player: int) -> int:
+    """The points of the stages built in the projects the player owns."""
+    t = s.game.table(ProjectTables)
+    return sum(sum(t.points[k][:s.project_level[k]])
+               for k, owner in enumerate(s.project_owner) if owner == player)
+
+
+def _legal(s: State, p: int, names: frozenset[str] | None) -> list[int]:
+    t = s.game.table(ProjectTables)
+    return [t.ids[k] for k, name in enumerate(t.names)
+            if (names is None or name in names) and not why_not(s, p, k)[0]]
+
+
+def _apply(s: State, p: int, act: BuildStage) -> None:
+    t = s.game.table(ProjectTables)
+    k = t.index[act.project]
+    pay(s, p, t.costs[k][s.project_level[k]])
+    s.project_level[k] += 1
+    s.project_owner[k] = p
+    s.emit("stage_built", {"player": p, "project": act.project, "level": s.project_level[k]})
+
+
+def _refusal(s: State, p: int, act: BuildStage) -> IllegalAction:
+    code, why = why_not(s, p, s.game.table(ProjectTables).index[act.project])
+    return IllegalAction(code or "project/not_now", f"build_stage {act.project}: {why or 'not now'}")
+
+
+PROJECTS = activity(Activity(
+    "projects", "buy the next stage of a project (a phase may name the projects)",
+    _legal, {BuildStage: _apply}, names="project", subject=lambda game, act: act.project,
+    refusal=_refusal))
+
+
+@query("project: project", returns="int", reads=BOARD)
+def project_level(s: State, project: str) -> int:
+    """The stages of the project built so far (0 to its number of stages)."""
+    return s.project_level[s.game.table(ProjectTables).index[project]]
+
+
+@query("project: project", returns="player", reads=BOARD)
+def project_owner(s: State, project: str) -> int:
+    """The player who owns the project (who bought its first stage), or -1."""
+    return s.project_owner[s.game.table(ProjectTables).index[project]]
