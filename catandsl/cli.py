@@ -580,6 +580,13 @@ def _app():
                       file=sys.stderr)
             raise _Exit(EXIT_ERRORS)
 
+    @app.command()
+    def engine():
+        """Serve the embedding API as JSON lines on stdin/stdout (docs/embedding.md)."""
+        from catandsl.protocol import serve
+
+        raise _Exit(serve())
+
     return app
 
 

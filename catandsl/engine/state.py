@@ -193,6 +193,11 @@ class State:
         s._steps = 0
         return s
 
+    def __deepcopy__(self, memo: dict) -> State:
+        """copy.deepcopy (what OpenSpiel uses to clone a Python state) is clone(): the
+        game, shared by every state of it, is never copied."""
+        return self.clone()
+
     def changed(self) -> None:
         """Call after editing the data directly (tests building a fixed position)."""
         self._legal = None
@@ -312,18 +317,18 @@ class State:
     def action_to_string(self, action_id: int) -> str:
         return self.game.action_to_string(action_id)
 
-    def observation(self, player: int) -> dict:
+    def observation(self, player: int, copy: bool = True) -> dict:
         """What `player` may see: their own hand and cards; opponents' resource hands and
         development cards as counts only (so a stolen card's identity stays hidden); the
         deck as a count; public pieces, awards, played cards and the bank in full. The
-        seed is left out: with it, future draws (the deck order) could be computed."""
+        seed is left out: with it, future draws (the deck order) could be computed.
+        `copy=False` (for readers such as the Observer) shares the state's own lists:
+        read it, never edit it."""
         g = self.game
         g.check_seat(player, "observation")
-        data = json.loads(self.serialize())  # a copy: never edit the state
-        for p in range(g.num_players):
-            if p != player:
-                data["hands"][p] = sum(self.hands[p])
-                data["cards"][p] = sum(self.cards[p])
+        data = json.loads(self.serialize()) if copy else self.to_json()
+        data["hands"] = [row if p == player else sum(row) for p, row in enumerate(data["hands"])]
+        data["cards"] = [row if p == player else sum(row) for p, row in enumerate(data["cards"])]
         data["deck"] = sum(self.deck)
         if player != self.turn_player:
             data["new_cards"] = sum(self.new_cards)

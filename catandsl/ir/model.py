@@ -17,7 +17,7 @@ from these type hints, so the three cannot drift apart.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 FORMAT_VERSION = 2
 
@@ -754,3 +754,27 @@ class Scenario:
     sections: tuple[Section, ...]
     files: tuple[str, ...] = ()
     format_version: int = FORMAT_VERSION
+
+    @classmethod
+    def from_json(cls, data: Any) -> Scenario:
+        """A compiled scenario from `catandsl compile --json` output (the text or the
+        parsed object); IRFormatError if it is not one of this format version."""
+        import json
+
+        from catandsl.ir.codec import IRFormatError, from_json
+
+        if isinstance(data, (str, bytes)):
+            try:
+                data = json.loads(data)
+            except (ValueError, RecursionError) as e:
+                raise IRFormatError(f"$: not JSON: {e}") from None
+        if isinstance(data, dict) and data.get("format_version", FORMAT_VERSION) != FORMAT_VERSION:
+            raise IRFormatError(f"$.format_version: this engine reads {FORMAT_VERSION}, "
+                                f"not {data.get('format_version')!r}")
+        return from_json(cls, data)
+
+    def to_json(self) -> Any:
+        """The scenario as JSON data (what `catandsl compile --json` prints)."""
+        from catandsl.ir.codec import to_json
+
+        return to_json(self)
