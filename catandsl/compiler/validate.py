@@ -90,6 +90,11 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> Non
             report(d)
         for start in rs.map.starts:
             piece = rs.pieces.get(start.piece)
+            if start.seat is not None:
+                d = _seat_start_wrong(rs, start, piece, span)
+                if d is not None:
+                    report(d)
+                continue
             if piece is not None and not piece.neutral:
                 report(Diagnostic("E0411", f"`{start.piece}` is a player's piece; only neutral pieces start on the map",
                                   _span(start.source, span)))
@@ -127,6 +132,8 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> Non
                               help=board.help))
             continue
         for start in rs.map.starts:
+            if start.seat is not None:
+                continue  # a seat's piece: the game checks its site
             d = _start_outside_its_sites(rs, board, start, span)
             if d is not None:
                 report(d)
@@ -239,6 +246,21 @@ def _phases_move_what_cannot(rs, span: Span):
                     yield Diagnostic("E0308", f"phase `{phase.name}` allows `move {name}`, but a {name} "
                                      "never moves: it has no `moves` block", _span(phase.source, span),
                                      help=f"give piece `{name}` a `moves {{ ... }}` block, or drop it here")
+
+
+def _seat_start_wrong(rs, start, piece, span) -> Diagnostic | None:
+    """A seat's own piece (`start settlement of neutral 1 at ...`): a player's kind of
+    piece, of a seat the configuration has."""
+    where = _span(start.source, span)
+    if piece is not None and piece.neutral:
+        return Diagnostic("E0411", f"`{start.piece}` is a neutral piece: it starts without a seat "
+                          f"(`start {start.piece} at ...`)", where)
+    seats = rs.players if start.seat == "player" else int(rs.setting("neutral_seats", 0) or 0)
+    if start.seat_number > seats:
+        return Diagnostic("E0411", f"`start {start.key()}`, but this configuration has {seats} "
+                          f"{start.seat} seat(s)", where,
+                          help="write `neutral_seats N` in the same variant" if start.seat == "neutral" else None)
+    return None
 
 
 def _start_fits_its_piece(start: model.Start, piece: model.Piece, span: Span) -> Diagnostic | None:

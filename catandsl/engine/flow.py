@@ -251,6 +251,7 @@ def _next_turn(s: State) -> None:
     s.offers_made = 0
     s.offers_declined = []
     s.acted = [0] * len(g.custom_actions)
+    s.turn_rolls = []
     s.emit("turn_started", {"player": s.turn_player})
 
 
@@ -347,7 +348,13 @@ class Turn(Prompt):
         return s.turn_player
 
     def outcomes(self, s: State) -> list[tuple[int, float]]:
-        return s.game.dice.outcomes
+        g = s.game
+        if not (g.dice_distinct and s.turn_rolls):
+            return g.dice.outcomes
+        # `rolls 2 distinct`: a total already rolled this turn is rolled again
+        kept = [(t, pr) for t, pr in g.dice_totals if t not in s.turn_rolls]
+        whole = sum(pr for _, pr in kept)
+        return [(g.action_id[Roll(t)], pr / whole) for t, pr in kept]
 
     def legal(self, s: State) -> list[int]:
         g = s.game
@@ -372,6 +379,11 @@ class Turn(Prompt):
             s.last_roll = act.total
             s.chance_count += 1
             s.phase = g.roll_phase + 1
+            if g.dice_rolls > 1:  # `rolls N`: the next roll comes once this one's rules have run
+                s.turn_rolls.append(act.total)
+                if len(s.turn_rolls) < g.dice_rolls:
+                    s.phase = g.roll_phase
+                    s.roll_requested = True
             s.emit("dice_rolled", {"player": s.turn_player, "roll": act.total})
         elif kind is RollDice:
             s.phase = g.roll_phase

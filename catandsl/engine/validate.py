@@ -114,6 +114,10 @@ def _check_flow(g: Game, s: State) -> None:
         raise _fail("seed", f"{s.seed!r} is not this game's seed {g.seed}")
     for f in ("chance_count", "actions_applied", "offers_made", "last_roll"):
         _scalar(f, getattr(s, f), 0, 10**9)
+    _ints("turn_rolls", s.turn_rolls, len(_list("turn_rolls", s.turn_rolls)), 0, 10**9)
+    if len(s.turn_rolls) > g.dice_rolls:
+        raise _fail("turn_rolls", f"{len(s.turn_rolls)} rolls kept this turn; the dice are rolled "
+                    f"{g.dice_rolls} time(s) a turn")
     if s.stage == "setup" and s.start_player >= 0 and s.setup_pos > len(g.setup_script):
         raise _fail("setup_pos", "past the set-up")
 
@@ -133,14 +137,17 @@ def _check_data(g: Game, s: State) -> None:
     _rows("played", s.played, n, C, 0, big)
     _ints("played_turn", s.played_turn, len(g.decks), 0, big)
     _ints("deck", s.deck, C, 0, big)
+    _ints("discarded", s.discarded, C, 0, big)
     for c in g.cards:
         total = s.deck[c.index] + sum(h[c.index] for h in s.cards) + sum(p[c.index] for p in s.played)
+        total += s.discarded[c.index]
         if total != c.count:
             raise _fail("cards", f"card {c.name} is not conserved: {total} in the game, not {c.count}")
     corners, P = len(b.intersections), len(b.paths)
-    _ints("corner_owner", s.corner_owner, corners, -1, n - 1)
+    seats = g.num_seats  # the players, then the neutral seats
+    _ints("corner_owner", s.corner_owner, corners, -1, seats - 1)
     _ints("corner_piece", s.corner_piece, corners, -1, K - 1)
-    _ints("path_owner", s.path_owner, P, -1, n - 1)
+    _ints("path_owner", s.path_owner, P, -1, seats - 1)
     _ints("path_piece", s.path_piece, P, -1, K - 1)
     for what, owners, pieces, kind in (("corner", s.corner_owner, s.corner_piece, "intersection"),
                                        ("path", s.path_owner, s.path_piece, "path")):
@@ -151,7 +158,7 @@ def _check_data(g: Game, s: State) -> None:
                 piece = g.pieces[pi]
                 if piece.neutral or piece.site != kind or k not in piece.allowed_set:
                     raise _fail(f"{what}_piece", f"a {piece.name} cannot stand on {kind} {k}")
-    _rows("placed", s.placed, n, K, 0, big)
+    _rows("placed", s.placed, seats, K, 0, big)
     _ints("neutral_at", s.neutral_at, len(g.neutral_start), -1, max(len(b.hexes), P) - 1)
     for pi, slots in enumerate(g.neutral_slots):
         piece = g.pieces[pi]
@@ -225,7 +232,7 @@ def _check_pieces(g: Game, s: State) -> None:
     """Each player's placed pieces are those on the board (and one lifted to be moved),
     within their limits."""
     counted = pieces_on_board(s)
-    for p in range(g.num_players):
+    for p in range(g.num_seats):
         for pi, piece in enumerate(g.pieces):
             if s.placed[p][pi] != counted[p][pi]:
                 raise _fail("placed", f"player {p} has {counted[p][pi]} {piece.name} on the board, "

@@ -402,6 +402,8 @@ class Dice:
     sides: int
     reroll: tuple[int, ...] = ()
     source: Source | None = None
+    rolls: int = 1  # `rolls 2`: the dice are rolled this many times a turn, each resolved in turn
+    distinct: bool = False  # `rolls 2 distinct`: a later roll is rolled again until its total is new
 
 
 @dataclass(frozen=True)
@@ -537,6 +539,16 @@ class Start:
     hexes: tuple[tuple[int, int], ...] = ()
     paths: tuple[EdgeRef, ...] = ()
     source: Source | None = None
+    # a seat's own piece placed before the set-up (`start settlement of neutral 1 at
+    # (0, -2) N`): "player" or "neutral", the seat's number counting from 1, and the
+    # corner of (q, r) it stands on (a piece on a path names its side in `paths`)
+    seat: str | None = None
+    seat_number: int = 0
+    corner: str | None = None
+
+    def key(self) -> str:
+        """What a `start` outside the map replaces: a neutral piece's start, or one seat's piece."""
+        return self.piece if self.seat is None else f"{self.piece} of {self.seat} {self.seat_number}"
 
 
 @dataclass(frozen=True)

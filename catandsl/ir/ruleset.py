@@ -165,6 +165,6 @@ def _overridden(m: model.Map, starts: list[model.StartOverride],
         m = replace(m, harbors=plans)
     if starts:
         moved = {o.name: o.start for o in starts}
-        kept = tuple(s for s in m.starts if s.piece not in moved)
+        kept = tuple(s for s in m.starts if s.key() not in moved)
         m = replace(m, starts=kept + tuple(moved[o.name] for o in starts))
     return m

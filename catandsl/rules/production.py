@@ -33,7 +33,7 @@ def produce(s: State, roll: int) -> None:
         if choice[h]:
             for c in b.hex_corners[h]:
                 o = s.corner_owner[c]
-                if o >= 0:
+                if 0 <= o < n:  # a neutral seat never receives anything
                     chosen[o] += g.pieces[s.corner_piece[c]].produces
             continue
         if r < 0:
@@ -41,7 +41,7 @@ def produce(s: State, roll: int) -> None:
         row = owed[r]
         for c in b.hex_corners[h]:
             o = s.corner_owner[c]
-            if o >= 0:
+            if 0 <= o < n:
                 row[o] += g.pieces[s.corner_piece[c]].produces
     for r, row in enumerate(owed):
         total = sum(row)

@@ -45,11 +45,20 @@ def points(s: State, player: int) -> int:
     return pts
 
 
+@query("player: player", returns="int", reads=(BOARD, CARDS, TOKENS))
 def public_points(s: State, player: int) -> int:
-    """Points the other players can see: hidden cards (victory point cards) left out."""
+    """The player's victory points the others can see (hidden cards left out)."""
     g = s.game
     hidden = sum(n * c.points for n, c in zip(s.cards[player], g.cards) if c.hidden)
     return points(s, player) - hidden
+
+
+@query("player: player", returns="bool", reads=(BOARD, CARDS, TOKENS))
+def ahead(s: State, player: int) -> bool:
+    """Whether the player's public points are more than every other player's (a cost
+    that rises for the leader)."""
+    mine = public_points(s, player)
+    return all(public_points(s, p) < mine for p in range(s.game.num_players) if p != player)
 
 
 def update_awards(s: State) -> None:
