@@ -16,13 +16,14 @@ from catandsl.rules.harbors import DrawHarbor, PlaceHarbor
 from catandsl.rules.movement import PickUp, PutDown
 from catandsl.rules.neutral import Move, Steal, Stolen, Take
 from catandsl.rules.placement import Build
+from catandsl.rules.seats import BuildFor
 from catandsl.rules.trade import Accept, BankTrade, CancelOffer, Decline, Offer, TradeWith
 from catandsl.rules.travel import Travel
 
 ACTION_TYPES = ACTIONS  # kind -> class, every kind registered by the rule modules
 
 __all__ = [
-    "ACTION_TYPES", "Accept", "Action", "BankTrade", "Build", "BuyCard", "CancelOffer",
+    "ACTION_TYPES", "Accept", "Action", "BankTrade", "Build", "BuildFor", "BuyCard", "CancelOffer",
     "ChoosePlayer", "ChooseResource", "Decline", "Discard", "Draw", "DrawHarbor", "DrawToken",
     "EndTurn", "Move", "Offer", "Pass", "PickUp", "PlaceHarbor", "PlayCard", "PutDown", "Roll",
     "RollDice", "RuleRoll", "StartPlayer", "Steal", "Stolen", "Take", "TakeAction", "TradeWith",

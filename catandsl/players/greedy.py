@@ -8,6 +8,9 @@ island where it has no building yet; it builds movable path pieces (ships) towar
 nearest free settlement spot on such an island (a breadth-first distance over the
 intersections), and it never lifts a ship to move it (it ends the turn instead).
 
+A piece it places for another seat (a neutral one, `build_free_for`) goes where it hems
+in the opponents most and its own network least.
+
 A travelling piece (a wagon) heads for the nearest path where its `stop` condition holds
 that is not where it stands (a breadth-first distance over the paths), so it shuttles
 between the places it stops at; the scenario's own actions are taken when legal."""
@@ -98,6 +101,23 @@ class GreedyPlayer:
         self._trips = (state, key, dist)
         return dist
 
+    def _for_score(self, state, a: A.BuildFor, me: int) -> float:
+        """A piece for another seat: near the opponents' pieces, away from mine."""
+        g = state.game
+        b = g.board
+        P = g.pieces[g.piece_index[a.piece]]
+        ends = (a.at,) if P.site == "intersection" else b.path_ends[a.at]
+        near = set(ends) | {m for c in ends for m in b.corner_neighbours[c]}
+        score = 0.0
+        for c in near:
+            owners = [state.corner_owner[c]] + [state.path_owner[x] for x in b.corner_paths[c]]
+            for o in owners:
+                if o == me:
+                    score -= 2
+                elif 0 <= o < g.num_players:
+                    score += 1
+        return score + 0.1 * self.rng.random()
+
     def _score(self, state, a: A.Action, me: int) -> float:
         g = state.game
         b = g.board
@@ -111,6 +131,8 @@ class GreedyPlayer:
             if getattr(P, "movement", None) is not None:  # a ship: toward a new island
                 return self._ship_score(state, a.at, me) + 0.1 * self.rng.random()
             return 5 + self.rng.random()
+        if isinstance(a, A.BuildFor):
+            return self._for_score(state, a, me)
         if isinstance(a, A.PickUp):
             return -1  # never moves a ship: ends the turn instead
         if isinstance(a, A.PutDown):  # only after a forced lift: the best spot
