@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from catandsl.engine import IllegalAction
+from catandsl.engine import IllegalAction, StateError
 from catandsl.engine import actions as A
 from catandsl.rules.hands import resource_cards_of
 from catandsl.rules.scoring import ahead, public_points
@@ -135,7 +135,7 @@ def test_unplay_sets_a_played_knight_aside_and_largest_army_is_measured_again(g)
     g.deserialize_state(s.serialize())  # conserved: deck + hands + played + set aside
     data = json.loads(s.serialize())
     data["discarded"][knight] = 0
-    with pytest.raises(Exception):
+    with pytest.raises(StateError):
         g.deserialize_state(json.dumps(data))
 
 

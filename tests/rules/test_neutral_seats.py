@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from catandsl.engine import IllegalAction
+from catandsl.engine import IllegalAction, StateError
 from catandsl.engine import actions as A
 from catandsl.rules import placement
 from catandsl.rules.places import owner
@@ -94,7 +94,7 @@ def test_a_road_built_in_play_gives_the_neutral_seat_a_road_on_its_own_network(g
     act(s, A.Build("road", road))
     offered = legal(s)
     assert offered and all(isinstance(a, A.BuildFor) and a.seat == 2 and a.piece == "road" for a in offered)
-    assert {a.at for a in offered} == {x for x in b.corner_paths[start]}  # touching its settlement
+    assert {a.at for a in offered} == set(b.corner_paths[start])  # touching its settlement
     before = s.serialize()
     with pytest.raises(IllegalAction):
         act(s, A.BuildFor(2, "road", road))  # not next to the neutral's pieces
@@ -163,7 +163,7 @@ def test_two_rolls_a_turn_the_second_total_differs_and_nothing_comes_between(g):
     act(s, A.RollDice())
     act(s, A.Roll(8))
     assert s.is_chance_node()  # the second roll at once: no Knight between the rolls
-    outcomes = dict((g.actions[a].total, p) for a, p in s.chance_outcomes())
+    outcomes = {g.actions[a].total: p for a, p in s.chance_outcomes()}
     assert 8 not in outcomes and abs(sum(outcomes.values()) - 1) < 1e-9
     assert outcomes[7] == pytest.approx(6 / 31)
     act(s, A.Roll(6))
@@ -172,7 +172,7 @@ def test_two_rolls_a_turn_the_second_total_differs_and_nothing_comes_between(g):
     assert s.turn_rolls == []
     data = json.loads(s.serialize())
     data["turn_rolls"] = [5, 6, 8]
-    with pytest.raises(Exception):
+    with pytest.raises(StateError):
         g.deserialize_state(json.dumps(data))
 
 
@@ -201,3 +201,26 @@ def test_rolls_distinct_needs_enough_totals(tmp_path):
     text = SCENARIO.replace("dice 2d6 { rolls 2 distinct }", "dice 1d2 {\n    reroll 1\n    rolls 2 distinct\n  }")
     _, diags = compile_text(tmp_path, text)
     assert "E0304" in codes_of(diags)
+
+
+def test_the_picture_draws_a_neutral_seats_pieces_in_a_colour_nobody_plays(g):
+    from catandsl.render import palette
+    from catandsl.render.state_svg import render_map, render_state
+
+    s = g.new_initial_state()
+    svg = render_state(g, s)
+    start = _corner(g, 1, 0, "N")
+    assert f'data-piece="settlement" data-owner="2" data-at="{start}"' in svg
+    assert palette.player_colour(2) not in (palette.player_colour(0), palette.player_colour(1))
+    assert palette.player_colour(2) in svg
+    assert 'data-owner="2"' in render_map(g.board, g.ruleset)
+
+
+def test_greedy_bots_play_a_whole_game_and_build_for_the_neutral_seat(g):
+    from catandsl.players.base import play_game
+    from catandsl.players.greedy import GreedyPlayer
+
+    s, _ = play_game(g, [GreedyPlayer(0), GreedyPlayer(1)], log=False)
+    assert s.is_terminal() and s.reason in ("victory", "turn_limit")
+    assert sum(s.placed[2]) > 1  # the neutral seat got pieces besides its start
+    assert placement.pieces_on_board(s) == s.placed
