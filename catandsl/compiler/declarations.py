@@ -35,7 +35,7 @@ DECL_KINDS_BY_WORD = {
     "piece": "piece", "award": "award", "rule": "rule", "deck": "deck", "trade": "trade",
     "resource": "resource", "terrain": "terrain", "setting": "setting", "param": "param",
     "special_victory": "rule", "map": "map", "setup": "setup", "turn": "turn",
-    "token": "token", "site": "site", "dice": "dice", "action": "action",
+    "token": "token", "site": "site", "dice": "dice", "action": "action", "counter": "counter",
 }
 
 
@@ -625,6 +625,7 @@ BODY = {
     "start": Lowering._start,
     "harbors": Lowering._harbors,
     "token": supplies.lower_token,
+    "counter": supplies.lower_counter,
     "site": supplies.lower_site,
     "tie_break": supplies.lower_tie_break,
 }

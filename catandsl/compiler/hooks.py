@@ -18,6 +18,7 @@ NAME_KINDS = {
     "award": "award",
     "island": "island",
     "token": "token",
+    "counter": "counter",
     "site": "site_kind",
     "action": "action",
 }

@@ -18,7 +18,7 @@ from catandsl.ir.ruleset import Ruleset
 # what `without` can take away that other declarations name, by kind
 _KINDS = {
     "piece": model.Piece, "resource": model.Resource, "terrain": model.Terrain,
-    "token": model.Token, "site": model.SiteKind, "deck": model.Deck,
+    "token": model.Token, "site": model.SiteKind, "deck": model.Deck, "counter": model.Counter,
 }
 
 
@@ -39,7 +39,7 @@ def declared_names(scenario: model.Scenario) -> dict[str, set[str]]:
 def _present(rs: Ruleset) -> dict[str, set[str]]:
     return {
         "piece": set(rs.pieces), "resource": set(rs.resources), "terrain": set(rs.terrains),
-        "token": set(rs.tokens), "site": set(rs.sites), "deck": set(rs.decks),
+        "token": set(rs.tokens), "site": set(rs.sites), "deck": set(rs.decks), "counter": set(rs.counters),
         "card": {c.name for d in rs.decks.values() for c in d.cards},
     }
 

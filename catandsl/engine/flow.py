@@ -252,6 +252,9 @@ def _next_turn(s: State) -> None:
     s.offers_declined = []
     s.acted = [0] * len(g.custom_actions)
     s.turn_rolls = []
+    for row in s.counters:
+        for k in g.turn_counters:
+            row[k] = 0
     s.emit("turn_started", {"player": s.turn_player})
 
 

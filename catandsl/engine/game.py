@@ -125,6 +125,10 @@ class Game:
         self.token_reserve = supplies.token_reserve
         self.sites: tuple[SiteInfo, ...] = supplies.sites
         self.custom_actions = tuple(rs.actions.values())
+        self.counter_names = tuple(rs.counters)
+        self.counter_index = {c: k for k, c in enumerate(self.counter_names)}
+        # counters that go back to 0 when a turn begins
+        self.turn_counters = tuple(k for k, c in enumerate(rs.counters.values()) if c.per_turn)
         self._build_pieces()
         self._build_cards()
         self._build_hooks()
@@ -154,7 +158,7 @@ class Game:
         rs = self.ruleset
         out: dict[str, Any] = {n: list(ids) for n, ids in self.board.island_names.items()}
         for group in (rs.resources, rs.terrains, rs.pieces, rs.awards, rs.decks, rs.tokens,
-                      rs.sites, rs.actions):
+                      rs.counters, rs.sites, rs.actions):
             for n in group:
                 out[n] = n
         for d in rs.decks.values():

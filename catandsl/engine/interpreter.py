@@ -67,6 +67,7 @@ def type_checks(game: Game) -> dict[str, Check]:
         "terrain": among("a terrain", rs.terrains),
         "award": among("an award", rs.awards),
         "token": among("a token", rs.tokens),
+        "counter": among("a counter", rs.counters),
         "site_kind": among("a kind of site", rs.sites),
         "action": among("an action", rs.actions),
         "island": island,

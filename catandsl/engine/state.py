@@ -44,7 +44,7 @@ FIELDS = (
     "award_holder", "last_roll", "last_corner", "last_path", "vp_tokens", "island_tags",
     "moved", "fresh_paths", "token_stock", "token_supply", "tokens_held", "partners",
     "offers_made", "offers_declined", "acted", "harbor_at", "harbor_supply", "travellers",
-    "turn_rolls", "discarded",
+    "turn_rolls", "discarded", "counters",
 )
 
 
@@ -101,6 +101,7 @@ class State:
     travellers: list[list[int]]  # [player, piece, path, points left, turn, moved] (rules/travel.py)
     turn_rolls: list[int]  # the totals rolled so far this turn (`rolls 2 distinct`)
     discarded: list[int]  # [c] played cards set aside for good (`unplay`)
+    counters: list[list[int]]  # [p][counter] (rules/counters.py)
 
     __slots__ = FIELDS + ("pending", "game", "_legal", "_chance", "_routes", "_changed", "_steps")
 
@@ -157,6 +158,7 @@ class State:
         self.travellers = []
         self.turn_rolls = []
         self.discarded = [0] * C
+        self.counters = [[0] * len(game.counter_names) for _ in range(n)]
         for seat, pi, k in game.seat_starts:  # the seats' pieces placed before the set-up
             if game.pieces[pi].site == "intersection":
                 self.corner_owner[k], self.corner_piece[k] = seat, pi

@@ -203,6 +203,7 @@ def _check_data(g: Game, s: State) -> None:
     _ints("offers_declined", s.offers_declined, len(_list("offers_declined", s.offers_declined)), 0,
           len(g.actions) - 1)
     _ints("acted", s.acted, len(g.custom_actions), 0, big)
+    _rows("counters", s.counters, n, len(g.counter_names), 0, 1_000_000)
     for k, e in enumerate(_list("travellers", s.travellers)):
         _ints(f"travellers[{k}]", e, 6, -1, big)
         if not (0 <= e[0] < n and 0 <= e[1] < len(g.pieces) and g.pieces[e[1]].travel is not None

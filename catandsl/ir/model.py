@@ -473,6 +473,20 @@ class TilePool:
 
 
 @dataclass(frozen=True)
+class Counter:
+    """`counter NAME` (or `counter NAME { per turn }`): a number each player keeps,
+    starting at 0, that rules set and read (`set_counter`, `add_to_counter`,
+    `counter`): a once-a-turn flag, steps counted in a move. `per_turn` sets every
+    player's back to 0 when a turn begins. It is no token: nobody sees it as a holding,
+    and it scores nothing."""
+
+    KIND: ClassVar[str] = "counter"
+    name: str
+    per_turn: bool = False
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
 class NumberToken:
     value: int
     letter: str | None = None
@@ -624,12 +638,12 @@ class Remove:
 
 
 Decl = (
-    Resource | Terrain | Bank | Piece | Deck | Award | Trade | Token | SiteKind | TieBreak
+    Resource | Terrain | Bank | Piece | Deck | Award | Trade | Token | Counter | SiteKind | TieBreak
     | Setting | Param | Setup | Turn | Dice | Victory | CustomAction | Rule | Map | StartOverride
     | HarborsOverride | Remove
 )
 DECL_TYPES: tuple[type, ...] = (
-    Resource, Terrain, Bank, Piece, Deck, Award, Trade, Token, SiteKind, TieBreak, Setting,
+    Resource, Terrain, Bank, Piece, Deck, Award, Trade, Token, Counter, SiteKind, TieBreak, Setting,
     Param, Setup, Turn, Dice, Victory, CustomAction, Rule, Map, StartOverride, HarborsOverride,
     Remove,
 )

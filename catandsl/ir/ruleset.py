@@ -37,6 +37,7 @@ class Ruleset:
     awards: dict[str, model.Award]
     trades: dict[str, model.Trade]
     tokens: dict[str, model.Token]
+    counters: dict[str, model.Counter]
     sites: dict[str, model.SiteKind]
     tie_break: model.TieBreak | None
     settings: dict[str, int | str]
@@ -141,6 +142,7 @@ def configure(
         awards={a.name: a for a in of(model.Award)},
         trades={t.name: t for t in of(model.Trade)},
         tokens={t.name: t for t in of(model.Token)},
+        counters={c.name: c for c in of(model.Counter)},
         sites={s.name: s for s in of(model.SiteKind)},
         tie_break=tie_breaks[-1] if tie_breaks else None,
         settings=settings,

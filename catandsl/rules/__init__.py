@@ -10,6 +10,7 @@ from catandsl.rules import (  # noqa: F401  (each module registers what it defin
     cards,
     choices,
     common,
+    counters,
     custom,
     dice,
     draws,

@@ -243,7 +243,7 @@ def test_forced_trade_costs_1_or_2_by_public_points_and_is_one_token_action_a_tu
     assert s.hands[0][:3] == [0, 0, 2] and s.hands[1][:3] == [1, 1, 0]
     assert A.TakeAction("move_barbarian") not in legal(s)  # one token action a turn
     act(s, A.EndTurn())
-    act(s, A.RollDice(), 1) if A.RollDice() in legal(s) else None
+    assert s.counters[0][G.counter_index["token_actions"]] == 0  # counted again each turn
     s2 = _main()
     put(s2, 0, "settlement", _corner(G, "inland"))  # 1 point ahead
     give(s2, 1, 0, 0, 1, 0, 0)
@@ -330,9 +330,9 @@ def test_the_halving_starts_again_each_turn():
     for x in line[1:]:
         put(s, 2, "road", x)
     act(s, Travel("wagon", line[0], line[1]))
-    assert _tokens(s, 0, "gold") == 4 and _tokens(s, 0, "toll_neutral_odd") == 1
+    assert _tokens(s, 0, "gold") == 4 and s.counters[0][G.counter_index["neutral_paths_odd"]] == 1
     act(s, A.EndTurn())  # player 1's turn, then player 0's again
-    assert _tokens(s, 0, "toll_neutral_odd") == 0
+    assert s.counters[0][G.counter_index["neutral_paths_odd"]] == 0
     for _ in range(2):
         to_main(s, 8)
         act(s, A.Roll(6))
