@@ -175,7 +175,10 @@ def _check_data(g: Game, s: State) -> None:
         placed = [at for at in here if at >= 0]
         if len(set(placed)) != len(placed):
             raise _fail("neutral_at", f"two {piece.name} pieces stand on one {piece.site}")
-    _ints("award_holder", s.award_holder, len(g.awards), -1, n - 1)
+    _ints("award_holder", s.award_holder, len(g.awards), -1, seats - 1)
+    for k, aw in enumerate(g.awards):
+        if s.award_holder[k] >= n and not aw.seats:
+            raise _fail("award_holder", f"a neutral seat holds {aw.name}, which only players compete for")
     _ints("last_corner", s.last_corner, n, -1, corners - 1)
     _ints("last_path", s.last_path, n, -1, P - 1)
     for k, e in enumerate(_list("vp_tokens", s.vp_tokens)):

@@ -234,6 +234,9 @@ class Award:
     min: int
     measure: Expr
     source: Source | None = None
+    # `neutral_seats compete`: the measure is read for the neutral seats too, and one may
+    # hold the award (its points go to nobody): Longest Road in Catan for Two
+    seats: bool = False
 
 
 @dataclass(frozen=True)

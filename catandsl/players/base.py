@@ -291,7 +291,7 @@ def _other_notes(game, before: _Seen, after: _Seen) -> list[str]:
     for k, (old, new) in enumerate(zip(before.holders, after.holders)):
         if old != new:
             title = game.awards[k].title
-            notes.append(f"{seat_name(new)} takes {title}" if new >= 0 else f"{title} is set aside")
+            notes.append(f"{seat_label(game, new)} takes {title}" if new >= 0 else f"{title} is set aside")
     return notes
 
 

@@ -69,7 +69,8 @@ def update_awards(s: State) -> None:
     for k, aw in enumerate(g.awards):
         if not g.award_reads[k] & changed:
             continue  # nothing this measure reads has changed
-        vals = [g.interp.value(aw.measure, {"player": p}, s, aw.source) for p in range(g.num_players)]
+        seats = g.num_seats if aw.seats else g.num_players  # `neutral_seats compete`
+        vals = [g.interp.value(aw.measure, {"player": p}, s, aw.source) for p in range(seats)]
         best = max(vals)
         holder = s.award_holder[k]
         if holder >= 0 and vals[holder] == best and best >= aw.min:

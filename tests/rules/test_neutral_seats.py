@@ -224,3 +224,37 @@ def test_greedy_bots_play_a_whole_game_and_build_for_the_neutral_seat(g):
     assert s.is_terminal() and s.reason in ("victory", "turn_limit")
     assert sum(s.placed[2]) > 1  # the neutral seat got pieces besides its start
     assert placement.pieces_on_board(s) == s.placed
+
+
+def test_a_neutral_seat_may_hold_an_award_its_seats_compete_for(tmp_path_factory):
+    text = SCENARIO.replace("  dice 2d6 { rolls 2 distinct }", '''  dice 2d6 { rolls 2 distinct }
+  award longest_road {
+    title "Longest Road"
+    points 2
+    min 5
+    measure longest_route(player, [road])
+    neutral_seats compete
+  }''')
+    g = game_of(tmp_path_factory, text, players=2)
+    s = blank(g)
+    b = g.board
+    c = _corner(g, 1, 0, "N")
+    put(s, 2, "settlement", c)
+    line, at = [], c
+    while len(line) < 5:  # five neutral roads in a line
+        x = next(x for x in b.corner_paths[at] if x not in line and s.path_owner[x] < 0
+                 and all(b.path_ends[x] != b.path_ends[y] for y in line))
+        line.append(x)
+        at = next(e for e in b.path_ends[x] if e != at)
+    for x in line[:4]:
+        put(s, 2, "road", x)
+    mine = next(x for x in range(len(b.paths)) if not set(b.path_ends[x]) & {e for y in line for e in b.path_ends[y]})
+    put(s, 0, "settlement", b.path_ends[mine][0])
+    give(s, 0, 1, 1, 0, 0, 0)
+    act(s, A.Roll(8))
+    act(s, A.Roll(6))
+    act(s, A.Build("road", mine))
+    act(s, A.BuildFor(2, "road", line[4]))
+    army = list(g.ruleset.awards).index("longest_road")
+    assert s.award_holder[army] == 2 and s.scores() == [1, 0]  # the award's points go to nobody
+    g.deserialize_state(s.serialize())
