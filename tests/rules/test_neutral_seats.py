@@ -258,3 +258,27 @@ def test_a_neutral_seat_may_hold_an_award_its_seats_compete_for(tmp_path_factory
     army = list(g.ruleset.awards).index("longest_road")
     assert s.award_holder[army] == 2 and s.scores() == [1, 0]  # the award's points go to nobody
     g.deserialize_state(s.serialize())
+
+
+def test_nothing_is_built_for_a_seat_without_a_legal_site_or_a_piece_left(g):
+    s = blank(g)  # the neutral seat has nothing on the board: no network to build on
+    b = g.board
+    mine = _corner(g, 0, 1, "S")
+    put(s, 0, "settlement", mine)
+    give(s, 0, 1, 1, 0, 0, 0)
+    act(s, A.Roll(8))
+    act(s, A.Roll(6))
+    act(s, A.Build("road", b.corner_paths[mine][0]))
+    assert not s.pending and not any(isinstance(a, A.BuildFor) for a in legal(s))
+    s = blank(g)
+    start = _corner(g, 1, 0, "N")
+    put(s, 2, "settlement", start)
+    road = g.piece_index["road"]
+    s.placed[2][road] = g.pieces[road].limit  # its supply of roads is used up
+    s.changed()
+    put(s, 0, "settlement", mine)
+    give(s, 0, 1, 1, 0, 0, 0)
+    act(s, A.Roll(8))
+    act(s, A.Roll(6))
+    act(s, A.Build("road", b.corner_paths[mine][0]))
+    assert not s.pending
