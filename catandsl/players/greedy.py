@@ -9,7 +9,7 @@ nearest free settlement spot on such an island (a breadth-first distance over th
 intersections), and it never lifts a ship to move it (it ends the turn instead).
 
 A piece it places for another seat (a neutral one, `build_free_for`) goes where it hems
-in the opponents most and its own network least.
+in the players least, itself above all.
 
 A travelling piece (a wagon) heads for the nearest path where its `stop` condition holds
 that is not where it stands (a breadth-first distance over the paths), so it shuttles
@@ -74,7 +74,7 @@ class GreedyPlayer:
         dist = self._travel_distances(state, P, a.at, me)
         here, there = dist.get(a.at, float("inf")), dist.get(a.to, float("inf"))
         if there < here:
-            return 6 + 4 / (1 + there) + 0.1 * self.rng.random()
+            return 3 + 1 / (1 + there) + 0.1 * self.rng.random()  # after building (5+): it ends the trading
         return 0.2 * self.rng.random()
 
     def _travel_distances(self, state, P, at: int, me: int) -> dict[int, float]:
@@ -102,7 +102,8 @@ class GreedyPlayer:
         return dist
 
     def _for_score(self, state, a: A.BuildFor, me: int) -> float:
-        """A piece for another seat: near the opponents' pieces, away from mine."""
+        """A piece for another seat: away from the players' pieces, mine most of all (a
+        neutral network that hems players in stalls the game for both)."""
         g = state.game
         b = g.board
         P = g.pieces[g.piece_index[a.piece]]
@@ -115,7 +116,7 @@ class GreedyPlayer:
                 if o == me:
                     score -= 2
                 elif 0 <= o < g.num_players:
-                    score += 1
+                    score -= 0.5
         return score + 0.1 * self.rng.random()
 
     def _score(self, state, a: A.Action, me: int) -> float:
