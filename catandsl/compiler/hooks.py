@@ -20,8 +20,11 @@ NAME_KINDS = {
     "area": "area",
     "project": "project",
     "token": "token",
+    "counter": "counter",
     "site": "site_kind",
     "action": "action",
+    "event": "event",
+    "measure": "measure",
 }
 
 _COMPARE = {"eq", "ne", "lt", "le", "gt", "ge"}

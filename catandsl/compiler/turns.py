@@ -103,7 +103,8 @@ def _allow(low: Lowering, st: ast.Node) -> model.Allow | None:
 
 
 def lower_dice(low: Lowering, e: ast.Entry) -> None:
-    """`dice 2d6`, `dice 2d6 { reroll 2, 12 }`"""
+    """`dice 2d6`, `dice 2d6 { reroll 2, 12 }`, `dice 2d6 { rolls 2 distinct }` (rolled
+    twice a turn, the second total differing from the first)"""
     if e.where is not None:
         raise Shape(e.where.span, "`dice` takes no `where` condition")
     items = terms(e)
@@ -119,9 +120,13 @@ def lower_dice(low: Lowering, e: ast.Entry) -> None:
         raise Shape(e.span, f"{count.value}d{sides} has {sides ** count.value:,} combinations to weigh; "
                     f"the limit is {MAX_OUTCOMES:,}")
     reroll: list[int] = []
+    rolls, distinct = 1, False
     for st in (e.block.stmts if e.block is not None else ()):
+        if isinstance(st, ast.Entry) and st.head.name == "rolls" and st.block is None:
+            rolls, distinct = _rolls(st)
+            continue
         if not isinstance(st, ast.Entry) or st.head.name != "reroll" or st.block is not None:
-            raise Shape(st.span, "a `dice` block holds `reroll 2, 12`")
+            raise Shape(st.span, "a `dice` block holds `reroll 2, 12` and `rolls 2 distinct`")
         for ph in st.phrases:
             if len(ph.terms) != 1 or not isinstance(ph.terms[0], ast.Number):
                 raise Shape(ph.span, "`reroll` lists totals: `reroll 2, 12`")
@@ -129,8 +134,113 @@ def lower_dice(low: Lowering, e: ast.Entry) -> None:
     possible = set(range(count.value, count.value * sides + 1))
     if possible <= set(reroll):
         raise Shape(e.span, "every total is rerolled: the dice could never stop")
+    if distinct and len(possible - set(reroll)) < rolls:
+        raise Shape(e.span, f"{rolls} distinct totals a turn, but only {len(possible - set(reroll))} "
+                    "totals are kept: the dice could never stop")
     low._declare_once("dice", ast.Word(e.head.span, "dice"))
-    low.emit(model.Dice("dice", count.value, sides, tuple(sorted(set(reroll))), source_of(e.span)))
+    low.emit(model.Dice("dice", count.value, sides, tuple(sorted(set(reroll))), source_of(e.span),
+                        rolls, distinct))
+
+
+MAX_ROLLS = 4  # rolls of the dice a turn
+
+
+def _rolls(st: ast.Entry) -> tuple[int, bool]:
+    """`rolls 2` or `rolls 2 distinct`."""
+    items = terms(st)
+    n = need_number(items, 0, st, "how many rolls a turn")
+    if not 1 <= n.value <= MAX_ROLLS:
+        raise Shape(n.span, f"the dice are rolled 1 to {MAX_ROLLS} times a turn, not {n.value}")
+    distinct = False
+    if len(items) > 1:
+        w = need_word(items, 1, n, "`distinct`")
+        if w.name != "distinct":
+            raise Shape(w.span, f"write `rolls {n.value} distinct`, not `{w.name}`")
+        distinct = True
+    no_more(items, 2, "rolls")
+    return n.value, distinct
+
+
+# ---- roll cards ----------------------------------------------------------------------------
+
+MAX_ROLL_CARDS = 1000  # cards in a deck revealed in place of the dice
+
+
+def lower_roll_cards(low: Lowering, e: ast.Entry) -> None:
+    """`roll_cards { card 2 windfall; card 3 x2; card 7 x6; new_year 5 }`"""
+    if e.where is not None or e.phrases:
+        raise Shape(e.span, "write `roll_cards { card TOTAL [EVENT] [xN] ... }`")
+    if e.block is None or not e.block.stmts:
+        raise Shape(e.span, "`roll_cards` needs a block of cards",
+                    help="roll_cards { card 2 windfall; card 3 x2; card 7 x6; new_year 5 }")
+    low._declare_once("roll_cards", ast.Word(e.head.span, "roll_cards"))
+    cards: list[model.RollCard] = []
+    unused: int | None = None
+    for st in e.block.stmts:
+        try:
+            if not isinstance(st, ast.Entry) or st.block is not None or st.where is not None or \
+                    st.head.name not in ("card", "new_year"):
+                raise Shape(st.span, "a `roll_cards` block holds `card TOTAL [EVENT] [xN]` and `new_year N`")
+            if st.head.name == "new_year":
+                if unused is not None:
+                    raise Shape(st.span, "`new_year` appears twice")
+                unused = single_number(st, 0, MAX_ROLL_CARDS).value
+                continue
+            cards.append(_roll_card(low, st))
+        except Shape as err:
+            low.ctx.error("E0309", err.message, err.span, help=err.help)
+    whole = sum(c.count for c in cards)
+    if cards and whole > MAX_ROLL_CARDS:
+        low.ctx.error("E0309", f"{whole:,} cards; a deck holds at most {MAX_ROLL_CARDS:,}", e.span)
+    elif cards and (unused or 0) >= whole:
+        low.ctx.error("E0309", f"{unused} unused cards leave none of the {whole} to reveal", e.span,
+                      help="`new_year N` lays N cards under the New Year card: fewer than the deck holds")
+    if not cards:
+        low.ctx.error("E0309", "`roll_cards` needs at least one card", e.span)
+        return
+    low.emit(model.RollCards("roll_cards", tuple(cards), unused or 0, source_of(e.span)))
+
+
+def _roll_card(low: Lowering, st: ast.Entry) -> model.RollCard:
+    """`card 6`, `card 6 x2`, `card 6 drought`, `card 6 drought x2`"""
+    items = list(terms(st))
+    count = 1
+    if items and isinstance(items[-1], ast.Repeat):
+        last = items[-1]
+        assert isinstance(last, ast.Repeat)
+        count = last.count
+        items[-1] = last.term
+    if not 1 <= len(items) <= 2 or not isinstance(items[0], ast.Number) or \
+            (len(items) == 2 and not isinstance(items[1], ast.Word)):
+        raise Shape(st.span, "a card is its total, then perhaps its event: `card 6 drought x2`")
+    total = items[0].value
+    if not 0 <= total <= 1000 or not 1 <= count <= MAX_ROLL_CARDS:
+        raise Shape(st.span, f"a card's total is 0..1000 and its count 1..{MAX_ROLL_CARDS}")
+    event = ""
+    if len(items) == 2:
+        word = items[1]
+        assert isinstance(word, ast.Word)
+        event = word.name
+        low.ctx.declare("event", event, word.span)  # the name `on card_revealed(EVENT)` filters on
+    return model.RollCard(total, event, count)
+
+
+def lower_measure(low: Lowering, e: ast.Entry) -> None:
+    """`measure knights played(player, [knight])`"""
+    items = terms(e)
+    name = need_word(items, 0, e, "the measure's name")
+    if e.where is not None or e.block is not None or len(items) != 2 or not isinstance(items[1], ast.Call):
+        raise Shape(e.span, "write `measure NAME QUERY`, the query reading `player`",
+                    help="measure knights played(player, [knight])")
+    low._declare_once("measure", name)
+    call = items[1]
+
+    def make() -> model.Measure:
+        expr, t = low.hooks.value(call, Scope({"player": "player"}, low.hooks.names), "a measure")
+        if t not in ("int", "any"):
+            low.ctx.error("E0504", f"a measure is a number, not {t}", call.span)
+        return model.Measure(name.name, expr, source_of(e.span))
+    low.later(make)
 
 
 # ---- victory -------------------------------------------------------------------------------
@@ -192,10 +302,15 @@ def declare_action(low: Lowering, e: ast.Entry) -> None:
         raise Shape(name.span, f"`{name.name}` is an activity of the turn; give the action another name")
     low._declare_once("action", name)
     block = e.block
-    low.later(lambda: _lower_action(low, name, title, block, e.span))
+    # the rule holding `on take` goes into the same section as the action (a `for` or
+    # `when` variant), right after it, like a deck's rules
+    rules: list[model.Rule] = []
+    low.later(lambda: _lower_action(low, name, title, block, e.span, rules))
+    low.later(lambda: rules.pop(0) if rules else None)
 
 
-def _lower_action(low: Lowering, name: ast.Word, title: str, block: ast.Block, span) -> model.CustomAction | None:
+def _lower_action(low: Lowering, name: ast.Word, title: str, block: ast.Block, span,
+                  rules: list[model.Rule]) -> model.CustomAction | None:
     from catandsl.compiler.pieces import lower_cost
 
     cost: tuple[model.Amount, ...] = ()
@@ -230,5 +345,5 @@ def _lower_action(low: Lowering, name: ast.Word, title: str, block: ast.Block, s
         return None
     if len(hooks) > 1:
         low.ctx.error("E0303", f"action `{name.name}` has more than one `on take`", name.span)
-    low.emit(model.Rule(f"action:{name.name}", tuple(hooks), "action", source_of(span)))
+    rules.append(model.Rule(f"action:{name.name}", tuple(hooks), "action", source_of(span)))
     return model.CustomAction(name.name, title, cost, per_turn, condition, source_of(span), token_cost)

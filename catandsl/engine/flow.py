@@ -26,7 +26,7 @@ from catandsl.engine.interpreter import Answers, NeedChoice
 from catandsl.rules import harbors, placement, scoring
 from catandsl.rules.base import CHANCE, TERMINAL, Action, EngineError, IllegalAction, Prompt, seats_ok, site
 from catandsl.rules.choices import ChoiceIds, ChoosePlayer, ChooseResource
-from catandsl.rules.dice import Roll, RollDice
+from catandsl.rules.dice import RollDice
 from catandsl.rules.registry import CHOICE, EVENTS, FLOW, PRIMITIVES, RANDOM, writes
 
 if TYPE_CHECKING:
@@ -251,6 +251,10 @@ def _next_turn(s: State) -> None:
     s.offers_made = 0
     s.offers_declined = []
     s.acted = [0] * len(g.custom_actions)
+    s.turn_rolls = []
+    for row in s.counters:
+        for k in g.turn_counters:
+            row[k] = 0
     s.emit("turn_started", {"player": s.turn_player})
 
 
@@ -347,7 +351,7 @@ class Turn(Prompt):
         return s.turn_player
 
     def outcomes(self, s: State) -> list[tuple[int, float]]:
-        return s.game.dice.outcomes
+        return s.game.roll_source.outcomes(s)
 
     def legal(self, s: State) -> list[int]:
         g = s.game
@@ -366,13 +370,8 @@ class Turn(Prompt):
     def apply(self, s: State, act: Action) -> None:
         g = s.game
         kind = type(act)
-        if kind is Roll:
-            assert isinstance(act, Roll)
-            s.roll_requested = False
-            s.last_roll = act.total
-            s.chance_count += 1
-            s.phase = g.roll_phase + 1
-            s.emit("dice_rolled", {"player": s.turn_player, "roll": act.total})
+        if kind in g.roll_source.answers:
+            _rolled(s, *g.roll_source.reveal(s, act))
         elif kind is RollDice:
             s.phase = g.roll_phase
             s.roll_requested = True
@@ -388,6 +387,36 @@ class Turn(Prompt):
         if a is None or a.refusal is None or not any(a is b for b, _ in s.game.reachable[s.phase]):
             return None
         return a.refusal(s, s.turn_player, act)
+
+
+def _rolled(s: State, total: int, event: str) -> None:
+    """The roll came up (the dice, or a roll card with perhaps an event). A card's event
+    runs before the roll's own hooks (production); a card whose total the dice would roll
+    again (`reroll`) has its event, then another card is revealed. With `rolls N`, the
+    next roll comes once this one's rules have run; with `rolls N distinct`, a card
+    showing a total already rolled this turn is laid aside unresolved and another is
+    revealed (the dice's outcomes leave such totals out)."""
+    g = s.game
+    s.chance_count += 1
+    env = {"player": s.turn_player, "event": event, "roll": total}
+    repeated = g.dice_distinct and total in s.turn_rolls
+    if total in g.rerolled or repeated:  # only a card shows one: the dice never stop there
+        s.phase = g.roll_phase
+        s.roll_requested = True  # still the roll phase, at the chance node again
+        if repeated:
+            event = ""
+    else:
+        s.roll_requested = False
+        s.last_roll = total
+        s.phase = g.roll_phase + 1
+        if g.dice_rolls > 1:
+            s.turn_rolls.append(total)
+            if len(s.turn_rolls) < g.dice_rolls:
+                s.phase = g.roll_phase
+                s.roll_requested = True
+        s.emit("dice_rolled", {"player": s.turn_player, "roll": total})
+    if event:
+        s.emit("card_revealed", env)  # pushed last, so its hooks run first
 
 
 class Over(Prompt):

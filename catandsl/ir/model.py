@@ -17,7 +17,7 @@ from these type hints, so the three cannot drift apart.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 FORMAT_VERSION = 2
 
@@ -234,6 +234,9 @@ class Award:
     min: int
     measure: Expr
     source: Source | None = None
+    # `neutral_seats compete`: the measure is read for the neutral seats too, and one may
+    # hold the award (its points go to nobody): Longest Road in Catan for Two
+    seats: bool = False
 
 
 @dataclass(frozen=True)
@@ -402,6 +405,44 @@ class Dice:
     sides: int
     reroll: tuple[int, ...] = ()
     source: Source | None = None
+    rolls: int = 1  # `rolls 2`: the dice are rolled this many times a turn, each resolved in turn
+    distinct: bool = False  # `rolls 2 distinct`: a later roll is rolled again until its total is new
+
+
+@dataclass(frozen=True)
+class RollCard:
+    """`card 6 drought x2`: `count` cards showing the total `total`, with an event (the
+    name rules filter on, `on card_revealed(drought)`) or none ("")."""
+
+    total: int
+    event: str
+    count: int
+
+
+@dataclass(frozen=True)
+class RollCards:
+    """`roll_cards { card 2 windfall; card 3 x2; ...; new_year 5 }`: a deck whose
+    revealed card is the roll in place of the dice. The deck is rebuilt when the cards
+    above its New Year card are used up; `unused` cards lie under that card, so each
+    year that many cards are never revealed (0: the whole deck is used)."""
+
+    KIND: ClassVar[str] = "roll_cards"
+    name: str
+    cards: tuple[RollCard, ...]
+    unused: int = 0
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class Measure:
+    """`measure knights played(player, [knight])`: a number per player, named so that
+    rules can ask who leads by it (`leaders(knights)`) or trails a player
+    (`below(player, knights)`)."""
+
+    KIND: ClassVar[str] = "measure"
+    name: str
+    expr: Expr
+    source: Source | None = None
 
 
 @dataclass(frozen=True)
@@ -500,6 +541,20 @@ class TilePool:
 
 
 @dataclass(frozen=True)
+class Counter:
+    """`counter NAME` (or `counter NAME { per turn }`): a number each player keeps,
+    starting at 0, that rules set and read (`set_counter`, `add_to_counter`,
+    `counter`): a once-a-turn flag, steps counted in a move. `per_turn` sets every
+    player's back to 0 when a turn begins. It is no token: nobody sees it as a holding,
+    and it scores nothing."""
+
+    KIND: ClassVar[str] = "counter"
+    name: str
+    per_turn: bool = False
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
 class NumberToken:
     value: int
     letter: str | None = None
@@ -575,6 +630,16 @@ class Start:
     hexes: tuple[tuple[int, int], ...] = ()
     paths: tuple[EdgeRef, ...] = ()
     source: Source | None = None
+    # a seat's own piece placed before the set-up (`start settlement of neutral 1 at
+    # (0, -2) N`): "player" or "neutral", the seat's number counting from 1, and the
+    # corner of (q, r) it stands on (a piece on a path names its side in `paths`)
+    seat: str | None = None
+    seat_number: int = 0
+    corner: str | None = None
+
+    def key(self) -> str:
+        """What a `start` outside the map replaces: a neutral piece's start, or one seat's piece."""
+        return self.piece if self.seat is None else f"{self.piece} of {self.seat} {self.seat_number}"
 
 
 @dataclass(frozen=True)
@@ -662,13 +727,13 @@ class Remove:
 
 
 Decl = (
-    Resource | Terrain | Bank | Piece | Deck | Award | Trade | Token | SiteKind | TieBreak
-    | Setting | Param | Setup | Turn | Dice | Victory | CustomAction | Project | Rule | Map | StartOverride
-    | HarborsOverride | Remove
+    Resource | Terrain | Bank | Piece | Deck | Award | Trade | Token | Counter | SiteKind | TieBreak
+    | Setting | Param | Setup | Turn | Dice | RollCards | Measure | Victory | CustomAction | Project | Rule
+    | Map | StartOverride | HarborsOverride | Remove
 )
 DECL_TYPES: tuple[type, ...] = (
-    Resource, Terrain, Bank, Piece, Deck, Award, Trade, Token, SiteKind, TieBreak, Setting,
-    Param, Setup, Turn, Dice, Victory, CustomAction, Project, Rule, Map, StartOverride,
+    Resource, Terrain, Bank, Piece, Deck, Award, Trade, Token, Counter, SiteKind, TieBreak, Setting,
+    Param, Setup, Turn, Dice, RollCards, Measure, Victory, CustomAction, Project, Rule, Map, StartOverride,
     HarborsOverride, Remove,
 )
 
@@ -718,3 +783,27 @@ class Scenario:
     sections: tuple[Section, ...]
     files: tuple[str, ...] = ()
     format_version: int = FORMAT_VERSION
+
+    @classmethod
+    def from_json(cls, data: Any) -> Scenario:
+        """A compiled scenario from `catandsl compile --json` output (the text or the
+        parsed object); IRFormatError if it is not one of this format version."""
+        import json
+
+        from catandsl.ir.codec import IRFormatError, from_json
+
+        if isinstance(data, (str, bytes)):
+            try:
+                data = json.loads(data)
+            except (ValueError, RecursionError) as e:
+                raise IRFormatError(f"$: not JSON: {e}") from None
+        if isinstance(data, dict) and data.get("format_version", FORMAT_VERSION) != FORMAT_VERSION:
+            raise IRFormatError(f"$.format_version: this engine reads {FORMAT_VERSION}, "
+                                f"not {data.get('format_version')!r}")
+        return from_json(cls, data)
+
+    def to_json(self) -> Any:
+        """The scenario as JSON data (what `catandsl compile --json` prints)."""
+        from catandsl.ir.codec import to_json
+
+        return to_json(self)

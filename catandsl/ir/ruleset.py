@@ -37,6 +37,7 @@ class Ruleset:
     awards: dict[str, model.Award]
     trades: dict[str, model.Trade]
     tokens: dict[str, model.Token]
+    counters: dict[str, model.Counter]
     sites: dict[str, model.SiteKind]
     tie_break: model.TieBreak | None
     settings: dict[str, int | str]
@@ -49,6 +50,8 @@ class Ruleset:
     projects: dict[str, model.Project]
     rules: tuple[model.Rule, ...]
     map: model.Map | None
+    roll_cards: model.RollCards | None = None  # a deck revealed in place of the dice
+    measures: dict[str, model.Measure] = field(default_factory=dict)
     decls: dict[tuple[str, str], model.Decl] = field(repr=False, default_factory=dict)
 
     @overload
@@ -142,6 +145,7 @@ def configure(
         awards={a.name: a for a in of(model.Award)},
         trades={t.name: t for t in of(model.Trade)},
         tokens={t.name: t for t in of(model.Token)},
+        counters={c.name: c for c in of(model.Counter)},
         sites={s.name: s for s in of(model.SiteKind)},
         tie_break=tie_breaks[-1] if tie_breaks else None,
         settings=settings,
@@ -149,6 +153,8 @@ def configure(
         setup=setups[-1] if setups else None,
         turn=turns[-1] if turns else None,
         dice=dice[-1] if dice else None,
+        roll_cards=of(model.RollCards)[-1] if of(model.RollCards) else None,
+        measures={m.name: m for m in of(model.Measure)},
         victories=tuple(of(model.Victory)),
         actions={a.name: a for a in of(model.CustomAction)},
         projects={p.name: p for p in of(model.Project)},
@@ -167,6 +173,6 @@ def _overridden(m: model.Map, starts: list[model.StartOverride],
         m = replace(m, harbors=plans)
     if starts:
         moved = {o.name: o.start for o in starts}
-        kept = tuple(s for s in m.starts if s.piece not in moved)
+        kept = tuple(s for s in m.starts if s.key() not in moved)
         m = replace(m, starts=kept + tuple(moved[o.name] for o in starts))
     return m
