@@ -269,7 +269,8 @@ def _touching_numbers(view: MapView) -> Iterator[Diagnostic]:
                 continue  # each pair once, from its first hex
             where = f"({h[0]}, {h[1]}) and ({n[0]}, {n[1]})"
             if a in HOT and b in HOT:
-                yield finding("L0201", f"{a} and {b} are side by side at {where}", view.number_span(h),
+                pair = f"two {a}s are" if a == b else f"{a} and {b} are"
+                yield finding("L0201", f"{pair} side by side at {where}", view.number_span(h),
                               help="move one of them, or deal the numbers with `avoid_adjacent [6, 8]`")
             elif a == b:
                 yield finding("L0202", f"two {a}s are side by side at {where}", view.number_span(h),
