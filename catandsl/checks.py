@@ -66,7 +66,7 @@ def check_ast(tree, sources: Sources | None = None, root: Path | None = None
 def check_path(path: str | Path) -> tuple[model.Scenario | None, list[Diagnostic], Sources]:
     """Every stage of `check` on a file: read, parse, compile, then the trial games."""
     scenario, diags, sources = compile_path(path)
-    if scenario is None or not scenario.sections or _is_library(scenario):
+    if scenario is None or not scenario.sections or is_library(scenario):
         return scenario, diags, sources
     extra = trial_diagnostics(scenario, Span(str(path), 1, 1))
     return (None if extra else scenario), diags + extra, sources
@@ -78,6 +78,6 @@ def _is_scenario(tree) -> bool:
     return any(isinstance(i, ast.Scenario) for i in tree.items)
 
 
-def _is_library(scenario: model.Scenario) -> bool:
+def is_library(scenario: model.Scenario) -> bool:
     """A file of rulesets alone (no map anywhere) is a library: it is not played."""
     return not any(isinstance(d, model.Map) for sec in scenario.sections for d in sec.decls)

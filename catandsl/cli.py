@@ -601,6 +601,7 @@ def _app():
 
         raise _Exit(serve())
 
+    _add_lint_commands(app)
     return app
 
 
@@ -682,3 +683,150 @@ def _print_simulation(data: dict) -> None:
     out.print(f"no winner (turn cap): {data['no_winner']} ({100 * data['turn_cap_share']:.1f}%)")
     out.print(f"mean turns: {data['mean_turns']:.1f}; mean actions: {data['mean_actions']:.1f}")
     out.print(f"games per second: {data['games_per_second']} ({data['seconds']:.2f} s)")
+
+
+# ---- lint, explain, balance (issue 14) -------------------------------------------------------
+
+
+def _add_lint_commands(app) -> None:
+    """`lint`, `explain` and `balance`: kept in one block so other commands merge apart."""
+    import typer
+
+    @app.command()
+    def lint(
+        files: list[str] = typer.Argument(..., help=".catan files (or shipped scenario names) to lint"),
+        fmt: str = typer.Option("text", "--format", help="text, json, sarif or github"),
+        samples: int = typer.Option(None, "--samples", min=1, help="deals of a shuffled map to check (default 64)"),
+        seed: int = typer.Option(None, "--seed", min=0, help="the first deal's seed (default 1)"),
+        strict: bool = typer.Option(False, "--strict", help="exit 1 on warnings too"),
+        config: Path = typer.Option(None, "--config", help="a pyproject.toml (default: the nearest one above "
+                                                         "the working folder)"),
+        output: Path = typer.Option(None, "-o", "--output", help="write the report to a file"),
+    ):
+        """Check scenario files and lint their maps: structure errors (L01xx) and balance
+        warnings (L02xx). Exit 0 clean, 1 errors (or warnings with --strict), 2 usage."""
+        from dataclasses import replace
+
+        from catandsl.lint import ConfigError, find_pyproject, lint_path, load_config
+        from catandsl.lint.config import MAX_SAMPLES
+        from catandsl.lint.formats import FORMATS, to_github, to_json, to_sarif, to_text
+
+        if fmt not in FORMATS:
+            raise typer.BadParameter(f"{fmt!r}: use {', '.join(FORMATS)}", param_hint="--format")
+        if samples is not None and samples > MAX_SAMPLES:
+            raise typer.BadParameter(f"{samples}: at most {MAX_SAMPLES:,}", param_hint="--samples")
+        paths = [scenario_path(f) for f in files]
+        check_outputs([(output, "-o")], tuple(paths))
+        if config is not None and not config.is_file():
+            _fail(f"no such file: {config} (--config)")
+        try:
+            settings = load_config(config if config is not None else find_pyproject(Path.cwd()))
+        except ConfigError as e:
+            _fail(str(e))
+        if samples is not None:
+            settings = replace(settings, samples=samples)
+        if seed is not None:
+            settings = replace(settings, seed=seed)
+        results = [lint_path(p, settings) for p in paths]
+        render = {"text": to_text, "json": to_json, "github": to_github,
+                  "sarif": lambda rs: to_sarif(rs, version())}[fmt]
+        text = render(results)
+        if output is not None:
+            write_output(output, text, "-o")
+        else:
+            sys.stdout.write(text)
+        failed = any(r.errors for r in results) or (strict and any(r.warnings for r in results))
+        raise _Exit(EXIT_ERRORS if failed else EXIT_OK)
+
+    @app.command()
+    def explain(code: str = typer.Argument(..., help="a diagnostic or lint code: E0302, L0201")):
+        """Print the documentation of a diagnostic (E....) or lint (L....) code."""
+        import difflib
+
+        from catandsl.lint.explain import explain as doc_of
+        from catandsl.lint.explain import sections
+
+        text = doc_of(code)
+        if text is None:
+            close = difflib.get_close_matches(code.strip().upper(), list(sections()), n=3, cutoff=0.6)
+            hint = f"; did you mean {' or '.join(close)}?" if close else ""
+            _fail(f"no code {code!r}{hint} (codes look like E0302 or L0201)")
+        sys.stdout.write(text)
+
+    @app.command()
+    def balance(
+        file: str = typer.Argument(..., help="the .catan file (or a shipped scenario's name)"),
+        players: int = typer.Option(None, "--players", help="player count (default: the most)"),
+        samples: int = typer.Option(64, "--samples", min=1, max=10_000, help="deals of a shuffled map to measure"),
+        seed: int = typer.Option(1, "--seed", min=0, help="the first deal's seed, and the games' run seed"),
+        option: list[str] = typer.Option([], "--option", help="NAME=ITEM, repeatable"),
+        games: int = typer.Option(0, "--simulate", min=0, max=100_000, help="also play G games of greedy bots"),
+        workers: int = typer.Option(1, "--workers", min=1, help="processes playing the games"),
+        html: Path = typer.Option(None, "--html", help="write a self-contained HTML page with the plots"),
+        fmt: str = typer.Option("text", "--format", help="text or json"),
+    ):
+        """Pips per resource and number, the strongest intersections, each seat's production
+        under a greedy snake draft; with --simulate, win rates per seat and a fairness verdict."""
+        from catandsl.board import BoardError
+        from catandsl.compiler.loader import display_name
+        from catandsl.diagnostics import Span
+        from catandsl.ir import ConfigurationError, configure
+        from catandsl.lint.balance import measure, verdict, wins_in_turn_order
+
+        _check_format(fmt)
+        path = scenario_path(file)
+        check_outputs([(html, "--html")], (path,))
+        options = _parse_options(option)
+        scenario = _compile_or_exit(path)
+        n = players or scenario.players_max
+        try:
+            rs = configure(scenario, n, options)
+            if rs.map is None:
+                _fail(f"{scenario.title} has no map for {_players_text(n, n)}")
+            report = measure(rs, seed, samples, Span(display_name(path), 1, 1))
+        except ConfigurationError as e:
+            _fail(str(e))
+        except BoardError as e:
+            _board_failed(e, seed, fmt)
+        if games:
+            from catandsl.simulate import simulate as run
+
+            summary = _simulate_with_progress(run, path, games, seed=seed, players=n, workers=workers,
+                                              bots=("greedy",), options=options)
+            report.games = verdict(wins_in_turn_order(summary.results, n))
+            report.games["games"] = games
+            report.games["errors"] = sum(1 for r in summary.results if r.error is not None)
+        if html is not None:
+            from catandsl.lint.report import ReportUnavailable, render_report
+
+            try:
+                write_output(html, render_report(report), "--html")
+            except ReportUnavailable as e:
+                _fail(str(e))
+        if fmt == "json":
+            print(json.dumps(report.to_json(), indent=2))
+        else:
+            _print_balance(report)
+
+
+def _print_balance(b) -> None:
+    """The balance report as text."""
+    total = sum(b.resource_pips.values()) or 1
+    deals = f"{b.deals} deals from seed {b.seed}" if b.deals > 1 else "a fixed map"
+    lines = [f"{b.title}: {_players_text(b.players, b.players)}, {deals}",
+             "pips per resource: " + ", ".join(f"{r} {v:.1f} ({v / total:.0%})" for r, v in b.resource_pips.items()),
+             "pips per number: " + ", ".join(f"{n}: {v:.1f}" for n, v in b.number_pips.items()),
+             f"strongest intersections (seed {b.seed}): " + ", ".join(
+                 f"({x[0]}, {x[1]}) {x[2]} {p} pips ({' + '.join(map(str, ns))})" for x, p, ns in b.strongest),
+             "greedy snake draft, pips per seat: " + ", ".join(f"seat {i + 1} {v:.1f}" for i, v in enumerate(b.draft))
+             + (f" (spread {max(b.draft) - min(b.draft):.1f})" if b.draft else "")]
+    g = b.games
+    if g is not None:
+        lines.append(f"{g['games']} games of greedy bots, {g['decided']} won"
+                     + (f", {g['errors']} stopped by an error" if g["errors"] else "")
+                     + "; wins by seat in turn order (seat 1 placed first), 95% intervals:")
+        lines += [f"  seat {i + 1}: {w} wins, {r:.0%} [{lo:.0%}, {hi:.0%}]"
+                  for i, (w, r, (lo, hi)) in enumerate(zip(g["wins"], g["win_rate"], g["interval"]))]
+        lines.append(f"verdict: {g['verdict']} ({g['test']}: chi-square {g['chi_square']}, p = {g['p_value']}; "
+                     f"unfair when p < {g['alpha']})")
+    print(printable("\n".join(lines)))

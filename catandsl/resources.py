@@ -1,7 +1,7 @@
 """Where the grammar, the standard library and the shipped scenarios live, in a checkout
 or an installed wheel.
 
-The wheel carries `grammars/`, `stdlib/` and `scenarios/` inside the package (hatchling
+The wheel carries `grammars/`, `stdlib/`, `scenarios/` and the docs of the codes inside the package (hatchling
 force-include); a source checkout has them at the top level beside `catandsl/`.
 
 A shipped scenario is known by its name: the file's path under `scenarios/` without
@@ -36,6 +36,11 @@ def stdlib_dir() -> Path:
 
 def scenarios_dir() -> Path:
     return _find("scenarios")
+
+
+def docs_dir() -> Path:
+    """The documentation `catandsl explain` prints from (diagnostics.md, lint.md)."""
+    return _find("docs")
 
 
 @dataclass(frozen=True)

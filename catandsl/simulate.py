@@ -46,6 +46,7 @@ class Result:
     actions: int
     scores: tuple[int, ...]
     error: str | None = None
+    start_player: int = -1  # the seat that placed first: `balance` counts wins by turn order
 
 
 def _bot(kind: str, seed: int):
@@ -87,7 +88,8 @@ def play_one(spec: Spec, index: int) -> Result:
         # a deal `check` did not sample may break the map: that game is an error, the run goes on
         return Result(index, s, None, 0, "error", 0, (), f"{type(e).__name__}: {e}")
     winner = state.winner if isinstance(state.winner, int) and state.winner >= 0 else None
-    return Result(index, s, winner, state.turns, state.reason, actions, tuple(state.scores()))
+    return Result(index, s, winner, state.turns, state.reason, actions, tuple(state.scores()),
+                  start_player=state.start_player)
 
 
 def _play_index(args) -> Result:

@@ -1,7 +1,7 @@
 """Dependencies point one way: syntax -> compiler -> ir <- board <- engine <- players,
 with rules (the primitive registry and its implementations) read by the compiler (to
 check) and the engine (to run). The front door (catandsl/__init__.py, checks.py), the
-CLI, simulate, the pictures and the adapters (catandsl.adapters, extra `rl`) sit above
+CLI, simulate, lint, the pictures and the adapters (catandsl.adapters, extra `rl`) sit above
 them all, and nothing below the adapters loads what they need. Imports under `if TYPE_CHECKING:`
 are for the type checker only and are not counted."""
 
@@ -25,12 +25,15 @@ ALLOWED = {
     "board": {"ir", "diagnostics"},
     "rules": set(),
     "engine": {"ir", "board", "rules"},
-    "players": {"engine", "rules"},
+    "players": {"engine", "rules", "board"},
     "render": {"board", "ir", "engine", "rules"},
     # the adapters (extra `rl`) sit above the engine; the front door ("") loads scenarios
     "adapters": {"", "engine", "players", "rules", "ir", "resources"},
     "diagnostics": set(),
     "resources": set(),
+    # lint reads compiled scenarios and dealt maps; the front door (checks) gives it
+    # `check`'s diagnostics, simulate the games of `balance --simulate`, render its colours
+    "lint": {"board", "ir", "diagnostics", "compiler", "checks", "resources", "simulate", "render"},
 }
 
 

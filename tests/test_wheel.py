@@ -62,6 +62,13 @@ def test_wheel_installs_and_checks_a_scenario(tmp_path):
     assert p.returncode == 0, p.stdout + p.stderr
     p = catandsl("render", "cloth_for_catan", "-o", "missing/board.svg")
     assert p.returncode == 2 and p.stderr.startswith("catandsl: cannot write missing/board.svg")
+    # the docs of the codes ship in the wheel: explain and lint work outside the checkout
+    p = catandsl("explain", "L0201")
+    assert p.returncode == 0 and p.stdout.startswith("## L0201: "), p.stdout + p.stderr
+    p = catandsl("explain", "E0302")
+    assert p.returncode == 0 and p.stdout.startswith("## E0302: "), p.stdout + p.stderr
+    p = catandsl("lint", "--samples", "4", "--format", "json", "island.catan")
+    assert p.returncode == 0 and json.loads(p.stdout)[0]["ok"], p.stdout + p.stderr
     p = catandsl("--version")
     assert p.returncode == 0 and p.stdout == f"catandsl {catandsl_version()}\n"
     meta = subprocess.run([str(py), "-c", "from importlib import metadata as m; d = m.metadata('catandsl'); "

@@ -28,6 +28,10 @@ from catandsl.ir.model import NumberPlan, NumberToken
 MAX_DEALS = 2000
 MAX_DEALT = 200_000
 VALID_NUMBERS = frozenset(range(2, 13)) - {7}
+# Pips: the dots printed under a number token, the ways two dice roll it (of 36). The
+# greedy bot weighs spots by them and `lint`/`balance` measure a map's production with
+# them: one table for both.
+PIPS = (0, 0, 1, 2, 3, 4, 5, 0, 5, 4, 3, 2, 1)
 
 
 def check_number(value: int, where: str, source) -> None:

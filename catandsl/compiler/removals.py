@@ -183,14 +183,14 @@ def dangling_references(rs: Ruleset, declared: dict[str, set[str]], where: str,
 
 def check_removals(ctx, scenario: model.Scenario, span: Span) -> None:
     """Report dangling references in every configuration, each once."""
-    from catandsl.compiler.validate import MAX_CONFIGURATIONS, _configurations, _count_configurations
+    from catandsl.compiler.validate import MAX_CONFIGURATIONS, _count_configurations, configurations
     from catandsl.ir.ruleset import ConfigurationError, configure
 
     if _count_configurations(scenario) > MAX_CONFIGURATIONS:
         return  # validate refuses the scenario (E0606) before trying them all
     declared = declared_names(scenario)
     seen: set[tuple] = set()
-    for players, options in _configurations(scenario):
+    for players, options in configurations(scenario):
         try:
             rs = configure(scenario, players, options)
         except ConfigurationError:

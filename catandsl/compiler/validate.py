@@ -26,7 +26,7 @@ CHECK_DEALS = 64
 MAX_CONFIGURATIONS = 256
 
 
-def _configurations(scenario: model.Scenario):
+def configurations(scenario: model.Scenario):
     """Every player count with default options, then each other option item once."""
     defaults = {o.name: o.default for o in scenario.options}
     for players in range(scenario.players_min, scenario.players_max + 1):
@@ -77,7 +77,7 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> Non
     mapless: set[int] = set()
     missing_islands: set[tuple] = set()
     hexes = 0  # hexes of the distinct maps built so far
-    for players, options in _configurations(scenario):
+    for players, options in configurations(scenario):
         where = f"{players} players" + "".join(
             f", {k} {v}" for k, v in options.items() if any(
                 o.name == k and o.default != v for o in scenario.options))
@@ -374,7 +374,7 @@ def _start_outside_its_sites(rs, dealt: Deal, start: model.Start, span: Span) ->
         return None
     q, r = h
     water = rs.terrains[terrain].water
-    if _site_condition(piece.where, water) is not False:
+    if site_condition(piece.where, water) is not False:
         return None
     what = f"{terrain} hex ({q}, {r})"
     stands = "water" if water else "land"
@@ -445,7 +445,7 @@ def _path_start_outside_its_sites(rs, dealt: Deal, start: model.Start, piece: mo
     for i, path in enumerate(dealt.start_sites.get(start.piece, ())):
         terrains = [t for t in map(dealt.terrain_at, geo.edge_hexes(path)) if t is not None]
         water = [rs.terrains[t].water for t in terrains]
-        if _site_condition(where, any(water), land=not all(water)) is not False:
+        if site_condition(where, any(water), land=not all(water)) is not False:
             continue
         ref = start.paths[i] if i < len(start.paths) else None
         q, r, side = (ref.q, ref.r, ref.side) if ref is not None else path  # as written
@@ -458,7 +458,7 @@ def _path_start_outside_its_sites(rs, dealt: Deal, start: model.Start, piece: mo
     return None
 
 
-def _site_condition(expr: model.Expr, water: bool, land: bool | None = None) -> bool | None:
+def site_condition(expr: model.Expr, water: bool, land: bool | None = None) -> bool | None:
     """The value of a simple condition on a site `at`, or None when it needs the game:
     a hex is land or water; a path (`land` given) may touch both."""
     land = not water if land is None else land
@@ -466,10 +466,10 @@ def _site_condition(expr: model.Expr, water: bool, land: bool | None = None) -> 
         # land(at) and water(at) say what the site touches
         return {"land": land, "water": water}.get(expr.value) if isinstance(expr.value, str) else None
     if expr.op == "not":
-        inner = _site_condition(expr.args[0], water, land)
+        inner = site_condition(expr.args[0], water, land)
         return None if inner is None else not inner
     if expr.op in ("and", "or"):
-        a, b = (_site_condition(x, water, land) for x in expr.args)
+        a, b = (site_condition(x, water, land) for x in expr.args)
         if expr.op == "and":
             return False if False in (a, b) else (None if None in (a, b) else True)
         return True if True in (a, b) else (None if None in (a, b) else False)

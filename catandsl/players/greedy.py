@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import random
 
+from catandsl.board.numbers import PIPS as _PIPS
 from catandsl.engine import actions as A
 from catandsl.rules.base import site
 from catandsl.rules.custom import CustomTables
 
-_PIPS = (0, 0, 1, 2, 3, 4, 5, 0, 5, 4, 3, 2, 1)
 _END_TURN_SCORE = 0.5
 _TOKEN_RESERVE = 3
 
