@@ -26,6 +26,7 @@ from catandsl.engine import flow
 from catandsl.rules import scoring
 from catandsl.rules.base import CHANCE, TERMINAL, Action, IllegalAction, Prompt
 from catandsl.rules.harbors import HarborTables
+from catandsl.rules.hexes import HexTables
 from catandsl.rules.registry import EVERYTHING
 
 if TYPE_CHECKING:
@@ -44,6 +45,7 @@ FIELDS = (
     "award_holder", "last_roll", "last_corner", "last_path", "vp_tokens", "island_tags",
     "moved", "fresh_paths", "token_stock", "token_supply", "tokens_held", "partners",
     "offers_made", "offers_declined", "acted", "harbor_at", "harbor_supply", "travellers",
+    "face_down", "hidden_tiles", "hidden_numbers", "hex_changes",
 )
 
 
@@ -98,11 +100,18 @@ class State:
     harbor_at: list[int]  # [harbor spot] the harbor type lying there, -1 for none (rules/harbors.py)
     harbor_supply: list[int]  # [harbor type] tokens the players have still to place
     travellers: list[list[int]]  # [player, piece, path, points left, turn, moved] (rules/travel.py)
+    # hexes that lie face down or changed (rules/hexes.py); `game` is the game on the
+    # board `hex_changes` make (Game.with_hexes)
+    face_down: list[int]  # hex ids still face down, ascending
+    hidden_tiles: list[list[int]]  # [hidden pool][terrain] tiles left in its stack
+    hidden_numbers: list[list[int]]  # [hidden pool][number] number tokens left in its stack
+    hex_changes: list[list[int]]  # [hex, terrain, number]: hexes changed since the deal, in order
 
     __slots__ = FIELDS + ("pending", "game", "_legal", "_chance", "_routes", "_changed", "_steps")
 
     def __init__(self, game: Game):
         """The state before anything happened; see `initial` for the game's start."""
+        game = game.base  # the board as dealt
         self.game = game
         n, R, b = game.num_players, len(game.resources), game.board
         C, K = len(game.cards), len(game.pieces)
@@ -152,6 +161,11 @@ class State:
         self.harbor_at = list(harbors.start)
         self.harbor_supply = list(harbors.supply)
         self.travellers = []
+        hexes = game.table(HexTables)
+        self.face_down = list(hexes.face_down)
+        self.hidden_tiles = [list(row) for row in hexes.tiles]
+        self.hidden_numbers = [list(row) for row in hexes.numbers]
+        self.hex_changes = []
         self._legal: list[int] | None = None
         self._chance: bool | None = None  # is_chance_node(), until the next action
         self._routes: dict[tuple[int, tuple[int, ...]], int] = {}

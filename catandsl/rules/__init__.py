@@ -16,6 +16,7 @@ from catandsl.rules import (  # noqa: F401  (each module registers what it defin
     draws,
     hands,
     harbors,
+    hexes,
     hubs,
     islands,
     movement,
