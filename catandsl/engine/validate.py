@@ -80,13 +80,13 @@ def check_state(game: Game, text: str) -> State:
     game = s.game  # the board as dealt
     for f in state_module.FIELDS:
         setattr(s, f, data[f])
+    _check_flow(game, s)
+    _check_data(game, s)
+    s.pending = [_prompt(game, k, p) for k, p in enumerate(_list("pending", data["pending"]))]
     why = hexes.validate(game, s)
     if why:
         raise StateError(why)
     s.game = game.with_hexes(s.hex_changes)
-    _check_flow(game, s)
-    _check_data(game, s)
-    s.pending = [_prompt(game, k, p) for k, p in enumerate(_list("pending", data["pending"]))]
     _check_pieces(game, s)
     _check_harbor_tokens(game, s)
     s.changed()

@@ -265,9 +265,12 @@ def validate(game: Game, s: Any) -> str:
                 any(a > b for a, b in zip(s.hidden_numbers[k], t.numbers[k])):
             return f"hidden_tiles: pool {t.pools[k]} holds more than it was dealt"
         down = sum(1 for h in s.face_down if t.pool_of[h] == k)
-        if sum(s.hidden_tiles[k]) < down:
+        # a tile drawn for a hex whose number is still to come lies beside it, face up
+        drawn = sum(1 for p in s.pending if isinstance(p, Revealing) and p.terrain >= 0 and t.pool_of[p.hex] == k)
+        if sum(s.hidden_tiles[k]) < down - drawn:
             return f"hidden_tiles: pool {t.pools[k]} has fewer tiles than face-down hexes"
-        if sum(t.tiles[k]) - sum(s.hidden_tiles[k]) != sum(1 for h in t.pool_of if t.pool_of[h] == k) - down:
+        revealed = sum(1 for h in t.pool_of if t.pool_of[h] == k) - down
+        if sum(t.tiles[k]) - sum(s.hidden_tiles[k]) != revealed + drawn:
             return f"hidden_tiles: pool {t.pools[k]}'s tiles are not conserved"
     seen = set()
     for e in s.hex_changes if isinstance(s.hex_changes, list) else [None]:
