@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from catandsl.board import Board, instantiate
 from catandsl.board.changes import changed_board
-from catandsl.board.instantiate import deal
+from catandsl.board.instantiate import Deal, deal
 from catandsl.engine.flow import EndTurn, Pass, StartPlayer
 from catandsl.engine.interpreter import Interpreter
 from catandsl.engine.state import State
@@ -118,6 +118,7 @@ class Game:
         self.changeable = hexes.changeable(rs)
         self.base = self
         self._variants: dict[tuple, Game] = {}
+        self._deal: Deal | None = None  # the board's layout, kept once a hex changes
         self._terrain_tables()
 
         supplies = self.table(SiteTables)
@@ -178,7 +179,9 @@ class Game:
             if len(base._variants) >= self.MAX_VARIANTS:
                 base._variants.clear()
             b = base.board
-            dealt = deal(base.ruleset, base.seed)
+            if base._deal is None:
+                base._deal = deal(base.ruleset, base.seed)
+            dealt = base._deal
             board = changed_board(dealt, tuple((b.hexes[h], b.terrain_names[t], n) for h, t, n in key))
             v = copy.copy(base)
             v.board = board

@@ -144,6 +144,18 @@ class Revealing(Prompt):
             return "not a player, a hex of a hidden pool and a terrain"
         return super().check(game)
 
+    def step(self, s: State) -> bool:
+        """Nothing left to draw: a tile whose number stack ran out lies without one."""
+        pool = s.game.table(HexTables).pool_of[self.hex]
+        if self.terrain < 0 and any(s.hidden_tiles[pool]) and self.hex in s.face_down:
+            return False
+        if self.terrain >= 0 and any(s.hidden_numbers[pool]):
+            return False
+        s.pending.pop()
+        if self.terrain >= 0:
+            self._turn_up(s, 0)
+        return True
+
     def outcomes(self, s: State) -> list[tuple[int, float]]:
         t = s.game.table(HexTables)
         pool = t.pool_of[self.hex]
@@ -170,6 +182,9 @@ class Revealing(Prompt):
             number = act.number
             s.hidden_numbers[pool][number] -= 1
         s.pending.pop()
+        self._turn_up(s, number)
+
+    def _turn_up(self, s: State, number: int) -> None:
         s.face_down.remove(self.hex)
         change(s, self.hex, self.terrain, number)
         s.emit("revealed", {"player": self.player, "terrain": s.game.board.terrain_names[self.terrain],
@@ -273,14 +288,21 @@ def validate(game: Game, s: Any) -> str:
         if sum(t.tiles[k]) - sum(s.hidden_tiles[k]) != revealed + drawn:
             return f"hidden_tiles: pool {t.pools[k]}'s tiles are not conserved"
     seen = set()
+    b = game.board
     for e in s.hex_changes if isinstance(s.hex_changes, list) else [None]:
         if not (isinstance(e, list) and len(e) == 3 and _ints(e) and 0 <= e[0] < H and 0 <= e[1] < T
                 and e[2] in (0, *range(2, 7), *range(8, NUMBERS)) and e[0] not in seen
                 and e[0] not in s.face_down):
             return "hex_changes: must be [[hex, terrain, number], ...], each hex once and face up"
+        if b.hex_centre[e[0]] >= 0 or b.terrains[b.terrain_names[e[1]]].hub:
+            return "hex_changes: a hub hex never changes, and no hex becomes one"
         seen.add(e[0])
     if not set(t.pool_of) - set(s.face_down) <= seen:
         return "hex_changes: a revealed hex has no terrain"
+    for p in s.pending:
+        if isinstance(p, Revealing) and (p.hex not in s.face_down or (
+                p.terrain >= 0 and not _produces_any(game, b.terrain_names[p.terrain]))):
+            return "pending: a hex being revealed is face down, and waits for a number only if it produces"
     return ""
 
 

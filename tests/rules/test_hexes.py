@@ -239,3 +239,24 @@ def test_a_revealed_tile_is_taken_from_the_stack_for_good(game):
     data["hidden_tiles"][0][game.board.terrain_names.index("sea")] += 1  # put back: 4 tiles, 2 hexes down
     with pytest.raises(StateError, match="not conserved"):
         game.deserialize_state(json.dumps(data))
+
+
+def test_a_producing_tile_with_no_numbers_left_lies_without_one(game):
+    s = fresh(game)
+    s.hidden_numbers = [[0] * 13]  # both tokens went to earlier discoveries
+    act(s, Build("ship", ship_to(s, hx(game, 1, 1), hx(game, 2, 0))))
+    act(s, RevealTile("forest"))
+    assert not s.is_chance_node()
+    assert terrain(s, ["h", hx(game, 2, 0)]) == "forest" and number(s, ["h", hx(game, 2, 0)]) == 0
+
+
+def test_a_state_may_not_turn_a_hex_into_a_hub(tmp_path_factory):
+    g = game_of(tmp_path_factory, SCENARIO.replace("uses seafarers", "uses seafarers\n  terrain fort { hub }"),
+                players=2)
+    s = fresh(g)
+    data = json.loads(s.serialize())
+    data["hex_changes"] = [[hx(g, 0, 0), g.board.terrain_names.index("fort"), 0]]
+    with pytest.raises(StateError, match="hub"):
+        g.deserialize_state(json.dumps(data))
+    with pytest.raises(EngineError, match="hub terrain"):
+        hexes.set_terrain(s, ["h", hx(g, 0, 0)], "fort")
