@@ -105,8 +105,9 @@ class Board:
         for h in self.hexes:
             if h in islands:
                 by_island.setdefault(islands[h], []).append(self.hex_index[h])
+        # (a board whose hexes changed in play may leave a number unused: rules/hexes.py)
         self.islands: tuple[tuple[int, ...], ...] = tuple(
-            tuple(by_island[k]) for k in range(len(by_island))
+            tuple(by_island.get(k, ())) for k in range(max(by_island, default=-1) + 1)
         )
         self.island_names = dict(island_names)
         # named areas (`area NAME [...]`): hex ids, intersection ids, and the paths with

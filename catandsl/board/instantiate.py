@@ -81,6 +81,7 @@ def deal(ruleset: Ruleset, seed: int) -> Deal:
             pool_of[spot.hex] = None
             frame_of[spot.hex] = (spot.piece, spot.label)
     _fill_pools(m, hexes, slots, terrain_of, terrains, seed)
+    _check_hidden_numbers(m)
     board_hexes = sorted(terrain_of, key=geo.hex_key)
 
     def is_land(h: geo.Hex) -> bool:
@@ -205,6 +206,14 @@ def _fill_pools(m: Map, hexes, slots, terrain_of, terrains, seed: int) -> None:
         for amount in pool.tiles:
             _known_terrain(amount.name, terrains, f"pool {pool.name}", pool.source)
             tiles.extend([amount.name] * amount.count)
+        if pool.hidden:
+            # a face-down stack: its hexes show the cover until a rule reveals them
+            if len(tiles) < len(targets):
+                raise BoardError("E0403", f"hidden pool {pool.name} has {len(tiles)} tiles for "
+                                 f"{len(targets)} hexes", pool.source,
+                                 help="a hidden pool holds at least one tile for each hex that takes from it")
+            terrain_of.update((h, hidden_cover(pool, terrains)) for h in targets)
+            continue
         if len(tiles) != len(targets):
             raise BoardError(
                 "E0403",
@@ -226,6 +235,43 @@ def _fill_pools(m: Map, hexes, slots, terrain_of, terrains, seed: int) -> None:
                     f"one terrain to {pool.max_clump} hexes or fewer", pool.source,
                     help="allow larger groups, or mix the pool with more kinds of tiles")
         terrain_of.update(zip(targets, tiles))
+
+
+def _check_hidden_numbers(m: Map) -> None:
+    """`numbers hidden [...] onto [POOL]`: a stack for one hidden pool, at most one each."""
+    hidden = {p.name for p in m.pools if p.hidden}
+    seen: set[str] = set()
+    for plan in m.numbers:
+        if plan.method != "hidden":
+            continue
+        if len(plan.onto) != 1 or plan.onto[0] not in hidden:
+            raise BoardError("E0433", "hidden numbers are a stack for one hidden pool: name it with "
+                             "`onto [POOL]`", plan.source,
+                             help=f"hidden pools: {', '.join(sorted(hidden)) or 'none'}")
+        if plan.onto[0] in seen:
+            raise BoardError("E0433", f"hidden pool {plan.onto[0]} has two stacks of numbers", plan.source)
+        seen.add(plan.onto[0])
+
+
+def hidden_cover(pool, terrains: dict[str, Terrain]) -> str:
+    """The terrain a hidden pool's face-down hexes count as: its `cover`, else the first
+    water terrain declared. Checks the stack: enough tiles, no hub tiles."""
+    for amount in pool.tiles:
+        if terrains[amount.name].hub:
+            raise BoardError("E0433", f"hidden pool {pool.name} holds {amount.name}, a hub terrain",
+                             pool.source, help="a hub hex adds points and paths to the board, so it "
+                             "cannot lie face down")
+    cover = pool.cover
+    if cover is None:
+        cover = next((n for n, t in terrains.items() if t.water), None)
+        if cover is None:
+            raise BoardError("E0433", f"hidden pool {pool.name} needs a cover terrain: no terrain is water",
+                             pool.source, help="write `cover TERRAIN` after the tiles")
+    _known_terrain(cover, terrains, f"the cover of pool {pool.name}", pool.source)
+    if terrains[cover].hub:
+        raise BoardError("E0433", f"hidden pool {pool.name} is covered by {cover}, a hub terrain",
+                         pool.source)
+    return cover
 
 
 def _largest_clump(targets, terrain_of, terrains) -> int:

@@ -56,6 +56,10 @@ def lay_numbers(
     for index, plan in enumerate(plans):
         if plan.method == "fixed":
             continue
+        if plan.method == "hidden":  # a face-down stack, drawn from as tiles are revealed
+            for token in plan.tokens:
+                check_number(token.value, "in the number plan", plan.source)
+            continue
         if plan.method not in ("shuffled", "spiral"):
             raise BoardError("E0421", f"unknown way to lay numbers: {plan.method!r}", plan.source)
         for token in plan.tokens:

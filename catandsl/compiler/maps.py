@@ -246,25 +246,34 @@ class MapReader:
     def pool(self, e: ast.Entry) -> None:
         items = terms(e)
         name = need_word(items, 0, e, "the pool's name")
-        method = need_word(items, 1, name, "`shuffled` or `fixed`")
-        if method.name not in ("shuffled", "fixed"):
-            raise Shape(method.span, f"a pool is `shuffled` or `fixed`, not `{method.name}`")
+        method = need_word(items, 1, name, "`shuffled`, `fixed` or `hidden`")
+        if method.name not in ("shuffled", "fixed", "hidden"):
+            raise Shape(method.span, f"a pool is `shuffled`, `fixed` or `hidden`, not `{method.name}`",
+                        help=did_you_mean(method.name, ["shuffled", "fixed", "hidden"]))
         lst = items[2] if len(items) > 2 else None
         if not isinstance(lst, ast.ListTerm):
             raise Shape(e.span, "list the pool's tiles: pool land shuffled [forest x4, hills x3]")
-        max_clump = 0
-        if len(items) > 3:
-            w = need_word(items, 3, lst, "`max_clump N`")
-            if w.name != "max_clump":
-                raise Shape(w.span, f"unknown pool property `{w.name}`", help=did_you_mean(w.name, ["max_clump"])
+        max_clump, cover = 0, None
+        i = 3
+        while i < len(items):
+            w = need_word(items, i, items[i - 1], "`max_clump N` or `cover TERRAIN`")
+            if w.name == "max_clump":
+                n = need_number(items, i + 1, w, "the largest group of one terrain, 1 or more")
+                if n.value < 1 or method.name != "shuffled":
+                    raise Shape(n.span, "`max_clump N` takes N of 1 or more, on a shuffled pool")
+                max_clump = n.value
+            elif w.name == "cover":
+                t = need_word(items, i + 1, w, "the terrain a face-down hex counts as")
+                if method.name != "hidden":
+                    raise Shape(w.span, "`cover` says what a face-down hex counts as: only a hidden pool has one",
+                                help="pool unknown hidden [forest x2, sea x3] cover sea")
+                self.ctx.refer("terrain", t, context=f"the cover of pool `{name.name}`")
+                cover = t.name
+            else:
+                raise Shape(w.span, f"unknown pool property `{w.name}`",
+                            help=did_you_mean(w.name, ["max_clump", "cover"])
                             or "pool land shuffled [forest x4, hills x3] max_clump 2")
-            n = need_number(items, 4, w, "the largest group of one terrain, 1 or more")
-            if n.value < 1 or method.name != "shuffled":
-                raise Shape(n.span, "`max_clump N` takes N of 1 or more, on a shuffled pool")
-            max_clump = n.value
-            no_more(items, 5, "pool")
-        else:
-            no_more(items, 3, "pool")
+            i += 2
         tiles = []
         for ph in lst.items:
             word, count = _counted_word(ph)
@@ -274,14 +283,15 @@ class MapReader:
         if any(p.name == name.name for p in self.pools):
             raise Shape(name.span, f"pool `{name.name}` is declared twice")
         self.pools.append(model.TilePool(name.name, tuple(tiles), method.name == "shuffled", source_of(e.span),
-                                         max_clump))
+                                         max_clump, hidden=method.name == "hidden", cover=cover))
 
     def numbers_line(self, e: ast.Entry) -> None:
         items = terms(e)
         method = need_word(items, 0, e, "`shuffled`, `spiral` or `fixed`")
-        if method.name not in ("shuffled", "spiral", "fixed"):
-            raise Shape(method.span, f"numbers are laid `shuffled`, `spiral` or `fixed`, not `{method.name}`",
-                        help=did_you_mean(method.name, ["shuffled", "spiral", "fixed"]))
+        if method.name not in ("shuffled", "spiral", "fixed", "hidden"):
+            raise Shape(method.span, f"numbers are laid `shuffled`, `spiral`, `fixed` or `hidden`, "
+                        f"not `{method.name}`",
+                        help=did_you_mean(method.name, ["shuffled", "spiral", "fixed", "hidden"]))
         tokens: list[model.NumberToken] = []
         i = 1
         if method.name != "fixed":

@@ -10,17 +10,21 @@ hold only the changing data.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from catandsl.board import Board, instantiate
+from catandsl.board.changes import changed_board
+from catandsl.board.instantiate import Deal, deal
 from catandsl.engine.flow import EndTurn, Pass, StartPlayer
 from catandsl.engine.interpreter import Interpreter
 from catandsl.engine.state import State
 from catandsl.engine.validate import check_state
 from catandsl.ir import configure, model
 from catandsl.rules import dice as dice_rules
+from catandsl.rules import hexes
 from catandsl.rules.base import ACTION_SOURCES, ACTIVITIES, Action, Activity, ArgumentError, EngineError, site
 from catandsl.rules.movement import MoveInfo
 from catandsl.rules.registry import EVENTS, reads
@@ -37,7 +41,7 @@ class PieceInfo:
 
     __slots__ = ("index", "name", "site", "cost", "limit", "points", "produces", "distance",
                  "connects", "upgrades", "neutral", "blocks", "steals_from", "allowed",
-                 "allowed_set", "source", "movement", "blockers", "movable_by", "takes", "travel",
+                 "allowed_set", "sites", "source", "movement", "blockers", "movable_by", "takes", "travel",
                  "count")
 
     index: int
@@ -53,8 +57,11 @@ class PieceInfo:
     neutral: bool
     blocks: tuple[str, ...]  # `production` and piece names
     steals_from: tuple[int, ...]
-    allowed: tuple[int, ...]  # the sites it may ever stand on
+    allowed: tuple[int, ...]  # the sites it may stand on, on the board as it is
     allowed_set: frozenset[int]
+    # the sites it may ever stand on: `allowed`, or on a board whose hexes may change
+    # (rules/hexes.py) every site its `where` may come to allow; the action table's
+    sites: tuple[int, ...]
     source: model.Source | None
     movement: MoveInfo | None
     blockers: tuple[int, ...]  # neutral piece kinds that keep it off their sites
@@ -104,15 +111,13 @@ class Game:
         self.bank_start = [int(rs.bank.get(r, 0)) for r in self.resources]
         self._tables: dict[type, Any] = {}
         self.interp = Interpreter(self, self._names())
-
-        # terrain -> produced resource index (-1 for none)
-        terrain_resource, terrain_choice = [], []
-        for name in self.board.terrain_names:
-            t = rs.terrains[name]
-            terrain_choice.append(bool(t.choice))  # B.6: the owner picks (gold)
-            terrain_resource.append(self.res_index[t.produces] if t.produces and not t.choice else -1)
-        self.hex_resource = tuple(terrain_resource[t] for t in self.board.hex_terrain)
-        self.hex_choice = tuple(terrain_choice[t] for t in self.board.hex_terrain)
+        # a board whose hexes may change (rules/hexes.py): this game is the board as
+        # dealt, `with_hexes` the game on a changed board, made once per set of changes
+        self.changeable = hexes.changeable(rs)
+        self.base = self
+        self._variants: dict[tuple, Game] = {}
+        self._deal: Deal | None = None  # the board's layout, kept once a hex changes
+        self._terrain_tables()
 
         supplies = self.table(SiteTables)
         self.token_names = supplies.token_names
@@ -142,11 +147,64 @@ class Game:
             self.turn_limit * 200 + 10 * len(self.setup_script) + 100
 
     def table(self, cls: type[T]) -> T:
-        """A rule module's static tables for this game (its `build(game)`, made once)."""
+        """A rule module's static tables for this game (its `build(game)`, made once, from
+        the board as dealt)."""
         t = self._tables.get(cls)
         if t is None:
-            t = self._tables[cls] = cls.build(self)  # type: ignore[attr-defined]
+            t = self._tables[cls] = cls.build(self.base)  # type: ignore[attr-defined]
         return t
+
+    def _terrain_tables(self) -> None:
+        """What production reads per hex: the resource it produces (-1 for none) and
+        whether its owner picks one (B.6: gold)."""
+        rs = self.ruleset
+        terrain_resource, terrain_choice = [], []
+        for name in self.board.terrain_names:
+            t = rs.terrains[name]
+            terrain_choice.append(bool(t.choice))
+            terrain_resource.append(self.res_index[t.produces] if t.produces and not t.choice else -1)
+        self.hex_resource = tuple(terrain_resource[t] for t in self.board.hex_terrain)
+        self.hex_choice = tuple(terrain_choice[t] for t in self.board.hex_terrain)
+
+    MAX_VARIANTS = 512  # changed boards kept per game; past this the cache starts again
+
+    def with_hexes(self, changes: list[list[int]]) -> Game:
+        """This game on the board as dealt with `changes` ([[hex, terrain, number], ...] in
+        the order the hexes first changed): the same game (actions, pieces, rules) whose
+        board, production tables and pieces' sites follow the changed hexes. Made once
+        per set of changes and kept, so the hot loop reads flat tables as ever."""
+        base = self.base
+        key = tuple(tuple(e) for e in changes)
+        if not key:
+            return base
+        v = base._variants.get(key)
+        if v is None:
+            if len(base._variants) >= self.MAX_VARIANTS:
+                base._variants.clear()
+            b = base.board
+            if base._deal is None:
+                base._deal = deal(base.ruleset, base.seed)
+            dealt = base._deal
+            board = changed_board(dealt, tuple((b.hexes[h], b.terrain_names[t], n) for h, t, n in key))
+            v = copy.copy(base)
+            v.board = board
+            v._terrain_tables()
+            v.interp = Interpreter(v, v._names())
+            v.pieces = []
+            for info, ir in zip(base.pieces, base.ruleset.pieces.values()):
+                p = copy.copy(info)
+                p.allowed = v._where(ir, info.sites)
+                p.allowed_set = frozenset(p.allowed)
+                v.pieces.append(p)
+            base._variants[key] = v
+        return v
+
+    def _where(self, p: model.Piece, sites: tuple[int, ...]) -> tuple[int, ...]:
+        """The sites where a piece's `where` holds, over this game's board."""
+        if p.where is None:
+            return sites
+        return tuple(k for k in sites
+                     if self.interp.static_condition(p.where, {"at": site(p.site, k)}, p.source))
 
     def _names(self) -> dict[str, Any]:
         """Declared names a rule may refer to, each standing for its name; an island
@@ -203,17 +261,16 @@ class Game:
             info.neutral, info.blocks = p.neutral, p.blocks
             info.movable_by, info.takes = p.movable_by, tuple(p.takes)
             info.count = p.count if p.neutral else 1
-            allowed = inside[p.site]
-            if p.where is not None:
-                allowed = tuple(k for k in allowed
-                                if self.interp.static_condition(p.where, {"at": site(p.site, k)}, p.source))
+            sites = inside[p.site]
             if p.site == "intersection" and not p.neutral and no_build:
                 # a site whose kind has `no building`: nobody ever builds there
-                allowed = tuple(k for k in allowed if k not in no_build)
+                sites = tuple(k for k in sites if k not in no_build)
             if p.site == "intersection" and not p.neutral:
                 # a hub hex's centre point: nobody ever builds there either
-                allowed = tuple(k for k in allowed if b.corner_hub[k] < 0)
+                sites = tuple(k for k in sites if b.corner_hub[k] < 0)
+            allowed = self._where(p, sites)
             info.allowed, info.allowed_set = allowed, frozenset(allowed)
+            info.sites = sites if self.changeable else allowed
             self.pieces.append(info)
         self.piece_index = {p.name: p.index for p in self.pieces}
         index = self.piece_index

@@ -26,6 +26,7 @@ from catandsl.engine import flow
 from catandsl.rules import roll_cards, scoring
 from catandsl.rules.base import CHANCE, TERMINAL, Action, IllegalAction, Prompt
 from catandsl.rules.harbors import HarborTables
+from catandsl.rules.hexes import HexTables
 from catandsl.rules.registry import EVERYTHING
 
 if TYPE_CHECKING:
@@ -45,7 +46,7 @@ FIELDS = (
     "moved", "fresh_paths", "token_stock", "token_supply", "tokens_held", "partners",
     "offers_made", "offers_declined", "acted", "harbor_at", "harbor_supply", "travellers",
     "project_level", "project_owner", "roll_deck", "roll_year", "damaged", "yield_limits",
-    "turn_rolls", "discarded", "counters",
+    "turn_rolls", "discarded", "counters", "face_down", "hidden_tiles", "hidden_numbers", "hex_changes",
 )
 
 
@@ -109,11 +110,18 @@ class State:
     turn_rolls: list[int]  # the totals rolled so far this turn (`rolls 2 distinct`)
     discarded: list[int]  # [c] played cards set aside for good (`unplay`)
     counters: list[list[int]]  # [p][counter] (rules/counters.py)
+    # hexes that lie face down or changed (rules/hexes.py); `game` is the game on the
+    # board `hex_changes` make (Game.with_hexes)
+    face_down: list[int]  # hex ids still face down, ascending
+    hidden_tiles: list[list[int]]  # [hidden pool][terrain] tiles left in its stack
+    hidden_numbers: list[list[int]]  # [hidden pool][number] number tokens left in its stack
+    hex_changes: list[list[int]]  # [hex, terrain, number]: hexes changed since the deal, in order
 
     __slots__ = FIELDS + ("pending", "game", "_legal", "_chance", "_routes", "_changed", "_steps")
 
     def __init__(self, game: Game):
         """The state before anything happened; see `initial` for the game's start."""
+        game = game.base  # the board as dealt
         self.game = game
         n, R, b = game.num_players, len(game.resources), game.board
         C, K = len(game.cards), len(game.pieces)
@@ -177,6 +185,11 @@ class State:
             else:
                 self.path_owner[k], self.path_piece[k] = seat, pi
             self.placed[seat][pi] += 1
+        hexes = game.table(HexTables)
+        self.face_down = list(hexes.face_down)
+        self.hidden_tiles = [list(row) for row in hexes.tiles]
+        self.hidden_numbers = [list(row) for row in hexes.numbers]
+        self.hex_changes = []
         self._legal: list[int] | None = None
         self._chance: bool | None = None  # is_chance_node(), until the next action
         self._routes: dict[tuple[int, tuple[int, ...]], int] = {}

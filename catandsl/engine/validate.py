@@ -13,7 +13,7 @@ from dataclasses import MISSING, fields
 from typing import TYPE_CHECKING, Any
 
 from catandsl.engine import state as state_module
-from catandsl.rules import scoring
+from catandsl.rules import hexes, scoring
 from catandsl.rules.base import PROMPTS, EngineError, Prompt
 from catandsl.rules.harbors import HarborTables, PlacingHarbor
 from catandsl.rules.placement import pieces_on_board
@@ -90,11 +90,16 @@ def check_state(game: Game, text: str) -> State:
     if extra:
         raise StateError(f"unknown fields: {', '.join(extra)}", "state/fields")
     s = state_module.State(game)
+    game = s.game  # the board as dealt
     for f in state_module.FIELDS:
         setattr(s, f, data[f])
     _check_flow(game, s)
     _check_data(game, s)
     s.pending = [_prompt(game, k, p) for k, p in enumerate(_list("pending", data["pending"]))]
+    why = hexes.validate(game, s)
+    if why:
+        raise StateError(why)
+    s.game = game.with_hexes(s.hex_changes)
     _check_pieces(game, s)
     _check_harbor_tokens(game, s)
     s.changed()
@@ -171,7 +176,7 @@ def _check_data(g: Game, s: State) -> None:
                 raise _fail(f"{what}_piece", f"site {k} has an owner without a piece or a piece without one")
             if pi >= 0:
                 piece = g.pieces[pi]
-                if piece.neutral or piece.site != kind or k not in piece.allowed_set:
+                if piece.neutral or piece.site != kind or k not in piece.sites:
                     raise _fail(f"{what}_piece", f"a {piece.name} cannot stand on {kind} {k}", "state/off_site")
     _rows("placed", s.placed, seats, K, 0, big)
     _ints("neutral_at", s.neutral_at, len(g.neutral_start), -1, max(len(b.hexes), P) - 1)
@@ -183,7 +188,7 @@ def _check_data(g: Game, s: State) -> None:
             continue
         here = [s.neutral_at[u] for u in slots]
         for at in here:
-            if at >= 0 and at not in piece.allowed_set:
+            if at >= 0 and at not in piece.sites:
                 raise _fail("neutral_at", f"{piece.name} cannot stand on {piece.site} {at}", "state/off_site")
         if here != sorted(here):
             raise _fail("neutral_at", f"the sites of the {piece.name} pieces are not in order")
@@ -194,6 +199,8 @@ def _check_data(g: Game, s: State) -> None:
     for k, aw in enumerate(g.awards):
         if s.award_holder[k] >= n and not aw.seats:
             raise _fail("award_holder", f"a neutral seat holds {aw.name}, which only players compete for")
+    # a board whose hexes change keeps island numbers stable below this (board/changes.py)
+    islands = len(b.islands) + (2 * len(b.hexes) if g.changeable else 0)
     _ints("last_corner", s.last_corner, n, -1, corners - 1)
     _ints("last_path", s.last_path, n, -1, P - 1)
     for k, e in enumerate(_list("vp_tokens", s.vp_tokens)):
@@ -202,7 +209,7 @@ def _check_data(g: Game, s: State) -> None:
             raise _fail(f"vp_tokens[{k}]", "not a player and an intersection")
     for k, e in enumerate(_list("island_tags", s.island_tags)):
         if (not isinstance(e, list) or len(e) != 3 or not _int(e[0]) or not 0 <= e[0] < n
-                or not isinstance(e[1], str) or not _int(e[2]) or not 0 <= e[2] < len(b.islands)):
+                or not isinstance(e[1], str) or not _int(e[2]) or not 0 <= e[2] < islands):
             raise _fail(f"island_tags[{k}]", "must be [player, tag, island]")
     _ints("moved", s.moved, 2 if s.moved else 0, 0, big)
     _ints("fresh_paths", s.fresh_paths, len(_list("fresh_paths", s.fresh_paths)), 0, max(P - 1, big))
@@ -226,7 +233,7 @@ def _check_data(g: Game, s: State) -> None:
     for k, e in enumerate(_list("travellers", s.travellers)):
         _ints(f"travellers[{k}]", e, 6, -1, big)
         if not (0 <= e[0] < n and 0 <= e[1] < len(g.pieces) and g.pieces[e[1]].travel is not None
-                and e[2] in g.pieces[e[1]].allowed_set and e[4] <= s.turns and e[5] <= s.turns):
+                and e[2] in g.pieces[e[1]].sites and e[4] <= s.turns and e[5] <= s.turns):
             raise _fail(f"travellers[{k}]", "not a player, a travelling piece, a path it may stand on, "
                                             "its points and a turn")
     stages = [len(p.stages) for p in g.ruleset.projects.values()]

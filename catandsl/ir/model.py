@@ -531,13 +531,17 @@ class HexSlot:
 class TilePool:
     """Tiles dealt onto the map's hexes that name the pool. `max_clump` (0: any) bounds
     how many hexes of one land terrain may touch in a group: the pool is dealt again
-    until no group is larger."""
+    until no group is larger. A `hidden` pool is a face-down stack: its hexes lie face
+    down, counting as the `cover` terrain, until a rule reveals one (a tile drawn from
+    the stack at a chance node; rules/hexes.py)."""
 
     name: str
     tiles: tuple[Amount, ...]
     shuffled: bool = True
     source: Source | None = None
     max_clump: int = 0
+    hidden: bool = False
+    cover: str | None = None  # a hidden pool's face-down terrain (None: the first water terrain)
 
 
 @dataclass(frozen=True)
@@ -563,7 +567,9 @@ class NumberToken:
 @dataclass(frozen=True)
 class NumberPlan:
     """How number tokens are laid: fixed (in the map cells), shuffled onto the producing
-    hexes of the named pools (all when empty), or along the spiral in letter order.
+    hexes of the named pools (all when empty), along the spiral in letter order, or
+    `hidden`: a face-down stack for the hidden pool in `onto`, a token drawn for each
+    producing tile revealed.
     `avoid_adjacent` lists numbers that may not touch each other (6, 8)."""
 
     method: str

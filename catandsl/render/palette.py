@@ -27,6 +27,7 @@ LAND_PALETTE = (
 )
 WATER_PALETTE = ("#3f8fb8", "#2f6ea6", "#4a7fa8")
 
+FACE_DOWN = "#6f7f8c"  # the back of a face-down hex tile
 FRAME_SHADE = 0.82  # frame positions are drawn a little darker than open sea
 TOKEN_FILL = "#f6ecd2"
 RED_NUMBERS = (6, 8)

@@ -30,6 +30,7 @@ from catandsl.render.state_svg import (
     sites_group,
     token_holdings,
 )
+from catandsl.render.svg import hexes_layer
 
 
 @dataclass
@@ -41,6 +42,7 @@ class Frame:
     log: list[str] = field(default_factory=list)
     pieces: tuple = ()
     snap: Snapshot | None = None  # the state after the frame's last action
+    hexes: str = ""  # SVG of the hexes face down or changed then, over the board as dealt
 
 
 def seat_name(player: int) -> str:
@@ -99,6 +101,8 @@ def record(game, entries) -> tuple[list[Frame], Any]:
 def _close(game, state, frame: Frame, data) -> None:
     snap = snapshot(game, state, data)
     frame.snap = snap
+    if snap.face_down or snap.changed:  # hexes face down or changed: drawn over the board as dealt
+        frame.hexes = hexes_layer(state.game.board, snap.changed, frozenset(snap.face_down))
     frame.scores = snap.scores
     frame.pieces = snap.pieces + snap.marks
 
@@ -126,7 +130,7 @@ def render_replay(game, entries, *, title: str = "catandsl replay") -> str:
         ids = [intern(elements, piece_svg(board, p)) for p in _ordered(f.pieces)]
         legend = intern(legends, legend_svg(board, f.scores, winner if last else None,
                                             token_holdings(game, snap.tokens_held)))
-        site = intern(sites, sites_group(board, site_marks(game, snap.token_stock)))
+        site = intern(sites, f.hexes + sites_group(board, site_marks(game, snap.token_stock)))
         data_frames.append({
             "label": f.label, "turn": f.turn, "player": f.player, "scores": list(f.scores), "log": f.log,
             "pieces": ids, "legend": legend, "sites": site,

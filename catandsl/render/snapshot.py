@@ -10,8 +10,9 @@ kinds of several, `game.neutral_kind` naming each slot's kind), `stage`, `hands`
 ([player, intersection, count]: special victory points under a building),
 `island_tags` ([player, tag, island], e.g. home islands), `cards` and `played` (per
 player, per card: held and played), `award_holder` (per award, a seat or -1),
-`tokens_held` (per player, per token), `token_stock` (per map site, per token) and
-`damaged` (the paths whose piece is damaged).
+`tokens_held` (per player, per token), `token_stock` (per map site, per token),
+`damaged` (the paths whose piece is damaged), `face_down` (hex ids lying face down) and
+`hex_changes` ([hex, terrain, number]: hexes changed since the deal).
 """
 
 from __future__ import annotations
@@ -56,6 +57,8 @@ class Snapshot:
     award_holder: tuple[int, ...] = ()  # [award] seat or -1
     tokens_held: tuple[tuple[int, ...], ...] = ()  # [player][token]
     token_stock: tuple[tuple[int, ...], ...] = ()  # [site][token] still on the map's sites
+    face_down: tuple[int, ...] = ()  # hexes lying face down
+    changed: tuple[int, ...] = ()  # hexes whose terrain or number changed since the deal
 
     def tokens(self, owner: int | None = None) -> int:
         """Special victory points shown, for one seat or all."""
@@ -110,6 +113,8 @@ def snapshot(game, state, data: dict | None = None) -> Snapshot:
         award_holder=tuple(int(h) for h in data.get("award_holder", ())),
         tokens_held=_rows(data.get("tokens_held", ())),
         token_stock=_rows(data.get("token_stock", ())),
+        face_down=tuple(int(h) for h in data.get("face_down", ())),
+        changed=tuple(sorted(int(e[0]) for e in data.get("hex_changes", ()))),
     )
 
 

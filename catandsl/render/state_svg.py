@@ -43,8 +43,9 @@ def render_state(game, state, *, title: str | None = None, coordinates: bool = F
     winner = getattr(state, "winner", None)
     winner = winner if isinstance(winner, int) and winner >= 0 else None
     holdings = token_holdings(game, snap.tokens_held)
-    drawing = board_drawing(game.board, coordinates=coordinates, title=title,
-                            below=legend_height(game))
+    board = getattr(state, "game", game).board  # the board as it is now (hexes change)
+    drawing = board_drawing(board, coordinates=coordinates, title=title,
+                            below=legend_height(game), face_down=frozenset(snap.face_down))
     drawing.append(dw.Raw(sites_group(game.board, site_marks(game, snap.token_stock))))
     drawing.append(dw.Raw(pieces_svg(game.board, snap, snap.marks)))
     drawing.append(dw.Raw(legend_svg(game.board, snap.scores, winner, holdings)))
@@ -60,12 +61,23 @@ def render_map(board, ruleset=None, *, title: str | None = None, coordinates: bo
 
     pieces, off_board = start_pieces(board, ruleset)
     notes = [f"{name}: off the board at the start" for name in off_board]
-    drawing = board_drawing(board, coordinates=coordinates, title=title, below=len(notes) * NOTE_ROW)
+    drawing = board_drawing(board, coordinates=coordinates, title=title, below=len(notes) * NOTE_ROW,
+                            face_down=_face_down_at_start(board, ruleset))
     drawing.append(dw.Raw(sites_group(board, map_site_marks(board, ruleset))))
     drawing.append(dw.Raw('<g class="pieces">' + "".join(piece_svg(board, p) for p in pieces) + "</g>"))
     if notes:
         drawing.append(dw.Raw(notes_svg(board, notes)))
     return drawing.as_svg()
+
+
+def _face_down_at_start(board, ruleset) -> frozenset[int]:
+    """The hexes of the map's hidden pools: face down when a game starts."""
+    m = getattr(ruleset, "map", None)
+    hidden = {p.name for p in getattr(m, "pools", ()) if p.hidden}
+    if not hidden:
+        return frozenset()
+    return frozenset(k for k, (q, r) in enumerate(board.hexes)
+                     if board.graph.nodes[("hex", q, r)].get("pool") in hidden)
 
 
 def start_pieces(board, ruleset) -> tuple[list[Placed], list[str]]:

@@ -1,7 +1,8 @@
 """Draw a board as SVG (and PNG, when cairosvg is installed).
 
 Elements carry stable class names so tests and style sheets can find them:
-`hex land` / `hex water` (plus `frame` on frame positions), `frame-outline`, `token`
+`hex land` / `hex water` (plus `frame` on frame positions; `hex face-down` for a hex
+lying face down, drawn as a tile's back without a number), `frame-outline`, `token`
 (with `pip`s), `harbor`, `coord`, `title`. A hub hex's centre point is a `hub-centre`
 and its spurs are `spur`s, inside a `hub` group (`data-hex`); each carries its board id
 as `data-at` (the index pieces use) and its geometric name as `data-id` and in a
@@ -28,9 +29,10 @@ def render_board(board: Board, *, coordinates: bool = False, title: str | None =
 
 
 def board_drawing(board: Board, *, coordinates: bool = False, title: str | None = None,
-                  below: float = 0.0):
+                  below: float = 0.0, face_down=()):
     """The board as a drawsvg Drawing in board pixels (`geometry.pixel(h, SIZE)`), with
-    `below` units of free space under it (for a legend) so callers can add layers."""
+    `below` units of free space under it (for a legend) so callers can add layers; the
+    hex ids in `face_down` are drawn face down."""
     import drawsvg as dw
 
     left, top, right, bottom = _bounds(board)
@@ -44,7 +46,7 @@ def board_drawing(board: Board, *, coordinates: bool = False, title: str | None 
                                text_anchor="middle", fill=palette.INK, class_="title",
                                font_family="sans-serif"))
     for k, h in enumerate(board.hexes):
-        drawing.append(_hex(dw, board, k, h))
+        drawing.append(_face_down(dw, h) if k in face_down else _hex(dw, board, k, h))
     for k, h in enumerate(board.hexes):
         if board.tables.hex_centre[k] >= 0:
             drawing.append(_hub(dw, board, k, h))
@@ -56,7 +58,7 @@ def board_drawing(board: Board, *, coordinates: bool = False, title: str | None 
         drawing.append(_harbor(dw, board, harbor))
     numbers = board.tables.hex_number
     for k, h in enumerate(board.hexes):
-        if numbers[k]:
+        if numbers[k] and k not in face_down:
             drawing.append(_token(dw, numbers[k], *geo.pixel(h, SIZE)))
     if coordinates:
         for h in board.hexes:
@@ -98,6 +100,36 @@ def _hex(dw, board: Board, k: int, h: geo.Hex):
     points = [c for xy in geo.hex_polygon(h, SIZE) for c in xy]
     return dw.Lines(*points, close=True, fill=fill, stroke="#f4f1ea", stroke_width=2,
                     class_=cls, data_terrain=name)
+
+
+def _face_down(dw, h: geo.Hex):
+    """A tile's back: one colour for every face-down hex, so it tells nothing."""
+    points = [c for xy in geo.hex_polygon(h, SIZE) for c in xy]
+    group = dw.Group(class_="hex face-down")
+    group.append(dw.Lines(*points, close=True, fill=palette.FACE_DOWN, stroke="#f4f1ea", stroke_width=2))
+    x, y = geo.pixel(h, SIZE)
+    group.append(dw.Text("?", 0.5 * SIZE, x, y + 0.17 * SIZE, text_anchor="middle",
+                         fill=palette.ink_on(palette.FACE_DOWN), font_family="serif"))
+    return group
+
+
+def hexes_layer(board: Board, changed, face_down) -> str:
+    """SVG of hexes drawn over a board drawn as dealt (a replay's frame): each hex id of
+    `changed` as it is on `board` (terrain and number), each of `face_down` face down."""
+    import drawsvg as dw
+
+    group = dw.Group(class_="hexes-now")
+    for k in changed:
+        if k not in face_down:
+            group.append(_hex(dw, board, k, board.hexes[k]))
+            if board.tables.hex_number[k]:
+                group.append(_token(dw, board.tables.hex_number[k], *geo.pixel(board.hexes[k], SIZE)))
+    for k in face_down:
+        group.append(_face_down(dw, board.hexes[k]))
+    drawing = dw.Drawing(1, 1)
+    drawing.append(group)
+    svg = drawing.as_svg()
+    return svg[svg.index("<g"):svg.rindex("</svg>")].strip() if "<g" in svg else ""
 
 
 def _hub(dw, board: Board, k: int, h: geo.Hex):

@@ -20,6 +20,7 @@ from catandsl.rules import (  # noqa: F401  (each module registers what it defin
     gifts,
     hands,
     harbors,
+    hexes,
     hubs,
     islands,
     movement,

@@ -70,8 +70,8 @@ def movement_actions(game: Game) -> list[Action]:
     out: list[Action] = []
     for pi in game.movers:
         p = game.pieces[pi]
-        out += [PickUp(p.name, k) for k in p.allowed]
-        out += [PutDown(p.name, k) for k in p.allowed]
+        out += [PickUp(p.name, k) for k in p.sites]
+        out += [PutDown(p.name, k) for k in p.sites]
     return out
 
 
@@ -83,9 +83,9 @@ class MovementIds:
     @classmethod
     def build(cls, game: Game) -> MovementIds:
         ids = game.action_id
-        return cls({pi: {k: ids[PickUp(game.pieces[pi].name, k)] for k in game.pieces[pi].allowed}
+        return cls({pi: {k: ids[PickUp(game.pieces[pi].name, k)] for k in game.pieces[pi].sites}
                     for pi in game.movers},
-                   {pi: {k: ids[PutDown(game.pieces[pi].name, k)] for k in game.pieces[pi].allowed}
+                   {pi: {k: ids[PutDown(game.pieces[pi].name, k)] for k in game.pieces[pi].sites}
                     for pi in game.movers})
 
 

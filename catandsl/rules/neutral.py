@@ -90,10 +90,10 @@ class Take(Action):
 
 @action_source
 def neutral_actions(game: Game) -> Iterable[Action]:
-    out: list[Action] = [Move(p.name, k) for p in game.pieces if p.neutral for k in p.allowed]
+    out: list[Action] = [Move(p.name, k) for p in game.pieces if p.neutral for k in p.sites]
     for p in game.pieces:  # several pieces to a kind: which one, from where to where
         if p.neutral and p.count > 1:
-            out += [Move(p.name, k, src) for k in p.allowed for src in p.allowed if src != k]
+            out += [Move(p.name, k, src) for k in p.sites for src in p.sites if src != k]
     out += [Steal(p) for p in range(game.num_players)]
     out += [Stolen(r) for r in game.resources]
     takes = {w for p in game.pieces for w in p.takes if w in game.token_index}

@@ -42,7 +42,7 @@ class Build(Action):
 
 @action_source
 def build_actions(game: Game) -> list[Action]:
-    return [Build(p.name, k) for p in game.pieces if not p.neutral for k in p.allowed]
+    return [Build(p.name, k) for p in game.pieces if not p.neutral for k in p.sites]
 
 
 # ---- where a piece may stand ------------------------------------------------------------

@@ -251,6 +251,9 @@ EVENTS: dict[str, Event] = {
            doc="after a player buys a stage of a project; `level` is the stages built now"),
         _e("traded", "player: player", doc="after a trade by the active player"),
         _e("turn_ended", "player: player", doc="when the active player ends the turn"),
+        _e("revealed", "player: player, terrain: terrain, at: hex", "terrain", "terrain",
+           doc="after a face-down hex is turned up by `reveal(player, at)`; `terrain` is the "
+               "tile found (its number is `number(at)`)"),
         _e("site_reached", "player: player, site: site_kind, at: intersection", "site", "site_kind",
            doc="when a route of the player's path pieces (a road, a ship, or a moved ship) "
                "joined to one of their buildings first reaches a site of this kind at `at`; "

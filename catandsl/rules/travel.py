@@ -54,9 +54,9 @@ class Travel(Action):
 
 
 def _steps(game: Game, P: PieceInfo) -> list[tuple[int, int]]:
-    """Every (from, to) pair of paths of the piece's allowed sites that share an end."""
-    allowed = P.allowed_set
-    return [(k, x) for k in P.allowed for x in paths_next_to(game, k) if x in allowed]
+    """Every (from, to) pair of paths of the piece's sites that share an end."""
+    sites = set(P.sites)
+    return [(k, x) for k in P.sites for x in paths_next_to(game, k) if x in sites]
 
 
 @action_source
