@@ -580,6 +580,9 @@ def _app():
                       file=sys.stderr)
             raise _Exit(EXIT_ERRORS)
 
+    from catandsl.cli_editor import register_editor_commands  # fmt, lsp
+
+    register_editor_commands(app)
     return app
 
 

@@ -28,6 +28,8 @@ ALLOWED = {
     "render": {"board", "ir", "engine", "rules"},
     "diagnostics": set(),
     "resources": set(),
+    # the language server reads what `check` reads; nothing below imports it
+    "lsp": {"syntax", "compiler", "ir", "rules", "diagnostics", "resources"},
 }
 
 
@@ -79,3 +81,17 @@ def test_the_compiler_loads_no_engine_and_the_engine_no_front_door():
             "assert 'catandsl.checks' not in sys.modules and 'catandsl.compiler' in sys.modules")
     p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
+
+
+def test_the_core_and_the_formatter_need_no_lsp_extra():
+    """pygls is an extra: parsing, compiling and formatting never load it, and only
+    catandsl/lsp/server.py imports it."""
+    code = ("import sys, catandsl, catandsl.compiler, catandsl.syntax.fmt, catandsl.checks, catandsl.cli; "
+            "catandsl.cli._app(); "
+            "assert not [m for m in sys.modules if m.split('.')[0] in ('pygls', 'lsprotocol')], 'pygls loaded'; "
+            "assert 'catandsl.lsp.server' not in sys.modules")
+    p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    users = sorted(path.relative_to(ROOT).as_posix() for path in PACKAGE.rglob("*.py")
+                   if any(m.split(".")[0] in ("pygls", "lsprotocol") for _, m in _runtime_imports(path)))
+    assert users == ["catandsl/lsp/server.py"]
