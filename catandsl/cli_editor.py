@@ -47,9 +47,9 @@ def catan_files(paths: list[Path]) -> list[Path]:
 def format_files(paths: list[Path], check: bool = False, diff: bool = False) -> int:
     """Format (or with check/diff only inspect) each file; the exit code."""
     from catandsl import cli
-    from catandsl.syntax.fmt import format_source
+    from catandsl.syntax.fmt import LayoutError, format_source
 
-    unformatted = errors = 0
+    unformatted = errors = internal = 0
     for path in catan_files(paths):
         name = str(path)
         try:
@@ -66,6 +66,11 @@ def format_files(paths: list[Path], check: bool = False, diff: bool = False) -> 
             print(format_all(e.diagnostics, sources), file=sys.stderr)
             errors += 1
             continue
+        except LayoutError as e:
+            print(printable(f"catandsl: internal error: {e}\nThis is a bug in catandsl fmt; please report it "
+                            "with the file."), file=sys.stderr)
+            internal += 1
+            continue
         if out == text:
             continue
         unformatted += 1
@@ -77,6 +82,8 @@ def format_files(paths: list[Path], check: bool = False, diff: bool = False) -> 
         elif not diff:
             path.write_text(out, encoding="utf-8")
             print(printable(f"reformatted {name}"), file=sys.stderr)
+    if internal:
+        return cli.EXIT_INTERNAL
     if errors:
         return cli.EXIT_ERRORS
     return cli.EXIT_ERRORS if unformatted and check else cli.EXIT_OK

@@ -1,6 +1,6 @@
 """What the language server knows about a document, without any LSP types: the
-diagnostics `check` would give (parse and compile, no trial game: that would play a
-game on every keystroke), the declarations of the file and the files it uses, the word
+diagnostics `check` gives (as you type: parse and compile; on save also the short trial
+games, which would cost too much on every keystroke), the declarations of the file and the files it uses, the word
 under the cursor, and the texts of hovers and completions. Nothing here runs anything
 from the document; it is parsed and compiled, as `check` does.
 
@@ -48,7 +48,8 @@ class Analysis:
     scenario: model.Scenario | None
 
 
-def analyse(text: str, filename: str) -> Analysis:
+def analyse(text: str, filename: str, trial: bool = False) -> Analysis:
+    """Parse and compile; with `trial` (on save) also the short games that end `check`."""
     sources = Sources()
     sources.add(filename, text)
     try:
@@ -58,7 +59,12 @@ def analyse(text: str, filename: str) -> Analysis:
     path = Path(filename)
     root = path.parent if path.parent.is_dir() else None
     try:
-        scenario, diags = compile_ast(tree, sources, root)
+        if trial:
+            from catandsl.checks import check_ast
+
+            scenario, diags = check_ast(tree, sources, root)
+        else:
+            scenario, diags = compile_ast(tree, sources, root)
     except CatanError as e:
         scenario, diags = None, list(e.diagnostics)
     return Analysis(filename, text, tree, diags, scenario)
@@ -286,16 +292,41 @@ def _language_doc() -> str:
 
 
 def head_word_doc(word: str) -> str | None:
-    """A head word's hover: where it goes, and the paragraph of docs/language.md that
-    first shows it (when the source tree's docs are there)."""
+    """A head word's hover: where it goes, and the first paragraph of its section of
+    docs/language.md (a heading naming the word), or else the first paragraph that
+    starts by showing it in code, when the source tree's docs are there (a wheel has none)."""
     where = head_words().get(word)
     if where is None:
         return None
     text = f"`{word}`: written in {where}"
-    for para in _language_doc().split("\n\n"):
-        if f"`{word}" in para and not para.lstrip().startswith(("```", "|", "<!--")):
-            return text + "\n\n" + para.strip()
-    return text
+    paragraph = _doc_paragraph(word)
+    return text + "\n\n" + paragraph if paragraph else text
+
+
+@lru_cache(maxsize=256)
+def _doc_paragraph(word: str) -> str | None:
+    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", _language_doc())]
+    # the most specific heading first: `### when` before `## 8. Variants: options, when, ...`
+    headings = sorted((-len(p) + len(p.lstrip("#")), i) for i, p in enumerate(paragraphs) if _names(p, word))
+    for _, i in headings:
+        for following in paragraphs[i + 1:i + 4]:
+            if _prose(following):
+                return following
+    shown = re.compile(rf"`{re.escape(word)}[` ]")  # a paragraph that starts by showing it
+    return next((p for p in paragraphs if shown.match(p)), None)
+
+
+def _names(paragraph: str, word: str) -> bool:
+    """A heading about the word: `### rows and legend`, `### tokens and sites`."""
+    if not paragraph.startswith("#") or "\n" in paragraph:
+        return False
+    title = re.sub(r"^#+\s*(\d+\.\s*)?", "", paragraph).replace("`", "")
+    items = re.split(r",\s*|\s+and\s+|:\s*", title)
+    return any(item.strip() in (word, word + "s") for item in items)
+
+
+def _prose(paragraph: str) -> bool:
+    return bool(paragraph) and not paragraph.startswith(("```", "|", "<!--", "#", "-", "    "))
 
 
 # ---- completion ---------------------------------------------------------------------------
@@ -340,10 +371,15 @@ def completions(analysis: Analysis, last_good: model.Scenario | None, line: int,
     previous = words[-2] if prefix_done and len(words) >= 2 else (words[-1] if words and not prefix_done else None)
     if previous == "on":
         return [Completion(n, "event", e.doc) for n, e in sorted(EVENTS.items())]
+    known = names_by_kind(analysis.scenario or last_good)
+    typed = words[:-1] if prefix_done else words
+    if len(typed) >= 3 and typed[-3] == "when" and typed[-1] == "is":  # `when OPTION is ITEM`
+        items = known.get(f"item of {typed[-2]}", [])
+        return [Completion(n, "item", f"item of {typed[-2]}") for n in items]
     out: list[Completion] = []
     if len(words) <= (1 if prefix_done else 0):
         out += [Completion(w, "keyword", f"written in {where}") for w, where in sorted(head_words().items())]
-    for kind, names in names_by_kind(analysis.scenario or last_good).items():
+    for kind, names in known.items():
         out += [Completion(n, kind, kind) for n in names]
     for name in sorted(PRIMITIVES):
         params = PRIMITIVES[name].params

@@ -17,7 +17,7 @@ from pygls.uris import to_fs_path
 
 from catandsl.diagnostics import CatanError, Diagnostic, Span
 from catandsl.lsp import analysis as an
-from catandsl.syntax.fmt import format_source
+from catandsl.syntax.fmt import LayoutError, format_source
 
 log = logging.getLogger(__name__)
 
@@ -71,15 +71,16 @@ def to_lsp(diag: Diagnostic, filename: str) -> lsp.Diagnostic:
         data={"replacement": an.did_you_mean(diag)} if here and an.did_you_mean(diag) else None)
 
 
-def _refresh(ls: LanguageServer, uri: str) -> None:
+def _refresh(ls: LanguageServer, uri: str, trial: bool = False) -> None:
     doc = ls.workspace.get_text_document(uri)
     filename = _filename(uri)
     try:
-        result = an.analyse(doc.source, filename)
+        result = an.analyse(doc.source, filename, trial)
     except Exception:  # noqa: BLE001 - a compiler bug: say so in the editor, keep serving
         log.exception("catandsl lsp: analysing %s failed", uri)
         result = an.Analysis(filename, doc.source, None, [Diagnostic(
-            "E0000", "internal error while checking this file; please report it", Span(filename, 1, 1))], None)
+            "internal", "catandsl could not check this file (a bug in catandsl; please report it with the file)",
+            Span(filename, 1, 1))], None)
     _documents[uri] = result
     if result.scenario is not None:
         _last_good[uri] = result.scenario
@@ -103,6 +104,12 @@ def did_open(ls: LanguageServer, params: lsp.DidOpenTextDocumentParams):
 @_safe()
 def did_change(ls: LanguageServer, params: lsp.DidChangeTextDocumentParams):
     _refresh(ls, params.text_document.uri)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
+@_safe()
+def did_save(ls: LanguageServer, params: lsp.DidSaveTextDocumentParams):
+    _refresh(ls, params.text_document.uri, trial=True)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
@@ -167,8 +174,8 @@ def formatting(ls: LanguageServer, params: lsp.DocumentFormattingParams):
     doc = ls.workspace.get_text_document(params.text_document.uri)
     try:
         out = format_source(doc.source, _filename(params.text_document.uri))
-    except CatanError:
-        return None  # the diagnostics already say why
+    except (CatanError, LayoutError):
+        return None  # the diagnostics already say why, or the layout would be wrong: no edit
     if out == doc.source:
         return []
     lines = doc.source.split("\n")

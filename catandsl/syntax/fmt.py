@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, is_dataclass
 
-from catandsl.diagnostics import CatanError, Diagnostic, Span
+from catandsl.diagnostics import CatanError, Span
 from catandsl.syntax.parser import Lexeme, keywords, lexemes, parse
 
 INDENT = 2
@@ -63,7 +63,7 @@ class _Line:
 
 def format_source(text: str, filename: str = "<input>") -> str:
     """The canonical layout of `text`; raises CatanError (the parser's diagnostics) when
-    the text does not parse."""
+    the text does not parse, and LayoutError if the layout would change its meaning."""
     before = parse(text, filename)
     lines = _lines(lexemes(text, filename))
     _indent(lines)
@@ -75,10 +75,12 @@ def format_source(text: str, filename: str = "<input>") -> str:
         after = None
     if after is None or _strip(after) != _strip(before):
         # never write a file whose meaning the layout changed: a bug here must be loud
-        raise CatanError([Diagnostic(
-            "E0002", "the formatter could not lay this file out without changing it", Span(filename, 1, 1),
-            help="please report this file; it is left as it is")])
+        raise LayoutError(f"{filename}: the layout would change what the file means; it is left as it is")
     return out
+
+
+class LayoutError(Exception):
+    """The formatter's own bug (its output would parse differently): not the file's fault."""
 
 
 def is_formatted(text: str, filename: str = "<input>") -> bool:
@@ -231,7 +233,7 @@ def _align_keys(run: list[_Line]) -> None:
     heads = [ln.tokens[0].text for ln in run]
     if len(set(heads)) != len(heads) or any(len(h) > SHORT_KEY for h in heads):
         return
-    if any(len(ln.tokens) < 2 or ln.tokens[0].type not in _WORDS for ln in run):
+    if any(len(ln.tokens) < 2 or ln.tokens[0].type not in _WORDS or ln.tokens[0].text in _KEYWORDS for ln in run):
         return
     width = max(len(h) for h in heads)
     for ln in run:

@@ -140,3 +140,13 @@ def test_format_a_document(client, tmp_path):
                                                          "options": {"tabSize": 2, "insertSpaces": True}})
     assert edit["newText"] == GOOD
     assert edit["range"] == {"start": {"line": 0, "character": 0}, "end": {"line": 3, "character": 1}}
+
+
+def test_saving_runs_the_trial_games_of_check(client, tmp_path):
+    text = (ROOT / "tests" / "fixtures" / "bad" / "E0701_engine_cannot_run.catan").read_text(encoding="utf-8")
+    uri = _open(client, "i.catan", text, tmp_path)
+    assert client.diagnostics(uri) == []  # it compiles: as you type, no game is played
+    client.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
+    (d,) = client.diagnostics(uri)
+    assert d["code"] == "E0701" and "take_from_bank" in d["message"]
+    assert d["range"]["start"] == {"line": 7, "character": 21}  # the fixture expects 8:22

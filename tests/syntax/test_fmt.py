@@ -134,6 +134,14 @@ def test_a_file_that_does_not_parse_is_refused_with_its_diagnostic():
     assert e.value.diagnostics[0].span.line == 2
 
 
+def test_a_layout_that_would_change_the_meaning_is_refused(monkeypatch):
+    from catandsl.syntax import fmt
+
+    monkeypatch.setattr(fmt, "_render", lambda lines: "ruleset other {\n}\n")  # a layout bug, planted
+    with pytest.raises(fmt.LayoutError):
+        format_source("ruleset r {\n}\n")
+
+
 # ---- shipped files ----------------------------------------------------------------------
 
 
