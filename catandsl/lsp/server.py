@@ -43,21 +43,44 @@ def _filename(uri: str) -> str:
     return to_fs_path(uri) or uri
 
 
-def _range(span: Span) -> lsp.Range:
+def _range(span: Span, text: str | None = None) -> lsp.Range:
+    """A span (1-based, code points) as an LSP range (0-based, UTF-16 units, counted on
+    `text`'s lines when given: they differ on a line with a character past the BMP)."""
     line = max(span.line - 1, 0)
     col = max(span.column - 1, 0)
-    end_line = (span.end_line or span.line) - 1
-    end_col = (span.end_column - 1) if span.end_column else col + 1
+    end_line = max((span.end_line or span.line) - 1, 0)
+    end_col = max((span.end_column - 1) if span.end_column else col + 1, 0)
     if (end_line, end_col) <= (line, col):
         end_line, end_col = line, col + 1
-    return lsp.Range(lsp.Position(line, col), lsp.Position(max(end_line, 0), max(end_col, 0)))
+    lines = text.split("\n") if text is not None else []
+    return lsp.Range(lsp.Position(line, _units(lines, line, col)), lsp.Position(end_line, _units(lines, end_line, end_col)))
+
+
+def _units(lines: list[str], line: int, col: int) -> int:
+    if line >= len(lines):
+        return col
+    head = lines[line][:col]
+    return len(head.encode("utf-16-le")) // 2 + max(col - len(head), 0)
+
+
+def _points(ls: LanguageServer, uri: str, position: lsp.Position) -> tuple[int, int]:
+    """An LSP position (UTF-16 units) as (line, code points) on the document's text."""
+    lines = ls.workspace.get_text_document(uri).source.split("\n")
+    if not 0 <= position.line < len(lines):
+        return position.line, position.character
+    units = 0
+    for i, ch in enumerate(lines[position.line]):
+        if units >= position.character:
+            return position.line, i
+        units += 2 if ord(ch) > 0xFFFF else 1
+    return position.line, len(lines[position.line]) + max(position.character - units, 0)
 
 
 _SEVERITY = {"error": lsp.DiagnosticSeverity.Error, "warning": lsp.DiagnosticSeverity.Warning,
              "note": lsp.DiagnosticSeverity.Information}
 
 
-def to_lsp(diag: Diagnostic, filename: str) -> lsp.Diagnostic:
+def to_lsp(diag: Diagnostic, filename: str, text: str | None = None) -> lsp.Diagnostic:
     """One diagnostic at its range; one in another file (an imported one) at the top,
     naming where it is."""
     here = Path(diag.span.file).resolve() == Path(filename).resolve() if diag.span.line else False
@@ -65,7 +88,7 @@ def to_lsp(diag: Diagnostic, filename: str) -> lsp.Diagnostic:
     if diag.help:
         message += f"\nhelp: {diag.help}"
     return lsp.Diagnostic(
-        range=_range(diag.span) if here else lsp.Range(lsp.Position(0, 0), lsp.Position(0, 1)),
+        range=_range(diag.span, text) if here else lsp.Range(lsp.Position(0, 0), lsp.Position(0, 1)),
         message=message, severity=_SEVERITY.get(diag.severity, lsp.DiagnosticSeverity.Error),
         code=diag.code, source="catandsl",
         data={"replacement": an.did_you_mean(diag)} if here and an.did_you_mean(diag) else None)
@@ -85,7 +108,7 @@ def _refresh(ls: LanguageServer, uri: str, trial: bool = False) -> None:
     if result.scenario is not None:
         _last_good[uri] = result.scenario
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
-        uri=uri, version=doc.version, diagnostics=[to_lsp(d, filename) for d in result.diagnostics]))
+        uri=uri, version=doc.version, diagnostics=[to_lsp(d, filename, doc.source) for d in result.diagnostics]))
 
 
 def _analysis(ls: LanguageServer, uri: str) -> an.Analysis:
@@ -123,7 +146,8 @@ def did_close(ls: LanguageServer, params: lsp.DidCloseTextDocumentParams):
 @server.feature(lsp.TEXT_DOCUMENT_HOVER)
 @_safe()
 def hover(ls: LanguageServer, params: lsp.HoverParams):
-    text = an.hover(_analysis(ls, params.text_document.uri), params.position.line, params.position.character)
+    uri = params.text_document.uri
+    text = an.hover(_analysis(ls, uri), *_points(ls, uri, params.position))
     if text is None:
         return None
     return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text))
@@ -138,7 +162,7 @@ _KINDS = {"event": lsp.CompletionItemKind.Event, "primitive": lsp.CompletionItem
 def completion(ls: LanguageServer, params: lsp.CompletionParams):
     uri = params.text_document.uri
     found = an.completions(_analysis(ls, uri), _last_good.get(uri),  # type: ignore[arg-type]
-                           params.position.line, params.position.character)
+                           *_points(ls, uri, params.position))
     items = [lsp.CompletionItem(
         label=c.label, detail=c.detail, kind=_KINDS.get(c.kind, lsp.CompletionItemKind.Value),
         insert_text=c.insert, insert_text_format=lsp.InsertTextFormat.Snippet if c.insert else None)
@@ -149,23 +173,27 @@ def completion(ls: LanguageServer, params: lsp.CompletionParams):
 @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
 @_safe()
 def definition(ls: LanguageServer, params: lsp.DefinitionParams):
-    span = an.definition(_analysis(ls, params.text_document.uri), params.position.line, params.position.character)
+    uri = params.text_document.uri
+    span = an.definition(_analysis(ls, uri), *_points(ls, uri, params.position))
     if span is None:
         return None
-    return lsp.Location(uri=Path(span.file).resolve().as_uri(), range=_range(span))
+    found = _documents.get(uri)
+    here = found is not None and Path(span.file).resolve() == Path(found.filename).resolve()
+    return lsp.Location(uri=Path(span.file).resolve().as_uri(), range=_range(span, found.text if here else None))
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
 @_safe(default=[])
 def document_symbol(ls: LanguageServer, params: lsp.DocumentSymbolParams):
-    return [_symbol(d) for d in an.declarations(_analysis(ls, params.text_document.uri).tree)]
+    found = _analysis(ls, params.text_document.uri)
+    return [_symbol(d, found.text) for d in an.declarations(found.tree)]
 
 
-def _symbol(d: an.Declaration) -> lsp.DocumentSymbol:
+def _symbol(d: an.Declaration, text: str) -> lsp.DocumentSymbol:
     kind = {"ruleset": lsp.SymbolKind.Module, "scenario": lsp.SymbolKind.Module,
             "rule": lsp.SymbolKind.Function, "option": lsp.SymbolKind.Enum}.get(d.kind, lsp.SymbolKind.Class)
-    return lsp.DocumentSymbol(name=d.name, detail=d.kind, kind=kind, range=_range(d.span),
-                              selection_range=_range(d.name_span), children=[_symbol(c) for c in d.children])
+    return lsp.DocumentSymbol(name=d.name, detail=d.kind, kind=kind, range=_range(d.span, text),
+                              selection_range=_range(d.name_span, text), children=[_symbol(c, text) for c in d.children])
 
 
 @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
@@ -179,7 +207,7 @@ def formatting(ls: LanguageServer, params: lsp.DocumentFormattingParams):
     if out == doc.source:
         return []
     lines = doc.source.split("\n")
-    end = lsp.Position(len(lines) - 1, len(lines[-1]))
+    end = lsp.Position(len(lines) - 1, _units(lines, len(lines) - 1, len(lines[-1])))
     return [lsp.TextEdit(range=lsp.Range(lsp.Position(0, 0), end), new_text=out)]
 
 

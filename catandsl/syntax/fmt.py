@@ -67,6 +67,7 @@ def format_source(text: str, filename: str = "<input>") -> str:
     before = parse(text, filename)
     lines = _lines(lexemes(text, filename))
     _indent(lines)
+    lines = _blank_lines(lines)
     _align(lines)
     out = _render(lines)
     try:
@@ -243,23 +244,30 @@ def _align_keys(run: list[_Line]) -> None:
 # ---- output --------------------------------------------------------------------------
 
 
-def _render(lines: list[_Line]) -> str:
-    out: list[str] = []
-    previous: _Line | None = None  # the last line written that was not blank
+def _blank_lines(lines: list[_Line]) -> list[_Line]:
+    """The lines with the blank ones where the layout wants them (before alignment, so
+    that a run of lines to align is the same whatever blank lines the input had)."""
+    out: list[_Line] = []
+    previous: _Line | None = None  # the last line kept that was not blank
     pending_blank = False
     for line in lines:
         if line.blank:
             pending_blank = previous is not None
             continue
-        opens_after = previous is not None and previous.tokens and previous.tokens[-1].text in _OPEN
+        opens_after = previous is not None and bool(previous.tokens) and previous.tokens[-1].text in _OPEN
         closes = bool(line.tokens) and line.tokens[0].text in _CLOSE
         if previous is not None and previous.top_level_close and line.indent == 0:
             pending_blank = True
         if pending_blank and not opens_after and not closes:
-            out.append("")
+            out.append(_Line())
         pending_blank = False
-        out.append(_render_line(line))
+        out.append(line)
         previous = line
+    return out
+
+
+def _render(lines: list[_Line]) -> str:
+    out = [_render_line(line) for line in lines]
     return "\n".join(out) + "\n" if out else ""
 
 

@@ -150,3 +150,14 @@ def test_saving_runs_the_trial_games_of_check(client, tmp_path):
     (d,) = client.diagnostics(uri)
     assert d["code"] == "E0701" and "take_from_bank" in d["message"]
     assert d["range"]["start"] == {"line": 7, "character": 21}  # the fixture expects 8:22
+
+
+def test_ranges_count_utf16_units_as_lsp_does(client, tmp_path):
+    # the die is one code point and two UTF-16 units: the `+` after it is one unit further
+    uri = _open(client, "j.catan", 'ruleset r {\n  title "\U0001F3B2"; cost brick + + lumber\n}\n', tmp_path)
+    (d,) = client.diagnostics(uri)
+    assert d["code"] == "E0101"
+    assert d["range"]["start"] == {"line": 1, "character": len('  title "XX"; cost brick + ')}
+    hover = client.request("textDocument/hover", {"textDocument": {"uri": uri},
+                                                  "position": {"line": 1, "character": len('  title "XX"; co')}})
+    assert hover["contents"]["value"].startswith("`cost`")

@@ -4,9 +4,10 @@
 - every shipped .catan file is formatted, and laying it out badly at random (other
   indentation, other spaces between tokens) and formatting it again gives it back
   byte for byte, with the same IR (positions aside) and every comment;
-- generated scenarios (tests/fuzz_semantic.py) format idempotently to a file with the
-  same IR and the same diagnostic codes; a file that does not parse is refused with the
-  parser's diagnostic, never a traceback;
+- generated scenarios (tests/fuzz_semantic.py), laid out badly at random, format
+  idempotently to the same text as the generated file, with the same IR and diagnostic
+  codes; a file that does not parse is refused with the parser's diagnostic, never a
+  traceback;
 - the command: --check, --diff, writing in place.
 """
 
@@ -146,14 +147,18 @@ def test_a_layout_that_would_change_the_meaning_is_refused(monkeypatch):
 
 
 def mess(text: str, rng: random.Random) -> str:
-    """The same tokens laid out badly: random indentation and random runs of spaces
-    where the file had a space (none added where it had none: `2d6`, `land(at)`)."""
+    """The same tokens laid out badly: random indentation, random runs of spaces where
+    the file had a space (none added where it had none: `2d6`, `land(at)`), more blank
+    lines where it had one, and blank lines after an opening `{`."""
     toks = lexemes(text)
     out: list[str] = []
     end = None  # (line, column) just after the previous token
-    for t in toks:
+    for i, t in enumerate(toks):
         if t.type == "_NL":
             out.append("\n")
+            blank = i > 0 and toks[i - 1].type == "_NL"
+            if (blank and rng.random() < 0.5) or (i > 0 and toks[i - 1].text == "{" and rng.random() < 0.3):
+                out.append("\n" * rng.randrange(1, 3))
             end = None
             continue
         if end is None:
@@ -204,8 +209,10 @@ FAMILIES = ["numbers", "primitives", "nesting", "selftrigger", "without", "strin
 
 @settings(max_examples=50, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(family=st.sampled_from(FAMILIES), seed=st.integers(0, 10_000))
-def test_generated_scenarios_keep_their_meaning(tmp_path_factory, family, seed):
+@given(family=st.sampled_from(FAMILIES), seed=st.integers(0, 10_000), layout=st.integers(0, 1000))
+def test_generated_scenarios_keep_their_meaning(tmp_path_factory, family, seed, layout):
+    """A generated file, laid out badly, formats to the layout of the file itself, with
+    the same IR and diagnostic codes as the badly laid-out one; formatting is idempotent."""
     case = generate(family, seed)
     folder = tmp_path_factory.mktemp("case")
     main = materialize(case, folder)
@@ -218,7 +225,9 @@ def test_generated_scenarios_keep_their_meaning(tmp_path_factory, family, seed):
         return
     out = format_source(text, str(main))
     assert format_source(out, str(main)) == out
-    assert ir(out, main, folder) == ir(text, main, folder)
+    messy = mess(text, random.Random(layout))
+    assert format_source(messy, str(main)) == out
+    assert ir(out, main, folder) == ir(messy, main, folder)
 
 
 # ---- the command ------------------------------------------------------------------------------
