@@ -100,3 +100,13 @@ def test_nothing_at_a_position_that_is_not_there(tmp_path):
     a = _analysis(tmp_path)
     assert an.hover(a, 500, 3) is None and an.definition(a, -1, 0) is None
     assert an.word_at(TEXT, 0, 10_000) is None
+
+
+def test_the_command_says_which_extra_it_needs_without_pygls():
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['pygls'] = None; sys.modules['lsprotocol'] = None; "  # as if not installed
+            "from catandsl.cli import main; sys.exit(main(['lsp']))")
+    p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert p.returncode == 2 and "pip install 'catandsl[lsp]'" in p.stderr and "Traceback" not in p.stderr
