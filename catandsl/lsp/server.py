@@ -53,7 +53,8 @@ def _range(span: Span, text: str | None = None) -> lsp.Range:
     if (end_line, end_col) <= (line, col):
         end_line, end_col = line, col + 1
     lines = text.split("\n") if text is not None else []
-    return lsp.Range(lsp.Position(line, _units(lines, line, col)), lsp.Position(end_line, _units(lines, end_line, end_col)))
+    return lsp.Range(lsp.Position(line, _units(lines, line, col)),
+                     lsp.Position(end_line, _units(lines, end_line, end_col)))
 
 
 def _units(lines: list[str], line: int, col: int) -> int:
@@ -178,8 +179,8 @@ def definition(ls: LanguageServer, params: lsp.DefinitionParams):
     if span is None:
         return None
     found = _documents.get(uri)
-    here = found is not None and Path(span.file).resolve() == Path(found.filename).resolve()
-    return lsp.Location(uri=Path(span.file).resolve().as_uri(), range=_range(span, found.text if here else None))
+    text = found.text if found is not None and Path(span.file).resolve() == Path(found.filename).resolve() else None
+    return lsp.Location(uri=Path(span.file).resolve().as_uri(), range=_range(span, text))
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
@@ -193,7 +194,8 @@ def _symbol(d: an.Declaration, text: str) -> lsp.DocumentSymbol:
     kind = {"ruleset": lsp.SymbolKind.Module, "scenario": lsp.SymbolKind.Module,
             "rule": lsp.SymbolKind.Function, "option": lsp.SymbolKind.Enum}.get(d.kind, lsp.SymbolKind.Class)
     return lsp.DocumentSymbol(name=d.name, detail=d.kind, kind=kind, range=_range(d.span, text),
-                              selection_range=_range(d.name_span, text), children=[_symbol(c, text) for c in d.children])
+                              selection_range=_range(d.name_span, text),
+                              children=[_symbol(c, text) for c in d.children])
 
 
 @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
