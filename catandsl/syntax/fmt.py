@@ -84,10 +84,6 @@ class LayoutError(Exception):
     """The formatter's own bug (its output would parse differently): not the file's fault."""
 
 
-def is_formatted(text: str, filename: str = "<input>") -> bool:
-    return format_source(text, filename) == text
-
-
 # ---- lines ---------------------------------------------------------------------------
 
 
@@ -159,10 +155,11 @@ def _touch(prev: Lexeme, tok: Lexeme) -> bool:
 
 
 def _is_sign(before: Lexeme | None) -> bool:
-    return before is None or before.text in _OPERATORS or before.text in _KEYWORDS - {"true", "false"}
+    return before is None or before.text in _OPERATORS or before.text in _SIGN_AFTER
 
 
-_KEYWORDS = keywords()
+_KEYWORDS = keywords()  # read from the grammar: a word added there is a keyword here too
+_SIGN_AFTER = _KEYWORDS - {"true", "false"}  # `if -x`, `and -x`: a keyword, then a sign
 
 
 def _code(line: _Line) -> str:
