@@ -10,6 +10,8 @@ carrying every diagnostic it found::
     board = catandsl.board_for(scenario, players=4, seed=7)
     game = catandsl.new_game(scenario, players=4, seed=7)
     state = game.new_initial_state()         # OpenSpiel-style: legal_actions, apply_action
+    pos = catandsl.position(game)            # a position built by hand (catandsl.Position)
+    catandsl.queries.route_length(state, 0)  # questions about a state (docs/embedding.md)
 """
 
 from __future__ import annotations
@@ -74,4 +76,39 @@ def new_game(scenario, players: int | None = None, options: dict | None = None, 
     return _new_game(scenario, players, options, seed)
 
 
-__all__ = ["new_game", "CatanError", "Diagnostic", "Sources", "Span", "parse", "check", "compile", "load", "board_for"]
+def position(game, state=None, *, players: int | None = None, options: dict | None = None, seed: int = 0):
+    """A position builder (`catandsl.Position`) on a game's blank first turn, or on a
+    copy of `state`: see docs/embedding.md. `game` is a Game, or a scenario or .catan
+    path to start one from (with `players`, `options`, `seed` as for `new_game`)."""
+    from catandsl.engine import Game
+    from catandsl.engine.position import Position
+
+    if not isinstance(game, Game):
+        game = new_game(game, players, options, seed)
+    return Position(game, state)
+
+
+def __getattr__(name: str):
+    """The embedding API, imported on first use: `Position`, `queries`, `Observer`,
+    `Scenario` (the IR's root type, with `Scenario.from_json`)."""
+    if name == "Position":
+        from catandsl.engine.position import Position
+
+        return Position
+    if name == "queries":
+        from catandsl.engine import queries
+
+        return queries
+    if name == "Observer":
+        from catandsl.engine.observer import Observer
+
+        return Observer
+    if name == "Scenario":
+        from catandsl.ir.model import Scenario
+
+        return Scenario
+    raise AttributeError(f"module 'catandsl' has no attribute {name!r}")
+
+
+__all__ = ["position", "Position", "queries", "Observer", "Scenario", "new_game", "CatanError", "Diagnostic",
+           "Sources", "Span", "parse", "check", "compile", "load", "board_for"]

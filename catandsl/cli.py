@@ -545,14 +545,28 @@ def _app():
         bots: str = typer.Option("random", "--bots", help="comma-separated: random, greedy (cycled over seats)"),
         option: list[str] = typer.Option([], "--option", help="NAME=ITEM, repeatable"),
         fmt: str = typer.Option("text", "--format", help="text (a table) or json (a summary)"),
+        backend: str = typer.Option("local", "--backend",
+                                    help="local (processes on this machine) or ray (needs catandsl[ray])"),
+        address: str = typer.Option(None, "--address", help="with --backend ray: the cluster to join "
+                                    "(default: a local Ray instance of --workers CPUs)"),
     ):
         """Bots play many games; print win rate per seat, turn-cap share, mean turns, speed."""
         from catandsl.board import BoardError
         from catandsl.engine import EngineError, new_game
         from catandsl.ir import ConfigurationError
+        from catandsl.simulate import BACKENDS
         from catandsl.simulate import simulate as run
 
         _check_format(fmt)
+        if backend not in BACKENDS:
+            _fail(f"unknown backend {backend!r} (--backend): {', '.join(BACKENDS)}")
+        if address is not None and backend != "ray":
+            _fail("--address is for --backend ray")
+        if backend == "ray":
+            import importlib.util
+
+            if importlib.util.find_spec("ray") is None:
+                _fail("--backend ray needs Ray: pip install 'catandsl[ray]'")
         names = tuple(_bots(bots))
         path = scenario_path(file)
         scenario = _compile_or_exit(path)
@@ -567,7 +581,7 @@ def _app():
         except EngineError as e:
             _fail(f"the game cannot start: {e}", EXIT_ERRORS)
         summary = _simulate_with_progress(run, path, games, seed=seed, players=n, workers=workers,
-                                          bots=names, options=options)
+                                          bots=names, options=options, backend=backend, address=address)
         data = summary.to_json()
         data["scenario"] = scenario.title
         if fmt == "json":
@@ -579,6 +593,13 @@ def _app():
                 print(printable(f"catandsl: game {err['game']} (seed {err['seed']}) stopped: {err['error']}"),
                       file=sys.stderr)
             raise _Exit(EXIT_ERRORS)
+
+    @app.command()
+    def engine():
+        """Serve the embedding API as JSON lines on stdin/stdout (docs/embedding.md)."""
+        from catandsl.protocol import serve
+
+        raise _Exit(serve())
 
     from catandsl.cli_editor import register_editor_commands  # fmt, lsp
 

@@ -1,13 +1,17 @@
-"""Many bot games of one scenario, in one process or several, with statistics per seat.
+"""Many bot games of one scenario, in one process, several, or on a Ray cluster, with
+statistics per seat.
 
 Game `i` of a run with seed `S` is played with its own seed `game_seed(S, i)` (board
 shuffle, dice and bots alike), so a game's result does not depend on how many workers
-share the run or in which order they finish: results are gathered by index.
+share the run, on which machine it runs or in which order they finish: results are
+gathered by index, and a Ray run equals a local run game by game. Ray tasks carry the
+compiled scenario (its IR as JSON), so the nodes of a cluster need no copy of the file.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +33,7 @@ class Spec:
     options: tuple[tuple[str, str], ...]
     bots: tuple[str, ...]
     seed: int
+    ir: str | None = None  # the compiled scenario as JSON (Ray tasks), else read from `file`
 
 
 @dataclass(frozen=True)
@@ -52,12 +57,14 @@ def _bot(kind: str, seed: int):
 _SCENARIOS: dict[str, object] = {}
 
 
-def _scenario(file: str):
-    if file not in _SCENARIOS:
+def _scenario(spec: Spec):
+    key = spec.ir if spec.ir is not None else spec.file
+    if key not in _SCENARIOS:
         import catandsl
 
-        _SCENARIOS[file] = catandsl.load(file)
-    return _SCENARIOS[file]
+        _SCENARIOS[key] = (catandsl.Scenario.from_json(json.loads(spec.ir)) if spec.ir is not None
+                           else catandsl.load(spec.file))
+    return _SCENARIOS[key]
 
 
 def play_one(spec: Spec, index: int) -> Result:
@@ -67,7 +74,7 @@ def play_one(spec: Spec, index: int) -> Result:
 
     s = game_seed(spec.seed, index)
     try:
-        game = new_game(_scenario(spec.file), spec.players, dict(spec.options), s)
+        game = new_game(_scenario(spec), spec.players, dict(spec.options), s)
         seats = [_bot(spec.bots[p % len(spec.bots)], s * 100 + p) for p in range(game.num_players)]
         state = game.new_initial_state()
         actions = 0
@@ -86,6 +93,11 @@ def play_one(spec: Spec, index: int) -> Result:
 def _play_index(args) -> Result:
     spec, index = args
     return play_one(spec, index)
+
+
+def play_batch(spec: Spec, indices: list[int]) -> list[Result]:
+    """A Ray task: several games of the run, so each task is worth its scheduling."""
+    return [play_one(spec, i) for i in indices]
 
 
 @dataclass
@@ -126,15 +138,23 @@ class Summary:
         }
 
 
+BACKENDS = ("local", "ray")
+
+
 def simulate(file: str | Path, games: int, *, seed: int = 1, players: int, workers: int = 1,
              bots: tuple[str, ...] = ("random",), options: dict | None = None,
-             progress=None) -> Summary:
-    """Play `games` games; `progress(done)` is called after each. Results in index order."""
+             progress=None, backend: str = "local", address: str | None = None) -> Summary:
+    """Play `games` games; `progress(done)` is called as they finish. Results in index
+    order. `backend` "ray" runs them as Ray tasks: on the cluster at `address`, or on a
+    local Ray instance of `workers` CPUs (started here, and shut down after, when none
+    is running)."""
     spec = Spec(str(file), players, tuple(sorted((options or {}).items())), tuple(bots), seed)
     summary = Summary(games, players, tuple(bots), seed, workers)
     started = time.perf_counter()
     jobs = [(spec, i) for i in range(games)]
-    if workers <= 1:
+    if backend == "ray":
+        summary.results = _simulate_ray(spec, games, workers, address, progress)
+    elif workers <= 1:
         for job in jobs:
             summary.results.append(_play_index(job))
             if progress:
@@ -150,3 +170,35 @@ def simulate(file: str | Path, games: int, *, seed: int = 1, players: int, worke
                     progress(len(summary.results))
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+def _simulate_ray(spec: Spec, games: int, workers: int, address: str | None, progress) -> list[Result]:
+    """The games as Ray tasks in batches; results gathered as they arrive, by index."""
+    import ray
+
+    started_here = not ray.is_initialized()
+    if started_here:
+        kw = {"address": address} if address else {"num_cpus": max(1, workers)}
+        ray.init(include_dashboard=False, log_to_driver=False, configure_logging=False, **kw)
+    try:
+        spec = _with_ir(spec)
+        task = ray.remote(play_batch)
+        size = max(1, min(64, games // (max(1, workers) * 4) or 1))
+        pending = [task.remote(spec, list(range(i, min(i + size, games)))) for i in range(0, games, size)]
+        done: dict[int, Result] = {}
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            for result in ray.get(ready[0]):
+                done[result.index] = result
+            if progress:
+                progress(len(done))
+        return [done[i] for i in range(games)]
+    finally:
+        if started_here:
+            ray.shutdown()
+
+
+def _with_ir(spec: Spec) -> Spec:
+    from dataclasses import replace
+
+    return replace(spec, ir=json.dumps(_scenario(spec).to_json()))

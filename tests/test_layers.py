@@ -1,7 +1,8 @@
 """Dependencies point one way: syntax -> compiler -> ir <- board <- engine <- players,
 with rules (the primitive registry and its implementations) read by the compiler (to
 check) and the engine (to run). The front door (catandsl/__init__.py, checks.py), the
-CLI, simulate and the pictures sit above them all. Imports under `if TYPE_CHECKING:`
+CLI, simulate, the pictures and the adapters (catandsl.adapters, extra `rl`) sit above
+them all, and nothing below the adapters loads what they need. Imports under `if TYPE_CHECKING:`
 are for the type checker only and are not counted."""
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ ALLOWED = {
     "engine": {"ir", "board", "rules"},
     "players": {"engine", "rules"},
     "render": {"board", "ir", "engine", "rules"},
+    # the adapters (extra `rl`) sit above the engine; the front door ("") loads scenarios
+    "adapters": {"", "engine", "players", "rules", "ir", "resources"},
     "diagnostics": set(),
     "resources": set(),
     # the language server runs what `check` runs; nothing below imports it
@@ -79,6 +82,18 @@ def test_the_compiler_loads_no_engine_and_the_engine_no_front_door():
             "assert not [m for m in sys.modules if m.startswith('catandsl.engine')], 'engine loaded'; "
             "import catandsl.engine; "
             "assert 'catandsl.checks' not in sys.modules and 'catandsl.compiler' in sys.modules")
+    p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+
+
+def test_the_core_loads_none_of_the_rl_extras():
+    """Everything but catandsl.adapters runs without gymnasium, pettingzoo, numpy or pyspiel:
+    those load only when an adapter is imported."""
+    code = ("import sys, catandsl, catandsl.engine, catandsl.players, catandsl.simulate; "
+            "catandsl.Position, catandsl.queries, catandsl.Observer; "
+            "import catandsl.engine.observer, catandsl.adapters; "
+            "bad = [m for m in ('gymnasium', 'pettingzoo', 'numpy', 'pyspiel') if m in sys.modules]; "
+            "assert not bad, bad")
     p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
 

@@ -36,6 +36,7 @@ DECL_KINDS_BY_WORD = {
     "resource": "resource", "terrain": "terrain", "setting": "setting", "param": "param",
     "special_victory": "rule", "map": "map", "setup": "setup", "turn": "turn",
     "token": "token", "site": "site", "dice": "dice", "action": "action", "project": "project",
+    "measure": "measure",
 }
 
 
@@ -612,6 +613,8 @@ BODY = {
     "turn_limit": _setting("turn_limit", 1, 100_000),
     "action_limit": _setting("action_limit", 1, 10_000_000),
     "dice": turns.lower_dice,
+    "roll_cards": turns.lower_roll_cards,
+    "measure": turns.lower_measure,
     "action": turns.declare_action,
     "project": projects.declare_project,
     "param": Lowering._param,

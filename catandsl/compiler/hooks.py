@@ -22,6 +22,8 @@ NAME_KINDS = {
     "token": "token",
     "site": "site_kind",
     "action": "action",
+    "event": "event",
+    "measure": "measure",
 }
 
 _COMPARE = {"eq", "ne", "lt", "le", "gt", "ge"}

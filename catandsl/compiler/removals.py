@@ -18,7 +18,7 @@ from catandsl.ir.ruleset import Ruleset
 # what `without` can take away that other declarations name, by kind
 _KINDS = {
     "piece": model.Piece, "resource": model.Resource, "terrain": model.Terrain,
-    "token": model.Token, "site": model.SiteKind, "deck": model.Deck,
+    "token": model.Token, "site": model.SiteKind, "deck": model.Deck, "measure": model.Measure,
 }
 
 
@@ -39,7 +39,7 @@ def declared_names(scenario: model.Scenario) -> dict[str, set[str]]:
 def _present(rs: Ruleset) -> dict[str, set[str]]:
     return {
         "piece": set(rs.pieces), "resource": set(rs.resources), "terrain": set(rs.terrains),
-        "token": set(rs.tokens), "site": set(rs.sites), "deck": set(rs.decks),
+        "token": set(rs.tokens), "site": set(rs.sites), "deck": set(rs.decks), "measure": set(rs.measures),
         "card": {c.name for d in rs.decks.values() for c in d.cards},
     }
 
@@ -112,6 +112,9 @@ def _references(rs: Ruleset) -> Iterator[tuple[str | None, str, str, model.Sourc
     for award in rs.awards.values():
         for name in _vars(award.measure):
             yield None, name, f"award `{award.name}`", award.source
+    for measure in rs.measures.values():
+        for name in _vars(measure.expr):
+            yield None, name, f"measure `{measure.name}`", measure.source
     for victory in rs.victories:
         for name in _vars(victory.condition):
             yield None, name, f"victory `{victory.title}`", victory.source

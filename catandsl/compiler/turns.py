@@ -133,6 +133,88 @@ def lower_dice(low: Lowering, e: ast.Entry) -> None:
     low.emit(model.Dice("dice", count.value, sides, tuple(sorted(set(reroll))), source_of(e.span)))
 
 
+# ---- roll cards ----------------------------------------------------------------------------
+
+MAX_ROLL_CARDS = 1000  # cards in a deck revealed in place of the dice
+
+
+def lower_roll_cards(low: Lowering, e: ast.Entry) -> None:
+    """`roll_cards { card 2 windfall; card 3 x2; card 7 x6; new_year 5 }`"""
+    if e.where is not None or e.phrases:
+        raise Shape(e.span, "write `roll_cards { card TOTAL [EVENT] [xN] ... }`")
+    if e.block is None or not e.block.stmts:
+        raise Shape(e.span, "`roll_cards` needs a block of cards",
+                    help="roll_cards { card 2 windfall; card 3 x2; card 7 x6; new_year 5 }")
+    low._declare_once("roll_cards", ast.Word(e.head.span, "roll_cards"))
+    cards: list[model.RollCard] = []
+    unused: int | None = None
+    for st in e.block.stmts:
+        try:
+            if not isinstance(st, ast.Entry) or st.block is not None or st.where is not None or \
+                    st.head.name not in ("card", "new_year"):
+                raise Shape(st.span, "a `roll_cards` block holds `card TOTAL [EVENT] [xN]` and `new_year N`")
+            if st.head.name == "new_year":
+                if unused is not None:
+                    raise Shape(st.span, "`new_year` appears twice")
+                unused = single_number(st, 0, MAX_ROLL_CARDS).value
+                continue
+            cards.append(_roll_card(low, st))
+        except Shape as err:
+            low.ctx.error("E0309", err.message, err.span, help=err.help)
+    whole = sum(c.count for c in cards)
+    if cards and whole > MAX_ROLL_CARDS:
+        low.ctx.error("E0309", f"{whole:,} cards; a deck holds at most {MAX_ROLL_CARDS:,}", e.span)
+    elif cards and (unused or 0) >= whole:
+        low.ctx.error("E0309", f"{unused} unused cards leave none of the {whole} to reveal", e.span,
+                      help="`new_year N` lays N cards under the New Year card: fewer than the deck holds")
+    if not cards:
+        low.ctx.error("E0309", "`roll_cards` needs at least one card", e.span)
+        return
+    low.emit(model.RollCards("roll_cards", tuple(cards), unused or 0, source_of(e.span)))
+
+
+def _roll_card(low: Lowering, st: ast.Entry) -> model.RollCard:
+    """`card 6`, `card 6 x2`, `card 6 drought`, `card 6 drought x2`"""
+    items = list(terms(st))
+    count = 1
+    if items and isinstance(items[-1], ast.Repeat):
+        last = items[-1]
+        assert isinstance(last, ast.Repeat)
+        count = last.count
+        items[-1] = last.term
+    if not 1 <= len(items) <= 2 or not isinstance(items[0], ast.Number) or \
+            (len(items) == 2 and not isinstance(items[1], ast.Word)):
+        raise Shape(st.span, "a card is its total, then perhaps its event: `card 6 drought x2`")
+    total = items[0].value
+    if not 0 <= total <= 1000 or not 1 <= count <= MAX_ROLL_CARDS:
+        raise Shape(st.span, f"a card's total is 0..1000 and its count 1..{MAX_ROLL_CARDS}")
+    event = ""
+    if len(items) == 2:
+        word = items[1]
+        assert isinstance(word, ast.Word)
+        event = word.name
+        low.ctx.declare("event", event, word.span)  # the name `on card_revealed(EVENT)` filters on
+    return model.RollCard(total, event, count)
+
+
+def lower_measure(low: Lowering, e: ast.Entry) -> None:
+    """`measure knights played(player, [knight])`"""
+    items = terms(e)
+    name = need_word(items, 0, e, "the measure's name")
+    if e.where is not None or e.block is not None or len(items) != 2 or not isinstance(items[1], ast.Call):
+        raise Shape(e.span, "write `measure NAME QUERY`, the query reading `player`",
+                    help="measure knights played(player, [knight])")
+    low._declare_once("measure", name)
+    call = items[1]
+
+    def make() -> model.Measure:
+        expr, t = low.hooks.value(call, Scope({"player": "player"}, low.hooks.names), "a measure")
+        if t not in ("int", "any"):
+            low.ctx.error("E0504", f"a measure is a number, not {t}", call.span)
+        return model.Measure(name.name, expr, source_of(e.span))
+    low.later(make)
+
+
 # ---- victory -------------------------------------------------------------------------------
 
 

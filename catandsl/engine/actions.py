@@ -9,6 +9,7 @@ from catandsl.rules.base import ACTIONS, Action, action_from_json
 from catandsl.rules.cards import BuyCard, Draw, PlayCard
 from catandsl.rules.choices import ChoosePlayer, ChooseResource
 from catandsl.rules.custom import TakeAction
+from catandsl.rules.damage import Damage
 from catandsl.rules.dice import Roll, RollDice, RuleRoll
 from catandsl.rules.draws import DrawToken
 from catandsl.rules.hands import Discard
@@ -17,6 +18,7 @@ from catandsl.rules.movement import PickUp, PutDown
 from catandsl.rules.neutral import Move, Steal, Stolen, Take
 from catandsl.rules.placement import Build
 from catandsl.rules.projects import BuildStage
+from catandsl.rules.roll_cards import RevealCard
 from catandsl.rules.trade import Accept, BankTrade, CancelOffer, Decline, Offer, TradeWith
 from catandsl.rules.travel import Travel
 
@@ -24,8 +26,8 @@ ACTION_TYPES = ACTIONS  # kind -> class, every kind registered by the rule modul
 
 __all__ = [
     "ACTION_TYPES", "Accept", "Action", "BankTrade", "Build", "BuildStage", "BuyCard", "CancelOffer",
-    "ChoosePlayer", "ChooseResource", "Decline", "Discard", "Draw", "DrawHarbor", "DrawToken",
-    "EndTurn", "Move", "Offer", "Pass", "PickUp", "PlaceHarbor", "PlayCard", "PutDown", "Roll",
-    "RollDice", "RuleRoll", "StartPlayer", "Steal", "Stolen", "Take", "TakeAction", "TradeWith",
+    "ChoosePlayer", "ChooseResource", "Damage", "Decline", "Discard", "Draw", "DrawHarbor", "DrawToken",
+    "EndTurn", "Move", "Offer", "Pass", "PickUp", "PlaceHarbor", "PlayCard", "PutDown", "RevealCard",
+    "Roll", "RollDice", "RuleRoll", "StartPlayer", "Steal", "Stolen", "Take", "TakeAction", "TradeWith",
     "Travel", "action_from_json",
 ]

@@ -26,7 +26,7 @@ from catandsl.engine.interpreter import Answers, NeedChoice
 from catandsl.rules import harbors, placement, scoring
 from catandsl.rules.base import CHANCE, TERMINAL, Action, EngineError, IllegalAction, Prompt, seats_ok, site
 from catandsl.rules.choices import ChoiceIds, ChoosePlayer, ChooseResource
-from catandsl.rules.dice import Roll, RollDice
+from catandsl.rules.dice import RollDice
 from catandsl.rules.registry import CHOICE, EVENTS, FLOW, PRIMITIVES, RANDOM, writes
 
 if TYPE_CHECKING:
@@ -347,7 +347,7 @@ class Turn(Prompt):
         return s.turn_player
 
     def outcomes(self, s: State) -> list[tuple[int, float]]:
-        return s.game.dice.outcomes
+        return s.game.roll_source.outcomes(s)
 
     def legal(self, s: State) -> list[int]:
         g = s.game
@@ -366,13 +366,8 @@ class Turn(Prompt):
     def apply(self, s: State, act: Action) -> None:
         g = s.game
         kind = type(act)
-        if kind is Roll:
-            assert isinstance(act, Roll)
-            s.roll_requested = False
-            s.last_roll = act.total
-            s.chance_count += 1
-            s.phase = g.roll_phase + 1
-            s.emit("dice_rolled", {"player": s.turn_player, "roll": act.total})
+        if kind in g.roll_source.answers:
+            _rolled(s, *g.roll_source.reveal(s, act))
         elif kind is RollDice:
             s.phase = g.roll_phase
             s.roll_requested = True
@@ -388,6 +383,24 @@ class Turn(Prompt):
         if a is None or a.refusal is None or not any(a is b for b, _ in s.game.reachable[s.phase]):
             return None
         return a.refusal(s, s.turn_player, act)
+
+
+def _rolled(s: State, total: int, event: str) -> None:
+    """The roll came up (the dice, or a roll card with perhaps an event). A card's event
+    runs before the roll's own hooks (production); a card whose total the dice would roll
+    again (`reroll`) has its event, then another card is revealed."""
+    s.chance_count += 1
+    env = {"player": s.turn_player, "event": event, "roll": total}
+    if total in s.game.rerolled:  # only a card shows one: the dice never stop there
+        s.phase = s.game.roll_phase
+        s.roll_requested = True  # still the roll phase, at the chance node again
+    else:
+        s.roll_requested = False
+        s.last_roll = total
+        s.phase = s.game.roll_phase + 1
+        s.emit("dice_rolled", {"player": s.turn_player, "roll": total})
+    if event:
+        s.emit("card_revealed", env)  # pushed last, so its hooks run first
 
 
 class Over(Prompt):

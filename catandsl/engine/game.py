@@ -24,6 +24,7 @@ from catandsl.rules import dice as dice_rules
 from catandsl.rules.base import ACTION_SOURCES, ACTIVITIES, Action, Activity, ArgumentError, EngineError, site
 from catandsl.rules.movement import MoveInfo
 from catandsl.rules.registry import EVENTS, reads
+from catandsl.rules.roll_cards import CardSource
 from catandsl.rules.sites import SiteInfo, SiteTables
 
 SITE_KINDS = ("intersection", "path", "hex")
@@ -83,12 +84,6 @@ class PhaseInfo:
     allows: dict[str, frozenset[str] | None]  # activity -> names it is restricted to (None: all)
 
 
-@dataclass(frozen=True)
-class Dice:
-    totals: tuple[tuple[int, float], ...]  # (total, probability)
-    outcomes: list[tuple[int, float]]  # (Roll action id, probability)
-
-
 class Game:
     def __init__(self, scenario: model.Scenario, players: int, options: dict | None = None,
                  seed: int = 0):
@@ -132,8 +127,9 @@ class Game:
         self.award_reads = tuple(_reads(a.measure) for a in self.awards)
         self.award_parts = frozenset().union(*self.award_reads)
         self._build_action_table()
-        self.dice = Dice(self.dice_totals, [(self.action_id[dice_rules.Roll(t)], p)
-                                            for t, p in self.dice_totals])
+        # where the roll comes from: the dice, or a deck of roll cards (`roll_cards`)
+        self.roll_source: dice_rules.DiceSource | CardSource = (
+            CardSource(self) if rs.roll_cards is not None else dice_rules.DiceSource(self, self.dice_totals))
         # every applied action counts; a game that reaches this ends ("action_limit")
         self.max_actions = int(rs.setting("action_limit", 0) or 0) or \
             self.turn_limit * 200 + 10 * len(self.setup_script) + 100
@@ -151,9 +147,12 @@ class Game:
         rs = self.ruleset
         out: dict[str, Any] = {n: list(ids) for n, ids in self.board.island_names.items()}
         for group in (rs.resources, rs.terrains, rs.pieces, rs.awards, rs.decks, rs.tokens,
-                      rs.sites, rs.actions, rs.projects):
+                      rs.sites, rs.actions, rs.projects, rs.measures):
             for n in group:
                 out[n] = n
+        for rc in rs.roll_cards.cards if rs.roll_cards is not None else ():
+            if rc.event:
+                out[rc.event] = rc.event
         for d in rs.decks.values():
             for c in d.cards:
                 out[c.name] = c.name
@@ -379,6 +378,7 @@ class Game:
             self.reachable.append(tuple((ACTIVITIES[a], merged[a]) for a in sorted(merged)))
         d = rs.dice
         count, sides, reroll = (d.count, d.sides, d.reroll) if d is not None else (2, 6, ())
+        self.rerolled = frozenset(reroll)  # a roll card of such a total: its event, then another card
         self.dice_totals = tuple(dice_rules.totals(count, sides, reroll))
 
     def _build_action_table(self) -> None:
@@ -458,6 +458,9 @@ class Game:
 
     def action_to_string(self, action_id: int) -> str:
         a = self.actions[self.check_action_id(action_id)]
+        describe = getattr(a, "describe", None)  # an action that words itself (a roll card)
+        if describe is not None:
+            return str(describe(self))
         piece = getattr(a, "piece", None)
         if isinstance(piece, str) and piece in self.piece_index and hasattr(a, "at"):
             kind = self.pieces[self.piece_index[piece]].site

@@ -23,7 +23,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from catandsl.engine import flow
-from catandsl.rules import scoring
+from catandsl.rules import roll_cards, scoring
 from catandsl.rules.base import CHANCE, TERMINAL, Action, IllegalAction, Prompt
 from catandsl.rules.harbors import HarborTables
 from catandsl.rules.registry import EVERYTHING
@@ -44,7 +44,7 @@ FIELDS = (
     "award_holder", "last_roll", "last_corner", "last_path", "vp_tokens", "island_tags",
     "moved", "fresh_paths", "token_stock", "token_supply", "tokens_held", "partners",
     "offers_made", "offers_declined", "acted", "harbor_at", "harbor_supply", "travellers",
-    "project_level", "project_owner",
+    "project_level", "project_owner", "roll_deck", "roll_year", "damaged", "yield_limits",
 )
 
 
@@ -101,6 +101,10 @@ class State:
     travellers: list[list[int]]  # [player, piece, path, points left, turn, moved] (rules/travel.py)
     project_level: list[int]  # [project] stages built (rules/projects.py)
     project_owner: list[int]  # [project] the owner, -1 before its first stage
+    roll_deck: list[int]  # [roll card kind] not yet revealed this year (rules/roll_cards.py)
+    roll_year: int  # roll cards still to reveal before the New Year card
+    damaged: list[int]  # paths whose piece is damaged, ascending (rules/damage.py)
+    yield_limits: list[list[int]]  # [turn, piece kind, most it yields a hex] (rules/production.py)
 
     __slots__ = FIELDS + ("pending", "game", "_legal", "_chance", "_routes", "_changed", "_steps")
 
@@ -157,6 +161,9 @@ class State:
         self.travellers = []
         self.project_level = [0] * len(game.ruleset.projects)
         self.project_owner = [-1] * len(game.ruleset.projects)
+        self.roll_deck, self.roll_year = roll_cards.start(game)
+        self.damaged = []
+        self.yield_limits = []
         self._legal: list[int] | None = None
         self._chance: bool | None = None  # is_chance_node(), until the next action
         self._routes: dict[tuple[int, tuple[int, ...]], int] = {}
@@ -185,6 +192,11 @@ class State:
         s._changed = set()
         s._steps = 0
         return s
+
+    def __deepcopy__(self, memo: dict) -> State:
+        """copy.deepcopy (what OpenSpiel uses to clone a Python state) is clone(): the
+        game, shared by every state of it, is never copied."""
+        return self.clone()
 
     def changed(self) -> None:
         """Call after editing the data directly (tests building a fixed position)."""
@@ -305,18 +317,18 @@ class State:
     def action_to_string(self, action_id: int) -> str:
         return self.game.action_to_string(action_id)
 
-    def observation(self, player: int) -> dict:
+    def observation(self, player: int, copy: bool = True) -> dict:
         """What `player` may see: their own hand and cards; opponents' resource hands and
         development cards as counts only (so a stolen card's identity stays hidden); the
         deck as a count; public pieces, awards, played cards and the bank in full. The
-        seed is left out: with it, future draws (the deck order) could be computed."""
+        seed is left out: with it, future draws (the deck order) could be computed.
+        `copy=False` (for readers such as the Observer) shares the state's own lists:
+        read it, never edit it."""
         g = self.game
         g.check_seat(player, "observation")
-        data = json.loads(self.serialize())  # a copy: never edit the state
-        for p in range(g.num_players):
-            if p != player:
-                data["hands"][p] = sum(self.hands[p])
-                data["cards"][p] = sum(self.cards[p])
+        data = json.loads(self.serialize()) if copy else self.to_json()
+        data["hands"] = [row if p == player else sum(row) for p, row in enumerate(data["hands"])]
+        data["cards"] = [row if p == player else sum(row) for p, row in enumerate(data["cards"])]
         data["deck"] = sum(self.deck)
         if player != self.turn_player:
             data["new_cards"] = sum(self.new_cards)

@@ -17,6 +17,7 @@ from catandsl.rules import scoring
 from catandsl.rules.base import PROMPTS, EngineError, Prompt
 from catandsl.rules.harbors import HarborTables, PlacingHarbor
 from catandsl.rules.placement import pieces_on_board
+from catandsl.rules.roll_cards import RollCardTables
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game
@@ -26,11 +27,22 @@ MAX_TEXT = 16 << 20  # a serialized state of any real game is a few kilobytes
 
 
 class StateError(ValueError):
-    """A serialized state that cannot be played: says which field and why."""
+    """A serialized state that cannot be played: says which field and why. `code` sorts
+    the problem (docs/diagnostics.md, "State codes"): `state/format` (another version),
+    `state/syntax` (not a JSON object), `state/fields` (missing or unknown fields),
+    `state/shape` (a value of the wrong type, length or range), `state/not_conserved`
+    (resources, cards, tokens or harbors), `state/over_limit` (pieces counted wrongly or
+    past their limit), `state/off_site` (a piece where it may never stand), `state/prompt`
+    (a pending prompt)."""
+
+    def __init__(self, message: str, code: str = "state/shape", field: str = ""):
+        super().__init__(message)
+        self.code = code
+        self.field = field
 
 
-def _fail(field: str, why: str) -> StateError:
-    return StateError(f"{field}: {why}")
+def _fail(field: str, why: str, code: str = "state/shape") -> StateError:
+    return StateError(f"{field}: {why}", code, field.split("[")[0])
 
 
 def _int(v: Any) -> bool:
@@ -59,23 +71,24 @@ def _scalar(field: str, v: Any, lo: int, hi: int) -> None:
 
 def check_state(game: Game, text: str) -> State:
     if not isinstance(text, str):
-        raise StateError(f"a serialized state is a string, not {type(text).__name__}")
+        raise StateError(f"a serialized state is a string, not {type(text).__name__}", "state/syntax")
     if len(text) > MAX_TEXT:
-        raise StateError(f"the text is {len(text):,} characters; no state is that long")
+        raise StateError(f"the text is {len(text):,} characters; no state is that long", "state/syntax")
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as e:
-        raise StateError(f"not JSON: {e}") from None
+        raise StateError(f"not JSON: {e}", "state/syntax") from None
     if not isinstance(data, dict):
-        raise StateError(f"a serialized state is a JSON object, not {type(data).__name__}")
+        raise StateError(f"a serialized state is a JSON object, not {type(data).__name__}", "state/syntax")
     if data.get("format") != state_module.FORMAT:
-        raise _fail("format", f"this engine reads format {state_module.FORMAT}, not {data.get('format')!r}")
+        raise _fail("format", f"this engine reads format {state_module.FORMAT}, not {data.get('format')!r}",
+                    "state/format")
     missing = [f for f in state_module.FIELDS + ("pending",) if f not in data]
     if missing:
-        raise StateError(f"missing fields: {', '.join(missing)}")
+        raise StateError(f"missing fields: {', '.join(missing)}", "state/fields")
     extra = sorted(set(data) - set(state_module.FIELDS) - {"pending", "format"})
     if extra:
-        raise StateError(f"unknown fields: {', '.join(extra)}")
+        raise StateError(f"unknown fields: {', '.join(extra)}", "state/fields")
     s = state_module.State(game)
     for f in state_module.FIELDS:
         setattr(s, f, data[f])
@@ -127,7 +140,8 @@ def _check_data(g: Game, s: State) -> None:
     for r in range(R):
         if s.bank[r] + sum(h[r] for h in s.hands) != g.bank_start[r]:
             raise _fail("hands", f"{g.resources[r]} is not conserved: bank and hands hold "
-                        f"{s.bank[r] + sum(h[r] for h in s.hands)}, the game has {g.bank_start[r]}")
+                        f"{s.bank[r] + sum(h[r] for h in s.hands)}, the game has {g.bank_start[r]}",
+                        "state/not_conserved")
     _rows("cards", s.cards, n, C, 0, big)
     _ints("new_cards", s.new_cards, C, 0, big)
     _rows("played", s.played, n, C, 0, big)
@@ -136,7 +150,8 @@ def _check_data(g: Game, s: State) -> None:
     for c in g.cards:
         total = s.deck[c.index] + sum(h[c.index] for h in s.cards) + sum(p[c.index] for p in s.played)
         if total != c.count:
-            raise _fail("cards", f"card {c.name} is not conserved: {total} in the game, not {c.count}")
+            raise _fail("cards", f"card {c.name} is not conserved: {total} in the game, not {c.count}",
+                        "state/not_conserved")
     corners, P = len(b.intersections), len(b.paths)
     _ints("corner_owner", s.corner_owner, corners, -1, n - 1)
     _ints("corner_piece", s.corner_piece, corners, -1, K - 1)
@@ -150,7 +165,7 @@ def _check_data(g: Game, s: State) -> None:
             if pi >= 0:
                 piece = g.pieces[pi]
                 if piece.neutral or piece.site != kind or k not in piece.allowed_set:
-                    raise _fail(f"{what}_piece", f"a {piece.name} cannot stand on {kind} {k}")
+                    raise _fail(f"{what}_piece", f"a {piece.name} cannot stand on {kind} {k}", "state/off_site")
     _rows("placed", s.placed, n, K, 0, big)
     _ints("neutral_at", s.neutral_at, len(g.neutral_start), -1, max(len(b.hexes), P) - 1)
     for pi, slots in enumerate(g.neutral_slots):
@@ -162,7 +177,7 @@ def _check_data(g: Game, s: State) -> None:
         here = [s.neutral_at[u] for u in slots]
         for at in here:
             if at >= 0 and at not in piece.allowed_set:
-                raise _fail("neutral_at", f"{piece.name} cannot stand on {piece.site} {at}")
+                raise _fail("neutral_at", f"{piece.name} cannot stand on {piece.site} {at}", "state/off_site")
         if here != sorted(here):
             raise _fail("neutral_at", f"the sites of the {piece.name} pieces are not in order")
         placed = [at for at in here if at >= 0]
@@ -188,7 +203,8 @@ def _check_data(g: Game, s: State) -> None:
     for t, token in enumerate(g.ruleset.tokens.values()):
         total = s.token_supply[t] + sum(r[t] for r in s.token_stock) + sum(h[t] for h in s.tokens_held)
         if total != token.supply:
-            raise _fail("tokens_held", f"token {token.name} is not conserved: {total}, not {token.supply}")
+            raise _fail("tokens_held", f"token {token.name} is not conserved: {total}, not {token.supply}",
+                        "state/not_conserved")
     for k, e in enumerate(_list("partners", s.partners)):
         _ints(f"partners[{k}]", e, 2, 0, big)
         if e[0] >= len(g.sites) or e[1] >= n:
@@ -209,12 +225,35 @@ def _check_data(g: Game, s: State) -> None:
         if level > stages[k] or (owner < 0) != (level == 0):
             raise _fail(f"project_level[{k}]", "a project has an owner exactly when a stage is built, "
                                                "and no more stages than it declares")
+    _check_roll_cards(g, s)
+    _ints("damaged", s.damaged, len(_list("damaged", s.damaged)), 0, P - 1)
+    if s.damaged != sorted(set(s.damaged)) or any(s.path_owner[k] < 0 for k in s.damaged):
+        raise _fail("damaged", "must list paths that hold a player's piece, once each, ascending")
+    for k, e in enumerate(_list("yield_limits", s.yield_limits)):
+        _ints(f"yield_limits[{k}]", e, 3, 0, big)
+        if e[0] > s.turns or e[1] >= K:
+            raise _fail(f"yield_limits[{k}]", "not a turn, a piece and how much it yields")
     harbors = g.table(HarborTables)
     _ints("harbor_at", s.harbor_at, len(harbors.start), -1, len(harbors.types) - 1)
     _ints("harbor_supply", s.harbor_supply, len(harbors.types), 0, big)
     for at, start in zip(s.harbor_at, harbors.start):
         if start >= 0 and at != start:
             raise _fail("harbor_at", "a harbor the board laid has moved")
+
+
+def _check_roll_cards(g: Game, s: State) -> None:
+    """The deck of roll cards: no kind holds more than the deck has of it, and the cards
+    still to reveal this year are among those left (the rest lie unused under the New
+    Year card)."""
+    t = g.table(RollCardTables)
+    _ints("roll_deck", s.roll_deck, len(t.counts), 0, 10**6)
+    for k, (left, whole) in enumerate(zip(s.roll_deck, t.counts)):
+        if left > whole:
+            raise _fail("roll_deck", f"card kind {k}: {left} left of {whole}")
+    _scalar("roll_year", s.roll_year, 0, t.per_year)
+    if sum(s.roll_deck) != s.roll_year + t.unused:
+        raise _fail("roll_year", f"{sum(s.roll_deck)} cards left are not the {s.roll_year} still to "
+                    f"reveal and the {t.unused} under the New Year card")
 
 
 def _check_harbor_tokens(g: Game, s: State) -> None:
@@ -225,7 +264,7 @@ def _check_harbor_tokens(g: Game, s: State) -> None:
         placed = sum(1 for at, start in zip(s.harbor_at, harbors.start) if at == k and start < 0)
         if placed + drawn.count(k) + s.harbor_supply[k] != harbors.supply[k]:
             raise _fail("harbor_supply", f"harbor tokens are not conserved: {placed} placed and "
-                        f"{s.harbor_supply[k]} left, not {harbors.supply[k]}")
+                        f"{s.harbor_supply[k]} left, not {harbors.supply[k]}", "state/not_conserved")
 
 
 def _check_pieces(g: Game, s: State) -> None:
@@ -236,30 +275,30 @@ def _check_pieces(g: Game, s: State) -> None:
         for pi, piece in enumerate(g.pieces):
             if s.placed[p][pi] != counted[p][pi]:
                 raise _fail("placed", f"player {p} has {counted[p][pi]} {piece.name} on the board, "
-                            f"not {s.placed[p][pi]}")
+                            f"not {s.placed[p][pi]}", "state/over_limit")
             if counted[p][pi] > piece.limit:
                 raise _fail("placed", f"player {p} has {counted[p][pi]} {piece.name}, past the limit "
-                            f"of {piece.limit}")
+                            f"of {piece.limit}", "state/over_limit")
 
 
 def _prompt(g: Game, k: int, data: Any) -> Prompt:
     where = f"pending[{k}]"
     if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
-        raise _fail(where, "a prompt is an object with a string `kind`")
+        raise _fail(where, "a prompt is an object with a string `kind`", "state/prompt")
     cls = PROMPTS.get(data["kind"])
     if cls is None:
-        raise _fail(where, f"unknown prompt kind {data['kind']!r}")
+        raise _fail(where, f"unknown prompt kind {data['kind']!r}", "state/prompt")
     names = [f.name for f in fields(cls)]  # type: ignore[arg-type]  # prompts are dataclasses
     required = [f.name for f in fields(cls)  # type: ignore[arg-type]
                 if f.default is MISSING and f.default_factory is MISSING]
     given = sorted(set(data) - {"kind"})
     if not set(required) <= set(given) <= set(names):
-        raise _fail(where, f"a {data['kind']} prompt has the fields {names}, not {given}")
+        raise _fail(where, f"a {data['kind']} prompt has the fields {names}, not {given}", "state/prompt")
     try:
         prompt = cls(**{f: data[f] for f in names if f in data})
         why = prompt.check(g)
     except (TypeError, ValueError, IndexError, KeyError, EngineError) as e:
-        raise _fail(where, f"not a valid {data['kind']} prompt ({e})") from None
+        raise _fail(where, f"not a valid {data['kind']} prompt ({e})", "state/prompt") from None
     if why:
-        raise _fail(where, why)
+        raise _fail(where, why, "state/prompt")
     return prompt

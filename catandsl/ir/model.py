@@ -17,7 +17,7 @@ from these type hints, so the three cannot drift apart.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 FORMAT_VERSION = 2
 
@@ -405,6 +405,42 @@ class Dice:
 
 
 @dataclass(frozen=True)
+class RollCard:
+    """`card 6 drought x2`: `count` cards showing the total `total`, with an event (the
+    name rules filter on, `on card_revealed(drought)`) or none ("")."""
+
+    total: int
+    event: str
+    count: int
+
+
+@dataclass(frozen=True)
+class RollCards:
+    """`roll_cards { card 2 windfall; card 3 x2; ...; new_year 5 }`: a deck whose
+    revealed card is the roll in place of the dice. The deck is rebuilt when the cards
+    above its New Year card are used up; `unused` cards lie under that card, so each
+    year that many cards are never revealed (0: the whole deck is used)."""
+
+    KIND: ClassVar[str] = "roll_cards"
+    name: str
+    cards: tuple[RollCard, ...]
+    unused: int = 0
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class Measure:
+    """`measure knights played(player, [knight])`: a number per player, named so that
+    rules can ask who leads by it (`leaders(knights)`) or trails a player
+    (`below(player, knights)`)."""
+
+    KIND: ClassVar[str] = "measure"
+    name: str
+    expr: Expr
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
 class Victory:
     """`victory "Title" where COND`: a player for whom the condition holds (`player` in
     scope) wins, checked when the points target is."""
@@ -663,12 +699,12 @@ class Remove:
 
 Decl = (
     Resource | Terrain | Bank | Piece | Deck | Award | Trade | Token | SiteKind | TieBreak
-    | Setting | Param | Setup | Turn | Dice | Victory | CustomAction | Project | Rule | Map | StartOverride
-    | HarborsOverride | Remove
+    | Setting | Param | Setup | Turn | Dice | RollCards | Measure | Victory | CustomAction | Project | Rule
+    | Map | StartOverride | HarborsOverride | Remove
 )
 DECL_TYPES: tuple[type, ...] = (
     Resource, Terrain, Bank, Piece, Deck, Award, Trade, Token, SiteKind, TieBreak, Setting,
-    Param, Setup, Turn, Dice, Victory, CustomAction, Project, Rule, Map, StartOverride,
+    Param, Setup, Turn, Dice, RollCards, Measure, Victory, CustomAction, Project, Rule, Map, StartOverride,
     HarborsOverride, Remove,
 )
 
@@ -718,3 +754,27 @@ class Scenario:
     sections: tuple[Section, ...]
     files: tuple[str, ...] = ()
     format_version: int = FORMAT_VERSION
+
+    @classmethod
+    def from_json(cls, data: Any) -> Scenario:
+        """A compiled scenario from `catandsl compile --json` output (the text or the
+        parsed object); IRFormatError if it is not one of this format version."""
+        import json
+
+        from catandsl.ir.codec import IRFormatError, from_json
+
+        if isinstance(data, (str, bytes)):
+            try:
+                data = json.loads(data)
+            except (ValueError, RecursionError) as e:
+                raise IRFormatError(f"$: not JSON: {e}") from None
+        if isinstance(data, dict) and data.get("format_version", FORMAT_VERSION) != FORMAT_VERSION:
+            raise IRFormatError(f"$.format_version: this engine reads {FORMAT_VERSION}, "
+                                f"not {data.get('format_version')!r}")
+        return from_json(cls, data)
+
+    def to_json(self) -> Any:
+        """The scenario as JSON data (what `catandsl compile --json` prints)."""
+        from catandsl.ir.codec import to_json
+
+        return to_json(self)

@@ -49,6 +49,8 @@ class Ruleset:
     projects: dict[str, model.Project]
     rules: tuple[model.Rule, ...]
     map: model.Map | None
+    roll_cards: model.RollCards | None = None  # a deck revealed in place of the dice
+    measures: dict[str, model.Measure] = field(default_factory=dict)
     decls: dict[tuple[str, str], model.Decl] = field(repr=False, default_factory=dict)
 
     @overload
@@ -149,6 +151,8 @@ def configure(
         setup=setups[-1] if setups else None,
         turn=turns[-1] if turns else None,
         dice=dice[-1] if dice else None,
+        roll_cards=of(model.RollCards)[-1] if of(model.RollCards) else None,
+        measures={m.name: m for m in of(model.Measure)},
         victories=tuple(of(model.Victory)),
         actions={a.name: a for a in of(model.CustomAction)},
         projects={p.name: p for p in of(model.Project)},

@@ -154,6 +154,16 @@ class GreedyPlayer:
             return score + _PIPS[b.hex_number[a.at]] * 0.1
         if isinstance(a, A.Travel):
             return self._travel_score(state, a, me)
+        if isinstance(a, A.ChooseResource) and _giving(state):
+            return state.hands[me][g.res_index[a.resource]] + 0.1 * self.rng.random()  # the one I hold most of
+        if isinstance(a, A.Damage):
+            # a road with few of its owner's pieces beside it hurts least: pick that one
+            # for myself, the opposite for another player
+            owner = state.path_owner[a.at]
+            beside = sum(1 for c in b.path_ends[a.at] for x in b.corner_paths[c]
+                         if x != a.at and state.path_owner[x] == owner)
+            beside += sum(1 for c in b.path_ends[a.at] if state.corner_owner[c] == owner)
+            return (-beside if owner == me else beside) + 0.1 * self.rng.random()
         if isinstance(a, A.TakeAction):
             # keep a few of each token an action costs (gold pays tolls on the way)
             k = g.table(CustomTables).index[a.action]
@@ -209,3 +219,11 @@ class GreedyPlayer:
         if type(act) not in g.activity_of:
             return state.phase
         return g.phase_for(state.phase, act)
+
+
+def _giving(state) -> bool:
+    """Whether the resource chosen now is a card the player gives away (passed to the
+    left, or handed to a player): then the one they hold most of."""
+    top = state.top()
+    waiting = getattr(top, "waiting", None)
+    return getattr(top, "KIND", "") == "pass_left" or bool(waiting and waiting[0] == "choose_from_hand")

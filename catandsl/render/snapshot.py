@@ -10,7 +10,8 @@ kinds of several, `game.neutral_kind` naming each slot's kind), `stage`, `hands`
 ([player, intersection, count]: special victory points under a building),
 `island_tags` ([player, tag, island], e.g. home islands), `cards` and `played` (per
 player, per card: held and played), `award_holder` (per award, a seat or -1),
-`tokens_held` (per player, per token) and `token_stock` (per map site, per token).
+`tokens_held` (per player, per token), `token_stock` (per map site, per token) and
+`damaged` (the paths whose piece is damaged).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ class Placed:
     count: int = 1
     afloat: bool = False  # a path piece that may stand between two sea hexes (a ship)
     travels: bool = False  # a travelling piece (a wagon), standing beside what is on its path
+    damaged: bool = False  # a damaged path piece (`damage_piece`): drawn crossed out
 
 
 @dataclass(frozen=True)
@@ -75,12 +77,14 @@ def snapshot(game, state, data: dict | None = None) -> Snapshot:
     afloat = {p.index for p in game.pieces
               if p.site == "path" and any(path_cls[k] == sea for k in p.allowed)}
     placed: list[Placed] = []
+    damaged = set(data.get("damaged", ()))
     for owners, pieces, site in ((data["path_owner"], data["path_piece"], "path"),
                                  (data["corner_owner"], data["corner_piece"], "intersection")):
         for at, (owner, pi) in enumerate(zip(owners, pieces)):
             if owner >= 0 and pi >= 0:
                 placed.append(Placed(kinds[pi][0], site, at, owner,
-                                     afloat=site == "path" and pi in afloat))
+                                     afloat=site == "path" and pi in afloat,
+                                     damaged=site == "path" and at in damaged))
     slot_kind = getattr(game, "neutral_kind", range(len(kinds)))  # slot -> piece kind
     for u, at in enumerate(data.get("neutral_at", ())):
         if at is not None and at >= 0:

@@ -209,6 +209,8 @@ def piece_svg(board, p: Placed) -> str:
         body = _road(board, p.at, colour, dashed=p.afloat)
         if p.afloat:
             body += _hull(board, p.at, colour)
+        if p.damaged:
+            body += _damage(board, p.at)
     elif p.site == "intersection":
         x, y = geo.corner_pixel(board.intersections[p.at], SIZE)
         body = _building(p.piece, x, y, colour)
@@ -274,7 +276,7 @@ def _token(name: str) -> str:
 
 def _label(p: Placed) -> str:
     who = f"P{p.owner + 1}" if p.owner >= 0 else "neutral"
-    return f"{who} {p.piece}"
+    return f"{who} {p.piece}" + (" (damaged)" if p.damaged else "")
 
 
 def _pts(points) -> str:
@@ -317,6 +319,20 @@ def _hull(board, at: int, colour: str) -> str:
     pts = [(mx - w, my - h), (mx + w, my - h), (mx + 0.6 * w, my + h), (mx - 0.6 * w, my + h)]
     return (f'<polygon class="hull" points="{_pts(pts)}" fill="{colour}" '
             f'stroke="{palette.INK}" stroke-width="1"/>')
+
+
+def _damage(board, at: int) -> str:
+    """A cross over the middle of a damaged road (the rulebook lays it sideways): white
+    on an ink outline, so it shows on every player's colour."""
+    a, b = (geo.corner_pixel(c, SIZE) for c in geo.edge_ends(board.paths[at]))
+    mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+    d = 0.2 * SIZE
+    arms = [(mx - d, my - d, mx + d, my + d), (mx - d, my + d, mx + d, my - d)]
+    out = ['<g class="damaged">']
+    for colour, width in ((palette.INK, 0.13), ("#ffffff", 0.06)):
+        out += [f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{colour}" '
+                f'stroke-width="{width * SIZE:.1f}" stroke-linecap="round"/>' for x1, y1, x2, y2 in arms]
+    return "".join(out) + "</g>"
 
 
 _TOKEN_FILL = "#f2c230"

@@ -43,3 +43,13 @@ def pieces_in_area(s: State, area: str, pieces: list[str]) -> int:
             site_ = g.pieces[g.neutral_kind[u]].site
             n += at in (hexes if site_ == "hex" else paths if site_ == "path" else corners)
     return n
+
+
+@query("player: player, area: area, pieces: list<piece>", returns="int", reads=BOARD)
+def owned_in_area(s: State, player: int, area: str, pieces: list[str]) -> int:
+    """How many of these pieces the player has in the area (on its intersections and its
+    paths): `owned_in_area(player, market, [settlement, city]) > 0` says they build there."""
+    g, b = s.game, s.game.board
+    kinds = {g.piece_index[p] for p in pieces}
+    n = sum(1 for c in b.area_corners[area] if s.corner_owner[c] == player and s.corner_piece[c] in kinds)
+    return n + sum(1 for k in b.area_paths[area] if s.path_owner[k] == player and s.path_piece[k] in kinds)

@@ -92,6 +92,23 @@ def _ways(count: int, sides: int) -> tuple[tuple[int, int], ...]:
     return tuple(sorted(ways.items()))
 
 
+class DiceSource:
+    """The roll is the dice's total (rerolled totals never come up): a fixed chance node.
+    rules/roll_cards.py has the other source, a deck of cards."""
+
+    answers: tuple[type[Action], ...] = (Roll,)
+
+    def __init__(self, game: Game, totals: tuple[tuple[int, float], ...]):
+        self.fixed = [(game.action_id[Roll(t)], p) for t, p in totals]
+
+    def outcomes(self, s: State) -> list[tuple[int, float]]:
+        return self.fixed
+
+    def reveal(self, s: State, act: Action) -> tuple[int, str]:
+        assert isinstance(act, Roll)
+        return act.total, ""
+
+
 def _nothing(s: State, p: int, names: frozenset[str] | None) -> list[int]:
     return []  # the interpreter offers RollDice and the roll itself
 

@@ -150,6 +150,14 @@ def put_pieces(s: State, pi: int, sites: Iterable[int]) -> None:
         s.neutral_at[u] = at
 
 
+@effect("pieces: list<piece>", writes=NEUTRAL)
+def return_to_start(s: State, pieces: list[str]) -> None:
+    """These neutral pieces go back to where the map started them (the robber flees to
+    the desert); a piece the map did not place leaves the board."""
+    for pi in _neutral_kinds(s, pieces, "return_to_start"):
+        put_pieces(s, pi, [s.game.neutral_start[u] for u in s.game.neutral_slots[pi]])
+
+
 # ---- blocking --------------------------------------------------------------------------------
 
 

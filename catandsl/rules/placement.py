@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from catandsl.rules import neutral, sites, travel
+from catandsl.rules import damage, neutral, sites, travel
 from catandsl.rules.base import (
     Action,
     Activity,
@@ -53,8 +53,8 @@ def targets(s: State, p: int, pi: int, mode: str, step: Any = None) -> list[int]
     "normal" (bought), "free" or "setup" (`step`: the set-up step)."""
     g = s.game
     P = g.pieces[pi]
-    if s.placed[p][pi] >= P.limit:
-        return []
+    if s.placed[p][pi] >= P.limit and not (s.damaged and damage.has_damaged(s, p, pi)):
+        return []  # (a repair needs no piece from the supply)
     ids = g.build_id[pi]
     return [ids[k] for k in _candidates(s, p, P, mode) if can_place(s, p, pi, k, mode, step)]
 
@@ -84,6 +84,9 @@ def can_place(s: State, p: int, pi: int, k: int, mode: str = "normal", step: Any
     g = s.game
     b = g.board
     P = g.pieces[pi]
+    if s.damaged and P.site == "path" and mode != "setup" and damage.has_damaged(s, p, pi):
+        # V2.4: no new piece of this kind while one is damaged; building one repairs it
+        return damage.is_damaged(s, k) and s.path_owner[k] == p and s.path_piece[k] == pi
     if P.blockers and neutral.blocks_site(s, P.site, k, P.blockers):
         return False  # B.5: a neutral piece that `blocks` this piece stands on or beside the site
     if P.site == "intersection":
@@ -105,8 +108,8 @@ def can_place(s: State, p: int, pi: int, k: int, mode: str = "normal", step: Any
                 if owner[m] != -1:
                     return False
         if mode != "setup" and P.connects:
-            for x in b.corner_paths[k]:
-                if s.path_owner[x] == p and s.path_piece[x] in P.connects:
+            for x in b.corner_paths[k]:  # an intact piece: a damaged one reaches nothing new
+                if s.path_owner[x] == p and s.path_piece[x] in P.connects and not damage.is_damaged(s, x):
                     break
             else:
                 return False
@@ -169,6 +172,9 @@ def place(s: State, p: int, pi: int, k: int) -> None:
     """Put player p's piece pi on site k (paid for already, or free) and tell the rules."""
     g = s.game
     P = g.pieces[pi]
+    if P.site == "path" and s.damaged and damage.is_damaged(s, k):
+        damage.repair(s, k)  # the piece stands up again: nothing new is placed
+        return
     s.placed[p][pi] += 1
     if P.travel is not None:
         travel.place(s, p, pi, k)
@@ -239,6 +245,8 @@ def refusal(s: State, p: int, act: Action, mode: str) -> IllegalAction | None:
     pi = g.piece_index[act.piece]
     P = g.pieces[pi]
     text = f"build {act.piece} at {g.site_name(P.site, act.at)}"
+    if mode != "setup" and s.damaged and damage.has_damaged(s, p, pi) and not damage.is_damaged(s, act.at):
+        return IllegalAction("action/invalid_target", f"{text}: a damaged {P.name} must be repaired first")
     if mode == "normal":
         if s.placed[p][pi] >= P.limit:
             return IllegalAction("action/not_legal", f"{text}: no {P.name} left")
@@ -259,8 +267,10 @@ def _legal_builds(s: State, p: int, names: frozenset[str] | None) -> list[int]:
     placed = s.placed[p]
     out: list[int] = []
     for P in g.pieces:
-        if P.neutral or placed[P.index] >= P.limit or (names is not None and P.name not in names):
+        if P.neutral or (names is not None and P.name not in names):
             continue
+        if placed[P.index] >= P.limit and not (s.damaged and damage.has_damaged(s, p, P.index)):
+            continue  # none left (a repair needs none from the supply)
         if affordable(hand, P.cost):
             out += targets(s, p, P.index, "normal")
     return out

@@ -24,6 +24,7 @@ def produce(s: State, roll: int) -> None:
     n = g.num_players
     owed = [[0] * n for _ in g.resources]
     blocked = [s.neutral_at[u] for pi in g.blocking for u in g.neutral_slots[pi]]
+    yields = piece_yields(s)
     chosen = [0] * n  # B.6: resources of the owner's choice (gold)
     choice = g.hex_choice
     for h in b.number_hexes[roll] if 0 <= roll < len(b.number_hexes) else ():
@@ -34,7 +35,7 @@ def produce(s: State, roll: int) -> None:
             for c in b.hex_corners[h]:
                 o = s.corner_owner[c]
                 if o >= 0:
-                    chosen[o] += g.pieces[s.corner_piece[c]].produces
+                    chosen[o] += yields[s.corner_piece[c]]
             continue
         if r < 0:
             continue
@@ -42,7 +43,7 @@ def produce(s: State, roll: int) -> None:
         for c in b.hex_corners[h]:
             o = s.corner_owner[c]
             if o >= 0:
-                row[o] += g.pieces[s.corner_piece[c]].produces
+                row[o] += yields[s.corner_piece[c]]
     for r, row in enumerate(owed):
         total = sum(row)
         if not total:
@@ -57,6 +58,25 @@ def produce(s: State, roll: int) -> None:
                 s.hands[owed_to[0]][r] += s.bank[r]
                 s.bank[r] = 0
     push_choices(s, chosen)
+
+
+def piece_yields(s: State) -> list[int]:
+    """What each kind of piece yields a hex this turn: its `produces`, or less where a
+    rule limited it for the turn (`limit_yield`)."""
+    out = [P.produces for P in s.game.pieces]
+    for turn, pi, most in s.yield_limits:
+        if turn == s.turns:
+            out[pi] = min(out[pi], most)
+    return out
+
+
+@effect("piece: piece, count: int 0..100", writes=FLOW)
+def limit_yield(s: State, piece: str, count: int) -> None:
+    """For the rest of this turn, every piece of this kind yields at most `count`
+    resources from a hex (cities yield 1 this turn)."""
+    pi = s.game.piece_index[piece]
+    # limits of earlier turns are spent: drop them, so the list stays short
+    s.yield_limits = [e for e in s.yield_limits if e[0] == s.turns] + [[s.turns, pi, count]]
 
 
 @effect("player: player, at: site, count: int 0..100", writes=(HANDS, FLOW))

@@ -25,7 +25,7 @@ the docs table is generated from it; nothing is ever looked up by a user-given
 attribute name. Types are short strings: int, bool, str, player, hex, intersection,
 path, site (any of hex, intersection, path), island, area (a map's `area`), resource,
 terrain, piece, card, award, token (a declared `token`), site_kind (a declared `site`),
-project, list<T>, any.
+project, event (an event of a roll card), measure (a declared `measure`), list<T>, any.
 """
 
 from __future__ import annotations
@@ -226,6 +226,9 @@ EVENTS: dict[str, Event] = {
         _e("turn_started", "player: player", doc="at the start of each regular turn"),
         _e("dice_rolled", "player: player, roll: int", "roll", "int",
            doc="after the dice; `roll` is their total"),
+        _e("card_revealed", "player: player, event: event, roll: int", "event", "event",
+           doc="when a roll card (`roll_cards`) with an event is revealed, before the roll's "
+               "own hooks (production): `roll` is its total"),
         _e("built", "player: player, piece: piece, at: site", "piece", "piece",
            doc="after a piece is placed (bought, free, or in the set-up)"),
         _e("collected", "player: player, piece: piece, at: site", "piece", "piece",

@@ -48,8 +48,10 @@ def points(s: State, player: int) -> int:
     return pts
 
 
+@query("player: player", returns="int", reads=(BOARD, CARDS, TOKENS))
 def public_points(s: State, player: int) -> int:
-    """Points the other players can see: hidden cards (victory point cards) left out."""
+    """The player's victory points the other players can see: hidden cards (victory
+    point cards) left out."""
     g = s.game
     hidden = sum(n * c.points for n, c in zip(s.cards[player], g.cards) if c.hidden)
     return points(s, player) - hidden

@@ -11,7 +11,7 @@ import pytest
 import catandsl
 from catandsl.board import geometry as geo
 from catandsl.engine import flow
-from catandsl.rules.areas import in_area, pieces_in_area
+from catandsl.rules.areas import in_area, owned_in_area, pieces_in_area
 from catandsl.rules.base import site
 
 MAP = """
@@ -81,4 +81,6 @@ def test_the_set_up_keeps_out_and_the_first_settlement_inside_scores(game):
         s.emit("built", {"player": n, "piece": "settlement", "at": site("intersection", c)})
         flow.advance(s)
     assert pieces_in_area(s, "strip", ["settlement", "city"]) == 2
+    assert [owned_in_area(s, p, "strip", ["settlement"]) for p in range(3)] == [1, 1, 0]
+    assert owned_in_area(s, 0, "strip", ["city", "road"]) == 0
     assert [t for t in s.vp_tokens if t[2]] == [[0, spots[0], 2]]

@@ -13,23 +13,34 @@ instead of going unhighlighted: every keyword of grammars/catan.lark (its alphab
 literals) is highlighted as a keyword or constant, and every head word of the
 compiler's tables (BODY, PIECE, MAP) as a head word; every shipped .catan file
 tokenizes with no character left unmatched but whitespace.
+
+After adding a head word to the compiler, rewrite the grammar's list with
+
+    python tests/editors/test_textmate.py --update
 """
 
 from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
 
-from catandsl.compiler.declarations import BODY
-from catandsl.compiler.maps import MAP
-from catandsl.compiler.pieces import PIECE
-from catandsl.syntax.parser import keywords
-
 ROOT = Path(__file__).resolve().parents[2]
-GRAMMAR = json.loads((ROOT / "editors" / "vscode" / "syntaxes" / "catan.tmLanguage.json").read_text("utf-8"))
+if str(ROOT) not in sys.path:  # so that `python tests/editors/test_textmate.py --update` works too
+    sys.path.insert(0, str(ROOT))
+GRAMMAR_FILE = ROOT / "editors" / "vscode" / "syntaxes" / "catan.tmLanguage.json"
+GRAMMAR = json.loads(GRAMMAR_FILE.read_text("utf-8"))
+
+from catandsl.compiler.declarations import BODY  # noqa: E402
+from catandsl.compiler.maps import MAP  # noqa: E402
+from catandsl.compiler.pieces import PIECE  # noqa: E402
+from catandsl.syntax.parser import keywords  # noqa: E402
+
+HEADS = sorted(set(BODY) | set(PIECE) | set(MAP))
+
 SAMPLES = sorted(p for d in ("stdlib", "scenarios", "examples") for p in (ROOT / d).rglob("*.catan"))
 
 
@@ -126,7 +137,7 @@ def test_every_keyword_of_the_lark_grammar_is_highlighted(word):
     assert scope is not None and scope.split(".")[0] in ("keyword", "storage", "constant"), (word, scope)
 
 
-@pytest.mark.parametrize("word", sorted(set(BODY) | set(PIECE) | set(MAP)))
+@pytest.mark.parametrize("word", HEADS)
 def test_every_head_word_of_the_compiler_is_highlighted(word):
     for text in (f"  {word} x", f"piece p {{ {word} x }}", f"a; {word} x"):
         scope = scope_of(text, word)
@@ -165,3 +176,14 @@ def test_there_are_samples():
 def test_a_shipped_file_tokenizes_without_unmatched_spans(path):
     _, unmatched = tokenize(path.read_text(encoding="utf-8"))
     assert unmatched == []
+
+
+def update() -> None:
+    """Write the compiler's head words into the grammar's `head` pattern."""
+    head = GRAMMAR["repository"]["head"]
+    head["match"] = "(?:^|(?<=[{;]))\\s*\\b(" + "|".join(HEADS) + ")\\b"
+    GRAMMAR_FILE.write_text(json.dumps(GRAMMAR, indent=2) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--update"]:
+    update()

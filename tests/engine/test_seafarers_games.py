@@ -77,6 +77,10 @@ def check_cheap(s) -> None:
         vp += sum(aw.points for k, aw in enumerate(g.awards) if s.award_holder[k] == p)
         if supplies:
             vp += sum(held // per * pts for held, (pts, per) in zip(s.tokens_held[p], g.table(SiteTables).token_points))
+        # the stages built of the projects the player owns
+        for project, level, owner in zip(g.ruleset.projects.values(), s.project_level, s.project_owner):
+            if owner == p:
+                vp += sum(stage.points for stage in project.stages[:level])
         assert vp + tokens[p] == s.points(p)
     # someone can act unless the game is over
     if s.is_terminal():

@@ -1,0 +1,111 @@
+"""A PettingZoo AEC environment: every seat an agent (`player_0`, ...), chance nodes
+sampled inside (by `state.sample_chance()`, so a seed fixes the game), each agent's
+observation a dict of the Observer's tensor and its legal-action mask.
+
+    env = CatanAECEnv("base", players=4)
+    env.reset(seed=7)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        action = None if terminated or truncated else env.action_space(agent).sample(obs["action_mask"])
+        env.step(action)
+
+Rewards come at the end: `state.returns()` (+1 the winner, -1 the others, 0 for all in
+a game cut at its bound). A game ended by a win or a rule is `terminated`; one cut at the
+scenario's turn or action bound is `truncated`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from catandsl.adapters import LIMIT_REASONS, load_scenario, make_game
+from catandsl.engine.observer import Observer
+
+OBS_LOW, OBS_HIGH = -1.0, 1e6  # every observed number: seats and sites are >= -1, counts far below 1e6
+
+
+class CatanAECEnv(AECEnv):
+    metadata = {"name": "catandsl_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(self, scenario: Any, players: int | None = None, options: dict | None = None,
+                 seed: int = 0, render_mode: str | None = None):
+        super().__init__()
+        self.scenario = load_scenario(scenario)
+        self.players, self.options, self.seed = players, options, seed
+        self.render_mode = render_mode
+        self.game = make_game(self.scenario, players, options, seed)
+        self.observer = Observer(self.game)
+        n, A = self.game.num_players, self.game.num_distinct_actions()
+        self.possible_agents = [f"player_{p}" for p in range(n)]
+        box = spaces.Box(OBS_LOW, OBS_HIGH, (self.observer.size,), np.float32)
+        self.observation_spaces = {a: spaces.Dict({"observation": box, "action_mask": spaces.Box(0, 1, (A,), np.int8)})
+                                   for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(A) for a in self.possible_agents}
+        self.state: Any = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None and seed != self.game.seed:
+            self.game = make_game(self.scenario, self.players, self.options, seed)
+            self.observer = Observer(self.game)
+        self.state = self.game.new_initial_state()
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
+        self._advance()
+
+    def _advance(self) -> None:
+        """Sample chance nodes up to the next decision or the end, and say who is next."""
+        s = self.state
+        while s.is_chance_node():
+            s.apply_action(s.sample_chance())
+        if s.is_terminal():
+            cut = s.reason in LIMIT_REASONS
+            for a, r in zip(self.possible_agents, s.returns()):
+                self.rewards[a] = float(r)
+                (self.truncations if cut else self.terminations)[a] = True
+                self.infos[a] = {"reason": s.reason}
+        else:
+            self.agent_selection = self.possible_agents[s.current_player()]
+
+    def observe(self, agent: str) -> dict:
+        p = self.possible_agents.index(agent)
+        mask = np.zeros(self.game.num_distinct_actions(), np.int8)
+        if not self.state.is_terminal() and self.state.current_player() == p:
+            mask[self.state.legal_actions()] = 1
+        return {"observation": np.asarray(self.observer.tensor(self.state, p), np.float32), "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.state.apply_action(int(action))  # IllegalAction (a ValueError) if the mask says no
+        self._advance()
+        self._accumulate_rewards()
+        if self.render_mode == "ansi":
+            self.render()
+
+    def render(self) -> str | None:
+        return None if self.state is None else str(self.state)
+
+    def close(self) -> None:
+        pass
+
+
+def env(scenario: Any, **kw: Any) -> CatanAECEnv:
+    return CatanAECEnv(scenario, **kw)

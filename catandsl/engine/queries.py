@@ -1,0 +1,165 @@
+"""Questions about a state, answered by the rule modules that play the game (routes,
+production, placement, movement, scoring), never by a second copy of the rules. Each
+takes a State and names (pieces by name); seats are 0-based.
+
+    route_length(state, 0)                     # over all the seat's path pieces
+    route_length(state, 0, ["ship"])           # over ships only
+    networks(state, 0)                         # separate networks: sorted path ids each
+    on_closed_route(state, path_id)            # a path piece between two anchors
+    production(state)                          # {roll total: [per seat {resource: n}]}
+    legal_places(state, 0, "settlement")       # site ids where the seat may build it now
+    points_breakdown(state, 0)                 # {"pieces": {...}, "cards": {...}, ...}
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from catandsl.engine.validate import StateError
+from catandsl.rules import movement, placement, routes, scoring
+from catandsl.rules import production as production_rules
+from catandsl.rules.base import ArgumentError
+from catandsl.rules.islands import special_points
+from catandsl.rules.production import Choosing
+from catandsl.rules.sites import token_points
+
+if TYPE_CHECKING:
+    from catandsl.engine.state import State
+
+
+def _pieces(s: State, names: list[str] | None, site: str) -> tuple[int, ...]:
+    g = s.game
+    if names is None:
+        return tuple(p.index for p in g.pieces if p.site == site and not p.neutral)
+    out = []
+    for n in names:
+        if n not in g.piece_index:
+            raise ArgumentError(f"no piece {n!r} in this game")
+        out.append(g.piece_index[n])
+    return tuple(sorted(out))
+
+
+def route_length(s: State, player: int, pieces: list[str] | None = None) -> int:
+    """The seat's longest continuous route over these path pieces (all by default), as
+    Longest Road and Longest Trade Route measure it."""
+    s.game.check_seat(player, "route_length")
+    return routes.route_length(s, player, _pieces(s, pieces, "path"))
+
+
+def networks(s: State, player: int, pieces: list[str] | None = None) -> list[list[int]]:
+    """The seat's separate networks of path pieces: pieces joined end to end, where an
+    opponent's building cuts the way through (as for routes). Each a sorted list of path
+    ids; the list sorted."""
+    g = s.game
+    g.check_seat(player, "networks")
+    kinds = set(_pieces(s, pieces, "path"))
+    b = g.board
+    mine = [k for k, o in enumerate(s.path_owner) if o == player and s.path_piece[k] in kinds]
+    mine += [e[2] for e in s.travellers if e[0] == player and e[1] in kinds]
+    own = set(mine)
+    seen: set[int] = set()
+    out = []
+    for start in sorted(own):
+        if start in seen:
+            continue
+        group, stack = [], [start]
+        seen.add(start)
+        while stack:
+            k = stack.pop()
+            group.append(k)
+            for c in b.path_ends[k]:
+                if s.corner_owner[c] not in (-1, player):
+                    continue  # an opponent's building: the network stops here
+                for x in b.corner_paths[c]:
+                    if x in own and x not in seen:
+                        seen.add(x)
+                        stack.append(x)
+        out.append(sorted(group))
+    return sorted(out)
+
+
+def on_closed_route(s: State, path: int) -> bool:
+    """Whether the path piece on `path` is on a closed route: the line of its owner's
+    pieces it belongs to, between own buildings (or sites that close routes), has no open
+    end (movement.open_end, what decides which ships may move)."""
+    g = s.game
+    b = g.board
+    if not isinstance(path, int) or isinstance(path, bool) or not 0 <= path < len(b.paths) or s.path_owner[path] < 0:
+        raise ArgumentError(f"no player's piece on path {path!r}")
+    p = s.path_owner[path]
+    connects = g.pieces[s.path_piece[path]].connects
+    line, stack, seen = [], [path], {path}
+    while stack:  # the line: pieces joined through corners with no own building
+        k = stack.pop()
+        line.append(k)
+        for c in b.path_ends[k]:
+            if s.corner_owner[c] != -1:
+                continue
+            for x in b.corner_paths[c]:
+                if x not in seen and s.path_owner[x] == p and s.path_piece[x] in connects:
+                    seen.add(x)
+                    stack.append(x)
+    return not any(movement.open_end(s, p, k) for k in line)
+
+
+def production(s: State, totals: list[int] | None = None) -> dict[int, list[dict[str, int]]]:
+    """What each roll total would pay each seat now (blocked hexes left out, the bank's
+    shortage ignored): {total: [per seat {resource: count}]}; a terrain of the owner's
+    choice (gold) counts under "choice". Runs the game's own production on a copy."""
+    g = s.game
+    out: dict[int, list[dict[str, int]]] = {}
+    possible = [t for t, _ in g.dice_totals]
+    if totals is not None and not (isinstance(totals, list) and all(t in possible for t in totals)):
+        raise ArgumentError(f"totals are some of the dice totals {possible}, not {totals!r}")
+    for t in sorted(set(totals)) if totals is not None else possible:
+        c = s.clone()
+        c.pending = []
+        c.hands = [[0] * len(g.resources) for _ in range(g.num_players)]
+        c.bank = [10**6] * len(g.resources)  # on a copy: the bank never runs short here
+        production_rules.produce(c, t)
+        rows: list[dict[str, int]] = [
+            {r: n for r, n in zip(g.resources, c.hands[p]) if n} for p in range(g.num_players)]
+        for prompt in c.pending:
+            if isinstance(prompt, Choosing):
+                for p, n in prompt.owed:
+                    rows[p]["choice"] = rows[p].get("choice", 0) + n
+        out[t] = rows
+    return out
+
+
+def legal_places(s: State, player: int, piece: str, mode: str = "normal") -> list[int]:
+    """The site ids where the seat may place this piece now under the placement rules:
+    `mode` "normal" (bought in a turn, cost aside), "free" or "setup"."""
+    g = s.game
+    g.check_seat(player, "legal_places")
+    if piece not in g.piece_index or g.pieces[g.piece_index[piece]].neutral:
+        raise ArgumentError(f"no player's piece {piece!r} in this game")
+    if mode not in ("normal", "free", "setup"):
+        raise ArgumentError(f"mode is normal, free or setup, not {mode!r}")
+    pi = g.piece_index[piece]
+    return sorted(g.actions[a].at for a in placement.targets(s, player, pi, mode))  # type: ignore[attr-defined]
+
+
+def points_breakdown(s: State, player: int) -> dict[str, Any]:
+    """The seat's victory points by source: {"pieces": {name: points}, "cards": {...},
+    "awards": {...}, "special": n, "tokens": n, "total": n}; `total` is
+    `state.points(player)`."""
+    g = s.game
+    g.check_seat(player, "points_breakdown")
+    out: dict[str, Any] = {
+        "pieces": {P.name: n * P.points for P, n in zip(g.pieces, s.placed[player]) if n and P.points},
+        "cards": {c.name: n * c.points for c, n in zip(g.cards, s.cards[player]) if n and c.points},
+        "awards": {a.name: a.points for a, h in zip(g.awards, s.award_holder) if h == player},
+        "special": special_points(s, player),
+        "tokens": token_points(s, player) if g.token_names else 0,
+    }
+    out["total"] = scoring.points(s, player)
+    parts = sum(out["pieces"].values()) + sum(out["cards"].values()) + sum(out["awards"].values()) + \
+        out["special"] + out["tokens"]
+    if parts != out["total"]:  # the breakdown misses a source scoring.points counts
+        raise StateError(f"points_breakdown: the parts sum to {parts}, not {out['total']}")
+    return out
+
+
+QUERIES = {f.__name__: f for f in (route_length, networks, on_closed_route, production, legal_places,
+                                   points_breakdown)}

@@ -1,0 +1,104 @@
+"""The adapters (extra `rl`): PettingZoo's api_test and Gymnasium's check_env pass for
+every shipped scenario; OpenSpiel's random-simulation test and MCTS bot run on one."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from catandsl import resources
+
+pytest.importorskip("pettingzoo", reason="the `rl` extra is not installed")  # CI installs it (.ci/run)
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test  # noqa: E402
+
+from catandsl.adapters.gymnasium import CatanEnv  # noqa: E402
+from catandsl.adapters.pettingzoo import CatanAECEnv  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+SHIPPED = [s.name for s in resources.shipped_scenarios()]
+TINY = str(ROOT / "examples" / "seven_hex_island.catan")
+
+
+def test_every_shipped_scenario_is_offered():
+    assert {"base", "traders_and_barbarians"} <= set(SHIPPED) and len(SHIPPED) >= 5
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_pettingzoo_api_test(name):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # its advice to prefer a Box space: the mask needs a Dict
+        api_test(CatanAECEnv(name, players=3), num_cycles=20, verbose_progress=False)
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_gymnasium_check_env(name):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(CatanEnv(name, players=3), skip_render_check=True)
+
+
+def test_a_pettingzoo_game_runs_to_its_end_with_masked_random_agents():
+    env = CatanAECEnv(TINY, players=2)
+    env.reset(seed=5)
+    rng = np.random.default_rng(0)
+    steps, final = 0, {}
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            action, final[agent] = None, reward
+        else:
+            legal = np.flatnonzero(obs["action_mask"])
+            action = int(rng.choice(legal))
+        env.step(action)
+        steps += 1
+    assert env.state.is_terminal() and steps > 10
+    assert sorted(final.values()) in ([-1.0, 1.0], [0.0, 0.0]) and env.agents == []
+
+
+def test_gymnasium_terminates_on_a_win_and_refuses_a_masked_action():
+    env = CatanEnv(TINY, players=2, seed=2)
+    obs, _ = env.reset(seed=2)
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    before = env.state.serialize()
+    _, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated) == (-1.0, False, False) and info["illegal"].startswith("action/")
+    assert env.state.serialize() == before
+    rng = np.random.default_rng(1)
+    done = False
+    while not done:
+        a = int(rng.choice(np.flatnonzero(env.action_masks())))
+        obs, reward, terminated, truncated, info = env.step(a)
+        done = terminated or truncated
+    assert terminated and info["reason"] == "victory" and reward in (1.0, -1.0)
+    assert env.observation_space.contains(obs)
+
+
+def test_openspiel_random_simulation_and_mcts():
+    pyspiel = pytest.importorskip("pyspiel")
+    from open_spiel.python.algorithms import mcts
+
+    from catandsl.adapters import openspiel
+
+    openspiel.register()
+    game = pyspiel.load_game("catandsl", {"scenario": TINY, "players": 2, "seed": 3, "max_game_length": 300})
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    rng = np.random.RandomState(1)
+    bot = mcts.MCTSBot(game, uct_c=2, max_simulations=6, evaluator=mcts.RandomRolloutEvaluator(1, rng),
+                       random_state=rng)
+    state, moves = game.new_initial_state(), 0
+    while not state.is_terminal() and moves < 4:
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+            continue
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+        moves += 1
+    assert moves == 4
+    observer = game.make_py_observer()
+    observer.set_from(state, 0)
+    assert observer.tensor.size == sum(v.size for v in observer.dict.values()) and observer.dict["seat"][0] == 1.0

@@ -1,0 +1,146 @@
+"""`catandsl engine`, the JSON-lines protocol: every reply matches the published schema,
+a bad message gets a typed error and the session goes on, a refused action leaves the
+state as it was, and the Node.js example plays a full game through it."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:  # so that `python tests/embedding/test_protocol.py --update` works too
+    sys.path.insert(0, str(ROOT))
+
+from catandsl.protocol import Session, request_schema, response_schema  # noqa: E402
+
+DOCS = ROOT / "docs" / "protocol"
+SCHEMAS = {"request.schema.json": request_schema, "response.schema.json": response_schema}
+REQUEST = jsonschema.Draft202012Validator(request_schema())
+RESPONSE = jsonschema.Draft202012Validator(response_schema())
+
+
+def ask(ses: Session, message) -> dict:
+    line = message if isinstance(message, str) else json.dumps(message)
+    reply = ses.handle(line)
+    RESPONSE.validate(reply)
+    json.dumps(reply)  # a reply is JSON as it stands
+    return reply
+
+
+def ok(ses: Session, message: dict):
+    REQUEST.validate(message)
+    reply = ask(ses, message)
+    assert reply["ok"], reply
+    return reply["result"]
+
+
+def test_the_published_schemas_are_current():
+    for name, make in SCHEMAS.items():
+        assert json.loads((DOCS / name).read_text()) == make(), "run: python tests/embedding/test_protocol.py --update"
+
+
+@pytest.mark.parametrize("line, code", [
+    ("{not json", "protocol/json"),
+    ("[1, 2]", "protocol/message"),
+    ('{"call": "fly"}', "protocol/unknown_call"),
+    ('{"call": "apply", "state": 1}', "protocol/message"),
+    ('{"call": "apply", "state": 99, "action": 0}', "protocol/unknown_handle"),
+    ('{"call": "new_game", "scenario": "no_such_scenario"}', "scenario/errors"),  # E0005, with diagnostics
+    ('{"call": "new_game", "scenario": "base", "players": 9}', "players/out_of_range"),
+    ('{"call": "new_game", "ir": {"name": 3}}', "scenario/format"),
+    ('{"call": "query", "state": 2, "name": "__import__"}', "protocol/unknown_call"),
+    ('{"call": "query", "state": 2, "name": "production", "args": {"totals": [99]}}', "argument/invalid"),
+    ('{"call": "query", "state": 2, "name": "route_length", "args": {"player": "x"}}', "argument/invalid"),
+    ('{"call": "query", "state": 2, "name": "route_length", "args": {"player": 0, "evil": 1}}', "argument/invalid"),
+    ('{"call": "position", "game": 1, "edits": [{"op": "hand", "seat": 0, "resources": {"seat": 1}}]}',
+     "argument/invalid"),
+    ('{"call": "restore", "game": 1, "text": "{\\"format\\": 1}"}', "state/format"),
+    ("[" * 100_000, "protocol/json"),
+])
+def test_a_bad_message_gets_a_typed_error_and_the_session_goes_on(line, code):
+    ses = Session()
+    ok(ses, {"call": "new_game", "scenario": "base", "players": 3, "seed": 1})
+    reply = ask(ses, line)
+    assert not reply["ok"] and reply["error"]["code"] == code, reply
+    assert ok(ses, {"id": 7, "call": "status", "state": 2})["stage"] == "setup"
+
+
+def test_a_game_position_queries_and_restore_through_the_protocol():
+    ses = Session()
+    g = ok(ses, {"call": "new_game", "path": str(ROOT / "scenarios" / "base.catan"), "players": 3, "seed": 4})
+    s = g["state"]
+    before = ok(ses, {"call": "serialize", "state": s})["text"]
+    reply = ask(ses, {"call": "apply", "state": s, "action": {"kind": "end_turn"}})
+    assert reply["error"]["code"] == "action/not_legal"
+    assert ok(ses, {"call": "serialize", "state": s})["text"] == before  # refused: unchanged
+    while not ok(ses, {"call": "status", "state": s})["terminal"]:
+        legal = ok(ses, {"call": "legal_actions", "state": s})
+        action = ok(ses, {"call": "sample_chance", "state": s})["action"] if legal["chance"] else legal["actions"][0]
+        ok(ses, {"call": "apply", "state": s, "action": action})
+        if ok(ses, {"call": "status", "state": s})["actions_applied"] >= 150:
+            break
+    text = ok(ses, {"call": "serialize", "state": s})["text"]
+    again = ok(ses, {"call": "restore", "game": g["game"], "text": text})["state"]
+    assert ok(ses, {"call": "serialize", "state": again})["text"] == text
+    obs = ok(ses, {"call": "observation", "state": s, "player": 1, "tensor": True})
+    assert len(obs["tensor"]) == max(z for _, z in obs["slices"].values()) and len(obs["mask"]) == g["num_actions"]
+    p = ok(ses, {"call": "position", "game": g["game"], "edits": [
+        {"op": "place", "seat": 0, "piece": "settlement", "at": [0, 0, "N"]},
+        {"op": "place", "seat": 0, "piece": "road", "at": [1, -1, "W"], "rules": True},
+        {"op": "hand", "seat": 1, "resources": {"ore": 2}}]})["state"]
+    assert ok(ses, {"call": "query", "state": p, "name": "route_length", "args": {"player": 0}}) == 1
+    bad = ask(ses, {"call": "position", "game": g["game"], "edits": [
+        {"op": "place", "seat": 0, "piece": "road", "at": [1, -1, "W"], "rules": True}]})
+    assert bad["error"]["code"] == "position/illegal_place" and "edits[0]" in bad["error"]["message"]
+    ok(ses, {"call": "close", "game": g["game"]})
+    assert ask(ses, {"call": "status", "state": s})["error"]["code"] == "protocol/unknown_handle"
+
+
+def test_the_engine_command_reads_lines_until_quit():
+    lines = ['{"id": "a", "call": "new_game", "scenario": "base", "seed": 2}', "garbage",
+             '{"id": "b", "call": "legal_actions", "state": 2}', '{"call": "quit"}',
+             '{"id": "never", "call": "status", "state": 2}']
+    p = subprocess.run([sys.executable, "-m", "catandsl", "engine"], input="\n".join(lines) + "\n", cwd=ROOT,
+                       capture_output=True, text=True, timeout=120)
+    replies = [json.loads(x) for x in p.stdout.splitlines()]
+    assert p.returncode == 0 and p.stderr == ""
+    assert [r["id"] for r in replies] == ["a", None, "b", None]
+    assert [r["ok"] for r in replies] == [True, False, True, True]
+
+
+def test_bytes_that_are_not_utf8_and_overlong_lines_do_not_end_the_session(monkeypatch):
+    import io
+
+    from catandsl import protocol
+
+    monkeypatch.setattr(protocol, "MAX_LINE", 100)
+    data = b'{"call": "\xff\xfe"}\n' + b"[" * 250 + b"\n" + b'{"id": 3, "call": "quit"}\n'
+    out = io.StringIO()
+    assert protocol.serve(io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"), out) == 0
+    replies = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert [r["error"]["code"] for r in replies[:2]] == ["protocol/unknown_call", "protocol/too_long"]
+    assert replies[2] == {"id": 3, "ok": True, "result": {}}
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
+def test_the_node_client_plays_a_full_game():
+    env = {**os.environ, "CATANDSL_PYTHON": sys.executable}
+    p = subprocess.run(["node", str(ROOT / "examples" / "node_client.mjs"), "base", "3"], cwd=ROOT, env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    end = json.loads(p.stdout)
+    assert end["terminal"] and end["reason"] in ("victory", "turn_limit", "action_limit")
+    assert end["refused"] == "protocol/message" and end["actions_applied"] > 100
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--update"]:
+    DOCS.mkdir(parents=True, exist_ok=True)
+    for name, make in SCHEMAS.items():
+        (DOCS / name).write_text(json.dumps(make(), indent=2) + "\n")
