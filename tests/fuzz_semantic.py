@@ -137,6 +137,8 @@ KITS = {
         TURN_ACT,
     ], []),
     "param": (["param bonus 3"], []),
+    "counter": (["counter tally { per turn }"], []),
+    "seats": (["neutral_seats 1"], []),
 }
 
 
@@ -623,6 +625,14 @@ class Gen:
         if typ == "island":
             self.kits.add("island")
             return rng.choice(["main", "main", "island(at)" if "at" in v else "main"])
+        if typ == "seat":
+            self.kits.add("seats")
+            if rng.random() < 0.5:
+                return self.loop_var("seat", "neutral_seats()")
+            return self.value("player", mode, depth + 1)
+        if typ == "counter":
+            self.kits.add("counter")
+            return "tally"
         if typ == "token":
             self.kits.add("tokens")
             return "spice"
@@ -647,6 +657,9 @@ class Gen:
             if elem == "player":
                 return rng.choice(["players()", "[]", "opponents(player)" if "player" in v else "players()",
                                    "[player, player]" if "player" in v else "players()"])
+            if elem == "seat":
+                self.kits.add("seats")
+                return rng.choice(["neutral_seats()", "players()", "[]"])
             if elem == "int":
                 return rng.choice(["[1, 2, 3]", "[]", "[0]", f"[{num(rng)}]"])
             if elem == "hex":

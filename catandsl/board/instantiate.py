@@ -265,6 +265,8 @@ def _starts(m: Map, hexes, terrain_of, numbers) -> tuple[dict[str, geo.Hex | Non
     out: dict[str, geo.Hex | None] = {}
     sites: dict[str, tuple[geo.Hex | geo.Path, ...]] = {}
     for start in m.starts:
+        if start.seat is not None:
+            continue  # a seat's own piece: the game places it (engine/game.py)
         if start.off_board:
             out[start.piece] = None
             sites[start.piece] = ()

@@ -36,7 +36,7 @@ DECL_KINDS_BY_WORD = {
     "resource": "resource", "terrain": "terrain", "setting": "setting", "param": "param",
     "special_victory": "rule", "map": "map", "setup": "setup", "turn": "turn",
     "token": "token", "site": "site", "dice": "dice", "action": "action", "project": "project",
-    "measure": "measure",
+    "measure": "measure", "counter": "counter",
 }
 
 
@@ -479,8 +479,8 @@ class Lowering:
         if e.block is not None:
             raise Shape(e.block.span, "`start` takes no block")
         start = maps.read_start(self.ctx, e)
-        self._declare_once("start", terms(e)[0])
-        self.emit(model.StartOverride(start.piece, start, start.source))
+        self._declare_once("start", ast.Word(terms(e)[0].span, start.key()))
+        self.emit(model.StartOverride(start.key(), start, start.source))
 
     def _harbors(self, e: ast.Entry) -> None:
         """`harbors ...` outside the map replaces the map's harbors for a variant."""
@@ -581,6 +581,7 @@ def _setting(name: str, low: int, high: int):
 
 
 SPECIAL_VICTORY_PREFIX = "special_victory:"
+MAX_NEUTRAL_SEATS = 4  # seats that own pieces and take no turns (Catan for Two has 2)
 MAX_BANK = 100_000
 # declarations whose hooks live in a rule of their own, named with this prefix
 OWNED_RULES = {"deck": "deck:", "action": "action:"}
@@ -612,6 +613,7 @@ BODY = {
     "victory_check": turns.lower_victory_check,
     "turn_limit": _setting("turn_limit", 1, 100_000),
     "action_limit": _setting("action_limit", 1, 10_000_000),
+    "neutral_seats": _setting("neutral_seats", 0, MAX_NEUTRAL_SEATS),
     "dice": turns.lower_dice,
     "roll_cards": turns.lower_roll_cards,
     "measure": turns.lower_measure,
@@ -627,6 +629,7 @@ BODY = {
     "start": Lowering._start,
     "harbors": Lowering._harbors,
     "token": supplies.lower_token,
+    "counter": supplies.lower_counter,
     "site": supplies.lower_site,
     "tie_break": supplies.lower_tie_break,
 }

@@ -20,6 +20,7 @@ NAME_KINDS = {
     "area": "area",
     "project": "project",
     "token": "token",
+    "counter": "counter",
     "site": "site_kind",
     "action": "action",
     "event": "event",

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from dataclasses import replace
 
 from catandsl.compiler.context import (
     Context,
@@ -492,8 +493,8 @@ class MapReader:
 
     def start(self, e: ast.Entry) -> None:
         start = read_start(self.ctx, e)
-        if any(s.piece == start.piece for s in self.starts):
-            raise Shape(e.span, f"`{start.piece}` has two starting positions")
+        if any(s.key() == start.key() for s in self.starts):
+            raise Shape(e.span, f"`{start.key()}` has two starting positions")
         self.starts.append(start)
 
     def island(self, e: ast.Entry) -> None:
@@ -613,6 +614,8 @@ def read_start(ctx: Context, e: ast.Entry) -> model.Start:
     ctx.refer("piece", piece, context="`start`")
     how = need_word(items, 1, piece, "`at`, `on` or `off`")
     src = source_of(e.span)
+    if how.name == "of":
+        return _seat_start(ctx, e, items, piece, src)
     if how.name == "at":
         if len(items) == 3 and isinstance(items[2], ast.Coord):
             return model.Start(piece.name, items[2].q, items[2].r, source=src)
@@ -641,6 +644,34 @@ def read_start(ctx: Context, e: ast.Entry) -> model.Start:
         return model.Start(piece.name, off_board=True, source=src)
     raise Shape(how.span, "a piece starts `at (q, r)`, `at (q, r) SIDE`, `at [...]`, `on TERRAIN [NUMBER]` "
                 "or `off board`")
+
+
+SEAT_WORDS = ("player", "neutral")
+
+
+def _seat_start(ctx: Context, e: ast.Entry, items, piece: ast.Word, src) -> model.Start:
+    """`start settlement of neutral 1 at (0, -2) N`, `start road of player 2 at (1, 0) NE`:
+    a seat's own piece on an intersection (a corner N or S) or a path (a side), placed
+    before the set-up."""
+    seat = need_word(items, 2, items[1], "`player` or `neutral`")
+    if seat.name not in SEAT_WORDS:
+        raise Shape(seat.span, f"a piece starts `of player N` or `of neutral N`, not `of {seat.name}`",
+                    help=did_you_mean(seat.name, list(SEAT_WORDS)))
+    number = need_number(items, 3, seat, "the seat's number (from 1)")
+    if not 1 <= number.value <= 8:
+        raise Shape(number.span, f"a seat's number is 1 to 8, not {number.value}")
+    at = need_word(items, 4, number, "`at`")
+    if at.name != "at" or len(items) != 7 or not isinstance(items[5], ast.Coord) \
+            or not isinstance(items[6], ast.Word):
+        raise Shape(e.span, f"write `start {piece.name} of {seat.name} {number.value} at (q, r) N` "
+                    "(a corner N or S, or a side for a piece on a path)")
+    where = items[6]
+    base = model.Start(piece.name, items[5].q, items[5].r, source=src, seat=seat.name,
+                       seat_number=number.value)
+    if where.name in CORNERS:
+        return replace(base, corner=where.name)
+    ref = _start_path(ctx, [items[5], where], e.span)
+    return replace(base, paths=(ref,) if ref is not None else ())
 
 
 def _path_start(piece: str, refs: list[model.EdgeRef | None], src) -> model.Start:

@@ -403,8 +403,15 @@ def lower_award(low, name: ast.Word, e: ast.Entry) -> model.Award | None:
             low.ctx.error("E0504", f"an award measures a number, not {t}", items[0].span)
         s["measure"] = expr
 
+    def neutral_seats(low_, st, s):
+        no_block(st)
+        items = terms(st)
+        if len(items) != 1 or getattr(items[0], "name", None) != "compete":
+            raise Shape(st.span, "write `neutral_seats compete`: neutral seats may hold the award too")
+        s["seats"] = True
+
     table = {"title": title, "points": _number_prop("points", 0, 100), "min": _number_prop("min", 0, 10**6),
-             "measure": measure}
+             "measure": measure, "neutral_seats": neutral_seats}
     _each_entry(low, e.block, table, "award", state)
     missing = [k for k in ("points", "min", "measure") if k not in state]
     if missing:

@@ -19,6 +19,7 @@ from catandsl.ir.ruleset import Ruleset
 _KINDS = {
     "piece": model.Piece, "resource": model.Resource, "terrain": model.Terrain,
     "token": model.Token, "site": model.SiteKind, "deck": model.Deck, "measure": model.Measure,
+    "counter": model.Counter,
 }
 
 
@@ -40,6 +41,7 @@ def _present(rs: Ruleset) -> dict[str, set[str]]:
     return {
         "piece": set(rs.pieces), "resource": set(rs.resources), "terrain": set(rs.terrains),
         "token": set(rs.tokens), "site": set(rs.sites), "deck": set(rs.decks), "measure": set(rs.measures),
+        "counter": set(rs.counters),
         "card": {c.name for d in rs.decks.values() for c in d.cards},
     }
 

@@ -28,6 +28,24 @@ SITE_PROPS = ("stock", "number", "no", "closes")
 MAX_TOKENS = 100_000  # a token kind's supply, a site's stock
 
 
+def lower_counter(low, e: ast.Entry) -> None:
+    """`counter moves` or `counter moves { per turn }`"""
+    items = terms(e)
+    name = need_word(items, 0, e, "the counter's name")
+    no_more(items, 1, "counter")
+    if e.where is not None:
+        raise Shape(e.where.span, "`counter` takes no `where` condition")
+    per_turn = False
+    for st in (e.block.stmts if e.block is not None else ()):
+        if not (isinstance(st, ast.Entry) and st.head.name == "per" and st.block is None
+                and len(terms(st)) == 1 and getattr(terms(st)[0], "name", None) == "turn"):
+            raise Shape(st.span, "a counter's block holds `per turn` (back to 0 when a turn begins)",
+                        help="counter moves { per turn }")
+        per_turn = True
+    low._declare_once("counter", name)
+    low.emit(model.Counter(name.name, per_turn, source_of(e.span)))
+
+
 def lower_token(low, e: ast.Entry) -> None:
     """`token spice { supply 50; reserve 10; points 1 per 2 }`"""
     name = low._named_block(e, "token", "token spice { supply 50; points 1 per 2 }")

@@ -103,7 +103,8 @@ def _allow(low: Lowering, st: ast.Node) -> model.Allow | None:
 
 
 def lower_dice(low: Lowering, e: ast.Entry) -> None:
-    """`dice 2d6`, `dice 2d6 { reroll 2, 12 }`"""
+    """`dice 2d6`, `dice 2d6 { reroll 2, 12 }`, `dice 2d6 { rolls 2 distinct }` (rolled
+    twice a turn, the second total differing from the first)"""
     if e.where is not None:
         raise Shape(e.where.span, "`dice` takes no `where` condition")
     items = terms(e)
@@ -119,9 +120,13 @@ def lower_dice(low: Lowering, e: ast.Entry) -> None:
         raise Shape(e.span, f"{count.value}d{sides} has {sides ** count.value:,} combinations to weigh; "
                     f"the limit is {MAX_OUTCOMES:,}")
     reroll: list[int] = []
+    rolls, distinct = 1, False
     for st in (e.block.stmts if e.block is not None else ()):
+        if isinstance(st, ast.Entry) and st.head.name == "rolls" and st.block is None:
+            rolls, distinct = _rolls(st)
+            continue
         if not isinstance(st, ast.Entry) or st.head.name != "reroll" or st.block is not None:
-            raise Shape(st.span, "a `dice` block holds `reroll 2, 12`")
+            raise Shape(st.span, "a `dice` block holds `reroll 2, 12` and `rolls 2 distinct`")
         for ph in st.phrases:
             if len(ph.terms) != 1 or not isinstance(ph.terms[0], ast.Number):
                 raise Shape(ph.span, "`reroll` lists totals: `reroll 2, 12`")
@@ -129,8 +134,31 @@ def lower_dice(low: Lowering, e: ast.Entry) -> None:
     possible = set(range(count.value, count.value * sides + 1))
     if possible <= set(reroll):
         raise Shape(e.span, "every total is rerolled: the dice could never stop")
+    if distinct and len(possible - set(reroll)) < rolls:
+        raise Shape(e.span, f"{rolls} distinct totals a turn, but only {len(possible - set(reroll))} "
+                    "totals are kept: the dice could never stop")
     low._declare_once("dice", ast.Word(e.head.span, "dice"))
-    low.emit(model.Dice("dice", count.value, sides, tuple(sorted(set(reroll))), source_of(e.span)))
+    low.emit(model.Dice("dice", count.value, sides, tuple(sorted(set(reroll))), source_of(e.span),
+                        rolls, distinct))
+
+
+MAX_ROLLS = 4  # rolls of the dice a turn
+
+
+def _rolls(st: ast.Entry) -> tuple[int, bool]:
+    """`rolls 2` or `rolls 2 distinct`."""
+    items = terms(st)
+    n = need_number(items, 0, st, "how many rolls a turn")
+    if not 1 <= n.value <= MAX_ROLLS:
+        raise Shape(n.span, f"the dice are rolled 1 to {MAX_ROLLS} times a turn, not {n.value}")
+    distinct = False
+    if len(items) > 1:
+        w = need_word(items, 1, n, "`distinct`")
+        if w.name != "distinct":
+            raise Shape(w.span, f"write `rolls {n.value} distinct`, not `{w.name}`")
+        distinct = True
+    no_more(items, 2, "rolls")
+    return n.value, distinct
 
 
 # ---- roll cards ----------------------------------------------------------------------------
@@ -274,10 +302,15 @@ def declare_action(low: Lowering, e: ast.Entry) -> None:
         raise Shape(name.span, f"`{name.name}` is an activity of the turn; give the action another name")
     low._declare_once("action", name)
     block = e.block
-    low.later(lambda: _lower_action(low, name, title, block, e.span))
+    # the rule holding `on take` goes into the same section as the action (a `for` or
+    # `when` variant), right after it, like a deck's rules
+    rules: list[model.Rule] = []
+    low.later(lambda: _lower_action(low, name, title, block, e.span, rules))
+    low.later(lambda: rules.pop(0) if rules else None)
 
 
-def _lower_action(low: Lowering, name: ast.Word, title: str, block: ast.Block, span) -> model.CustomAction | None:
+def _lower_action(low: Lowering, name: ast.Word, title: str, block: ast.Block, span,
+                  rules: list[model.Rule]) -> model.CustomAction | None:
     from catandsl.compiler.pieces import lower_cost
 
     cost: tuple[model.Amount, ...] = ()
@@ -312,5 +345,5 @@ def _lower_action(low: Lowering, name: ast.Word, title: str, block: ast.Block, s
         return None
     if len(hooks) > 1:
         low.ctx.error("E0303", f"action `{name.name}` has more than one `on take`", name.span)
-    low.emit(model.Rule(f"action:{name.name}", tuple(hooks), "action", source_of(span)))
+    rules.append(model.Rule(f"action:{name.name}", tuple(hooks), "action", source_of(span)))
     return model.CustomAction(name.name, title, cost, per_turn, condition, source_of(span), token_cost)

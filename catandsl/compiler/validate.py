@@ -105,6 +105,11 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> Non
             report(d)
         for start in rs.map.starts:
             piece = rs.pieces.get(start.piece)
+            if start.seat is not None:
+                d = _seat_start_wrong(rs, start, piece, span)
+                if d is not None:
+                    report(d)
+                continue
             if piece is not None and not piece.neutral:
                 report(Diagnostic("E0411", f"`{start.piece}` is a player's piece; only neutral pieces start on the map",
                                   _span(start.source, span)))
@@ -285,6 +290,8 @@ def _phases_move_what_cannot(rs, span: Span):
 def _deal_checks(rs, dealt: Deal, span: Span):
     """What depends on how the map was dealt: starts and sites on the hexes they need."""
     for start in rs.map.starts:
+        if start.seat is not None:
+            continue  # a seat's piece: the game checks its site
         d = _start_outside_its_sites(rs, dealt, start, span)
         if d is not None:
             yield d
@@ -316,6 +323,21 @@ def _other_deals(rs, first: Deal, span: Span):
                          f"checked, the first with seed {seed}", d.span,
                          help=d.help or "make the map hold on every deal: fix the hexes this needs "
                                         "instead of drawing them from a pool")
+
+
+def _seat_start_wrong(rs, start, piece, span) -> Diagnostic | None:
+    """A seat's own piece (`start settlement of neutral 1 at ...`): a player's kind of
+    piece, of a seat the configuration has."""
+    where = _span(start.source, span)
+    if piece is not None and piece.neutral:
+        return Diagnostic("E0411", f"`{start.piece}` is a neutral piece: it starts without a seat "
+                          f"(`start {start.piece} at ...`)", where)
+    seats = rs.players if start.seat == "player" else int(rs.setting("neutral_seats", 0) or 0)
+    if start.seat_number > seats:
+        return Diagnostic("E0411", f"`start {start.key()}`, but this configuration has {seats} "
+                          f"{start.seat} seat(s)", where,
+                          help="write `neutral_seats N` in the same variant" if start.seat == "neutral" else None)
+    return None
 
 
 def _start_fits_its_piece(start: model.Start, piece: model.Piece, span: Span) -> Diagnostic | None:

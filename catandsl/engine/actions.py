@@ -19,15 +19,17 @@ from catandsl.rules.neutral import Move, Steal, Stolen, Take
 from catandsl.rules.placement import Build
 from catandsl.rules.projects import BuildStage
 from catandsl.rules.roll_cards import RevealCard
+from catandsl.rules.seats import BuildFor
 from catandsl.rules.trade import Accept, BankTrade, CancelOffer, Decline, Offer, TradeWith
 from catandsl.rules.travel import Travel
 
 ACTION_TYPES = ACTIONS  # kind -> class, every kind registered by the rule modules
 
 __all__ = [
-    "ACTION_TYPES", "Accept", "Action", "BankTrade", "Build", "BuildStage", "BuyCard", "CancelOffer",
-    "ChoosePlayer", "ChooseResource", "Damage", "Decline", "Discard", "Draw", "DrawHarbor", "DrawToken",
-    "EndTurn", "Move", "Offer", "Pass", "PickUp", "PlaceHarbor", "PlayCard", "PutDown", "RevealCard",
-    "Roll", "RollDice", "RuleRoll", "StartPlayer", "Steal", "Stolen", "Take", "TakeAction", "TradeWith",
+    "ACTION_TYPES", "Accept", "Action", "BankTrade", "Build", "BuildFor", "BuildStage", "BuyCard",
+    "CancelOffer", "ChoosePlayer", "ChooseResource", "Damage", "Decline", "Discard", "Draw", "DrawHarbor",
+    "DrawToken", "EndTurn", "Move", "Offer", "Pass", "PickUp", "PlaceHarbor", "PlayCard", "PutDown",
+    "RevealCard", "Roll", "RollDice", "RuleRoll", "StartPlayer", "Steal", "Stolen", "Take", "TakeAction",
+    "TradeWith",
     "Travel", "action_from_json",
 ]

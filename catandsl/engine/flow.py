@@ -251,6 +251,10 @@ def _next_turn(s: State) -> None:
     s.offers_made = 0
     s.offers_declined = []
     s.acted = [0] * len(g.custom_actions)
+    s.turn_rolls = []
+    for row in s.counters:
+        for k in g.turn_counters:
+            row[k] = 0
     s.emit("turn_started", {"player": s.turn_player})
 
 
@@ -388,16 +392,28 @@ class Turn(Prompt):
 def _rolled(s: State, total: int, event: str) -> None:
     """The roll came up (the dice, or a roll card with perhaps an event). A card's event
     runs before the roll's own hooks (production); a card whose total the dice would roll
-    again (`reroll`) has its event, then another card is revealed."""
+    again (`reroll`) has its event, then another card is revealed. With `rolls N`, the
+    next roll comes once this one's rules have run; with `rolls N distinct`, a card
+    showing a total already rolled this turn is laid aside unresolved and another is
+    revealed (the dice's outcomes leave such totals out)."""
+    g = s.game
     s.chance_count += 1
     env = {"player": s.turn_player, "event": event, "roll": total}
-    if total in s.game.rerolled:  # only a card shows one: the dice never stop there
-        s.phase = s.game.roll_phase
+    repeated = g.dice_distinct and total in s.turn_rolls
+    if total in g.rerolled or repeated:  # only a card shows one: the dice never stop there
+        s.phase = g.roll_phase
         s.roll_requested = True  # still the roll phase, at the chance node again
+        if repeated:
+            event = ""
     else:
         s.roll_requested = False
         s.last_roll = total
-        s.phase = s.game.roll_phase + 1
+        s.phase = g.roll_phase + 1
+        if g.dice_rolls > 1:
+            s.turn_rolls.append(total)
+            if len(s.turn_rolls) < g.dice_rolls:
+                s.phase = g.roll_phase
+                s.roll_requested = True
         s.emit("dice_rolled", {"player": s.turn_player, "roll": total})
     if event:
         s.emit("card_revealed", env)  # pushed last, so its hooks run first

@@ -92,6 +92,9 @@ class Game:
         self.ruleset = rs = configure(scenario, players, options)
         self.board: Board = instantiate(rs, self.seed)
         self.num_players = players
+        # seats past the players own pieces and take no turns (`neutral_seats 2`)
+        self.num_neutral = int(rs.setting("neutral_seats", 0) or 0)
+        self.num_seats = players + self.num_neutral
         self.resources: tuple[str, ...] = rs.resources
         self.res_index = {r: k for k, r in enumerate(self.resources)}
         self.victory = int(rs.setting("victory", 10) or 10)
@@ -117,6 +120,10 @@ class Game:
         self.token_reserve = supplies.token_reserve
         self.sites: tuple[SiteInfo, ...] = supplies.sites
         self.custom_actions = tuple(rs.actions.values())
+        self.counter_names = tuple(rs.counters)
+        self.counter_index = {c: k for k, c in enumerate(self.counter_names)}
+        # counters that go back to 0 when a turn begins
+        self.turn_counters = tuple(k for k, c in enumerate(rs.counters.values()) if c.per_turn)
         self._build_pieces()
         self._build_cards()
         self._build_hooks()
@@ -147,7 +154,7 @@ class Game:
         rs = self.ruleset
         out: dict[str, Any] = {n: list(ids) for n, ids in self.board.island_names.items()}
         for group in (rs.resources, rs.terrains, rs.pieces, rs.awards, rs.decks, rs.tokens,
-                      rs.sites, rs.actions, rs.projects, rs.measures):
+                      rs.counters, rs.sites, rs.actions, rs.projects, rs.measures):
             for n in group:
                 out[n] = n
         for rc in rs.roll_cards.cards if rs.roll_cards is not None else ():
@@ -238,6 +245,35 @@ class Game:
             self.within[d] = tuple(rows)
         self.starts = [b.starts.get(self.pieces[k].name, -1) for k in self.neutral]
         self._build_neutral_slots()
+        self._build_seat_starts()
+
+    def _build_seat_starts(self) -> None:
+        """The seats' own pieces placed before the set-up (`start settlement of neutral 1
+        at (0, -2) N`): [(seat, piece kind, site id)], checked where they may stand."""
+        b = self.board
+        out: list[tuple[int, int, int]] = []
+        for st in (self.ruleset.map.starts if self.ruleset.map is not None else ()):
+            if st.seat is None:
+                continue
+            count = self.num_players if st.seat == "player" else self.num_neutral
+            if st.seat_number > count:
+                raise EngineError(f"`start {st.key()}`: this game has {count} {st.seat} seat(s)", st.source)
+            seat = st.seat_number - 1 + (self.num_players if st.seat == "neutral" else 0)
+            pi = self.piece_index[st.piece]
+            P = self.pieces[pi]
+            assert st.q is not None and st.r is not None
+            try:
+                k = (b.intersection_id(st.q, st.r, st.corner) if st.corner is not None else
+                     b.path_id(st.q, st.r, st.paths[0].side) if st.paths else -1)
+            except (KeyError, ValueError):
+                k = -1
+            want = "intersection" if st.corner is not None else "path"
+            if P.neutral or P.travel is not None or P.site != want or k not in P.allowed_set:
+                raise EngineError(f"`start {st.key()}`: a {st.piece} cannot stand on that {want}", st.source)
+            if any(k == k2 and self.pieces[p2].site == want for _, p2, k2 in out):
+                raise EngineError(f"`start {st.key()}`: another piece starts there", st.source)
+            out.append((seat, pi, k))
+        self.seat_starts: tuple[tuple[int, int, int], ...] = tuple(out)
 
     def _build_neutral_slots(self) -> None:
         """Where each neutral piece's site is kept in `State.neutral_at`: the first piece
@@ -380,6 +416,8 @@ class Game:
         count, sides, reroll = (d.count, d.sides, d.reroll) if d is not None else (2, 6, ())
         self.rerolled = frozenset(reroll)  # a roll card of such a total: its event, then another card
         self.dice_totals = tuple(dice_rules.totals(count, sides, reroll))
+        # `rolls 2 distinct`: rolls a turn, and whether a later total must differ
+        self.dice_rolls, self.dice_distinct = (d.rolls, d.distinct) if d is not None else (1, False)
 
     def _build_action_table(self) -> None:
         acts: set[Action] = {EndTurn()}

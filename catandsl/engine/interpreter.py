@@ -35,7 +35,7 @@ def type_checks(game: Game) -> dict[str, Check]:
     """A check for each type of the language, over this game's names and seats. The
     compiler checks types too, but `any` (a list of mixed items, a `let` of either kind)
     lets a value through that only the running rule can judge."""
-    rs, n = game.ruleset, game.num_players
+    rs, n, seats = game.ruleset, game.num_players, game.num_seats
 
     def among(what: str, names: Any) -> Check:
         return lambda v: "" if isinstance(v, str) and v in names else f"{what}, not {v!r}"
@@ -60,12 +60,14 @@ def type_checks(game: Game) -> dict[str, Check]:
         "bool": lambda v: "" if isinstance(v, bool) else f"true or false, not {v!r}",
         "str": lambda v: "" if isinstance(v, str) else f"a string, not {v!r}",
         "player": lambda v: "" if _is_int(v) and 0 <= v < n else f"a player (a seat 0..{n - 1}), not {v!r}",
+        "seat": lambda v: "" if _is_int(v) and 0 <= v < seats else f"a seat (0..{seats - 1}), not {v!r}",
         "resource": among("a resource", game.res_index),
         "piece": among("a piece", rs.pieces),
         "card": among("a card", {c.name for d in rs.decks.values() for c in d.cards}),
         "terrain": among("a terrain", rs.terrains),
         "award": among("an award", rs.awards),
         "token": among("a token", rs.tokens),
+        "counter": among("a counter", rs.counters),
         "site_kind": among("a kind of site", rs.sites),
         "action": among("an action", rs.actions),
         "project": among("a project", rs.projects),

@@ -45,6 +45,7 @@ FIELDS = (
     "moved", "fresh_paths", "token_stock", "token_supply", "tokens_held", "partners",
     "offers_made", "offers_declined", "acted", "harbor_at", "harbor_supply", "travellers",
     "project_level", "project_owner", "roll_deck", "roll_year", "damaged", "yield_limits",
+    "turn_rolls", "discarded", "counters",
 )
 
 
@@ -80,7 +81,7 @@ class State:
     # kind k (a player's kind: always -1), then the further pieces of kinds with a `count`
     # (game.neutral_slots); a kind's sites are kept in order
     neutral_at: list[int]
-    placed: list[list[int]]  # [p][k] pieces on the board
+    placed: list[list[int]]  # [seat][k] pieces on the board: the players', then the neutral seats'
     award_holder: list[int]  # [award] seat or -1
     last_roll: int
     last_corner: list[int]  # [p] the intersection p built on last, or -1 (`touching last`)
@@ -105,6 +106,9 @@ class State:
     roll_year: int  # roll cards still to reveal before the New Year card
     damaged: list[int]  # paths whose piece is damaged, ascending (rules/damage.py)
     yield_limits: list[list[int]]  # [turn, piece kind, most it yields a hex] (rules/production.py)
+    turn_rolls: list[int]  # the totals rolled so far this turn (`rolls 2 distinct`)
+    discarded: list[int]  # [c] played cards set aside for good (`unplay`)
+    counters: list[list[int]]  # [p][counter] (rules/counters.py)
 
     __slots__ = FIELDS + ("pending", "game", "_legal", "_chance", "_routes", "_changed", "_steps")
 
@@ -139,7 +143,7 @@ class State:
         self.path_owner = [-1] * len(b.paths)
         self.path_piece = [-1] * len(b.paths)
         self.neutral_at = list(game.neutral_start)
-        self.placed = [[0] * K for _ in range(n)]
+        self.placed = [[0] * K for _ in range(game.num_seats)]
         self.award_holder = [-1] * len(game.awards)
         self.last_roll = 0
         self.last_corner = [-1] * n
@@ -164,6 +168,15 @@ class State:
         self.roll_deck, self.roll_year = roll_cards.start(game)
         self.damaged = []
         self.yield_limits = []
+        self.turn_rolls = []
+        self.discarded = [0] * C
+        self.counters = [[0] * len(game.counter_names) for _ in range(n)]
+        for seat, pi, k in game.seat_starts:  # the seats' pieces placed before the set-up
+            if game.pieces[pi].site == "intersection":
+                self.corner_owner[k], self.corner_piece[k] = seat, pi
+            else:
+                self.path_owner[k], self.path_piece[k] = seat, pi
+            self.placed[seat][pi] += 1
         self._legal: list[int] | None = None
         self._chance: bool | None = None  # is_chance_node(), until the next action
         self._routes: dict[tuple[int, tuple[int, ...]], int] = {}

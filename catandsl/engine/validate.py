@@ -127,6 +127,10 @@ def _check_flow(g: Game, s: State) -> None:
         raise _fail("seed", f"{s.seed!r} is not this game's seed {g.seed}")
     for f in ("chance_count", "actions_applied", "offers_made", "last_roll"):
         _scalar(f, getattr(s, f), 0, 10**9)
+    _ints("turn_rolls", s.turn_rolls, len(_list("turn_rolls", s.turn_rolls)), 0, 10**9)
+    if len(s.turn_rolls) > g.dice_rolls:
+        raise _fail("turn_rolls", f"{len(s.turn_rolls)} rolls kept this turn; the dice are rolled "
+                    f"{g.dice_rolls} time(s) a turn")
     if s.stage == "setup" and s.start_player >= 0 and s.setup_pos > len(g.setup_script):
         raise _fail("setup_pos", "past the set-up")
 
@@ -147,15 +151,18 @@ def _check_data(g: Game, s: State) -> None:
     _rows("played", s.played, n, C, 0, big)
     _ints("played_turn", s.played_turn, len(g.decks), 0, big)
     _ints("deck", s.deck, C, 0, big)
+    _ints("discarded", s.discarded, C, 0, big)
     for c in g.cards:
         total = s.deck[c.index] + sum(h[c.index] for h in s.cards) + sum(p[c.index] for p in s.played)
+        total += s.discarded[c.index]
         if total != c.count:
             raise _fail("cards", f"card {c.name} is not conserved: {total} in the game, not {c.count}",
                         "state/not_conserved")
     corners, P = len(b.intersections), len(b.paths)
-    _ints("corner_owner", s.corner_owner, corners, -1, n - 1)
+    seats = g.num_seats  # the players, then the neutral seats
+    _ints("corner_owner", s.corner_owner, corners, -1, seats - 1)
     _ints("corner_piece", s.corner_piece, corners, -1, K - 1)
-    _ints("path_owner", s.path_owner, P, -1, n - 1)
+    _ints("path_owner", s.path_owner, P, -1, seats - 1)
     _ints("path_piece", s.path_piece, P, -1, K - 1)
     for what, owners, pieces, kind in (("corner", s.corner_owner, s.corner_piece, "intersection"),
                                        ("path", s.path_owner, s.path_piece, "path")):
@@ -166,7 +173,7 @@ def _check_data(g: Game, s: State) -> None:
                 piece = g.pieces[pi]
                 if piece.neutral or piece.site != kind or k not in piece.allowed_set:
                     raise _fail(f"{what}_piece", f"a {piece.name} cannot stand on {kind} {k}", "state/off_site")
-    _rows("placed", s.placed, n, K, 0, big)
+    _rows("placed", s.placed, seats, K, 0, big)
     _ints("neutral_at", s.neutral_at, len(g.neutral_start), -1, max(len(b.hexes), P) - 1)
     for pi, slots in enumerate(g.neutral_slots):
         piece = g.pieces[pi]
@@ -183,7 +190,10 @@ def _check_data(g: Game, s: State) -> None:
         placed = [at for at in here if at >= 0]
         if len(set(placed)) != len(placed):
             raise _fail("neutral_at", f"two {piece.name} pieces stand on one {piece.site}")
-    _ints("award_holder", s.award_holder, len(g.awards), -1, n - 1)
+    _ints("award_holder", s.award_holder, len(g.awards), -1, seats - 1)
+    for k, aw in enumerate(g.awards):
+        if s.award_holder[k] >= n and not aw.seats:
+            raise _fail("award_holder", f"a neutral seat holds {aw.name}, which only players compete for")
     _ints("last_corner", s.last_corner, n, -1, corners - 1)
     _ints("last_path", s.last_path, n, -1, P - 1)
     for k, e in enumerate(_list("vp_tokens", s.vp_tokens)):
@@ -212,6 +222,7 @@ def _check_data(g: Game, s: State) -> None:
     _ints("offers_declined", s.offers_declined, len(_list("offers_declined", s.offers_declined)), 0,
           len(g.actions) - 1)
     _ints("acted", s.acted, len(g.custom_actions), 0, big)
+    _rows("counters", s.counters, n, len(g.counter_names), 0, 1_000_000)
     for k, e in enumerate(_list("travellers", s.travellers)):
         _ints(f"travellers[{k}]", e, 6, -1, big)
         if not (0 <= e[0] < n and 0 <= e[1] < len(g.pieces) and g.pieces[e[1]].travel is not None
@@ -271,7 +282,7 @@ def _check_pieces(g: Game, s: State) -> None:
     """Each player's placed pieces are those on the board (and one lifted to be moved),
     within their limits."""
     counted = pieces_on_board(s)
-    for p in range(g.num_players):
+    for p in range(g.num_seats):
         for pi, piece in enumerate(g.pieces):
             if s.placed[p][pi] != counted[p][pi]:
                 raise _fail("placed", f"player {p} has {counted[p][pi]} {piece.name} on the board, "

@@ -234,6 +234,9 @@ class Award:
     min: int
     measure: Expr
     source: Source | None = None
+    # `neutral_seats compete`: the measure is read for the neutral seats too, and one may
+    # hold the award (its points go to nobody): Longest Road in Catan for Two
+    seats: bool = False
 
 
 @dataclass(frozen=True)
@@ -402,6 +405,8 @@ class Dice:
     sides: int
     reroll: tuple[int, ...] = ()
     source: Source | None = None
+    rolls: int = 1  # `rolls 2`: the dice are rolled this many times a turn, each resolved in turn
+    distinct: bool = False  # `rolls 2 distinct`: a later roll is rolled again until its total is new
 
 
 @dataclass(frozen=True)
@@ -536,6 +541,20 @@ class TilePool:
 
 
 @dataclass(frozen=True)
+class Counter:
+    """`counter NAME` (or `counter NAME { per turn }`): a number each player keeps,
+    starting at 0, that rules set and read (`set_counter`, `add_to_counter`,
+    `counter`): a once-a-turn flag, steps counted in a move. `per_turn` sets every
+    player's back to 0 when a turn begins. It is no token: nobody sees it as a holding,
+    and it scores nothing."""
+
+    KIND: ClassVar[str] = "counter"
+    name: str
+    per_turn: bool = False
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
 class NumberToken:
     value: int
     letter: str | None = None
@@ -611,6 +630,16 @@ class Start:
     hexes: tuple[tuple[int, int], ...] = ()
     paths: tuple[EdgeRef, ...] = ()
     source: Source | None = None
+    # a seat's own piece placed before the set-up (`start settlement of neutral 1 at
+    # (0, -2) N`): "player" or "neutral", the seat's number counting from 1, and the
+    # corner of (q, r) it stands on (a piece on a path names its side in `paths`)
+    seat: str | None = None
+    seat_number: int = 0
+    corner: str | None = None
+
+    def key(self) -> str:
+        """What a `start` outside the map replaces: a neutral piece's start, or one seat's piece."""
+        return self.piece if self.seat is None else f"{self.piece} of {self.seat} {self.seat_number}"
 
 
 @dataclass(frozen=True)
@@ -698,12 +727,12 @@ class Remove:
 
 
 Decl = (
-    Resource | Terrain | Bank | Piece | Deck | Award | Trade | Token | SiteKind | TieBreak
+    Resource | Terrain | Bank | Piece | Deck | Award | Trade | Token | Counter | SiteKind | TieBreak
     | Setting | Param | Setup | Turn | Dice | RollCards | Measure | Victory | CustomAction | Project | Rule
     | Map | StartOverride | HarborsOverride | Remove
 )
 DECL_TYPES: tuple[type, ...] = (
-    Resource, Terrain, Bank, Piece, Deck, Award, Trade, Token, SiteKind, TieBreak, Setting,
+    Resource, Terrain, Bank, Piece, Deck, Award, Trade, Token, Counter, SiteKind, TieBreak, Setting,
     Param, Setup, Turn, Dice, RollCards, Measure, Victory, CustomAction, Project, Rule, Map, StartOverride,
     HarborsOverride, Remove,
 )

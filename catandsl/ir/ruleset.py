@@ -37,6 +37,7 @@ class Ruleset:
     awards: dict[str, model.Award]
     trades: dict[str, model.Trade]
     tokens: dict[str, model.Token]
+    counters: dict[str, model.Counter]
     sites: dict[str, model.SiteKind]
     tie_break: model.TieBreak | None
     settings: dict[str, int | str]
@@ -144,6 +145,7 @@ def configure(
         awards={a.name: a for a in of(model.Award)},
         trades={t.name: t for t in of(model.Trade)},
         tokens={t.name: t for t in of(model.Token)},
+        counters={c.name: c for c in of(model.Counter)},
         sites={s.name: s for s in of(model.SiteKind)},
         tie_break=tie_breaks[-1] if tie_breaks else None,
         settings=settings,
@@ -171,6 +173,6 @@ def _overridden(m: model.Map, starts: list[model.StartOverride],
         m = replace(m, harbors=plans)
     if starts:
         moved = {o.name: o.start for o in starts}
-        kept = tuple(s for s in m.starts if s.piece not in moved)
+        kept = tuple(s for s in m.starts if s.key() not in moved)
         m = replace(m, starts=kept + tuple(moved[o.name] for o in starts))
     return m

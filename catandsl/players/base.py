@@ -38,6 +38,12 @@ def seat_name(player: int) -> str:
     return f"P{player + 1}"
 
 
+def seat_label(game, seat: int) -> str:
+    """A player's name, or "neutral K" for the K-th neutral seat (`neutral_seats`)."""
+    n = game.num_players
+    return seat_name(seat) if seat < n else f"neutral {seat - n + 1}"
+
+
 CHANCE_LABELS = {"start_player": "start", "roll": "dice", "stolen": "steal", "draw": "card",
                  "rule_roll": "dice", "draw_harbor": "harbor", "draw_token": "draw"}
 
@@ -156,6 +162,8 @@ def _chance_text(game, act, kind: str, before: _Seen, after: _Seen, turn_player:
 def _decision_text(game, act, kind: str, who: int, before: _Seen, after: _Seen, action_id: int) -> str:
     if kind == "build":
         return f"builds {act.piece} at {_site(game, act.piece, act.at)}"
+    if kind == "build_for":
+        return f"builds {act.piece} for {seat_label(game, act.seat)} at {_site(game, act.piece, act.at)}"
     if kind == "move":
         src = getattr(act, "src", -1)  # one of several pieces: the site it leaves
         lifts = f" from {_site(game, act.piece, src)}" if src >= 0 else ""
@@ -285,7 +293,7 @@ def _other_notes(game, before: _Seen, after: _Seen) -> list[str]:
     for k, (old, new) in enumerate(zip(before.holders, after.holders)):
         if old != new:
             title = game.awards[k].title
-            notes.append(f"{seat_name(new)} takes {title}" if new >= 0 else f"{title} is set aside")
+            notes.append(f"{seat_label(game, new)} takes {title}" if new >= 0 else f"{title} is set aside")
     return notes
 
 

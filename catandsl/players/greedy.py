@@ -8,6 +8,9 @@ island where it has no building yet; it builds movable path pieces (ships) towar
 nearest free settlement spot on such an island (a breadth-first distance over the
 intersections), and it never lifts a ship to move it (it ends the turn instead).
 
+A piece it places for another seat (a neutral one, `build_free_for`) goes where it hems
+in the players least, itself above all.
+
 A travelling piece (a wagon) heads for the nearest path where its `stop` condition holds
 that is neither where it stands nor next to the last two stops it reached (a
 breadth-first distance over the paths), so it tours the places it stops at; the
@@ -81,7 +84,7 @@ class GreedyPlayer:
         dist = self._travel_distances(state, P, a.at, me)
         here, there = dist.get(a.at, float("inf")), dist.get(a.to, float("inf"))
         if there < here:
-            return 6 + 4 / (1 + there) + 0.1 * self.rng.random()
+            return 3 + 1 / (1 + there) + 0.1 * self.rng.random()  # after building (5+): it ends the trading
         return 0.2 * self.rng.random()
 
     def _travel_distances(self, state, P, at: int, me: int) -> dict[int, float]:
@@ -111,6 +114,24 @@ class GreedyPlayer:
         self._trips = (state, key, dist)
         return dist
 
+    def _for_score(self, state, a: A.BuildFor, me: int) -> float:
+        """A piece for another seat: away from the players' pieces, mine most of all (a
+        neutral network that hems players in stalls the game for both)."""
+        g = state.game
+        b = g.board
+        P = g.pieces[g.piece_index[a.piece]]
+        ends = (a.at,) if P.site == "intersection" else b.path_ends[a.at]
+        near = set(ends) | {m for c in ends for m in b.corner_neighbours[c]}
+        score = 0.0
+        for c in near:
+            owners = [state.corner_owner[c]] + [state.path_owner[x] for x in b.corner_paths[c]]
+            for o in owners:
+                if o == me:
+                    score -= 2
+                elif 0 <= o < g.num_players:
+                    score -= 0.5
+        return score + 0.1 * self.rng.random()
+
     def _score(self, state, a: A.Action, me: int) -> float:
         g = state.game
         b = g.board
@@ -124,6 +145,8 @@ class GreedyPlayer:
             if getattr(P, "movement", None) is not None:  # a ship: toward a new island
                 return self._ship_score(state, a.at, me) + 0.1 * self.rng.random()
             return 5 + self.rng.random()
+        if isinstance(a, A.BuildFor):
+            return self._for_score(state, a, me)
         if isinstance(a, A.PickUp):
             return -1  # never moves a ship: ends the turn instead
         if isinstance(a, A.PutDown):  # only after a forced lift: the best spot

@@ -91,7 +91,28 @@ def start_pieces(board, ruleset) -> tuple[list[Placed], list[str]]:
         on += [Placed(piece.name, piece.site, k, -1) for k in ats]
         if len(ats) < piece.count:
             off.append(piece.name)
+    on += seat_start_pieces(board, ruleset)
     return on, off
+
+
+def seat_start_pieces(board, ruleset) -> list[Placed]:
+    """The seats' own pieces placed before the set-up (`start settlement of neutral 1 at
+    ...`), in their seat's colour: a neutral seat follows the players, so it takes a
+    colour nobody plays."""
+    out: list[Placed] = []
+    m = getattr(ruleset, "map", None)
+    for st in (m.starts if m is not None else ()):
+        if st.seat is None or st.q is None or st.r is None:
+            continue
+        seat = st.seat_number - 1 + (ruleset.players if st.seat == "neutral" else 0)
+        try:
+            if st.corner is not None:
+                out.append(Placed(st.piece, "intersection", board.intersection_id(st.q, st.r, st.corner), seat))
+            elif st.paths:
+                out.append(Placed(st.piece, "path", board.path_id(st.q, st.r, st.paths[0].side), seat))
+        except (KeyError, ValueError):
+            continue  # not a site of this board: `check` reports it
+    return out
 
 
 @dataclass(frozen=True)

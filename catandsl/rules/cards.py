@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from catandsl.rules.base import Action, Activity, IllegalAction, Prompt, action_source, activity, seats_ok
 from catandsl.rules.placement import affordable, pay
-from catandsl.rules.registry import CARDS, FLOW, HANDS, query
+from catandsl.rules.registry import CARDS, FLOW, HANDS, effect, query
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game
@@ -69,6 +69,17 @@ def played(s: State, player: int, cards: list[str]) -> int:
     """How many cards of these kinds the player has played (Largest Army: knights)."""
     index = s.game.card_index
     return sum(s.played[player][index[c]] for c in cards)
+
+
+@effect("player: player, card: card", writes=CARDS)
+def unplay(s: State, player: int, card: str) -> None:
+    """One of the player's played cards of this kind is set aside for good (discarded
+    for a reward); awards that count played cards are measured again. Nothing happens
+    if the player has played none."""
+    c = s.game.card_index[card]
+    if s.played[player][c] > 0:
+        s.played[player][c] -= 1
+        s.discarded[c] += 1
 
 
 # ---- buying ------------------------------------------------------------------------------

@@ -102,7 +102,13 @@ class DiceSource:
         self.fixed = [(game.action_id[Roll(t)], p) for t, p in totals]
 
     def outcomes(self, s: State) -> list[tuple[int, float]]:
-        return self.fixed
+        g = s.game
+        if not (g.dice_distinct and s.turn_rolls):
+            return self.fixed
+        # `rolls 2 distinct`: a total already rolled this turn is rolled again
+        kept = [(a, pr) for (a, pr), (t, _) in zip(self.fixed, g.dice_totals) if t not in s.turn_rolls]
+        whole = sum(pr for _, pr in kept)
+        return [(a, pr / whole) for a, pr in kept]
 
     def reveal(self, s: State, act: Action) -> tuple[int, str]:
         assert isinstance(act, Roll)

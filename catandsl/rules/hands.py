@@ -39,6 +39,12 @@ def resource_cards(s: State, player: int) -> int:
     return sum(s.hands[player])
 
 
+@query("players: list<player>", returns="int", reads=HANDS)
+def resource_cards_of(s: State, players: list[int]) -> int:
+    """Resource cards the listed players hold together (`resource_cards_of(opponents(player))`)."""
+    return sum(sum(s.hands[p]) for p in sorted(set(players)))
+
+
 @effect("over: int >= 0", writes=(HANDS, FLOW))
 def discard_half(s: State, over: int) -> None:
     """Every player holding more than `over` resource cards discards half, rounded down."""

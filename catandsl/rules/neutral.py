@@ -230,6 +230,13 @@ def move_piece_from(s: State, player: int, pieces: list[str], sites: list[Site])
         s.push(Moving(player, kinds, at))
 
 
+@effect("player: player, pieces: list<piece>", writes=(NEUTRAL, FLOW))
+def relocate(s: State, player: int, pieces: list[str]) -> None:
+    """The player moves one of these neutral pieces as `move_piece` does, but nobody is
+    robbed (a move bought for a token)."""
+    s.push(Moving(player, _neutral_kinds(s, pieces, "relocate"), [], False))
+
+
 def _neutral_kinds(s: State, pieces: list[str], primitive: str) -> list[int]:
     """The kinds of these pieces, every one neutral (a rule naming another is an error)."""
     kinds = [s.game.piece_index[p] for p in pieces]
@@ -255,6 +262,7 @@ class Moving(Prompt):
     player: int
     pieces: list[int]
     sources: list[int] = field(default_factory=list)  # only a piece on one of these sites (empty: any)
+    robs: bool = True  # the mover robs a player the piece now touches (not after `relocate`)
 
     def check(self, game: Game) -> str:
         if not seats_ok(game, self.player) or not all(p in game.neutral for p in self.pieces):
@@ -306,7 +314,7 @@ class Moving(Prompt):
         src = here[0] if len(here) == 1 else act.src
         here.remove(src)
         put_pieces(s, pi, here + [act.at])
-        victims = _victims(s, self.player, pi, act.at)
+        victims = _victims(s, self.player, pi, act.at) if self.robs else []
         if victims:
             s.push(Stealing(self.player, victims, pi if _takes_tokens(g, pi) else -1))
         kind = g.pieces[pi].site
@@ -374,13 +382,14 @@ def _victims(s: State, thief: int, pi: int, h: int) -> list[int]:
     # path itself (the road under it) and its two ends
     paths, corners = (b.hex_paths[h], b.hex_corners[h]) if g.pieces[pi].site == "hex" else ((h,), b.path_ends[h])
     out = set()
+    n = g.num_players  # a neutral seat is never robbed
     for x in paths:
         o = s.path_owner[x]
-        if o >= 0 and o != thief and s.path_piece[x] in steals and has(o):
+        if 0 <= o < n and o != thief and s.path_piece[x] in steals and has(o):
             out.add(o)
     for c in corners:
         o = s.corner_owner[c]
-        if o >= 0 and o != thief and s.corner_piece[c] in steals and has(o):
+        if 0 <= o < n and o != thief and s.corner_piece[c] in steals and has(o):
             out.add(o)
     return sorted(out)
 

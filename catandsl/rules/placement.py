@@ -183,18 +183,20 @@ def place(s: State, p: int, pi: int, k: int) -> None:
             s.placed[p][P.upgrades] -= 1  # the piece it replaces goes back to the player
         s.corner_owner[k] = p
         s.corner_piece[k] = pi
-        s.last_corner[p] = k
+        if p < g.num_players:  # a neutral seat places nothing `touching last`
+            s.last_corner[p] = k
         s._routes.clear()  # a building may break someone's route
     else:
         s.path_owner[k] = p
         s.path_piece[k] = pi
-        s.last_path[p] = k
+        if p < g.num_players:
+            s.last_path[p] = k
         if P.movement is not None:
             note_fresh(s, k)  # B.4: not moved in the turn it is built
         for key in [key for key in s._routes if key[0] == p]:
             del s._routes[key]
     s.emit("built", {"player": p, "piece": P.name, "at": site(P.site, k)})
-    if P.site == "path" and P.travel is None:
+    if P.site == "path" and P.travel is None and p < g.num_players:
         sites.check_reached(s, p, k)  # a route that reaches a site (its hooks run first)
 
 
@@ -223,7 +225,7 @@ def pieces_on_board(s: State) -> list[list[int]]:
     """Per player, per piece kind, the pieces on the board, counting one lifted off it to
     be moved (a prompt's `lifted()`) as still placed: what `state.placed` must say."""
     g = s.game
-    counted = [[0] * len(g.pieces) for _ in range(g.num_players)]
+    counted = [[0] * len(g.pieces) for _ in range(g.num_seats)]
     for owners, pieces in ((s.corner_owner, s.corner_piece), (s.path_owner, s.path_piece)):
         for o, pi in zip(owners, pieces):
             if o >= 0:

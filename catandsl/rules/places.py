@@ -33,9 +33,9 @@ def coast(s: State, at: Site) -> bool:
     return land(s, at) and water(s, at)
 
 
-@query("at: site", returns="player", reads=BOARD)
+@query("at: site", returns="seat", reads=BOARD)
 def owner(s: State, at: Site) -> int:
-    """The player whose piece stands there (-1 for nobody)."""
+    """The seat whose piece stands there (-1 for nobody): a player, or a neutral seat."""
     code, k = at
     if code == "i":
         return s.corner_owner[k]

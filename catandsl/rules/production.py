@@ -34,7 +34,7 @@ def produce(s: State, roll: int) -> None:
         if choice[h]:
             for c in b.hex_corners[h]:
                 o = s.corner_owner[c]
-                if o >= 0:
+                if 0 <= o < n:  # a neutral seat never receives anything
                     chosen[o] += yields[s.corner_piece[c]]
             continue
         if r < 0:
@@ -42,7 +42,7 @@ def produce(s: State, roll: int) -> None:
         row = owed[r]
         for c in b.hex_corners[h]:
             o = s.corner_owner[c]
-            if o >= 0:
+            if 0 <= o < n:
                 row[o] += yields[s.corner_piece[c]]
     for r, row in enumerate(owed):
         total = sum(row)

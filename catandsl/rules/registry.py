@@ -23,9 +23,10 @@ registered by a decorator that carries everything else about it:
 The compiler checks calls against `PRIMITIVES`, the engine dispatches through it, and
 the docs table is generated from it; nothing is ever looked up by a user-given
 attribute name. Types are short strings: int, bool, str, player, hex, intersection,
-path, site (any of hex, intersection, path), island, area (a map's `area`), resource,
-terrain, piece, card, award, token (a declared `token`), site_kind (a declared `site`),
-project, event (an event of a roll card), measure (a declared `measure`), list<T>, any.
+path, site (any of hex, intersection, path), seat (a player or a neutral seat), island, area
+(a map's `area`), resource, terrain, piece, card, award, token (a declared `token`), site_kind
+(a declared `site`), project, event (an event of a roll card), measure (a declared `measure`),
+list<T>, any.
 """
 
 from __future__ import annotations
@@ -205,6 +206,8 @@ def compatible(expected: str, actual: str) -> bool:
         return True
     if actual == "site" and expected in ("hex", "intersection", "path"):
         return True  # checked when the rule runs
+    if {expected, actual} == {"seat", "player"}:
+        return True  # a player is a seat; a seat passed as a player is checked when the rule runs
     if expected.startswith("list<") and actual.startswith("list<"):
         return compatible(expected[5:-1], actual[5:-1])
     return False

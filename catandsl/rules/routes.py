@@ -12,9 +12,9 @@ if TYPE_CHECKING:
     from catandsl.engine.state import State
 
 
-@query("player: player, pieces: list<piece>", returns="int", reads=BOARD)
+@query("player: seat, pieces: list<piece>", returns="int", reads=BOARD)
 def longest_route(s: State, player: int, pieces: list[str]) -> int:
-    """The player's longest continuous route of these pieces."""
+    """The seat's longest continuous route of these pieces (a neutral seat's too)."""
     index = s.game.piece_index
     return route_length(s, player, tuple(index[p] for p in pieces))
 

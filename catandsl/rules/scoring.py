@@ -57,6 +57,14 @@ def public_points(s: State, player: int) -> int:
     return points(s, player) - hidden
 
 
+@query("player: player", returns="bool", reads=(BOARD, CARDS, TOKENS))
+def ahead(s: State, player: int) -> bool:
+    """Whether the player's public points are more than every other player's (a cost
+    that rises for the leader)."""
+    mine = public_points(s, player)
+    return all(public_points(s, p) < mine for p in range(s.game.num_players) if p != player)
+
+
 def update_awards(s: State) -> None:
     g = s.game
     changed, s._changed = s._changed, set()
@@ -65,7 +73,8 @@ def update_awards(s: State) -> None:
     for k, aw in enumerate(g.awards):
         if not g.award_reads[k] & changed:
             continue  # nothing this measure reads has changed
-        vals = [g.interp.value(aw.measure, {"player": p}, s, aw.source) for p in range(g.num_players)]
+        seats = g.num_seats if aw.seats else g.num_players  # `neutral_seats compete`
+        vals = [g.interp.value(aw.measure, {"player": p}, s, aw.source) for p in range(seats)]
         best = max(vals)
         holder = s.award_holder[k]
         if holder >= 0 and vals[holder] == best and best >= aw.min:

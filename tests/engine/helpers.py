@@ -33,7 +33,7 @@ def blank(g):
     s.corner_piece = [-1] * len(s.corner_piece)
     s.path_owner = [-1] * len(s.path_owner)
     s.path_piece = [-1] * len(s.path_piece)
-    s.placed = [[0] * len(g.pieces) for _ in range(n)]
+    s.placed = [[0] * len(g.pieces) for _ in range(g.num_seats)]  # neutral seats too
     s.award_holder = [-1] * len(g.awards)
     s.changed()
     return s
