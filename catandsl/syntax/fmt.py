@@ -5,9 +5,10 @@ drops comments, and a layout written from tokens keeps every comment and every l
 break where the author put them, and formats a construct added to the grammar later
 without knowing it. What it decides:
 
-- indentation: two spaces per open `{`; a line inside `(` or `[` is indented two more
-  than the line that opened the bracket; a line opening with closers lines up with the
-  line that opened them;
+- indentation: two spaces per open `{`; a line inside `(` or `[` starts under the text
+  that follows the bracket on its line, or two spaces in when the bracket ends its line
+  (`harbors fixed [`); a line opening with closers lines up with the line that opened
+  them;
 - spacing inside a line: one space between tokens, none inside brackets, before `,`,
   `;`, `)` and `]`, around the `:` of a ratio, after a unary `-`, or between a call's
   name and its `(` (a name *and a space* before `(` is a coordinate, and stays so);
@@ -119,12 +120,17 @@ def _indent(lines: list[_Line]) -> None:
         if line.starts_statement:
             statement_indent = line.indent
         depth = len(stack)
-        for tok in toks[lead:]:
+        offsets: list[int] | None = None
+        for j in range(lead, len(toks)):
+            tok = toks[j]
             if tok.text in _OPEN:
                 if tok.text == "{":
                     stack.append(("{", statement_indent + INDENT, statement_indent))
-                else:
+                elif j == len(toks) - 1:  # a hanging bracket: its lines two spaces in
                     stack.append((tok.text, line.indent + INDENT, line.indent))
+                else:  # text after the bracket: its lines start under that text
+                    offsets = offsets or _offsets(line)
+                    stack.append((tok.text, line.indent + offsets[j + 1], line.indent))
             elif tok.text in _CLOSE and stack:
                 closed = stack.pop()
                 if closed[0] == "{":
@@ -160,6 +166,18 @@ def _is_sign(before: Lexeme | None) -> bool:
 
 _KEYWORDS = keywords()  # read from the grammar: a word added there is a keyword here too
 _SIGN_AFTER = _KEYWORDS - {"true", "false"}  # `if -x`, `and -x`: a keyword, then a sign
+
+
+def _offsets(line: _Line) -> list[int]:
+    """Where each token of the line starts in its code (`_code`)."""
+    out, column = [], 0
+    toks = line.tokens
+    for i, tok in enumerate(toks):
+        if i:
+            column += len(_space(toks[i - 1], tok, toks[i - 2] if i >= 2 else None)) + line.pads.get(i, 0)
+        out.append(column)
+        column += len(tok.text)
+    return out
 
 
 def _code(line: _Line) -> str:

@@ -115,6 +115,12 @@ def test_golden_is_idempotent():
     assert format_source(GOLDEN) == GOLDEN
 
 
+def test_continuation_lines_start_under_the_text_after_their_bracket():
+    text = "ruleset r {\n  piece p {\n    on path where (land(at)\n  and water(at))\n  }\n}\n"
+    assert format_source(text).split("\n")[2:4] == ["    on path where (land(at)",
+                                                     "                   and water(at))"]
+
+
 def test_a_call_and_a_coordinate_stay_apart():
     # `hex (1, 2)` is a name and a coordinate; `land(at)` a call: the space is meaning
     text = 'ruleset r {\n  x hex (1, 2) where land(at)\n  dice 2d6\n}\n'
