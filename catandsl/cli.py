@@ -602,6 +602,9 @@ def _app():
         raise _Exit(serve())
 
     _add_lint_commands(app)
+    from catandsl.cli_editor import register_editor_commands  # fmt, lsp
+
+    register_editor_commands(app)
     return app
 
 

@@ -34,6 +34,8 @@ ALLOWED = {
     # lint reads compiled scenarios and dealt maps; the front door (checks) gives it
     # `check`'s diagnostics, simulate the games of `balance --simulate`, render its colours
     "lint": {"board", "ir", "diagnostics", "compiler", "checks", "resources", "simulate", "render"},
+    # the language server runs what `check` runs; nothing below imports it
+    "lsp": {"syntax", "compiler", "checks", "ir", "rules", "diagnostics", "resources"},
 }
 
 
@@ -97,3 +99,17 @@ def test_the_core_loads_none_of_the_rl_extras():
             "assert not bad, bad")
     p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
+
+
+def test_the_core_and_the_formatter_need_no_lsp_extra():
+    """pygls is an extra: parsing, compiling and formatting never load it, and only
+    catandsl/lsp/server.py imports it."""
+    code = ("import sys, catandsl, catandsl.compiler, catandsl.syntax.fmt, catandsl.checks, catandsl.cli; "
+            "catandsl.cli._app(); "
+            "assert not [m for m in sys.modules if m.split('.')[0] in ('pygls', 'lsprotocol')], 'pygls loaded'; "
+            "assert 'catandsl.lsp.server' not in sys.modules")
+    p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    users = sorted(path.relative_to(ROOT).as_posix() for path in PACKAGE.rglob("*.py")
+                   if any(m.split(".")[0] in ("pygls", "lsprotocol") for _, m in _runtime_imports(path)))
+    assert users == ["catandsl/lsp/server.py"]

@@ -16,6 +16,7 @@ import re
 import secrets
 import stat
 import sys
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -562,3 +563,46 @@ class _ToAst(Transformer_NonRecursive):
 
     def list_expr(self, meta, c):
         return ast.ListExpr(self._span(meta), tuple(x for x in c if x is not None))
+
+
+# ---- the token stream with comments, for the formatter ----------------------------------
+#
+# The parser drops comments (`%ignore COMMENT`) and the newlines the postlexer swallows,
+# so a layout tool cannot work from the tree. A basic (not contextual) lexer over the
+# same grammar gives every token in order, comments and newlines included; its token
+# types can differ from the parser's (`x3` is always REPEAT), which a layout never needs.
+
+
+@dataclass(frozen=True)
+class Lexeme:
+    """One token of the source: its terminal's name, its text and where it starts."""
+
+    type: str  # the grammar's terminal name, COMMENT, _NL; whitespace is not returned
+    text: str
+    line: int
+    column: int
+
+
+@lru_cache(maxsize=1)
+def _basic_lexer() -> Lark:
+    return Lark(_grammar_text(), parser="lalr", lexer="basic")
+
+
+def lexemes(text: str, filename: str = "<input>") -> list[Lexeme]:
+    """Every token of `text` but whitespace, comments and newlines included. Call
+    `parse` first: this checks no limits, and raises CatanError only on text the lexer
+    cannot read at all."""
+    try:
+        return [
+            Lexeme(t.type, str(t), t.line or 1, t.column or 1)
+            for t in _basic_lexer().lex(text, dont_ignore=True)
+            if t.type == "_NL" or str(t).strip(" \t\f")  # drop the ignored whitespace
+        ]
+    except UnexpectedInput as e:
+        raise CatanError([syntax_diagnostic(e, text, filename, _parser())]) from None
+
+
+def keywords() -> frozenset[str]:
+    """The grammar's reserved words (`ruleset`, `if`, `and`, ...): its alphabetic literals."""
+    rules = re.sub(r"//[^\n]*", "", _grammar_text())  # the comments quote head words
+    return frozenset(re.findall(r'"([a-z_]+)"', rules))

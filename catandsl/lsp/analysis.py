@@ -1,0 +1,393 @@
+"""What the language server knows about a document, without any LSP types: the
+diagnostics `check` gives (as you type: parse and compile; on save also the short trial
+games, which would cost too much on every keystroke), the declarations of the file and the files it uses, the word
+under the cursor, and the texts of hovers and completions. Nothing here runs anything
+from the document; it is parsed and compiled, as `check` does.
+
+Positions are 0-based (line, character) pairs, as LSP counts them; spans are 1-based.
+Columns count code points (LSP counts UTF-16 units: they differ only past the BMP).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from catandsl import resources
+from catandsl.compiler import compile_ast
+from catandsl.diagnostics import CatanError, Diagnostic, Sources, Span
+from catandsl.ir import model
+from catandsl.rules.registry import EVENTS, PRIMITIVES
+from catandsl.syntax import ast
+from catandsl.syntax.parser import keywords, parse
+
+MAX_INCLUDED = 32  # files read to find declarations (the compiler's own limit is higher)
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+DID_YOU_MEAN = re.compile(r"did you mean `([^`]+)`\?")
+
+
+@dataclass(frozen=True)
+class Declaration:
+    kind: str  # the head word: piece, terrain, option, rule, map, ruleset, ...
+    name: str
+    span: Span  # the whole entry
+    name_span: Span
+    children: tuple[Declaration, ...] = ()
+
+
+@dataclass
+class Analysis:
+    """One version of one document."""
+
+    filename: str
+    text: str
+    tree: ast.File | None
+    diagnostics: list[Diagnostic]
+    scenario: model.Scenario | None
+
+
+def analyse(text: str, filename: str, trial: bool = False) -> Analysis:
+    """Parse and compile; with `trial` (on save) also the short games that end `check`."""
+    sources = Sources()
+    sources.add(filename, text)
+    try:
+        tree = parse(text, filename)
+    except CatanError as e:
+        return Analysis(filename, text, None, list(e.diagnostics), None)
+    path = Path(filename)
+    root = path.parent if path.parent.is_dir() else None
+    try:
+        if trial:
+            from catandsl.checks import check_ast
+
+            scenario, diags = check_ast(tree, sources, root)
+        else:
+            scenario, diags = compile_ast(tree, sources, root)
+    except CatanError as e:
+        scenario, diags = None, list(e.diagnostics)
+    return Analysis(filename, text, tree, diags, scenario)
+
+
+# ---- declarations ------------------------------------------------------------------------
+
+
+def declarations(tree: ast.File | None) -> list[Declaration]:
+    """The file's named declarations as a tree: rulesets and scenarios, and inside them
+    every entry with a block (its first word its name, or else its head word: `map`)."""
+    if tree is None:
+        return []
+    out = []
+    for item in tree.items:
+        if isinstance(item, ast.Ruleset | ast.Scenario):
+            kind = "ruleset" if isinstance(item, ast.Ruleset) else "scenario"
+            name_word = item.name
+            name = name_word.name if name_word else kind
+            out.append(Declaration(kind, name, item.span, name_word.span if name_word else item.span,
+                                   tuple(_block_declarations(item.body))))
+    return out
+
+
+def _block_declarations(block: ast.Block | None) -> list[Declaration]:
+    out: list[Declaration] = []
+    for stmt in block.stmts if block else ():
+        if isinstance(stmt, ast.Entry) and stmt.block is not None:
+            word = _first_word(stmt)
+            name = word.name if word else stmt.head.name
+            out.append(Declaration(stmt.head.name, name, stmt.span, word.span if word else stmt.head.span,
+                                   tuple(_block_declarations(stmt.block))))
+        elif isinstance(stmt, ast.ForPlayers | ast.WhenOption):
+            out.extend(_block_declarations(stmt.body))
+    return out
+
+
+def _first_word(entry: ast.Entry) -> ast.Word | None:
+    if entry.phrases and entry.phrases[0].terms and isinstance(entry.phrases[0].terms[0], ast.Word):
+        return entry.phrases[0].terms[0]
+    return None
+
+
+def flat(decls: list[Declaration] | tuple[Declaration, ...]) -> list[Declaration]:
+    out: list[Declaration] = []
+    for d in decls:
+        out.append(d)
+        out.extend(flat(d.children))
+    return out
+
+
+def included_files(tree: ast.File | None, filename: str) -> list[Path]:
+    """The files `uses` and `import` bring in, transitively, in order (read, never run)."""
+    seen: list[Path] = []
+    todo: list[tuple[ast.File, Path]] = [(tree, Path(filename))] if tree else []
+    while todo and len(seen) < MAX_INCLUDED:
+        current, path = todo.pop(0)
+        for stmt in _includes(current):
+            target = (resources.stdlib_dir() / f"{stmt.name.name}.catan" if isinstance(stmt, ast.Uses)
+                      else path.parent / stmt.path.value)
+            if target in seen or not target.is_file():
+                continue
+            seen.append(target)
+            parsed = _parse_file(str(target))
+            if parsed is not None:
+                todo.append((parsed, target))
+    return seen
+
+
+def _includes(tree: ast.File) -> list[ast.Uses | ast.Import]:
+    out: list[ast.Uses | ast.Import] = []
+    stack: list = list(tree.items)
+    while stack:
+        node = stack.pop(0)
+        if isinstance(node, ast.Uses | ast.Import):
+            out.append(node)
+        elif isinstance(node, ast.Ruleset | ast.Scenario | ast.ForPlayers | ast.WhenOption):
+            stack.extend(node.body.stmts)
+    return out
+
+
+@lru_cache(maxsize=64)
+def _parse_cached(path: str, mtime: float) -> ast.File | None:
+    try:
+        return parse(Path(path).read_text(encoding="utf-8"), path)
+    except (OSError, UnicodeDecodeError, CatanError):
+        return None
+
+
+def _parse_file(path: str) -> ast.File | None:
+    try:
+        return _parse_cached(path, Path(path).stat().st_mtime)
+    except OSError:
+        return None
+
+
+def definition(analysis: Analysis, line: int, character: int) -> Span | None:
+    """Where the word at the position is declared: a `uses` name's stdlib file, an
+    `import`'s file, or a declaration in this file or one it includes."""
+    tree = analysis.tree
+    if tree is None:
+        return None
+    for stmt in _includes(tree):
+        if _inside(stmt.span, line, character):
+            if isinstance(stmt, ast.Uses):
+                target = resources.stdlib_dir() / f"{stmt.name.name}.catan"
+            else:
+                target = Path(analysis.filename).parent / stmt.path.value
+            return Span(str(target), 1, 1) if target.is_file() else None
+    word = word_at(analysis.text, line, character)
+    if word is None:
+        return None
+    for d in flat(declarations(tree)):
+        if d.name == word and d.name_span.line:
+            return d.name_span
+    for path in included_files(tree, analysis.filename):
+        for d in flat(declarations(_parse_file(str(path)))):
+            if d.name == word:
+                return d.name_span
+        found = _listed(_parse_file(str(path)), word)
+        if found is not None:
+            return found
+    return _listed(tree, word)
+
+
+def _listed(tree: ast.File | None, word: str) -> Span | None:
+    """A name declared in a list (`resources brick, lumber`): the first entry of a
+    ruleset's or scenario's body, without a block, naming the word as a whole phrase."""
+    for item in tree.items if tree else ():
+        if isinstance(item, ast.Ruleset | ast.Scenario):
+            for stmt in item.body.stmts:
+                if isinstance(stmt, ast.Entry) and stmt.block is None and len(stmt.phrases) > 1:
+                    for ph in stmt.phrases:
+                        if len(ph.terms) == 1 and isinstance(ph.terms[0], ast.Word) and ph.terms[0].name == word:
+                            return ph.terms[0].span
+    return None
+
+
+def _inside(span: Span, line: int, character: int) -> bool:
+    start = (span.line - 1, span.column - 1)
+    end = ((span.end_line or span.line) - 1, (span.end_column or span.column + 1) - 1)
+    return start <= (line, character) <= end
+
+
+def word_at(text: str, line: int, character: int) -> str | None:
+    lines = text.split("\n")
+    if not 0 <= line < len(lines):
+        return None
+    for m in _WORD.finditer(lines[line]):
+        if m.start() <= character <= m.end():
+            return m.group()
+    return None
+
+
+# ---- hover ----------------------------------------------------------------------------------
+
+
+def hover(analysis: Analysis, line: int, character: int) -> str | None:
+    word = word_at(analysis.text, line, character)
+    if word is None:
+        return None
+    if word in PRIMITIVES:
+        p = PRIMITIVES[word]
+        return f"```\n{signature(word)}\n```\n{p.doc}"
+    if word in EVENTS:
+        e = EVENTS[word]
+        params = ", ".join(str(x) for x in e.params)
+        return f"```\non {word}  # event ({params})\n```\n{e.doc}"
+    for d in flat(declarations(analysis.tree)):
+        if d.name == word and d.kind != word:
+            return f"`{d.kind} {d.name}`, declared at line {d.name_span.line}" + _comment_above(analysis.text, d.span)
+    doc = head_word_doc(word)
+    if doc is not None:
+        return doc
+    for path in included_files(analysis.tree, analysis.filename):
+        for d in flat(declarations(_parse_file(str(path)))):
+            if d.name == word:
+                return f"`{d.kind} {d.name}`, declared in `{path.name}` line {d.name_span.line}"
+    kinds = [k for k, names in names_by_kind(analysis.scenario).items() if word in names]
+    if kinds:
+        return f"`{word}`: {', '.join(kinds)}"
+    return None
+
+
+def _comment_above(text: str, span: Span) -> str:
+    """The comment lines right above a declaration: its documentation."""
+    lines = text.split("\n")
+    out: list[str] = []
+    i = span.line - 2
+    while 0 <= i < len(lines) and lines[i].strip().startswith("#"):
+        out.insert(0, lines[i].strip().lstrip("#").strip())
+        i -= 1
+    return "\n\n" + " ".join(out) if out else ""
+
+
+def signature(name: str) -> str:
+    p = PRIMITIVES[name]
+    return p.signature() + (f" -> {p.returns}" if p.returns else "")
+
+
+def head_words() -> dict[str, str]:
+    """Every head word the compiler knows, and where it is written."""
+    from catandsl.compiler.declarations import BODY
+    from catandsl.compiler.maps import MAP
+    from catandsl.compiler.pieces import PIECE
+
+    out: dict[str, str] = {}
+    for table, where in ((BODY, "a ruleset's or scenario's body"), (PIECE, "a piece's block"),
+                         (MAP, "a map's block")):
+        for word in table:
+            out.setdefault(word, where)
+    for word in keywords():
+        out.setdefault(word, "the language's own syntax")
+    return out
+
+
+@lru_cache(maxsize=1)
+def _language_doc() -> str:
+    for candidate in (resources.grammar_path().parents[1] / "docs" / "language.md",):
+        try:
+            return candidate.read_text(encoding="utf-8")
+        except OSError:
+            pass
+    return ""
+
+
+def head_word_doc(word: str) -> str | None:
+    """A head word's hover: where it goes, and the first paragraph of its section of
+    docs/language.md (a heading naming the word), or else the first paragraph that
+    starts by showing it in code, when the source tree's docs are there (a wheel has none)."""
+    where = head_words().get(word)
+    if where is None:
+        return None
+    text = f"`{word}`: written in {where}"
+    paragraph = _doc_paragraph(word)
+    return text + "\n\n" + paragraph if paragraph else text
+
+
+@lru_cache(maxsize=256)
+def _doc_paragraph(word: str) -> str | None:
+    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", _language_doc())]
+    # the most specific heading first: `### when` before `## 8. Variants: options, when, ...`
+    headings = sorted((-len(p) + len(p.lstrip("#")), i) for i, p in enumerate(paragraphs) if _names(p, word))
+    for _, i in headings:
+        for following in paragraphs[i + 1:i + 4]:
+            if _prose(following):
+                return following
+    shown = re.compile(rf"`{re.escape(word)}[` ]")  # a paragraph that starts by showing it
+    return next((p for p in paragraphs if shown.match(p)), None)
+
+
+def _names(paragraph: str, word: str) -> bool:
+    """A heading about the word: `### rows and legend`, `### tokens and sites`."""
+    if not paragraph.startswith("#") or "\n" in paragraph:
+        return False
+    title = re.sub(r"^#+\s*(\d+\.\s*)?", "", paragraph).replace("`", "")
+    items = re.split(r",\s*|\s+and\s+|:\s*", title)
+    return any(item.strip() in (word, word + "s") for item in items)
+
+
+def _prose(paragraph: str) -> bool:
+    return bool(paragraph) and not paragraph.startswith(("```", "|", "<!--", "#", "-", "    "))
+
+
+# ---- completion ---------------------------------------------------------------------------
+
+
+def names_by_kind(scenario: model.Scenario | None) -> dict[str, list[str]]:
+    """The names a compiled scenario declares, by kind (resource, terrain, piece, ...),
+    options and their items included."""
+    out: dict[str, set[str]] = {}
+    if scenario is None:
+        return {}
+    for section in scenario.sections:
+        for decl in section.decls:
+            name = getattr(decl, "name", None)
+            if isinstance(name, str):
+                out.setdefault(type(decl).__name__.lower(), set()).add(name)
+            cards = getattr(decl, "cards", ())
+            for card in cards if isinstance(cards, tuple | list) else ():
+                if isinstance(getattr(card, "name", None), str):
+                    out.setdefault("card", set()).add(card.name)
+    for option in scenario.options:
+        out.setdefault("option", set()).add(option.name)
+        out.setdefault(f"item of {option.name}", set()).update(i.name for i in option.items)
+    return {k: sorted(v) for k, v in sorted(out.items())}
+
+
+@dataclass(frozen=True)
+class Completion:
+    label: str
+    kind: str  # event, primitive, keyword, or a declaration's kind
+    detail: str
+    insert: str | None = None  # a snippet, for primitives
+
+
+def completions(analysis: Analysis, last_good: model.Scenario | None, line: int, character: int) -> list[Completion]:
+    """What may be written at the position: events after `on`, a head word at the start
+    of a line, otherwise declared names and primitives with their signatures."""
+    lines = analysis.text.split("\n")
+    before = lines[line][:character] if 0 <= line < len(lines) else ""
+    words = before.split()
+    prefix_done = before and not before[-1].isspace()
+    previous = words[-2] if prefix_done and len(words) >= 2 else (words[-1] if words and not prefix_done else None)
+    if previous == "on":
+        return [Completion(n, "event", e.doc) for n, e in sorted(EVENTS.items())]
+    known = names_by_kind(analysis.scenario or last_good)
+    typed = words[:-1] if prefix_done else words
+    if len(typed) >= 3 and typed[-3] == "when" and typed[-1] == "is":  # `when OPTION is ITEM`
+        items = known.get(f"item of {typed[-2]}", [])
+        return [Completion(n, "item", f"item of {typed[-2]}") for n in items]
+    out: list[Completion] = []
+    if len(words) <= (1 if prefix_done else 0):
+        out += [Completion(w, "keyword", f"written in {where}") for w, where in sorted(head_words().items())]
+    for kind, names in known.items():
+        out += [Completion(n, kind, kind) for n in names]
+    for name in sorted(PRIMITIVES):
+        params = PRIMITIVES[name].params
+        snippet = f"{name}(" + ", ".join(f"${{{i + 1}:{p.name}}}" for i, p in enumerate(params)) + ")"
+        out.append(Completion(name, "primitive", signature(name), snippet))
+    return out
+
+
+def did_you_mean(diag: Diagnostic) -> str | None:
+    m = DID_YOU_MEAN.search(diag.help or "")
+    return m.group(1) if m else None
