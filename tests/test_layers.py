@@ -34,8 +34,8 @@ ALLOWED = {
     # lint reads compiled scenarios and dealt maps; the front door (checks) gives it
     # `check`'s diagnostics, simulate the games of `balance --simulate`, render its colours
     "lint": {"board", "ir", "diagnostics", "compiler", "checks", "resources", "simulate", "render"},
-    # the language server runs what `check` runs; nothing below imports it
-    "lsp": {"syntax", "compiler", "checks", "ir", "rules", "diagnostics", "resources"},
+    # the language server runs what `check` runs, and on save what `lint` finds; nothing below imports it
+    "lsp": {"syntax", "compiler", "checks", "ir", "rules", "diagnostics", "resources", "lint"},
 }
 
 

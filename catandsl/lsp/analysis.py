@@ -63,11 +63,32 @@ def analyse(text: str, filename: str, trial: bool = False) -> Analysis:
             from catandsl.checks import check_ast
 
             scenario, diags = check_ast(tree, sources, root)
+            if scenario is not None:
+                diags = diags + _lint_findings(scenario, filename, sources, diags)
         else:
             scenario, diags = compile_ast(tree, sources, root)
     except CatanError as e:
         scenario, diags = None, list(e.diagnostics)
     return Analysis(filename, text, tree, diags, scenario)
+
+
+def _lint_findings(scenario, filename: str, sources: Sources, found: list) -> list:
+    """On save, what `catandsl lint` finds in the map (its pyproject.toml settings and
+    `# catandsl: ignore[...]` comments respected), beside `check`'s diagnostics."""
+    from catandsl.checks import is_library
+    from catandsl.diagnostics import Span
+    from catandsl.lint.config import ConfigError, LintConfig, find_pyproject, load_config
+    from catandsl.lint.run import _ignored, lint_scenario
+
+    if not scenario.sections or is_library(scenario):
+        return []
+    try:
+        config = load_config(find_pyproject(Path(filename).resolve().parent))
+    except ConfigError:
+        config = LintConfig()  # a broken pyproject.toml is `lint`'s to report, not the editor's
+    reported = {(d.code, d.span) for d in found}
+    return [d for d in lint_scenario(scenario, Span(filename, 1, 1), config)
+            if (d.code, d.span) not in reported and not _ignored(d, config, sources)]
 
 
 # ---- declarations ------------------------------------------------------------------------

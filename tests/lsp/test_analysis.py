@@ -110,3 +110,18 @@ def test_the_command_says_which_extra_it_needs_without_pygls():
             "from catandsl.cli import main; sys.exit(main(['lsp']))")
     p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert p.returncode == 2 and "pip install 'catandsl[lsp]'" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_on_save_the_lint_findings_come_too(tmp_path):
+    """Typing compiles only; saving runs the trial games and `lint` (L0201: a 6 beside an
+    8), unless a comment switches the finding off."""
+    text = (Path(__file__).resolve().parents[1] / "fixtures" / "lint" / "L0201_fail.catan").read_text()
+    path = tmp_path / "hot.catan"
+    path.write_text(text, encoding="utf-8")
+    typed = an.analyse(text, str(path))
+    saved = an.analyse(text, str(path), trial=True)
+    assert "L0201" not in {d.code for d in typed.diagnostics}
+    hot = [d for d in saved.diagnostics if d.code == "L0201"]
+    assert hot and all(d.span.file == str(path) for d in hot)
+    quiet = text.replace('    """\n    legend', '    """  # catandsl: ignore[L0201]\n    legend')
+    assert "L0201" not in {d.code for d in an.analyse(quiet, str(path), trial=True).diagnostics}
