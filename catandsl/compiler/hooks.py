@@ -19,6 +19,7 @@ NAME_KINDS = {
     "island": "island",
     "area": "area",
     "project": "project",
+    "deck": "deck",
     "token": "token",
     "counter": "counter",
     "site": "site_kind",

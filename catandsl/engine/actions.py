@@ -6,6 +6,7 @@ JSON form (`to_json`, `action_from_json`), numbered through the game's sorted ta
 
 from catandsl.engine.flow import EndTurn, Pass, StartPlayer
 from catandsl.rules.base import ACTIONS, Action, action_from_json
+from catandsl.rules.card_draws import DrawnCard
 from catandsl.rules.cards import BuyCard, Draw, PlayCard
 from catandsl.rules.choices import ChoosePlayer, ChooseResource
 from catandsl.rules.custom import TakeAction
@@ -27,7 +28,7 @@ ACTION_TYPES = ACTIONS  # kind -> class, every kind registered by the rule modul
 
 __all__ = [
     "ACTION_TYPES", "Accept", "Action", "BankTrade", "Build", "BuildFor", "BuildStage", "BuyCard",
-    "CancelOffer", "ChoosePlayer", "ChooseResource", "Damage", "Decline", "Discard", "Draw", "DrawHarbor",
+    "CancelOffer", "ChoosePlayer", "ChooseResource", "Damage", "Decline", "Discard", "Draw", "DrawHarbor", "DrawnCard",
     "DrawToken", "EndTurn", "Move", "Offer", "Pass", "PickUp", "PlaceHarbor", "PlayCard", "PutDown",
     "RevealCard", "Roll", "RollDice", "RuleRoll", "StartPlayer", "Steal", "Stolen", "Take", "TakeAction",
     "TradeWith",

@@ -71,6 +71,7 @@ def type_checks(game: Game) -> dict[str, Check]:
         "site_kind": among("a kind of site", rs.sites),
         "action": among("an action", rs.actions),
         "project": among("a project", rs.projects),
+        "deck": among("a deck", rs.decks),
         "event": among("an event of a roll card", {c.event for c in rs.roll_cards.cards if c.event}
                        if rs.roll_cards is not None else set()),
         "measure": among("a measure", rs.measures),

@@ -8,6 +8,7 @@ imports the engine.
 
 from catandsl.rules import (  # noqa: F401  (each module registers what it defines)
     areas,
+    card_draws,
     cards,
     choices,
     common,

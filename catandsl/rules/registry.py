@@ -25,7 +25,7 @@ the docs table is generated from it; nothing is ever looked up by a user-given
 attribute name. Types are short strings: int, bool, str, player, hex, intersection,
 path, site (any of hex, intersection, path), seat (a player or a neutral seat), island, area
 (a map's `area`), resource, terrain, piece, card, award, token (a declared `token`), site_kind
-(a declared `site`), project, event (an event of a roll card), measure (a declared `measure`),
+(a declared `site`), project, deck, event (an event of a roll card), measure (a declared `measure`),
 list<T>, any.
 """
 
