@@ -209,3 +209,16 @@ def no_block(entry: ast.Entry) -> None:
         raise Shape(entry.block.span, f"`{entry.head.name}` takes no block")
     if entry.where is not None:
         raise Shape(entry.where.span, f"`{entry.head.name}` takes no `where` condition")
+
+
+def name_and_title(e: ast.Entry, what: str) -> tuple[ast.Word, str]:
+    """`HEAD NAME ["Title"]`: the name, and the title (the name's words without one)."""
+    items = terms(e)
+    name = need_word(items, 0, e, f"the {what}'s name")
+    title = name.name.replace("_", " ")
+    if len(items) > 1:
+        if not isinstance(items[1], ast.Str):
+            raise Shape(items[1].span, f"the {what}'s title is a string")
+        title = items[1].value
+    no_more(items, 2, e.head.name)
+    return name, title

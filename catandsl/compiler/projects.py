@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from catandsl.compiler.context import Shape, need_word, no_block, no_more, single_number, source_of, terms
+from catandsl.compiler.context import Shape, name_and_title, no_block, single_number, source_of
 from catandsl.compiler.hooks import Scope
 from catandsl.ir import model
 from catandsl.syntax import ast
@@ -18,14 +18,7 @@ MAX_STAGES = 20
 
 
 def declare_project(low: Lowering, e: ast.Entry) -> None:
-    items = terms(e)
-    name = need_word(items, 0, e, "the project's name")
-    title = name.name.replace("_", " ")
-    if len(items) > 1:
-        if not isinstance(items[1], ast.Str):
-            raise Shape(items[1].span, "a project's title is a string")
-        title = items[1].value
-    no_more(items, 2, "project")
+    name, title = name_and_title(e, "project")
     if e.block is None or e.where is not None:
         raise Shape(e.span, f"project `{name.name}` needs a block: "
                     "`{ requires where ...; stage { cost ... } stage { cost ... } }`")

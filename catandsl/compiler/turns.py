@@ -9,6 +9,7 @@ from catandsl.compiler.context import (
     Shape,
     did_you_mean,
     digits_value,
+    name_and_title,
     need_number,
     need_word,
     no_block,
@@ -288,14 +289,7 @@ def lower_victory_check(low: Lowering, e: ast.Entry) -> None:
 
 def declare_action(low: Lowering, e: ast.Entry) -> None:
     """`action NAME "Title" { cost ...; per_turn N; on take if COND { EFFECTS } }`"""
-    items = terms(e)
-    name = need_word(items, 0, e, "the action's name")
-    title = name.name.replace("_", " ")
-    if len(items) > 1:
-        if not isinstance(items[1], ast.Str):
-            raise Shape(items[1].span, "an action's title is a string")
-        title = items[1].value
-    no_more(items, 2, "action")
+    name, title = name_and_title(e, "action")
     if e.block is None or e.where is not None:
         raise Shape(e.span, f"action `{name.name}` needs a block: `{{ cost ...; on take {{ ... }} }}`")
     if name.name in ACTIVITIES:
