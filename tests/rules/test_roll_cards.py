@@ -139,3 +139,24 @@ def test_a_measure_taken_away_while_a_rule_names_it_is_e0607(tmp_path):
                          '{ for p in leaders(cards_held) { take_from_bank(p, ore, 1) } } }\n  rule drought')
     _, diags = compile_text(tmp_path, text)
     assert [d.code for d in diags if d.is_error] == ["E0607"]
+
+
+TWO_DISTINCT = SMALL.replace("dice 2d6 { reroll 12 }", "dice 2d6 { reroll 12; rolls 2 distinct }").replace(
+    'scenario "Six cards"', 'scenario "Six cards, two a turn"')
+
+
+def test_two_cards_a_turn_a_repeated_total_is_laid_aside_unresolved(tmp_path_factory):
+    """`rolls 2 distinct` with roll cards (Event Cards with Catan for Two, V15): the second
+    card must show another total; one repeating the first is laid aside without its event
+    and another is revealed; the turn goes on after two totals."""
+    g = game_of(tmp_path_factory, TWO_DISTINCT)
+    s = blank(g)
+    put(s, 0, "settlement", _forest_corner(g))
+    _reveal(s, 8)
+    assert s.turn_rolls == [8] and s.is_chance_node()  # the second card comes at once
+    year = s.roll_year
+    act(s, _card(g, 8, "drought"))  # 8 again: laid aside, its drought never runs
+    assert s.turn_rolls == [8] and s.is_chance_node() and s.roll_year == year - 1
+    assert s.hands[0][LUMBER] == 1  # the first 8 paid; the repeated card paid nothing
+    act(s, _card(g, 5))
+    assert s.turn_rolls == [8, 5] and not s.is_chance_node() and s.last_roll == 5
