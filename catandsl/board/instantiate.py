@@ -234,7 +234,8 @@ def _fill_pools(m: Map, hexes, slots, terrain_of, terrains, seed: int) -> None:
                     "E0410", f"no deal of pool {pool.name} in {deals} shuffles keeps every group of "
                     f"one terrain to {pool.max_clump} hexes or fewer", pool.source,
                     help="allow larger groups, or mix the pool with more kinds of tiles")
-        terrain_of.update(zip(targets, tiles))
+        else:
+            terrain_of.update(zip(targets, tiles))  # a fixed pool, in order (a shuffled one is laid above)
 
 
 def _check_hidden_numbers(m: Map) -> None:
