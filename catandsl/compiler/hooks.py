@@ -26,6 +26,7 @@ NAME_KINDS = {
     "action": "action",
     "event": "event",
     "measure": "measure",
+    "die": "die",
 }
 
 _COMPARE = {"eq", "ne", "lt", "le", "gt", "ge"}
@@ -295,7 +296,8 @@ class HookLowering:
 
     def _argument(self, prim, index: int, node, scope: Scope) -> tuple[model.Expr, str]:
         """An argument; a bare name where an island is expected must be an island the
-        map names (`island main at (q, r)`): E0416 says so, rather than "unknown name"."""
+        map names (`island main at (q, r)`): E0416 says so, rather than "unknown name";
+        likewise a die the dice name (`named red, white`): E0513."""
         if (
             prim is not None and index < len(prim.params) and prim.params[index].type == "island"
             and isinstance(node, ast.Var) and node.name not in scope.variables
@@ -308,6 +310,18 @@ class HookLowering:
                 help=hint or (f"islands named in the maps: {', '.join(named)}" if named else
                               f"name it in the map: `island {node.name} at (q, r)`, one of its land hexes"))
             return model.Expr("var", value=node.name), "island"
+        if (
+            prim is not None and index < len(prim.params) and prim.params[index].type == "die"
+            and isinstance(node, ast.Var) and node.name not in scope.variables
+            and not self.ctx.is_declared("die", node.name)
+        ):
+            named = sorted(self.ctx.declared.get("die", {}))
+            hint = did_you_mean(node.name, named)
+            self.ctx.error(
+                "E0513", f"no die is named `{node.name}`", node.span,
+                help=hint or (f"the dice are named {', '.join(named)}" if named else
+                              "name the dice to read one: `dice 2d6 { named red, white }`"))
+            return model.Expr("var", value=node.name), "die"
         return self.expr(node, scope)
 
 

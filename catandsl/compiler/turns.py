@@ -105,7 +105,8 @@ def _allow(low: Lowering, st: ast.Node) -> model.Allow | None:
 
 def lower_dice(low: Lowering, e: ast.Entry) -> None:
     """`dice 2d6`, `dice 2d6 { reroll 2, 12 }`, `dice 2d6 { rolls 2 distinct }` (rolled
-    twice a turn, the second total differing from the first)"""
+    twice a turn, the second total differing from the first), `dice 2d6 { named red, white }`
+    (each die's face is part of the roll, for `die(red)`)"""
     if e.where is not None:
         raise Shape(e.where.span, "`dice` takes no `where` condition")
     items = terms(e)
@@ -122,12 +123,16 @@ def lower_dice(low: Lowering, e: ast.Entry) -> None:
                     f"the limit is {MAX_OUTCOMES:,}")
     reroll: list[int] = []
     rolls, distinct = 1, False
+    names: list[ast.Word] = []
     for st in (e.block.stmts if e.block is not None else ()):
         if isinstance(st, ast.Entry) and st.head.name == "rolls" and st.block is None:
             rolls, distinct = _rolls(st)
             continue
+        if isinstance(st, ast.Entry) and st.head.name == "named" and st.block is None:
+            names = _die_names(st, count.value)
+            continue
         if not isinstance(st, ast.Entry) or st.head.name != "reroll" or st.block is not None:
-            raise Shape(st.span, "a `dice` block holds `reroll 2, 12` and `rolls 2 distinct`")
+            raise Shape(st.span, "a `dice` block holds `reroll 2, 12`, `rolls 2 distinct` and `named red, white`")
         for ph in st.phrases:
             if len(ph.terms) != 1 or not isinstance(ph.terms[0], ast.Number):
                 raise Shape(ph.span, "`reroll` lists totals: `reroll 2, 12`")
@@ -139,8 +144,26 @@ def lower_dice(low: Lowering, e: ast.Entry) -> None:
         raise Shape(e.span, f"{rolls} distinct totals a turn, but only {len(possible - set(reroll))} "
                     "totals are kept: the dice could never stop")
     low._declare_once("dice", ast.Word(e.head.span, "dice"))
+    for w in names:
+        low.ctx.declare("die", w.name, w.span)  # the names `die(NAME)` reads
     low.emit(model.Dice("dice", count.value, sides, tuple(sorted(set(reroll))), source_of(e.span),
-                        rolls, distinct))
+                        rolls, distinct, tuple(w.name for w in names)))
+
+
+def _die_names(st: ast.Entry, count: int) -> list[ast.Word]:
+    """`named red, white`: one name per die, in the order the roll lists their faces."""
+    names: list[ast.Word] = []
+    for ph in st.phrases:
+        if len(ph.terms) != 1 or not isinstance(ph.terms[0], ast.Word):
+            raise Shape(ph.span, "`named` lists one name per die: `named red, white`")
+        w = ph.terms[0]
+        if any(w.name == n.name for n in names):
+            raise Shape(w.span, f"two dice are named `{w.name}`")
+        names.append(w)
+    if len(names) != count:
+        raise Shape(st.span, f"{count} dice, but `named` names {len(names)}",
+                    help="name every die, in order: `named " + ", ".join(f"die{k + 1}" for k in range(count)) + "`")
+    return names
 
 
 MAX_ROLLS = 4  # rolls of the dice a turn

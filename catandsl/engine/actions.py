@@ -11,7 +11,7 @@ from catandsl.rules.cards import BuyCard, Draw, PlayCard
 from catandsl.rules.choices import ChoosePlayer, ChooseResource
 from catandsl.rules.custom import TakeAction
 from catandsl.rules.damage import Damage
-from catandsl.rules.dice import Roll, RollDice, RuleRoll
+from catandsl.rules.dice import Roll, RollDice, RollFaces, RuleRoll
 from catandsl.rules.draws import DrawToken
 from catandsl.rules.hands import Discard
 from catandsl.rules.harbors import DrawHarbor, PlaceHarbor
@@ -30,7 +30,7 @@ __all__ = [
     "ACTION_TYPES", "Accept", "Action", "BankTrade", "Build", "BuildFor", "BuildStage", "BuyCard",
     "CancelOffer", "ChoosePlayer", "ChooseResource", "Damage", "Decline", "Discard", "Draw", "DrawHarbor", "DrawnCard",
     "DrawToken", "EndTurn", "Move", "Offer", "Pass", "PickUp", "PlaceHarbor", "PlayCard", "PutDown",
-    "RevealCard", "Roll", "RollDice", "RuleRoll", "StartPlayer", "Steal", "Stolen", "Take", "TakeAction",
+    "RevealCard", "Roll", "RollDice", "RollFaces", "RuleRoll", "StartPlayer", "Steal", "Stolen", "Take", "TakeAction",
     "TradeWith",
     "Travel", "action_from_json",
 ]

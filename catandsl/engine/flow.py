@@ -389,7 +389,7 @@ class Turn(Prompt):
         return a.refusal(s, s.turn_player, act)
 
 
-def _rolled(s: State, total: int, event: str) -> None:
+def _rolled(s: State, total: int, event: str, faces: tuple[int, ...]) -> None:
     """The roll came up (the dice, or a roll card with perhaps an event). A card's event
     runs before the roll's own hooks (production); a card whose total the dice would roll
     again (`reroll`) has its event, then another card is revealed. With `rolls N`, the
@@ -408,6 +408,8 @@ def _rolled(s: State, total: int, event: str) -> None:
     else:
         s.roll_requested = False
         s.last_roll = total
+        if faces:
+            s.last_faces = list(faces)
         s.phase = g.roll_phase + 1
         if g.dice_rolls > 1:
             s.turn_rolls.append(total)

@@ -141,7 +141,7 @@ class Game:
         self._build_action_table()
         # where the roll comes from: the dice, or a deck of roll cards (`roll_cards`)
         self.roll_source: dice_rules.DiceSource | CardSource = (
-            CardSource(self) if rs.roll_cards is not None else dice_rules.DiceSource(self, self.dice_totals))
+            CardSource(self) if rs.roll_cards is not None else dice_rules.DiceSource(self))
         # every applied action counts; a game that reaches this ends ("action_limit")
         self.max_actions = int(rs.setting("action_limit", 0) or 0) or \
             self.turn_limit * 200 + 10 * len(self.setup_script) + 100
@@ -222,6 +222,8 @@ class Game:
             for c in d.cards:
                 out[c.name] = c.name
         for n in self.board.area_hexes:
+            out[n] = n
+        for n in rs.dice.names if rs.dice is not None else ():
             out[n] = n
         return out
 
@@ -473,6 +475,9 @@ class Game:
         count, sides, reroll = (d.count, d.sides, d.reroll) if d is not None else (2, 6, ())
         self.rerolled = frozenset(reroll)  # a roll card of such a total: its event, then another card
         self.dice_totals = tuple(dice_rules.totals(count, sides, reroll))
+        # named dice (`named red, white`): the roll is each die's face, over every kept throw
+        self.dice_names: tuple[str, ...] = d.names if d is not None else ()
+        self.dice_faces = tuple(dice_rules.kept_faces(count, sides, reroll)) if self.dice_names else ()
         # `rolls 2 distinct`: rolls a turn, and whether a later total must differ
         self.dice_rolls, self.dice_distinct = (d.rolls, d.distinct) if d is not None else (1, False)
 

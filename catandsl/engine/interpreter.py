@@ -77,6 +77,7 @@ def type_checks(game: Game) -> dict[str, Check]:
         "measure": among("a measure", rs.measures),
         "island": island,
         "area": among("an area of the map", game.board.area_hexes),
+        "die": among("a die", rs.dice.names if rs.dice is not None else ()),
     }
     for name, kinds in SITE_TYPES.items():
         checks[name] = site(kinds)

@@ -47,6 +47,7 @@ FIELDS = (
     "offers_made", "offers_declined", "acted", "harbor_at", "harbor_supply", "travellers",
     "project_level", "project_owner", "roll_deck", "roll_year", "damaged", "yield_limits",
     "turn_rolls", "discarded", "counters", "face_down", "hidden_tiles", "hidden_numbers", "hex_changes",
+    "last_faces",
 )
 
 
@@ -85,6 +86,7 @@ class State:
     placed: list[list[int]]  # [seat][k] pieces on the board: the players', then the neutral seats'
     award_holder: list[int]  # [award] seat or -1
     last_roll: int
+    last_faces: list[int]  # each named die's face on the last roll of the dice; [] if unnamed or none yet
     last_corner: list[int]  # [p] the intersection p built on last, or -1 (`touching last`)
     last_path: list[int]  # [p] the path p built on last, or -1
     vp_tokens: list[list[int]]  # [player, intersection, count]: special victory points
@@ -154,6 +156,7 @@ class State:
         self.placed = [[0] * K for _ in range(game.num_seats)]
         self.award_holder = [-1] * len(game.awards)
         self.last_roll = 0
+        self.last_faces = []
         self.last_corner = [-1] * n
         self.last_path = [-1] * n
         self.vp_tokens = []

@@ -407,6 +407,9 @@ class Dice:
     source: Source | None = None
     rolls: int = 1  # `rolls 2`: the dice are rolled this many times a turn, each resolved in turn
     distinct: bool = False  # `rolls 2 distinct`: a later roll is rolled again until its total is new
+    # `named red, white`: each die's name, in order; a roll is then each die's face
+    # (rules read one with `die(red)`), not the total alone
+    names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -44,7 +44,7 @@ def seat_label(game, seat: int) -> str:
     return seat_name(seat) if seat < n else f"neutral {seat - n + 1}"
 
 
-CHANCE_LABELS = {"start_player": "start", "roll": "dice", "stolen": "steal", "draw": "card",
+CHANCE_LABELS = {"start_player": "start", "roll": "dice", "roll_faces": "dice", "stolen": "steal", "draw": "card",
                  "rule_roll": "dice", "draw_harbor": "harbor", "draw_token": "draw"}
 
 # Kinds whose text already says how the hands changed: no hand notes for them.
@@ -144,6 +144,10 @@ def _chance_text(game, act, kind: str, before: _Seen, after: _Seen, turn_player:
     if kind == "roll":
         roller = f"{seat_name(turn_player)} rolls " if turn_player >= 0 else ""
         return f"{roller}{act.total}", turn_player
+    if kind == "roll_faces":  # named dice: the total, then each die
+        roller = f"{seat_name(turn_player)} rolls " if turn_player >= 0 else ""
+        faces = ", ".join(f"{name} {face}" for name, face in zip(game.dice_names, act.faces))
+        return f"{roller}{sum(act.faces)} ({faces})", turn_player
     if kind == "stolen":
         gains, losses = _deltas(before.hands, after.hands)
         thief = next((p for p, g in gains.items() if g), turn_player)

@@ -162,6 +162,11 @@ def action_from_json(data: Any) -> Action:
     if not set(names) - optional <= set(data) <= set(names):
         raise ValueError(f"action {kind!r} takes {sorted(names) or 'no fields'}, not {sorted(data)}")
     for k, v in data.items():
+        if names[k] in ("tuple[int, ...]", tuple[int, ...]):  # a die's faces: a list in JSON
+            if not isinstance(v, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in v):
+                raise ValueError(f"action {kind!r}: {k} must be a list of integers")
+            data[k] = tuple(v)
+            continue
         want = int if names[k] in ("int", int) else str
         if not isinstance(v, want) or isinstance(v, bool):
             raise ValueError(f"action {kind!r}: {k} must be {want.__name__}")

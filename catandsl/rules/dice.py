@@ -1,6 +1,9 @@
 """The dice: the `roll` activity of a phase, the roll as a chance node, and the
 declared dice (`dice 2d6`, optionally `dice 2d6 { reroll 2, 12 }`: those totals are
-rolled again, so they never come up and the others keep their relative odds). Rules roll
+rolled again, so they never come up and the others keep their relative odds). Named dice
+(`dice 2d6 { named red, white }`) roll faces, not totals: the chance outcome is each die's
+face (`RollFaces`), so rules can read one die (`die(red)`); the total is still the roll
+production and the turn use. Rules roll
 dice of their own with `roll_dice(count, sides)` (a chase, a duel, a roll against a
 table): the rule waits at a chance node whose outcomes are `RuleRoll` totals.
 
@@ -16,7 +19,7 @@ from itertools import product
 from typing import TYPE_CHECKING, ClassVar
 
 from catandsl.rules.base import Action, Activity, action_source, activity, rules_call
-from catandsl.rules.registry import FLOW, random_value
+from catandsl.rules.registry import FLOW, query, random_value
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game
@@ -43,6 +46,20 @@ class Roll(Action):
 
 
 @dataclass(frozen=True, order=True)
+class RollFaces(Action):
+    """Chance outcome of named dice: each die's face, in the order `named` lists them."""
+
+    KIND: ClassVar[str] = "roll_faces"
+    WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
+    faces: tuple[int, ...]
+
+    def describe(self, game: Game) -> str:
+        """`roll 7 (red 3, white 4)`"""
+        each = ", ".join(f"{name} {face}" for name, face in zip(game.dice_names, self.faces))
+        return f"roll {sum(self.faces)} ({each})"
+
+
+@dataclass(frozen=True, order=True)
 class RuleRoll(Action):
     """Chance outcome: the total of dice a rule rolls (`roll_dice`)."""
 
@@ -65,10 +82,19 @@ def totals(count: int, sides: int, reroll: tuple[int, ...] = ()) -> list[tuple[i
     return [(t, kept[t] / whole) for t in sorted(kept)]
 
 
+def kept_faces(count: int, sides: int, reroll: tuple[int, ...] = ()) -> list[tuple[int, ...]]:
+    """Every throw of named dice whose total is kept, in ascending order; each is equally
+    likely (a rerolled total is thrown again)."""
+    return [f for f in product(range(1, sides + 1), repeat=count) if sum(f) not in reroll]
+
+
 @action_source
 def roll_actions(game: Game) -> list[Action]:
     out: list[Action] = [RollDice()]
-    out += [Roll(t) for t, _ in game.dice_totals]
+    if game.dice_names:
+        out += [RollFaces(f) for f in game.dice_faces]
+    else:
+        out += [Roll(t) for t, _ in game.dice_totals]
     if rules_call(game, "roll_dice"):
         out += [RuleRoll(t) for t in RULE_TOTALS]
     return out
@@ -93,26 +119,47 @@ def _ways(count: int, sides: int) -> tuple[tuple[int, int], ...]:
 
 
 class DiceSource:
-    """The roll is the dice's total (rerolled totals never come up): a fixed chance node.
-    rules/roll_cards.py has the other source, a deck of cards."""
+    """The roll is the dice's total (rerolled totals never come up), or with named dice
+    each die's face: a fixed chance node. rules/roll_cards.py has the other source, a deck
+    of cards."""
 
-    answers: tuple[type[Action], ...] = (Roll,)
-
-    def __init__(self, game: Game, totals: tuple[tuple[int, float], ...]):
-        self.fixed = [(game.action_id[Roll(t)], p) for t, p in totals]
+    def __init__(self, game: Game):
+        self.answers: tuple[type[Action], ...]
+        if game.dice_names:
+            self.answers = (RollFaces,)
+            each = 1 / len(game.dice_faces)
+            self.fixed = [(game.action_id[RollFaces(f)], each) for f in game.dice_faces]
+            self.totals = [sum(f) for f in game.dice_faces]
+        else:
+            self.answers = (Roll,)
+            self.fixed = [(game.action_id[Roll(t)], p) for t, p in game.dice_totals]
+            self.totals = [t for t, _ in game.dice_totals]
 
     def outcomes(self, s: State) -> list[tuple[int, float]]:
         g = s.game
         if not (g.dice_distinct and s.turn_rolls):
             return self.fixed
         # `rolls 2 distinct`: a total already rolled this turn is rolled again
-        kept = [(a, pr) for (a, pr), (t, _) in zip(self.fixed, g.dice_totals) if t not in s.turn_rolls]
+        kept = [(a, pr) for (a, pr), t in zip(self.fixed, self.totals) if t not in s.turn_rolls]
         whole = sum(pr for _, pr in kept)
         return [(a, pr / whole) for a, pr in kept]
 
-    def reveal(self, s: State, act: Action) -> tuple[int, str]:
+    def reveal(self, s: State, act: Action) -> tuple[int, str, tuple[int, ...]]:
+        """(total, roll card event: none, each die's face: none unless the dice are named)."""
+        if isinstance(act, RollFaces):
+            return sum(act.faces), "", act.faces
         assert isinstance(act, Roll)
-        return act.total, ""
+        return act.total, "", ()
+
+
+@query("which: die", returns="int", reads=FLOW)
+def die(s: State, which: str) -> int:
+    """The face the named die showed on the last roll of the dice (`dice 2d6 { named red,
+    white }`; `die(red) == die(white)` is a double); 0 before the first roll, and while
+    the roll comes from roll cards."""
+    if not s.last_faces:
+        return 0
+    return s.last_faces[s.game.dice_names.index(which)]
 
 
 def _nothing(s: State, p: int, names: frozenset[str] | None) -> list[int]:

@@ -26,7 +26,7 @@ attribute name. Types are short strings: int, bool, str, player, hex, intersecti
 path, site (any of hex, intersection, path), seat (a player or a neutral seat), island, area
 (a map's `area`), resource, terrain, piece, card, award, token (a declared `token`), site_kind
 (a declared `site`), project, deck, event (an event of a roll card), measure (a declared `measure`),
-list<T>, any.
+die (a die the dice name), list<T>, any.
 """
 
 from __future__ import annotations

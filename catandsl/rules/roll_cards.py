@@ -85,11 +85,11 @@ class CardSource:
         whole = sum(deck)
         return [(self.ids[k], n / whole) for k, n in enumerate(deck) if n]
 
-    def reveal(self, s: State, act: Action) -> tuple[int, str]:
+    def reveal(self, s: State, act: Action) -> tuple[int, str, tuple[int, ...]]:
         assert isinstance(act, RevealCard)
         t = s.game.table(RollCardTables)
         if s.roll_year <= 0:  # New Year: every card back, `unused` of them under the card again
             s.roll_deck, s.roll_year = list(t.counts), t.per_year
         s.roll_deck[act.card] -= 1
         s.roll_year -= 1
-        return t.totals[act.card], t.events[act.card]
+        return t.totals[act.card], t.events[act.card], ()  # a card shows a total, no dice
