@@ -408,7 +408,7 @@ def _rolled(s: State, total: int, event: str, faces: tuple[int, ...]) -> None:
     else:
         s.roll_requested = False
         s.last_roll = total
-        if faces:
+        if faces:  # named dice (a roll card shows a total only: the faces stay)
             s.last_faces = list(faces)
         s.phase = g.roll_phase + 1
         if g.dice_rolls > 1:

@@ -86,7 +86,7 @@ class State:
     placed: list[list[int]]  # [seat][k] pieces on the board: the players', then the neutral seats'
     award_holder: list[int]  # [award] seat or -1
     last_roll: int
-    last_faces: list[int]  # each named die's face on the last roll of the dice; [] if unnamed or none yet
+    last_faces: list[int]  # [die] each named die's face on the last roll of the dice, 0 before one
     last_corner: list[int]  # [p] the intersection p built on last, or -1 (`touching last`)
     last_path: list[int]  # [p] the path p built on last, or -1
     vp_tokens: list[list[int]]  # [player, intersection, count]: special victory points
@@ -156,7 +156,7 @@ class State:
         self.placed = [[0] * K for _ in range(game.num_seats)]
         self.award_holder = [-1] * len(game.awards)
         self.last_roll = 0
-        self.last_faces = []
+        self.last_faces = [0] * len(game.dice_names)
         self.last_corner = [-1] * n
         self.last_path = [-1] * n
         self.vp_tokens = []

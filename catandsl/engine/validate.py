@@ -134,8 +134,8 @@ def _check_flow(g: Game, s: State) -> None:
         _scalar(f, getattr(s, f), 0, 10**9)
     _ints("turn_rolls", s.turn_rolls, len(_list("turn_rolls", s.turn_rolls)), 0, 10**9)
     sides = g.ruleset.dice.sides if g.ruleset.dice is not None else 6
-    _ints("last_faces", s.last_faces, len(g.dice_names) if _list("last_faces", s.last_faces) else 0, 1, sides)
-    if s.last_faces and sum(s.last_faces) != s.last_roll:
+    _ints("last_faces", s.last_faces, len(g.dice_names), 0, sides)
+    if any(s.last_faces) and (not all(s.last_faces) or sum(s.last_faces) != s.last_roll):
         raise _fail("last_faces", f"the faces {s.last_faces} do not add up to the last roll {s.last_roll}")
     if len(s.turn_rolls) > g.dice_rolls:
         raise _fail("turn_rolls", f"{len(s.turn_rolls)} rolls kept this turn; the dice are rolled "

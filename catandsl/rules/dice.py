@@ -157,8 +157,6 @@ def die(s: State, which: str) -> int:
     """The face the named die showed on the last roll of the dice (`dice 2d6 { named red,
     white }`; `die(red) == die(white)` is a double); 0 before the first roll, and while
     the roll comes from roll cards."""
-    if not s.last_faces:
-        return 0
     return s.last_faces[s.game.dice_names.index(which)]
 
 

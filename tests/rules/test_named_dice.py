@@ -87,9 +87,10 @@ def test_faces_serialize_and_a_tampered_throw_is_refused_on_load(game):
     again = game.deserialize_state(s.serialize())
     assert again.last_faces == [4, 1] and again.serialize() == s.serialize()
     tampered = json.loads(s.serialize())
-    tampered["last_faces"] = [6, 1]  # does not add up to the roll of 5
-    with pytest.raises(StateError, match="last_faces"):
-        game.deserialize_state(json.dumps(tampered))
+    for faces in ([6, 1], [0, 5], [4, 1, 1]):  # not the roll of 5; half a throw; a third die
+        tampered["last_faces"] = faces
+        with pytest.raises(StateError, match="last_faces"):
+            game.deserialize_state(json.dumps(tampered))
 
 
 def test_the_log_says_each_die(game):
@@ -99,7 +100,7 @@ def test_the_log_says_each_die(game):
     _, entries = play_game(game, [RandomPlayer(seed=k) for k in range(3)], seed=3)
     rolls = [e["text"] for e in entries if e["kind"] == "roll_faces"]
     assert rolls and all("(red " in t and ", white " in t for t in rolls)
-    assert s.last_faces == []
+    assert s.last_faces == [0, 0]  # no roll yet
 
 
 def test_whole_games_keep_faces_and_total_together(game):
@@ -110,7 +111,7 @@ def test_whole_games_keep_faces_and_total_together(game):
         while not s.is_terminal() and steps < 600:
             s.apply_action(s.sample_chance() if s.is_chance_node() else s.legal_actions()[seed % 2 - 1])
             steps += 1
-            if s.last_faces:
+            if any(s.last_faces):
                 assert sum(s.last_faces) == s.last_roll and sorted(s.last_faces) != [6, 6]
 
 
@@ -136,3 +137,15 @@ def test_reading_a_die_when_the_dice_have_no_names_says_how_to_name_them(tmp_pat
 def test_named_must_name_every_die_once(tmp_path, named, message):
     _, diags = compile_text(tmp_path, SCENARIO.replace("named red, white", named))
     assert any(message in d.message for d in diags if d.severity == "error"), [d.message for d in diags]
+
+
+def test_every_player_sees_the_faces_in_the_observation_and_its_tensor(game):
+    from catandsl.engine.observer import Observer
+
+    s = blank(game)
+    act(s, RollFaces((2, 6)))
+    obs = Observer(game)
+    a, z = obs.slices["last_faces"]
+    for p in range(game.num_players):
+        assert s.observation(p)["last_faces"] == [2, 6]
+        assert obs.tensor(s, p)[a:z] == [2.0, 6.0]
