@@ -36,7 +36,7 @@ import pytest
 
 from tests.fuzz_semantic import ISOLATED_IMPORTS, Case, Outcome, describe, generate, run_case, run_isolated
 
-HANG_SECONDS = 60.0  # catches a hang, never a slow machine
+HANG_SECONDS = 60.0  # CPU seconds: catches a hang, never a slow or busy machine
 MEMORY_HEADROOM = 1 << 30  # address space a case may add to the test process
 ACTIONS = 400  # random actions per game
 CHUNK = 250
