@@ -25,7 +25,7 @@ The promise each case is held to (`run_file`):
 
 Everything is deterministic from `(family, seed)`: `generate(family, seed)` gives the
 same `Case` (files, special files, description) in every process. `run_guarded` runs a
-case in this process with a watchdog (SIGALRM, raising `Hang` where the code stands, so a
+case in this process with a watchdog (CPU time, SIGPROF, raising `Hang` where the code stands, so a
 hang still names its frame) and an address-space limit (a MemoryError then names where
 the memory went). Cases that may block inside the C library (a FIFO, a device) are
 marked `isolate` and belong in a subprocess or a disposable worker.
@@ -761,7 +761,8 @@ def _event_vars(event, filt: str | None) -> dict[str, str]:
 
 def primitives_patch(rng: random.Random) -> Patch:
     prims, events = _registry()
-    where = rng.choice(["hook", "hook", "hook", "card", "action", "movable_by", "measure", "tie_break",
+    where = rng.choice(["hook", "hook", "hook", "card", "action", "movable_by", "moves_to", "measure",
+                        "tie_break",
                         "victory", "piece_where", "setup_where", "condition"])
     mode = rng.choice(MODES)
     head = "seafarers" if rng.random() < 0.3 else "base"
@@ -807,6 +808,12 @@ def primitives_patch(rng: random.Random) -> Patch:
         return Patch(body=["piece robber {\n    neutral\n    on hex where land(at)\n    blocks production\n"
                            f"    steals from settlement, city\n    movable_by where {cond}\n  }}"],
                      kits=g.kits, head=head, desc=f"primitives:movable_by mode={mode}")
+    if where == "moves_to":  # judged in play, with the destination hex
+        g = Gen(rng, {"player": "player", "at": "hex"})
+        cond = g.condition(prims, mode)
+        return Patch(body=["piece robber {\n    neutral\n    on hex where land(at)\n    blocks production\n"
+                           f"    steals from settlement, city\n    moves_to where {cond}\n  }}"],
+                     kits=g.kits, head=head, desc=f"primitives:moves_to mode={mode}")
     if where == "measure":
         g = Gen(rng, {"player": "player"})
         g._pending_loops = []

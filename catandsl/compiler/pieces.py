@@ -219,6 +219,32 @@ def _movable_by(low, e, state):
     state["movable_by"] = expr
 
 
+def _moves_to(low, e, state):
+    """`moves_to where COND`: where a neutral piece may be moved, judged when it moves
+    (`at` the destination, `player` the mover); lowered once the piece's site is known."""
+    if e.block is not None:
+        raise Shape(e.block.span, "`moves_to` takes no block")
+    if e.phrases or e.where is None:
+        raise Shape(e.span, "write `moves_to where CONDITION`, with `at` the destination and `player` the mover",
+                    help="moves_to where count(at_most(players_around(at), shown, 2)) == 0")
+    state["moves_to"] = e.where  # an AST until lower_piece knows what `at` is
+
+
+def _lower_moves_to(low, name: ast.Word, state: dict) -> None:
+    from catandsl.compiler.hooks import Scope
+
+    cond = state.pop("moves_to")
+    if not state.get("neutral"):
+        low.ctx.error("E0304", f"`moves_to` is for neutral pieces, which rules move; `{name.name}` is a player's",
+                      cond.span, help="a player's piece stands where its `on ... where` allows")
+        return
+    scope = Scope({"player": "player", "at": state["site"]}, low.hooks.names)
+    expr, t = low.hooks.value(cond, scope, "`moves_to`")
+    if t not in ("bool", "any"):
+        low.ctx.error("E0504", f"a `where` condition must be true or false, not {t}", cond.span)
+    state["moves_to"] = expr
+
+
 def _takes(low, e, state):
     """`takes resource or spice`: what a robbery may take; the mover chooses."""
     no_block(e)
@@ -241,6 +267,7 @@ def _takes(low, e, state):
 
 PIECE = {
     "movable_by": _movable_by,
+    "moves_to": _moves_to,
     "takes": _takes,
     "limit": _number_prop("limit", 0, 1000),
     "points": _number_prop("points", 0, 100),
@@ -267,6 +294,8 @@ def lower_piece(low, name: ast.Word, e: ast.Entry) -> model.Piece | None:
         low.ctx.error("E0305", f"piece `{name.name}` does not say where it stands", name.span,
                       help="add `on path`, `on intersection` or `on hex`")
         return None
+    if "moves_to" in state:
+        _lower_moves_to(low, name, state)
     if state.get("neutral") and state.get("cost"):
         low.ctx.error("E0304", f"neutral piece `{name.name}` cannot have a cost", name.span)
     if state.get("neutral") and state["site"] == "intersection":

@@ -87,7 +87,7 @@ def _references(rs: Ruleset) -> Iterator[tuple[str | None, str, str, model.Sourc
         for name in piece.takes:
             if name != "resource":
                 yield "token", name, what, piece.source
-        for name in (*_vars(piece.where), *_vars(piece.movable_by)):
+        for name in (*_vars(piece.where), *_vars(piece.movable_by), *_vars(piece.moves_to)):
             yield None, name, what, piece.source
     for terrain in rs.terrains.values():
         if terrain.produces is not None:

@@ -41,6 +41,7 @@ def lower_turn(low: Lowering, e: ast.Entry) -> model.Turn | None:
     assert e.block is not None
     phases: list[model.Phase] = []
     seen: dict[str, ast.Word] = {}
+    first_between: ast.Word | None = None
     for st in e.block.stmts:
         try:
             if not isinstance(st, ast.Entry) or st.head.name != "phase":
@@ -48,7 +49,8 @@ def lower_turn(low: Lowering, e: ast.Entry) -> model.Turn | None:
                             help="turn { phase roll { roll; play }; phase main { trade; build; buy; play; move } }")
             items = terms(st)
             name = need_word(items, 0, st, "the phase's name")
-            no_more(items, 1, "phase")
+            between = _between_turns(items)
+            no_more(items, 3 if between else 1, "phase")
             if name.name in seen:
                 raise Shape(name.span, f"phase `{name.name}` appears twice in the turn")
             seen[name.name] = name
@@ -56,18 +58,53 @@ def lower_turn(low: Lowering, e: ast.Entry) -> model.Turn | None:
                 raise Shape(st.span, f"phase `{name.name}` needs a block of what it allows",
                             help="phase main { trade; build; buy; play; move }")
             allows = [a for a in (_allow(low, a) for a in st.block.stmts) if a is not None]
-            phases.append(model.Phase(name.name, tuple(allows), source_of(st.span)))
+            if between:
+                if first_between is not None:
+                    raise Shape(name.span, "only one phase of a turn may be taken `between turns`",
+                                help=f"phase `{first_between.name}` is already between turns")
+                first_between = name
+                _between_allows(low, name, st, allows)
+            phases.append(model.Phase(name.name, tuple(allows), source_of(st.span), between))
         except Shape as err:
             low.ctx.error("E0304", err.message, err.span, help=err.help)
-    rolls = [p for p in phases if any(a.activity == "roll" for a in p.allows)]
+    own = [p for p in phases if not p.between_turns]  # the active player's phases
+    rolls = [p for p in own if any(a.activity == "roll" for a in p.allows)]
     if len(rolls) > 1:
         low.ctx.error("E0304", "only one phase of a turn may allow `roll`", e.span,
                       help=f"phases {', '.join(p.name for p in rolls)} all roll")
-    if not phases:
-        low.ctx.error("E0305", "a turn needs at least one phase", e.span,
+    if not own:
+        low.ctx.error("E0305", "a turn needs at least one phase of its own (not between turns)", e.span,
                       help="turn { phase roll { roll }; phase main { build } }")
         return None
     return model.Turn("turn", tuple(phases), source_of(e.span))
+
+
+# what the other players may do between turns: nothing that counts per turn (cards played,
+# offers made, actions taken, ship moves are the active player's) and no dice
+BETWEEN_TURNS = ("build", "buy", "projects", "trade")
+
+
+def _between_turns(items: list) -> bool:
+    """`phase NAME between turns { ... }`: the words after the name."""
+    words = [t.name if isinstance(t, ast.Word) else None for t in items[1:3]]
+    if words == ["between", "turns"]:
+        return True
+    if words[:1] == ["between"]:
+        raise Shape(items[1].span, "write `phase NAME between turns { ... }`",
+                    help="phase special_build between turns { build; buy }")
+    return False
+
+
+def _between_allows(low: Lowering, name: ast.Word, st: ast.Entry, allows: list[model.Allow]) -> None:
+    """A phase between turns allows building, buying, projects and trade with the bank."""
+    for a in allows:
+        if a.activity not in BETWEEN_TURNS:
+            raise Shape(st.span, f"phase `{name.name}` is between turns, where the other players may "
+                        f"not `{a.activity}`", help="between turns, a phase allows " +
+                        ", ".join(f"`{w}`" for w in BETWEEN_TURNS[:-1]) + " and `trade bank`")
+        if a.activity == "trade" and a.names != ("bank",):
+            raise Shape(st.span, f"phase `{name.name}` is between turns: its trade is with the bank only",
+                        help="write `trade bank`")
 
 
 def _allow(low: Lowering, st: ast.Node) -> model.Allow | None:

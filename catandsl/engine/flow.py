@@ -45,7 +45,8 @@ class EndTurn(Action):
 
 @dataclass(frozen=True, order=True)
 class Pass(Action):
-    """Pass a set-up step that is `optional` (place nothing there)."""
+    """Pass a set-up step that is `optional` (place nothing there), or be done with a
+    phase between turns."""
 
     KIND: ClassVar[str] = "pass"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
@@ -237,6 +238,54 @@ class EndSetup(Prompt):
         return True
 
 
+@dataclass
+class BetweenTurns(Prompt):
+    """The turn has ended and the ruleset has a phase `between turns`: each of `players`
+    (first first: the others in turn order, from the active player's left) may take its
+    activities, then passes; a player with nothing to do there is skipped."""
+
+    KIND: ClassVar[str] = "between_turns"
+    players: list[int]
+
+    def check(self, game: Game) -> str:
+        if not game.between_turns or not seats_ok(game, *self.players):
+            return "players must be seats, in a game with a phase between turns"
+        return super().check(game)
+
+    def _offers(self, s: State, p: int) -> list[int]:
+        out: list[int] = []
+        for a, names in s.game.between_turns:
+            out += a.legal(s, p, names)
+        return out
+
+    def step(self, s: State) -> bool:
+        while self.players and not self._offers(s, self.players[0]):
+            del self.players[0]
+        if self.players:
+            return False
+        s.pending.pop()
+        return True
+
+    def actor(self, s: State) -> int:
+        return self.players[0]
+
+    def legal(self, s: State) -> list[int]:
+        return self._offers(s, self.players[0]) + [s.game.pass_id]
+
+    def apply(self, s: State, act: Action) -> None:
+        if isinstance(act, Pass):
+            del self.players[0]
+            return
+        kind = type(act)
+        s.game.activity_of[kind].applies[kind](s, self.players[0], act)
+
+    def refusal(self, s: State, act: Action) -> IllegalAction | None:
+        a = s.game.activity_of.get(type(act))
+        if a is None or not any(a is b for b, _ in s.game.between_turns):
+            return None
+        return a.refusal(s, self.players[0], act) if a.refusal is not None else None
+
+
 def _next_turn(s: State) -> None:
     g = s.game
     if s.turns >= g.turn_limit:
@@ -377,6 +426,9 @@ class Turn(Prompt):
             s.roll_requested = True
         elif kind is EndTurn:
             s.pending.append(NextTurn())
+            if g.between_turns:  # after the turn's own hooks, before the next turn
+                n = g.num_players
+                s.pending.append(BetweenTurns([(s.turn_player + k) % n for k in range(1, n)]))
             s.emit("turn_ended", {"player": s.turn_player})
         else:
             s.phase = g.phase_for(s.phase, act)

@@ -41,8 +41,8 @@ class PieceInfo:
 
     __slots__ = ("index", "name", "site", "cost", "limit", "points", "produces", "distance",
                  "connects", "upgrades", "neutral", "blocks", "steals_from", "allowed",
-                 "allowed_set", "sites", "source", "movement", "blockers", "movable_by", "takes", "travel",
-                 "count")
+                 "allowed_set", "sites", "source", "movement", "blockers", "movable_by", "moves_to", "takes",
+                 "travel", "count")
 
     index: int
     name: str
@@ -66,6 +66,7 @@ class PieceInfo:
     movement: MoveInfo | None
     blockers: tuple[int, ...]  # neutral piece kinds that keep it off their sites
     movable_by: model.Expr | None
+    moves_to: model.Expr | None  # where a mover may take it, judged in play (`at`, `player`)
     takes: tuple[str, ...]
     travel: model.Travel | None  # a piece that travels path by path (rules/travel.py)
     count: int  # pieces of a neutral kind (1 for a player's piece)
@@ -261,7 +262,7 @@ class Game:
             info.limit = p.limit if p.limit is not None else NO_LIMIT
             info.points, info.produces, info.distance = p.points, p.produces, p.distance
             info.neutral, info.blocks = p.neutral, p.blocks
-            info.movable_by, info.takes = p.movable_by, tuple(p.takes)
+            info.movable_by, info.moves_to, info.takes = p.movable_by, p.moves_to, tuple(p.takes)
             info.count = p.count if p.neutral else 1
             sites = inside[p.site]
             if p.site == "intersection" and not p.neutral and no_build:
@@ -434,6 +435,8 @@ class Game:
         if rs.turn is None or not rs.turn.phases:
             raise EngineError("the ruleset declares no turn: write `turn { phase roll { roll } ... }`")
         phases: list[PhaseInfo] = []
+        # a phase between turns: what each other player may do once a turn has ended
+        self.between_turns: tuple[tuple[Activity, frozenset[str] | None], ...] = ()
         for declared in rs.turn.phases:
             allows: dict[str, frozenset[str] | None] = {}
             for a in declared.allows:
@@ -443,6 +446,9 @@ class Game:
                 before = allows.get(a.activity, frozenset())
                 names = frozenset(a.names) if a.names else None
                 allows[a.activity] = None if before is None or names is None else before | names
+            if declared.between_turns:
+                self.between_turns = tuple((ACTIVITIES[a], allows[a]) for a in sorted(allows))
+                continue
             phases.append(PhaseInfo(declared.name, "roll" in allows, allows))
         rolls = [k for k, ph in enumerate(phases) if ph.rolls]
         if len(rolls) > 1:
@@ -483,7 +489,7 @@ class Game:
 
     def _build_action_table(self) -> None:
         acts: set[Action] = {EndTurn()}
-        if any(step.optional for steps in self.setup_steps for step in steps):
+        if self.between_turns or any(step.optional for steps in self.setup_steps for step in steps):
             acts.add(Pass())
         acts.update(StartPlayer(p) for p in range(self.num_players))
         for source in ACTION_SOURCES:
@@ -505,6 +511,7 @@ class Game:
             if type(a).KIND == "build" or (type(a).KIND == "move" and a.src < 0):  # type: ignore[attr-defined]
                 self.build_id[self.piece_index[a.piece]][a.at] = k  # type: ignore[attr-defined]
         self.end_turn_id = self.action_id[EndTurn()]
+        self.pass_id = self.action_id.get(Pass(), -1)
         self.roll_dice_id = self.action_id[dice_rules.RollDice()]
 
     def phase_for(self, phase: int, act: Action) -> int:

@@ -171,7 +171,8 @@ class Piece:
     (robber, pirate) what it blocks (`production`, or piece kinds it keeps off the sites
     around it) and whom it robs. `movable_by` is a condition on
     the mover (`player`): a player for whom it is false may not choose this piece,
-    whichever rule or card moves it. `takes` lists what a robbery may take: `resource`
+    whichever rule or card moves it; `moves_to` one on the destination (`at`), judged
+    in play. `takes` lists what a robbery may take: `resource`
     (a resource card) and token names; empty means a resource card, as in the base
     game; with several, the mover chooses. `count` is how many pieces of a neutral kind
     stand on the board (one robber; three pieces on paths), each moved on its own."""
@@ -193,6 +194,9 @@ class Piece:
     movement: Movement | None = None
     travel: Travel | None = None
     movable_by: Expr | None = None
+    # where a neutral piece may be moved, judged when it moves (`at` the destination,
+    # `player` the mover); a move with no destination allowed lapses
+    moves_to: Expr | None = None
     takes: tuple[str, ...] = ()
     count: int = 1
     source: Source | None = None
@@ -379,9 +383,14 @@ class Allow:
 
 @dataclass(frozen=True)
 class Phase:
+    """A phase of the turn and what it allows. A phase `between_turns` belongs to no
+    player's turn: once the active player ends the turn, each other player in turn order
+    (from the left) takes it, then the next turn starts."""
+
     name: str
     allows: tuple[Allow, ...]
     source: Source | None = None
+    between_turns: bool = False
 
 
 @dataclass(frozen=True)

@@ -73,8 +73,12 @@ def play_game(game, players, seed: int | None = None, log: bool = True):
             continue
         before = _Seen.of(state)
         turn_player = getattr(state, "turn_player", -1)
+        between = who >= 0 and getattr(state.top(), "KIND", "") == "between_turns"
         state.apply_action(a)
-        entries.append(describe(game, a, who, before, _Seen.of(state), turn_player))
+        entry = describe(game, a, who, before, _Seen.of(state), turn_player)
+        if between:  # another player's phase between two turns
+            entry["text"] += " between turns"
+        entries.append(entry)
     return state, entries
 
 
@@ -180,6 +184,8 @@ def _decision_text(game, act, kind: str, who: int, before: _Seen, after: _Seen, 
         return f"puts {act.piece} down at {_site(game, act.piece, act.at)}"
     if kind == "end_turn":
         return "ends the turn"
+    if kind == "pass":
+        return "passes"
     if kind == "roll_dice":
         return "rolls the dice"
     if kind == "steal":

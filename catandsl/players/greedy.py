@@ -196,7 +196,7 @@ class GreedyPlayer:
             return 6 + self.rng.random()
         if isinstance(a, A.BankTrade):
             return 1 + self.rng.random()
-        if isinstance(a, A.EndTurn):
+        if isinstance(a, (A.EndTurn, A.Pass)):  # done with the turn, or with a phase between turns
             return _END_TURN_SCORE
         if isinstance(a, (A.Offer, A.Accept)):
             return -1  # never proposes, declines every offer

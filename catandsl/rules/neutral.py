@@ -254,6 +254,16 @@ def may_move(s: State, player: int, pi: int) -> bool:
     return bool(s.game.interp.value(P.movable_by, {"player": player}, s, P.source))
 
 
+def destinations(s: State, player: int, pi: int, sites: list[int]) -> list[int]:
+    """The sites among `sites` the player may move a piece of kind pi to now: its
+    `moves_to` condition, with `at` the site and `player` the mover (none: all)."""
+    P = s.game.pieces[pi]
+    if P.moves_to is None:
+        return sites
+    value = s.game.interp.value
+    return [k for k in sites if value(P.moves_to, {"player": player, "at": site(P.site, k)}, s, P.source)]
+
+
 @dataclass
 class Moving(Prompt):
     """`player` moves one of the neutral pieces `pieces` to another hex."""
@@ -294,10 +304,11 @@ class Moving(Prompt):
             P = g.pieces[pi]
             if P.count == 1:
                 if not self.sources or here[0] in self.sources:
-                    out += [ids[h] for h in P.allowed if h != here[0]]
+                    out += [ids[h] for h in destinations(s, self.player, pi, [h for h in P.allowed if h != here[0]])]
                 continue
             taken = set(here)
-            free = [k for k in P.allowed if k not in taken]  # one piece of a kind per site
+            # one piece of a kind per site
+            free = destinations(s, self.player, pi, [k for k in P.allowed if k not in taken])
             lifting = g.table(MoveIds).lifting[pi]
             for src in sorted(taken):
                 if self.sources and src not in self.sources:
@@ -338,6 +349,9 @@ class Moving(Prompt):
                 lifted = g.site_name(P.site, act.src) if act.src >= 0 else "off the board"
                 return IllegalAction("action/invalid_target",
                                      f"move {act.piece} from {lifted}: no {act.piece} stands there")
+            if pi in self.pieces and act.at in P.allowed and not destinations(s, self.player, pi, [act.at]):
+                return IllegalAction("action/invalid_target",
+                                     f"move {act.piece} at {where}: its `moves_to` condition is false there now")
             return IllegalAction("action/invalid_target",
                                  f"move {act.piece} at {where}: not a legal {P.site}")
         return None

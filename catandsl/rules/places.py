@@ -51,6 +51,19 @@ def occupied(s: State, at: Site) -> bool:
     return owner(s, at) >= 0
 
 
+@query("at: site", returns="list<player>", reads=BOARD)
+def players_around(s: State, at: Site) -> list[int]:
+    """The players with a building on the intersections a site touches, ascending, each
+    once: the corners of a hex, the two ends of a path, an intersection itself (neutral
+    seats left out). `players_around(at)` in a robber's `moves_to` names whom it would
+    stand next to."""
+    code, k = at
+    b = s.game.board
+    corners = b.hex_corners[k] if code == "h" else b.path_ends[k] if code == "p" else (k,)
+    n = s.game.num_players
+    return sorted({o for c in corners if 0 <= (o := s.corner_owner[c]) < n})
+
+
 @query("at: hex", returns="int", reads=STATIC)
 def number(s: State, at: Site) -> int:
     """The number token on a hex (0 for none)."""

@@ -49,6 +49,23 @@ def below(s: State, player: int, measure: str) -> list[int]:
     return [p for p, v in enumerate(values) if v < values[player]]
 
 
+@query("players: list<player>, measure: measure, most: int", returns="list<player>", reads=EVERYTHING)
+def at_most(s: State, players: list[int], measure: str, most: int) -> list[int]:
+    """The players of the list whose value of the measure is at most `most`, ascending,
+    each once (`count(at_most(players_around(at), shown, 2)) == 0`: nobody there has
+    shown more than 2 points)."""
+    values = measured(s, measure)
+    return sorted({p for p in players if values[p] <= most})
+
+
+@query("players: list<player>, measure: measure, least: int", returns="list<player>", reads=EVERYTHING)
+def at_least(s: State, players: list[int], measure: str, least: int) -> list[int]:
+    """The players of the list whose value of the measure is at least `least`,
+    ascending, each once."""
+    values = measured(s, measure)
+    return sorted({p for p in players if values[p] >= least})
+
+
 @query("player: player", returns="player", reads=STATIC)
 def left_of(s: State, player: int) -> int:
     """The next player in turn order: the player's left-hand neighbour."""
