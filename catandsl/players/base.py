@@ -71,11 +71,18 @@ def play_game(game, players, seed: int | None = None, log: bool = True):
         if not log:
             state.apply_action(a)
             continue
-        before = _Seen.of(state)
-        turn_player = getattr(state, "turn_player", -1)
-        state.apply_action(a)
-        entries.append(describe(game, a, who, before, _Seen.of(state), turn_player))
+        entries.append(logged_apply(game, state, a, who))
     return state, entries
+
+
+def logged_apply(game, state, action_id: int, who: int) -> dict:
+    """Apply one action to `state` (IllegalAction, state unchanged, if it is not legal)
+    and return its log entry, as `play_game` records it; `who` is the decider, -1 for a
+    chance outcome."""
+    before = _Seen.of(state)
+    turn_player = getattr(state, "turn_player", -1)
+    state.apply_action(action_id)
+    return describe(game, action_id, who, before, _Seen.of(state), turn_player)
 
 
 class _Seen:
