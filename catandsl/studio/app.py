@@ -24,7 +24,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
-from starlette.routing import Mount, Route
+from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from catandsl.studio.errors import StudioError, error_body
@@ -340,7 +340,7 @@ def create_app(root: Path, host: str = "127.0.0.1", watch: bool = True) -> Starl
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await asyncio.wait_for(task, 5)
 
-    routes = [Route(path, page(name)) for path, name in PAGES.items()]
+    routes: list[BaseRoute] = [Route(path, page(name)) for path, name in PAGES.items()]
     routes.append(Route("/favicon.ico", lambda request: Response(status_code=204)))
     routes += [
         Route("/api/scenarios", api(scenarios)),

@@ -44,7 +44,7 @@ def author_view(library: Library, entry: Entry, players: int | None, options: di
     from catandsl.cli import board_title
     from catandsl.ir import ConfigurationError, configure
     from catandsl.render.state_svg import render_map
-    from catandsl.studio.pictures import with_sites
+    from catandsl.studio.pictures import SiteLayer, with_sites
 
     if not 0 <= seed <= MAX_SEED:
         raise StudioError("request/seed", f"a seed is a whole number from 0 to {MAX_SEED}")
@@ -78,7 +78,7 @@ def author_view(library: Library, entry: Entry, players: int | None, options: di
         d = e.to_diagnostic()
         out["problem"] = {"code": d.code, "message": f"{d.message} (with seed {seed})"}
         return out
-    out["svg"] = with_sites(render_map(board, rs, title=title), board)
+    out["svg"] = with_sites(render_map(board, rs, title=title), SiteLayer(board))
     out["board_title"] = title
     out["counts"] = {"hexes": len(board.hexes), "intersections": len(board.intersections), "paths": len(board.paths)}
     return out

@@ -32,8 +32,12 @@ def status_of(code: str) -> int:
 
 def error_body(e: Exception) -> tuple[int, dict[str, Any]]:
     """(status, `{"error": {...}}`) for anything an endpoint raised."""
+    from catandsl.engine import IllegalAction
+
     if isinstance(e, StudioError):
         err = {"code": e.code, "message": e.message, **e.extra}
+    elif isinstance(e, IllegalAction):  # its text repeats the code: the message alone
+        err = {"code": e.code, "message": e.message}
     else:
         from catandsl.protocol import error_object
 

@@ -58,9 +58,7 @@ def action_label(game, aid: int) -> str:
             values.append(str(v))
         else:
             values.append(f"{f.name.replace('_', ' ')} {v}")
-    if values:
-        return ", ".join(values)
-    return TITLES.get(a.KIND, a.KIND.replace("_", " "))
+    return ", ".join(values) if values else a.KIND.replace("_", " ")
 
 
 def offers(state, seat: int) -> dict[str, Any]:
@@ -77,7 +75,7 @@ def offers(state, seat: int) -> dict[str, Any]:
         where = action_site(game, a)
         key = SAME_GROUP.get(a.KIND, a.KIND)
         if key == "build" and where is not None:  # one group per piece: "Build road"
-            key = f"build:{a.piece}"  # type: ignore[attr-defined]
+            key = f"build:{getattr(a, 'piece', '')}"
         group = groups.get(key)
         if group is None:
             title = TITLES.get(key.partition(":")[0], key.replace("_", " "))

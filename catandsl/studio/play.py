@@ -24,6 +24,7 @@ import jsonschema
 
 from catandsl.studio.errors import StudioError
 from catandsl.studio.library import Entry, Library
+from catandsl.studio.pictures import SiteLayer
 
 MAX_TABLES = 64  # games held at once; the oldest is forgotten first
 LOG_SHOWN = 300  # log lines the page gets
@@ -95,6 +96,7 @@ class Table:
         self.stopped: dict[str, str] | None = None  # an error that ended the game
         self.notice = ""
         self._sites: dict | None = None
+        self.layer = SiteLayer(game.board)  # ids never change, so neither does the layer
 
     # ---- moves --------------------------------------------------------------------------
 
@@ -219,7 +221,7 @@ class Table:
             "status": status, "players": players, "bank": dict(zip(g.resources, s.bank)),
             "victory": g.victory, "offers": on_offer, "stopped": self.stopped, "notice": self.notice,
             "log": lines[-LOG_SHOWN:], "log_length": len(lines), "actions_applied": len(self.actions),
-            "svg": with_sites(render_state(g, s, title=self.scenario.title), g.board, targets),
+            "svg": with_sites(render_state(g, s, title=self.scenario.title), self.layer, targets),
         }
 
     def _status(self, who: int) -> str:

@@ -18,6 +18,7 @@ from collections import OrderedDict
 from typing import Any
 
 from catandsl.studio.errors import StudioError
+from catandsl.studio.pictures import SiteLayer
 
 CHECKPOINT = 32
 MAX_REPLAYS = 32
@@ -30,6 +31,7 @@ class Replay:
         self.id, self.title, self.game = rid, title, game
         self.actions, self.entries = actions, entries
         self.checkpoints: dict[int, Any] = {}
+        self.layer = SiteLayer(game.board)
         s = game.new_initial_state()
         self.turn_starts: list[list[int]] = []  # [turn, the step that starts it]
         for k, aid in enumerate(actions):
@@ -71,7 +73,7 @@ class Replay:
             recent.extend(LOG_INDENT + note for note in e.get("notes", ()))
         out = {"id": self.id, "title": self.title, "step": k, "steps": n, "turn": s.turns, "stage": s.stage,
                "players": players, "log": recent, "turns": self.turn_starts,
-               "svg": with_sites(render_state(g, s, title=self.title), g.board), "result": None}
+               "svg": with_sites(render_state(g, s, title=self.title), self.layer), "result": None}
         if k == n:
             out["result"] = result_line(g, s)
         return out
