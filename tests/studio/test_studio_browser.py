@@ -135,11 +135,14 @@ def _one_move(page) -> str:
     return "first"
 
 
-def play_through(page, limit: int = MAX_MOVES) -> list[str]:
+def play_through(page, limit: int = MAX_MOVES, shot_at: int = 15) -> list[str]:
+    """Moves until the game is over; a screenshot of the game after `shot_at` of them."""
     moves = []
-    for _ in range(limit):
+    for n in range(limit):
         if page.get_attribute("body", "data-over") == "1":
             return moves
+        if n == shot_at:
+            shot(page, "play")
         before = _renders(page)
         moves.append(_one_move(page))
         page.wait_for_function(f"() => Number(document.body.getAttribute('data-renders')) > {before} || "
@@ -172,7 +175,7 @@ def test_a_whole_game_against_bots_through_the_page(studio, page, tmp_path):
     page.wait_for_function("() => document.getElementById('error').textContent.indexOf('action/') === 0")
     assert "robber" in page.locator("#error").inner_text()
     assert _renders(page) == before
-    shot(page, "play")
+    shot(page, "play-setup")
     moves = play_through(page)
     # the dice roll by themselves when nothing may come before them (no card to play)
     assert moves.count("end_turn") > 3 and moves.count("site intersection") >= 2
