@@ -23,7 +23,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -36,7 +36,9 @@ from catandsl.studio.watch import Watcher
 MAX_BODY = 4 << 20  # a saved game or a log is far smaller
 MAX_OPTIONS = 64
 HERE = Path(__file__).resolve().parent
-PAGES = {"/": "list.html", "/author": "author.html", "/play": "play.html", "/replay": "replay.html"}
+# path -> (the view: its body in pages/VIEW.html and its script static/VIEW.js, the title)
+PAGES = {"/": ("list", "scenarios"), "/author": ("author", "author"), "/play": ("play", "play"),
+         "/replay": ("replay", "replay")}
 LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
 HEADERS = {
     "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
@@ -161,7 +163,7 @@ def _studio(request: Request) -> Studio:
 def scenarios(request: Request, _: dict) -> dict:
     lib = _studio(request).library
     mine, shipped = lib.entries()
-    return {"folder": str(lib.root), "files": [lib.summary(e) for e in mine],
+    return {"folder": lib.root.name + "/", "files": [lib.summary(e) for e in mine],
             "shipped": [lib.summary(e) for e in shipped]}
 
 
@@ -176,14 +178,19 @@ def author(request: Request, _: dict) -> dict:
     return author_view(studio.library, entry, players, _options(q.getlist("option")), 1 if seed is None else seed)
 
 
-def new_game(request: Request, body: dict) -> dict:
+def _seed(body: dict) -> int:
     from catandsl.studio.author import MAX_SEED
 
-    ref = _field(body, "ref", str)
-    players = _field(body, "players", int, None)
     seed = _field(body, "seed", int, 1)
     if not 0 <= seed <= MAX_SEED:
         raise StudioError("request/value", f"a seed is from 0 to {MAX_SEED}")
+    return seed
+
+
+def new_game(request: Request, body: dict) -> dict:
+    ref = _field(body, "ref", str)
+    players = _field(body, "players", int, None)
+    seed = _seed(body)
     seat = _field(body, "seat", int, 0)
     bots = _field(body, "bots", (list, str), "greedy")
     if isinstance(bots, list) and not all(isinstance(b, str) for b in bots):
@@ -232,7 +239,6 @@ def game_resume(request: Request, body: dict) -> dict:
 def new_replay(request: Request, body: dict) -> dict:
     """A replay of a studio game (`game`: its id), a saved game (`save`), or a `play
     --log` text (`log`, with `ref`, and `players`, `options`, `seed` as played)."""
-    from catandsl.studio.play import check_save, rebuild_log
     from catandsl.studio.replays import match_log, parse_log, seats_in_log
 
     studio = _studio(request)
@@ -241,21 +247,16 @@ def new_replay(request: Request, body: dict) -> dict:
         with t.lock:
             actions, entries, game, title = list(t.actions), list(t.entries), t.game, t.scenario.title
     elif "save" in body:
-        data = check_save(body["save"])
-        _, scenario, game = studio.tables._game(data["scenario"], data["players"], data["options"], data["seed"])
-        if len(data["actions"]) > game.max_game_length():
-            raise StudioError("save/shape", "the saved game has more actions than a game of this scenario can")
-        state = game.deserialize_state(data["state"])
-        entries, actions = rebuild_log(game, data["actions"], state)
-        if not actions and data["actions"]:
+        saved = studio.tables.read_save(body["save"])
+        if not saved.actions and saved.data["actions"]:
             raise StudioError("save/actions", "the saved game's actions do not lead to its saved state")
-        title = scenario.title
+        actions, entries, game, title = saved.actions, saved.entries, saved.game, saved.scenario.title
     elif "log" in body:
         text = _field(body, "log", str)
         steps = parse_log(text)
         players = _field(body, "players", int, None) or seats_in_log(text) or None
-        _, scenario, game = studio.tables._game(_field(body, "ref", str), players, _body_options(body),
-                                                _field(body, "seed", int, 1))
+        _, scenario, game = studio.tables.game_for(_field(body, "ref", str), players, _body_options(body),
+                                                   _seed(body))
         if len(steps) > game.max_game_length():
             raise StudioError("log/format", "the log has more actions than a game of this scenario can")
         actions, entries = match_log(game, steps)
@@ -293,9 +294,14 @@ async def events(request: Request) -> Response:
     return StreamingResponse(stream(), media_type="text/event-stream", headers=HEADERS)
 
 
-def page(name: str):
+def page(view: str, title: str):
+    """A view's page: its body in the frame every page shares (pages/frame.html)."""
+    frame = (HERE / "pages" / "frame.html").read_text(encoding="utf-8")
+    body = (HERE / "pages" / f"{view}.html").read_text(encoding="utf-8")
+    html = frame.replace("{title}", title).replace("{view}", view).replace("{body}", body)
+
     async def endpoint(request: Request) -> Response:
-        return FileResponse(HERE / "pages" / name, media_type="text/html; charset=utf-8", headers=HEADERS)
+        return HTMLResponse(html, headers=HEADERS)
 
     return endpoint
 
@@ -340,7 +346,7 @@ def create_app(root: Path, host: str = "127.0.0.1", watch: bool = True) -> Starl
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await asyncio.wait_for(task, 5)
 
-    routes: list[BaseRoute] = [Route(path, page(name)) for path, name in PAGES.items()]
+    routes: list[BaseRoute] = [Route(path, page(view, title)) for path, (view, title) in PAGES.items()]
     routes.append(Route("/favicon.ico", lambda request: Response(status_code=204)))
     routes += [
         Route("/api/scenarios", api(scenarios)),

@@ -47,6 +47,7 @@ class Library:
     def __init__(self, root: Path):
         self.root = root.resolve()
         self._lock = threading.Lock()
+        self._compiling = threading.Lock()
         self._compiled: dict[tuple[str, str], tuple[tuple, Any]] = {}  # (what, path) -> (stamp, result)
 
     # ---- references --------------------------------------------------------------------
@@ -104,7 +105,7 @@ class Library:
         return Entry(f"dir:{'/'.join(parts)}", real, "/".join(parts))
 
     def relative(self, path: Path | str) -> str | None:
-        """A file's `dir:` reference when it lies under the folder (for watching)."""
+        """A file's path under the folder (as `dir:` references and the watcher name it), or None."""
         real = Path(path).resolve()
         return real.relative_to(self.root).as_posix() if real.is_relative_to(self.root) else None
 
@@ -116,8 +117,10 @@ class Library:
             hit = self._compiled.get(key)
         if hit is not None and _stamp(p for p, *_ in hit[0]) == hit[0]:
             return hit[1]
-        result, read = make()
-        stamp = _stamp([entry.path, *read])
+        before = _stamp([entry.path])  # taken first: an edit while compiling makes the result stale
+        with self._compiling:  # one compile at a time: the endpoints run in threads, the parser is shared
+            result, read = make()
+        stamp = before + _stamp(p for p in read if p != entry.path)
         with self._lock:
             if len(self._compiled) > 4 * MAX_FILES:
                 self._compiled.clear()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import secrets
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 import jsonschema
@@ -171,7 +172,7 @@ class Table:
         candidates = self._sites.get((kind, at), [])
         if not candidates:
             raise StudioError("site/nothing", f"nothing can ever be done at {name}")
-        if self.state.current_player() != self.seat:
+        if self.state.current_player() != self.seat and not self.state.is_terminal():
             raise StudioError("action/not_your_turn", "wait: it is not your decision")
         # the candidate of a kind the player may take somewhere now, else the first
         kinds = {self.game.actions[a].key()[:2] for a in self.state.legal_actions(self.seat)}
@@ -271,7 +272,8 @@ class Tables:
                 self._tables.popitem(last=False)
         return table
 
-    def _game(self, ref: str, players: int | None, options: dict[str, str], seed: int):
+    def game_for(self, ref: str, players: int | None, options: dict[str, str], seed: int):
+        """(entry, scenario, a new Game) of a reference, or the StudioError of why not."""
         from catandsl.checks import is_library
         from catandsl.engine import new_game
 
@@ -288,7 +290,7 @@ class Tables:
     def new(self, ref: str, players: int | None, options: dict[str, str], seed: int, seat: int,
             bots: str | list[str]) -> Table:
         """A new game; `bots` is one bot's name for every other seat, or a name per seat."""
-        entry, scenario, game = self._game(ref, players, options, seed)
+        entry, scenario, game = self.game_for(ref, players, options, seed)
         if not 0 <= seat < game.num_players:
             raise StudioError("request/seat", f"a seat is 0..{game.num_players - 1}")
         bots = [bots] * game.num_players if isinstance(bots, str) else list(bots)
@@ -300,24 +302,45 @@ class Tables:
 
         return self._add(make)
 
-    def resume(self, data: Any) -> Table:
+    def read_save(self, data: Any) -> Saved:
+        """A saved game checked and read back: its state through `deserialize_state` (a
+        tampered one is a StateError), its log when its actions lead to that state."""
         data = check_save(data)
-        entry, scenario, game = self._game(data["scenario"], data["players"], data["options"], data["seed"])
+        entry, scenario, game = self.game_for(data["scenario"], data["players"], data["options"], data["seed"])
         if data["players"] != game.num_players or not 0 <= data["seat"] < game.num_players:
             raise StudioError("save/shape", "the saved game's seat or player count is not this scenario's")
         if len(data["actions"]) > game.max_game_length():
             raise StudioError("save/shape", "the saved game has more actions than a game of this scenario can")
-        state = game.deserialize_state(data["state"])  # StateError when tampered
+        state = game.deserialize_state(data["state"])
+        entries, actions = rebuild_log(game, data["actions"], state)
+        return Saved(data, entry, scenario, game, state, entries, actions)
+
+    def resume(self, data: Any) -> Table:
+        saved = self.read_save(data)
 
         def make(tid: str) -> Table:
-            t = Table(tid, entry, scenario, game, data["seat"], data["bots"], data["options"], state)
-            t.entries, t.actions = rebuild_log(game, data["actions"], state)
-            if not t.entries and data["actions"]:
+            d = saved.data
+            t = Table(tid, saved.entry, saved.scenario, saved.game, d["seat"], d["bots"], d["options"], saved.state)
+            t.entries, t.actions = saved.entries, saved.actions
+            if not t.actions and d["actions"]:
                 t.notice = "the saved actions do not lead to the saved state: the log starts here"
             t.settle()
             return t
 
         return self._add(make)
+
+
+@dataclass
+class Saved:
+    """A saved game read back (Tables.read_save)."""
+
+    data: dict[str, Any]
+    entry: Entry
+    scenario: Any
+    game: Any
+    state: Any
+    entries: list[dict]  # the log, empty when the actions do not lead to the state
+    actions: list[int]
 
 
 def rebuild_log(game, actions: list[int], state) -> tuple[list[dict], list[int]]:

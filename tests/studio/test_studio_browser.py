@@ -65,7 +65,7 @@ def test_the_author_view_follows_the_player_count_and_shows_ids(studio, page):
     assert page.locator("#hover").inner_text() == "intersection (0, 0, N)"
     page.locator(".site-path[data-id='(0, 0, NE)']").hover()
     assert page.locator("#hover").inner_text() == "path (0, 0, NE)"
-    shot(page, "author")
+    shot(page, "author-players")
 
 
 def test_an_edit_on_disk_shows_its_diagnostic_and_the_fix_brings_the_board_back(studio, page):
@@ -73,6 +73,8 @@ def test_an_edit_on_disk_shows_its_diagnostic_and_the_fix_brings_the_board_back(
     good = path.read_text(encoding="utf-8")
     page.goto(studio.url + "/author?ref=dir:island.catan")
     page.wait_for_selector("#board svg")
+    page.locator(".site-intersection[data-id='(1, -1, S)']").hover()  # the one its warning names
+    shot(page, "author")
     try:
         loads = _loads(page)
         path.write_text(good.replace("victory 6", "victori 6"), encoding="utf-8")

@@ -321,3 +321,13 @@ def test_every_scenario_is_playable_from_what_the_page_offers(folder, name):
         table.act(aid)
     assert table.stopped is None
     assert len(kinds) >= 2
+
+
+def test_markup_in_a_file_reaches_the_page_as_text(client, folder):
+    """A title with markup is escaped in the board's SVG (the page puts the rest in as text)."""
+    text = (folder / "island.catan").read_text(encoding="utf-8").replace(
+        '"Seven-Hex Island"', '"<img src=x onerror=alert(1)> & Co"')
+    (folder / "hostile.catan").write_text(text, encoding="utf-8")
+    data = client.get("/api/author", params={"ref": "dir:hostile.catan", "players": 2}).json()
+    assert data["title"] == "<img src=x onerror=alert(1)> & Co"  # JSON: the page sets it as textContent
+    assert "<img" not in data["svg"] and "&lt;img src=x onerror=alert(1)&gt; &amp; Co" in data["svg"]
