@@ -20,7 +20,7 @@ def register_studio_commands(app) -> None:
                                  help="the address to listen on (loopback by default; 0.0.0.0 for every one)"),
     ):
         """Serve the web studio: the scenario list, the author view (board, diagnostics, reload
-        on change), play against bots, and replays (needs catandsl[studio])."""
+        on change), play against bots, and replays (needs the `studio` extra)."""
         if not folder.is_dir():
             cli._fail(f"{folder} is not a folder (catandsl serve FOLDER)")
         try:

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import tomllib
 import venv
+import zipfile
 
 import pytest
 
@@ -21,10 +22,8 @@ def test_wheel_installs_and_checks_a_scenario(tmp_path):
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(ROOT)],
                    check=True, capture_output=True, text=True)
     (wheel,) = dist.glob("catandsl-*.whl")
-    import zipfile
-
     inside = set(zipfile.ZipFile(wheel).namelist())  # the studio's pages and scripts are package data
-    assert {"catandsl/studio/pages/play.html", "catandsl/studio/static/play.js",
+    assert {"catandsl/studio/pages/frame.html", "catandsl/studio/pages/play.html", "catandsl/studio/static/play.js",
             "catandsl/studio/static/studio.css"} <= inside
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=True).create(env_dir)
