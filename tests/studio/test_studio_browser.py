@@ -12,7 +12,8 @@ import json
 import re
 
 import pytest
-from conftest import ARTIFACTS
+
+from tests.studio.helpers import ARTIFACTS
 
 MAX_MOVES = 3000  # the scripted player's moves: far more than a game of the duel takes
 

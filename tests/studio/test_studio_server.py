@@ -11,11 +11,11 @@ import subprocess
 import sys
 
 import pytest
-from conftest import make_folder
 from starlette.testclient import TestClient
 
 from catandsl import resources
 from catandsl.studio.app import MAX_BODY, create_app
+from tests.studio.helpers import ROOT, make_folder
 
 CODE = r"^[a-z_]+/[a-z_]+$"
 
@@ -297,8 +297,6 @@ def test_every_scenario_is_playable_from_what_the_page_offers(folder, name):
     page offers exactly the legal actions, the engine takes each, and every site offered
     is lit on the board."""
     import random
-
-    from conftest import ROOT
 
     from catandsl.studio.library import Library
     from catandsl.studio.offers import offers
