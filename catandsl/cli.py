@@ -605,6 +605,9 @@ def _app():
     from catandsl.cli_editor import register_editor_commands  # fmt, lsp
 
     register_editor_commands(app)
+    from catandsl.cli_studio import register_studio_commands  # serve
+
+    register_studio_commands(app)
     return app
 
 

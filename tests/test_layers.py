@@ -1,9 +1,10 @@
 """Dependencies point one way: syntax -> compiler -> ir <- board <- engine <- players,
 with rules (the primitive registry and its implementations) read by the compiler (to
 check) and the engine (to run). The front door (catandsl/__init__.py, checks.py), the
-CLI, simulate, lint, the pictures and the adapters (catandsl.adapters, extra `rl`) sit above
-them all, and nothing below the adapters loads what they need. Imports under `if TYPE_CHECKING:`
-are for the type checker only and are not counted."""
+CLI, simulate, lint, the pictures, the adapters (catandsl.adapters, extra `rl`) and the web
+studio (catandsl.studio, extra `studio`) sit above them all, and nothing below them loads
+what they need. Imports under `if TYPE_CHECKING:` are for the type checker only and are
+not counted."""
 
 from __future__ import annotations
 
@@ -36,6 +37,9 @@ ALLOWED = {
     "lint": {"board", "ir", "diagnostics", "compiler", "checks", "resources", "simulate", "render"},
     # the language server runs what `check` runs, and on save what `lint` finds; nothing below imports it
     "lsp": {"syntax", "compiler", "checks", "ir", "rules", "diagnostics", "resources", "lint"},
+    # the web studio (`catandsl serve`, extra `studio`) sits on top of everything; nothing imports it
+    "studio": {"", "board", "checks", "cli", "compiler", "diagnostics", "engine", "ir", "lint", "players",
+               "protocol", "render", "resources"},
 }
 
 
@@ -113,3 +117,22 @@ def test_the_core_and_the_formatter_need_no_lsp_extra():
     users = sorted(path.relative_to(ROOT).as_posix() for path in PACKAGE.rglob("*.py")
                    if any(m.split(".")[0] in ("pygls", "lsprotocol") for _, m in _runtime_imports(path)))
     assert users == ["catandsl/lsp/server.py"]
+
+
+def test_the_core_and_the_cli_need_no_studio_extra():
+    """Starlette, uvicorn and watchfiles are the studio's extra: the core and the CLI (its
+    commands registered, `serve` among them) never load them, and only catandsl/studio/
+    imports them."""
+    code = ("import sys, catandsl, catandsl.engine, catandsl.players, catandsl.cli; catandsl.cli._app(); "
+            "bad = [m for m in sys.modules if m.split('.')[0] in ('starlette', 'uvicorn', 'watchfiles')]; "
+            "assert not bad, bad; assert not [m for m in sys.modules if m.startswith('catandsl.studio')]")
+    p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    web = ("starlette", "uvicorn", "watchfiles")
+    users = sorted(path.relative_to(ROOT).as_posix() for path in PACKAGE.rglob("*.py")
+                   if any(m.split(".")[0] in web for _, m in _runtime_imports(path)))
+    assert users and all(u.startswith("catandsl/studio/") for u in users), users
+    importers = sorted(path.relative_to(ROOT).as_posix() for path in PACKAGE.rglob("*.py")
+                       if not path.relative_to(PACKAGE).as_posix().startswith("studio/")
+                       and any(m.startswith("catandsl.studio") for _, m in _runtime_imports(path)))
+    assert importers == ["catandsl/cli_studio.py"], importers

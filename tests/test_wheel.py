@@ -9,6 +9,7 @@ import subprocess
 import sys
 import tomllib
 import venv
+import zipfile
 
 import pytest
 
@@ -21,6 +22,9 @@ def test_wheel_installs_and_checks_a_scenario(tmp_path):
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(ROOT)],
                    check=True, capture_output=True, text=True)
     (wheel,) = dist.glob("catandsl-*.whl")
+    inside = set(zipfile.ZipFile(wheel).namelist())  # the studio's pages and scripts are package data
+    assert {"catandsl/studio/pages/frame.html", "catandsl/studio/pages/play.html", "catandsl/studio/static/play.js",
+            "catandsl/studio/static/studio.css"} <= inside
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=True).create(env_dir)
     py = env_dir / "bin" / "python"
@@ -69,6 +73,8 @@ def test_wheel_installs_and_checks_a_scenario(tmp_path):
     assert p.returncode == 0 and p.stdout.startswith("## E0302: "), p.stdout + p.stderr
     p = catandsl("lint", "--samples", "4", "--format", "json", "island.catan")
     assert p.returncode == 0 and json.loads(p.stdout)[0]["ok"], p.stdout + p.stderr
+    p = catandsl("serve", ".")  # the cli extra alone: the studio names its extra
+    assert p.returncode == 2 and "catandsl[studio]" in p.stderr, p.stdout + p.stderr
     p = catandsl("--version")
     assert p.returncode == 0 and p.stdout == f"catandsl {catandsl_version()}\n"
     meta = subprocess.run([str(py), "-c", "from importlib import metadata as m; d = m.metadata('catandsl'); "

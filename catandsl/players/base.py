@@ -71,15 +71,22 @@ def play_game(game, players, seed: int | None = None, log: bool = True):
         if not log:
             state.apply_action(a)
             continue
-        before = _Seen.of(state)
-        turn_player = getattr(state, "turn_player", -1)
-        between = who >= 0 and getattr(state.top(), "KIND", "") == "between_turns"
-        state.apply_action(a)
-        entry = describe(game, a, who, before, _Seen.of(state), turn_player)
-        if between:  # another player's phase between two turns
-            entry["text"] += " between turns"
-        entries.append(entry)
+        entries.append(logged_apply(game, state, a, who))
     return state, entries
+
+
+def logged_apply(game, state, action_id: int, who: int) -> dict:
+    """Apply one action to `state` (IllegalAction, state unchanged, if it is not legal)
+    and return its log entry, as `play_game` records it; `who` is the decider, -1 for a
+    chance outcome."""
+    before = _Seen.of(state)
+    turn_player = getattr(state, "turn_player", -1)
+    between = who >= 0 and getattr(state.top(), "KIND", "") == "between_turns"
+    state.apply_action(action_id)
+    entry = describe(game, action_id, who, before, _Seen.of(state), turn_player)
+    if between:  # another player's phase between two turns
+        entry["text"] += " between turns"
+    return entry
 
 
 class _Seen:

@@ -255,8 +255,11 @@ def piece_svg(board, p: Placed) -> str:
 
 def token_holdings(game, tokens_held) -> list[str]:
     """Per seat, the tokens it holds as one line ("gold 7, level 2"), in the order the
-    scenario declares its tokens; empty strings when a scenario has no tokens."""
+    scenario declares its tokens; no lines at all when the scenario has no tokens (so
+    the legend keeps no room for them: `legend_height` counts none)."""
     names = list(getattr(game, "token_names", ()))
+    if not names:
+        return []
     return [", ".join(f"{names[t]} {k}" for t, k in enumerate(row) if k > 0 and t < len(names))
             for row in tokens_held]
 

@@ -91,3 +91,13 @@ def test_same_state_same_picture(game):
     a = play(game, [RandomPlayer(p) for p in range(4)], 200)
     b = game.deserialize_state(a.serialize())
     assert render_state(game, a) == render_state(game, b)
+
+
+def test_every_legend_entry_lies_inside_the_picture(game):
+    """Four players take two rows; with no tokens in the scenario the rows keep no room
+    for them, so the second row ends inside the picture (it was cut off)."""
+    root = ET.fromstring(render_state(game, game.new_initial_state()))
+    _, top, _, height = (float(v) for v in root.get("viewBox").split())
+    rows = [float(e.get("y")) + float(e.get("height")) for e in root.iter()
+            if e.tag.endswith("rect") and e.get("height") == "16.0"]
+    assert len(rows) == 4 and max(rows) <= top + height

@@ -1,0 +1,403 @@
+"""The studio's web application (Starlette): four pages, their static files, and a JSON
+API the pages call.
+
+Every API answer is JSON; every error a user can cause is `{"error": {"code",
+"message"}}` with a 4xx status (errors.py), and anything else is a typed
+`studio/internal` error, its traceback only in the server's log. Request bodies are
+JSON of at most `MAX_BODY` bytes; a request whose Host is not the server's own is
+refused (so a web page elsewhere cannot reach a loopback server through DNS
+rebinding); scenarios are named by references (library.py), never paths.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from catandsl.studio.errors import StudioError, error_body
+from catandsl.studio.library import Library
+from catandsl.studio.play import Tables
+from catandsl.studio.replays import Replays
+from catandsl.studio.watch import Watcher
+
+MAX_BODY = 4 << 20  # a saved game or a log is far smaller
+MAX_OPTIONS = 64
+HERE = Path(__file__).resolve().parent
+# path -> (the view: its body in pages/VIEW.html and its script static/VIEW.js, the title)
+PAGES = {"/": ("list", "scenarios"), "/author": ("author", "author"), "/play": ("play", "play"),
+         "/replay": ("replay", "replay")}
+LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
+HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+                               "img-src 'self' data:; object-src 'none'; frame-ancestors 'none'; base-uri 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cache-Control": "no-store",
+}
+log = logging.getLogger("catandsl.studio")
+
+
+class Studio:
+    """What the endpoints share: the folder's scenarios, the games, the replays."""
+
+    def __init__(self, root: Path):
+        self.library = Library(root)
+        self.tables = Tables(self.library)
+        self.replays = Replays()
+        self.watcher = Watcher(self.library.root)
+
+
+# ---- reading requests ------------------------------------------------------------------------
+
+
+def _int(value: str | None, name: str, lo: int, hi: int) -> int | None:
+    if value is None or value == "":
+        return None
+    try:
+        n = int(value)
+    except ValueError:
+        raise StudioError("request/value", f"{name} is a whole number, not {value[:40]!r}") from None
+    if not lo <= n <= hi:
+        raise StudioError("request/value", f"{name} is from {lo} to {hi}")
+    return n
+
+
+def _options(pairs: list[str]) -> dict[str, str]:
+    if len(pairs) > MAX_OPTIONS:
+        raise StudioError("request/value", f"at most {MAX_OPTIONS} options")
+    out = {}
+    for p in pairs:
+        name, eq, item = p.partition("=")
+        if not eq or not name:
+            raise StudioError("request/value", f"an option is NAME=ITEM, not {p[:40]!r}")
+        out[name] = item
+    return out
+
+
+def _field(body: dict, name: str, kind: type | tuple, default: Any = ...) -> Any:
+    if name not in body:
+        if default is ...:
+            raise StudioError("request/field", f"the request needs {name!r}")
+        return default
+    value = body[name]
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        raise StudioError("request/field", f"{name!r} has the wrong type")
+    return value
+
+
+def _body_options(body: dict) -> dict[str, str]:
+    options = _field(body, "options", dict, {})
+    if len(options) > MAX_OPTIONS or not all(isinstance(k, str) and isinstance(v, str) for k, v in options.items()):
+        raise StudioError("request/field", "'options' maps option names to item names")
+    return options
+
+
+async def read_json(request: Request) -> dict:
+    """The request's JSON object, at most MAX_BODY bytes."""
+    kind = request.headers.get("content-type", "")
+    if kind.split(";")[0].strip().lower() != "application/json":
+        raise StudioError("request/media_type", "send JSON (Content-Type: application/json)")
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+        raise StudioError("body/too_large", f"a request body is at most {MAX_BODY:,} bytes")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise StudioError("body/too_large", f"a request body is at most {MAX_BODY:,} bytes")
+        chunks.append(chunk)
+    try:
+        data = json.loads(b"".join(chunks).decode("utf-8"))
+    except (ValueError, RecursionError):
+        raise StudioError("body/json", "the request body is not JSON") from None
+    if not isinstance(data, dict):
+        raise StudioError("body/json", "the request body is a JSON object")
+    return data
+
+
+def _answer(e: Exception) -> JSONResponse:
+    status, body = error_body(e)
+    if status >= 500:
+        log.error("internal error", exc_info=e)
+    return JSONResponse(body, status_code=status, headers=HEADERS)
+
+
+def api(fn: Callable[..., Any], body: bool = False):
+    """An endpoint: `fn(request, body)` run in a worker thread (it compiles and plays),
+    its result as JSON, any exception as a typed error."""
+
+    async def endpoint(request: Request) -> Response:
+        try:
+            data = await read_json(request) if body else {}
+            result = await run_in_threadpool(fn, request, data)
+        except Exception as e:  # noqa: BLE001 - every failure is a typed answer
+            return _answer(e)
+        if isinstance(result, Response):
+            return result
+        return JSONResponse(result, headers=HEADERS)
+
+    return endpoint
+
+
+# ---- the endpoints ---------------------------------------------------------------------------------
+
+
+def _studio(request: Request) -> Studio:
+    return request.app.state.studio
+
+
+def scenarios(request: Request, _: dict) -> dict:
+    lib = _studio(request).library
+    mine, shipped = lib.entries()
+    return {"folder": lib.root.name + "/", "files": [lib.summary(e) for e in mine],
+            "shipped": [lib.summary(e) for e in shipped]}
+
+
+def author(request: Request, _: dict) -> dict:
+    from catandsl.studio.author import MAX_SEED, author_view
+
+    studio = _studio(request)
+    q = request.query_params
+    entry = studio.library.resolve(q.get("ref"))
+    players = _int(q.get("players"), "players", 1, 8)
+    seed = _int(q.get("seed"), "seed", 0, MAX_SEED)
+    return author_view(studio.library, entry, players, _options(q.getlist("option")), 1 if seed is None else seed)
+
+
+def _seed(body: dict) -> int:
+    from catandsl.studio.author import MAX_SEED
+
+    seed = _field(body, "seed", int, 1)
+    if not 0 <= seed <= MAX_SEED:
+        raise StudioError("request/value", f"a seed is from 0 to {MAX_SEED}")
+    return seed
+
+
+def new_game(request: Request, body: dict) -> dict:
+    ref = _field(body, "ref", str)
+    players = _field(body, "players", int, None)
+    seed = _seed(body)
+    seat = _field(body, "seat", int, 0)
+    bots = _field(body, "bots", (list, str), "greedy")
+    if isinstance(bots, list) and not all(isinstance(b, str) for b in bots):
+        raise StudioError("request/field", "'bots' is a bot name or a list of them, one per seat")
+    t = _studio(request).tables.new(ref, players, _body_options(body), seed, seat, bots)
+    with t.lock:
+        return t.view()
+
+
+def game_view(request: Request, _: dict) -> dict:
+    t = _studio(request).tables.get(request.path_params["gid"])
+    with t.lock:
+        return t.view()
+
+
+def game_act(request: Request, body: dict) -> dict:
+    t = _studio(request).tables.get(request.path_params["gid"])
+    with t.lock:
+        if "action" in body:
+            t.act(_field(body, "action", int))
+        elif "site" in body:
+            site = _field(body, "site", dict)
+            kind, at = site.get("kind"), site.get("at")
+            if not isinstance(kind, str) or not isinstance(at, int) or isinstance(at, bool):
+                raise StudioError("request/field", "'site' is {\"kind\": hex|intersection|path, \"at\": N}")
+            t.click(kind, at)
+        else:
+            raise StudioError("request/field", "give 'action' (an id) or 'site'")
+        return t.view()
+
+
+def game_save(request: Request, _: dict) -> Response:
+    t = _studio(request).tables.get(request.path_params["gid"])
+    with t.lock:
+        data = t.save()
+    name = "".join(c if c.isalnum() else "-" for c in t.scenario.name) or "game"
+    return JSONResponse(data, headers={**HEADERS, "Content-Disposition": f'attachment; filename="{name}.game.json"'})
+
+
+def game_resume(request: Request, body: dict) -> dict:
+    t = _studio(request).tables.resume(body)
+    with t.lock:
+        return t.view()
+
+
+def new_replay(request: Request, body: dict) -> dict:
+    """A replay of a studio game (`game`: its id), a saved game (`save`), or a `play
+    --log` text (`log`, with `ref`, and `players`, `options`, `seed` as played)."""
+    from catandsl.studio.replays import match_log, parse_log, seats_in_log
+
+    studio = _studio(request)
+    if "game" in body:
+        t = studio.tables.get(body["game"])
+        with t.lock:
+            actions, entries, game, title = list(t.actions), list(t.entries), t.game, t.scenario.title
+    elif "save" in body:
+        saved = studio.tables.read_save(body["save"])
+        if not saved.actions and saved.data["actions"]:
+            raise StudioError("save/actions", "the saved game's actions do not lead to its saved state")
+        actions, entries, game, title = saved.actions, saved.entries, saved.game, saved.scenario.title
+    elif "log" in body:
+        text = _field(body, "log", str)
+        steps = parse_log(text)
+        players = _field(body, "players", int, None) or seats_in_log(text) or None
+        _, scenario, game = studio.tables.game_for(_field(body, "ref", str), players, _body_options(body),
+                                                   _seed(body))
+        if len(steps) > game.max_game_length():
+            raise StudioError("log/format", "the log has more actions than a game of this scenario can")
+        actions, entries = match_log(game, steps)
+        title = scenario.title
+    else:
+        raise StudioError("request/field", "give 'game', 'save' or 'log'")
+    return studio.replays.add(title, game, actions, entries).frame(0)
+
+
+def replay_frame(request: Request, _: dict) -> dict:
+    replay = _studio(request).replays.get(request.path_params["rid"])
+    step = _int(request.path_params["step"], "step", 0, 1 << 30)
+    assert step is not None
+    return replay.frame(step)
+
+
+async def events(request: Request) -> Response:
+    """Server-sent events: `{"changed": [paths under the folder]}` when .catan files change."""
+    watcher = _studio(request).watcher
+    queue = watcher.listen()
+
+    async def stream():
+        try:
+            yield "retry: 1000\n\n"
+            while not watcher.stop.is_set():
+                try:
+                    changed = await asyncio.wait_for(queue.get(), 10)
+                except TimeoutError:
+                    yield ": still here\n\n"
+                    continue
+                yield f"data: {json.dumps({'changed': changed})}\n\n"
+        finally:
+            watcher.forget(queue)
+
+    return StreamingResponse(stream(), media_type="text/event-stream", headers=HEADERS)
+
+
+def page(view: str, title: str):
+    """A view's page: its body in the frame every page shares (pages/frame.html)."""
+    frame = (HERE / "pages" / "frame.html").read_text(encoding="utf-8")
+    body = (HERE / "pages" / f"{view}.html").read_text(encoding="utf-8")
+    html = frame.replace("{title}", title).replace("{view}", view).replace("{body}", body)
+
+    async def endpoint(request: Request) -> Response:
+        return HTMLResponse(html, headers=HEADERS)
+
+    return endpoint
+
+
+async def not_found(request: Request, exc: Exception) -> Response:
+    status = getattr(exc, "status_code", 404)
+    code = "request/method" if status == 405 else "request/not_found"
+    message = "that method is not allowed here" if status == 405 else f"nothing at {request.url.path[:200]}"
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status, headers=HEADERS)
+
+
+class HostCheck:
+    """Refuse requests addressed to another host than the server's (DNS rebinding)."""
+
+    def __init__(self, app, hosts: frozenset[str] | None):
+        self.app, self.hosts = app, hosts
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http" and self.hosts is not None:
+            host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
+            name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+            if name.lower() not in self.hosts:
+                response = JSONResponse({"error": {"code": "request/host", "message": "this server answers for "
+                                                   "its own address only"}}, status_code=400, headers=HEADERS)
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def create_app(root: Path, host: str = "127.0.0.1", watch: bool = True) -> Starlette:
+    """The studio for the folder `root`, answering for `host` (and the loopback names)."""
+    studio = Studio(root)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        task = asyncio.create_task(studio.watcher.run()) if watch else None
+        try:
+            yield
+        finally:
+            studio.watcher.stop.set()
+            if task is not None:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await asyncio.wait_for(task, 5)
+
+    routes: list[BaseRoute] = [Route(path, page(view, title)) for path, (view, title) in PAGES.items()]
+    routes.append(Route("/favicon.ico", lambda request: Response(status_code=204)))
+    routes += [
+        Route("/api/scenarios", api(scenarios)),
+        Route("/api/author", api(author)),
+        Route("/api/events", events),
+        Route("/api/games", api(new_game, body=True), methods=["POST"]),
+        Route("/api/games/resume", api(game_resume, body=True), methods=["POST"]),
+        Route("/api/games/{gid}", api(game_view)),
+        Route("/api/games/{gid}/act", api(game_act, body=True), methods=["POST"]),
+        Route("/api/games/{gid}/save", api(game_save)),
+        Route("/api/replays", api(new_replay, body=True), methods=["POST"]),
+        Route("/api/replays/{rid}/{step}", api(replay_frame)),
+        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: not_found})
+    app.state.studio = studio
+    wildcard = host in ("0.0.0.0", "::", "")
+    hosts = None if wildcard else frozenset({host.lower(), *LOOPBACK})
+    app.add_middleware(HostCheck, hosts=hosts)
+    return app
+
+
+def listen(host: str, port: int):
+    """A listening socket on host:port (port 0: any free one); OSError when it cannot."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def server(app, sock):
+    """A uvicorn server for the app on the socket (run it with `.run(sockets=[sock])`)."""
+    import uvicorn
+
+    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2, lifespan="on")
+    return uvicorn.Server(config)
+
+
+def serve(root: Path, host: str = "127.0.0.1", port: int = 8000) -> None:
+    """Serve the studio until interrupted; OSError when the address cannot be had."""
+    sock = listen(host, port)
+    app = create_app(root, host)
+    bound = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    print(f"catandsl studio: serving {root} on http://{shown}:{bound}/ (Ctrl+C stops)", flush=True)
+    server(app, sock).run(sockets=[sock])

@@ -1,0 +1,101 @@
+"""What the page offers a player: the legal actions, grouped by kind for buttons and by
+site for clicks on the board, read from the engine alone (`legal_actions`, each
+action's JSON form, `action_to_string`), so any scenario the engine runs is playable
+without page code of its own."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+# Headings for the engine's own action kinds (the kinds are the engine's, never a
+# scenario's); any other kind is headed by its name.
+TITLES = {
+    "roll_dice": "Roll", "end_turn": "End turn", "build": "Build", "buy_card": "Buy", "play_card": "Play a card",
+    "bank_trade": "Trade with the bank", "offer": "Offer a trade", "accept": "Answer the offer",
+    "decline": "Answer the offer", "trade_with": "Trade with", "cancel_offer": "Withdraw the offer",
+    "discard": "Discard", "move": "Move", "steal": "Rob", "take": "Take", "choose_resource": "Choose a resource",
+    "choose_player": "Choose a player", "pass": "Pass", "take_action": "Actions", "build_stage": "Build a stage",
+    "pick_up": "Pick up", "put_down": "Put down", "travel": "Travel", "build_for": "Build for",
+    "place_harbor": "Place a harbor", "damage": "Damage",
+}
+# kinds shown together under one heading (an offer's two answers)
+SAME_GROUP = {"decline": "accept"}
+SEAT_FIELDS = ("player", "seat")
+
+
+def action_site(game, action) -> tuple[str, int] | None:
+    """The board site an action names (`at`): the site kind of its piece, or its
+    class's `SITE`; None for an action that names no site."""
+    at = getattr(action, "at", None)
+    if not isinstance(at, int):
+        return None
+    piece = getattr(action, "piece", None)
+    if isinstance(piece, str) and piece in game.piece_index:
+        return game.pieces[game.piece_index[piece]].site, at
+    kind = getattr(action, "SITE", None)
+    return (kind, at) if kind is not None else None
+
+
+def seat_label(game, seat: int) -> str:
+    from catandsl.players.base import seat_label as label
+
+    return label(game, seat)
+
+
+def action_label(game, aid: int) -> str:
+    """A button's words: the engine's own for an action on a site, else its fields'
+    values (a seat as P1..Pn), else its kind's heading."""
+    a = game.actions[aid]
+    if action_site(game, a) is not None:
+        return game.action_to_string(aid)
+    values = []
+    for f in fields(a):
+        v = getattr(a, f.name)
+        if f.name in SEAT_FIELDS and isinstance(v, int):
+            values.append(seat_label(game, v))
+        elif len(fields(a)) == 1:
+            values.append(str(v))
+        else:
+            values.append(f"{f.name.replace('_', ' ')} {v}")
+    return ", ".join(values) if values else a.KIND.replace("_", " ")
+
+
+def offers(state, seat: int) -> dict[str, Any]:
+    """The seat's legal actions now: `groups` by kind (in the order of the action
+    table), each action with its id, label, JSON and site; `sites` maps `kind:at` to
+    the ids of the actions on that site."""
+    game = state.game
+    groups: dict[str, dict[str, Any]] = {}
+    sites: dict[str, list[int]] = {}
+    if state.is_terminal() or state.is_chance_node() or state.current_player() != seat:
+        return {"groups": [], "sites": {}}
+    for aid in state.legal_actions():
+        a = game.actions[aid]
+        where = action_site(game, a)
+        key = SAME_GROUP.get(a.KIND, a.KIND)
+        if key == "build" and where is not None:  # one group per piece: "Build road"
+            key = f"build:{getattr(a, 'piece', '')}"
+        group = groups.get(key)
+        if group is None:
+            title = TITLES.get(key.partition(":")[0], key.replace("_", " "))
+            if key.startswith("build:"):
+                title = f"Build {key.partition(':')[2]}"
+            group = groups[key] = {"kind": key, "title": title, "actions": []}
+        item: dict[str, Any] = {"id": aid, "label": action_label(game, aid), "action": a.to_json()}
+        if where is not None:
+            item["site"] = {"kind": where[0], "at": where[1]}
+            sites.setdefault(f"{where[0]}:{where[1]}", []).append(aid)
+        group["actions"].append(item)
+    return {"groups": list(groups.values()), "sites": sites}
+
+
+def site_actions(game) -> dict[tuple[str, int], list[int]]:
+    """Every action of the game's table by the site it names (to find the engine's
+    reason when a click on a site matches no legal action)."""
+    out: dict[tuple[str, int], list[int]] = {}
+    for aid, a in enumerate(game.actions):
+        where = action_site(game, a)
+        if where is not None:
+            out.setdefault(where, []).append(aid)
+    return out

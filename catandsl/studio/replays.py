@@ -1,0 +1,177 @@
+"""Replays: a game's actions, stepped through one action at a time.
+
+A replay is made from a game saved by the studio (its action ids) or from the readable
+log `catandsl play --log` writes, given the scenario and the game's configuration
+(players, options, seed: the log does not say them). A log line is matched to the one
+action that, applied where the game stands, is described by that very line and its
+notes (`players.base.describe`, the function that wrote the log), so the log needs no
+ids; a line no action matches is an error naming that line.
+
+States are kept every `CHECKPOINT` steps, so any step is a few actions from one.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from catandsl.studio.errors import StudioError
+from catandsl.studio.pictures import SiteLayer
+
+CHECKPOINT = 32
+MAX_REPLAYS = 32
+LOG_INDENT = "      "  # how log_lines indents notes
+_SEAT = re.compile(r"\bP(\d+)\b")
+
+
+class Replay:
+    def __init__(self, rid: str, title: str, game, actions: list[int], entries: list[dict]):
+        self.id, self.title, self.game = rid, title, game
+        self.actions, self.entries = actions, entries
+        self.checkpoints: dict[int, Any] = {}
+        self.layer = SiteLayer(game.board)
+        s = game.new_initial_state()
+        self.turn_starts: list[list[int]] = []  # [turn, the step that starts it]
+        for k, aid in enumerate(actions):
+            if k % CHECKPOINT == 0:
+                self.checkpoints[k] = s.clone()
+            s.apply_action(aid)
+            if s.stage == "turn" and (not self.turn_starts or self.turn_starts[-1][0] != s.turns):
+                self.turn_starts.append([s.turns, k + 1])
+        self.final = s
+        self.checkpoints[len(actions)] = s.clone()
+
+    def state_at(self, k: int):
+        base = max(c for c in self.checkpoints if c <= k)
+        s = self.checkpoints[base].clone()
+        for aid in self.actions[base:k]:
+            s.apply_action(aid)
+        return s
+
+    def frame(self, k: int) -> dict[str, Any]:
+        from catandsl.players.base import entry_line, seat_label
+        from catandsl.render import palette
+        from catandsl.render.state_svg import render_state
+        from catandsl.studio.pictures import with_sites
+
+        n = len(self.actions)
+        if not 0 <= k <= n:
+            raise StudioError("replay/step", f"a step is 0..{n}")
+        g = self.game
+        s = self.state_at(k)
+        players = [{"seat": p, "name": seat_label(g, p), "colour": palette.player_colour(p), "points": s.points(p),
+                    "hand": dict(zip(g.resources, s.hands[p])),
+                    "cards": {c.name: v for c, v in zip(g.cards, s.cards[p]) if v},
+                    "played": {c.name: v for c, v in zip(g.cards, s.played[p]) if v},
+                    "awards": [a.title for j, a in enumerate(g.awards) if s.award_holder[j] == p]}
+                   for p in range(g.num_players)]
+        recent = []
+        for e in self.entries[max(0, k - 12):k]:
+            recent.append(entry_line(e))
+            recent.extend(LOG_INDENT + note for note in e.get("notes", ()))
+        out = {"id": self.id, "title": self.title, "step": k, "steps": n, "turn": s.turns, "stage": s.stage,
+               "players": players, "log": recent, "turns": self.turn_starts,
+               "svg": with_sites(render_state(g, s, title=self.title), self.layer), "result": None}
+        if k == n:
+            out["result"] = result_line(g, s)
+        return out
+
+
+def result_line(game, s) -> str:
+    from catandsl.players.base import seat_label
+
+    if not s.is_terminal():
+        return f"the game stops here, unfinished, in turn {s.turns}"
+    winners = [s.winner] if s.winner >= 0 else list(s.winners)
+    who = " and ".join(seat_label(game, p) for p in winners) or "none"
+    scores = ", ".join(f"{seat_label(game, p)} {v}" for p, v in enumerate(s.scores()))
+    return f"winner: {who} ({s.reason}) after {s.turns} turns; scores {scores}"
+
+
+def parse_log(text: str) -> list[tuple[str, list[str]]]:
+    """A `play --log` file as (line, notes) per action; the closing `winner:` line and
+    blank lines are left out."""
+    steps: list[tuple[str, list[str]]] = []
+    for raw in text.splitlines():
+        if not raw.strip():
+            continue
+        if raw.startswith(LOG_INDENT):
+            if not steps:
+                raise StudioError("log/format", f"a note before any action: {raw.strip()[:80]!r}")
+            steps[-1][1].append(raw[len(LOG_INDENT):])
+            continue
+        if raw.startswith("winner: "):
+            continue
+        if ": " not in raw:
+            raise StudioError("log/format", f"not a line of a catandsl play log: {raw[:80]!r}")
+        steps.append((raw, []))
+    if not steps:
+        raise StudioError("log/format", "the log has no actions")
+    return steps
+
+
+def seats_in_log(text: str) -> int:
+    """The highest seat P1..Pn the log names (every seat places in the set-up)."""
+    return max((int(m.group(1)) for m in _SEAT.finditer(text)), default=0)
+
+
+def match_log(game, steps: list[tuple[str, list[str]]]) -> tuple[list[int], list[dict]]:
+    """The action ids the log's lines describe, played from the start of `game`."""
+    from catandsl.engine import EngineError
+    from catandsl.players.base import entry_line, logged_apply
+
+    s = game.new_initial_state()
+    actions: list[int] = []
+    entries: list[dict] = []
+    for number, (line, notes) in enumerate(steps, 1):
+        if s.is_terminal():
+            raise StudioError("log/mismatch", f"log line {number} comes after the end of the game: {line[:80]!r}")
+        chance = s.is_chance_node()
+        who = -1 if chance else s.current_player()
+        candidates = [a for a, _ in s.chance_outcomes()] if chance else s.legal_actions()
+        if chance:  # the seeded draw first: a game played with this seed drew it
+            first = s.sample_chance()
+            candidates = [first] + [a for a in candidates if a != first]
+        found = None
+        for aid in candidates:
+            trial = s.clone()
+            try:
+                e = logged_apply(game, trial, aid, who)
+            except EngineError:
+                continue
+            if entry_line(e) == line and e["notes"] == notes:
+                found = (aid, e, trial)
+                break
+        if found is None:
+            raise StudioError("log/mismatch", f"log line {number} is no move of this game at that point: "
+                              f"{line[:100]!r} (are the scenario, players, options and seed the game's?)")
+        aid, e, s = found
+        actions.append(aid)
+        entries.append(e)
+    return actions, entries
+
+
+class Replays:
+    def __init__(self) -> None:
+        self._replays: OrderedDict[str, Replay] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def add(self, title: str, game, actions: list[int], entries: list[dict]) -> Replay:
+        import secrets
+
+        rid = secrets.token_urlsafe(12)
+        replay = Replay(rid, title, game, actions, entries)
+        with self._lock:
+            self._replays[rid] = replay
+            while len(self._replays) > MAX_REPLAYS:
+                self._replays.popitem(last=False)
+        return replay
+
+    def get(self, rid: object) -> Replay:
+        with self._lock:
+            replay = self._replays.get(rid) if isinstance(rid, str) else None
+        if replay is None:
+            raise StudioError("replay/unknown", "no such replay (the server forgets them when it restarts)")
+        return replay
