@@ -15,7 +15,7 @@ import pytest
 import catandsl
 from catandsl.engine.flow import SETUP, setup_entry
 from catandsl.players import UniformPlayer
-from catandsl.rules import damage, movement, network, neutral, placement, routes
+from catandsl.rules import damage, movement, network, neutral, placement, production, routes
 from catandsl.rules.movement import PickUp, PutDown, Relocating
 from catandsl.rules.neutral import Moving
 from tests.conftest import ROOT, compile_text
@@ -250,3 +250,52 @@ def test_an_own_settlement_joins_a_road_and_a_ship(tmp_path):
     assert routes.route_length(s, 0, both) == 3
     placement.place(s, 0, g.piece_index["settlement"], ships.xa(g))
     assert routes.route_length(s, 0, both) == walked_route(s, 0, both) == 5
+
+
+# ---- production on a board with far more hexes of a number than buildings -------------------
+
+def _wide_map(width: int, rows: int) -> str:
+    land = width * rows
+    terrains = ("forest", "pasture", "fields", "hills", "mountains")
+    tiles = ", ".join(f"{t} x{land // 5 + (k < land % 5)}" for k, t in enumerate(terrains))
+    numbers = (2, 3, 3, 4, 4, 5, 5, 6, 6, 8, 8, 9, 9, 10, 10, 11, 11, 12)
+    counts = {n: sum(1 for k in range(land) if numbers[k % len(numbers)] == n) for n in set(numbers)}
+    picture = "\n".join(("  " if r % 2 else "") + "   ".join("?" * width) for r in range(rows))
+    return f'''scenario wide "Wide" {{
+  uses base
+  players 2..4
+  map {{
+    rows """
+{picture}
+    """
+    legend {{ ? land }}
+    pool land shuffled [{tiles}]
+    numbers shuffled [{", ".join(f"{n} x{c}" for n, c in sorted(counts.items()))}]
+    start robber off board
+  }}
+}}
+'''
+
+
+def test_a_roll_pays_from_the_hexes_next_to_buildings_what_every_hex_of_it_pays(tmp_path, monkeypatch):
+    sc, diags = compile_text(tmp_path, _wide_map(18, 16))
+    assert sc is not None and not diags, diags
+    g = catandsl.new_game(sc, 2, {}, 3)
+    seats = [UniformPlayer(p) for p in range(2)]
+    s = g.new_initial_state()
+    while s.stage == "setup":
+        s.apply_action(s.sample_chance() if s.is_chance_node() else seats[s.current_player()].choose(s))
+    buildings = sum(len(c) for c in network.of(s).corners)
+    rolls = [r for r in range(2, 13) if r != 7]
+    assert any(len(g.board.number_hexes[r]) > 3 * buildings for r in rolls)  # the short way is taken
+    paid = {}
+    for r in rolls:
+        c = s.clone()
+        production.produce(c, r)
+        paid[r] = (c.hands, c.bank)
+    monkeypatch.setattr(production, "_rolled_hexes", lambda s, roll: s.game.board.number_hexes[roll])
+    for r in rolls:
+        c = s.clone()
+        production.produce(c, r)
+        assert paid[r] == (c.hands, c.bank), r
+    assert any(paid[r][0] != s.hands for r in rolls)  # some roll pays someone
