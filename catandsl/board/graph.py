@@ -26,7 +26,7 @@ a table where the sea runs to the edge.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import networkx as nx  # type: ignore[import-untyped]  # no inline types; types-networkx is not a dependency
 
@@ -37,9 +37,9 @@ from catandsl.ir.model import Terrain
 LAND, COAST, SEA = "land", "coast", "sea"
 
 
-@dataclass(frozen=True)
-class Tile:
-    """What instantiation decided for one hex of the board."""
+class Tile(NamedTuple):
+    """What instantiation decided for one hex of the board (a named tuple: a deal
+    makes one per hex, and `check` deals a map many times)."""
 
     hex: geo.Hex
     terrain: str
