@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 from functools import cache
-from pathlib import Path
 
 import pytest
 
@@ -189,8 +188,7 @@ def test_frontier_places_and_incremental_routes_equal_a_scan_of_the_board(name):
 
 def test_the_scenarios_are_found():
     assert "scenarios/seafarers/four_islands.catan" in SCENARIOS and len(SCENARIOS) > 10
-    assert all((ROOT / n).exists() for n in BROKEN) and BROKEN <= set(SCENARIOS)
-    assert Path(ROOT / SCENARIOS[0]).suffix == ".catan"
+    assert BROKEN <= set(SCENARIOS)  # (a broken map renamed would be played, and fail)
 
 
 # ---- the lines of routes, kept as pieces come and go (fixed positions) ------------------------
