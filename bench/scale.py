@@ -3,21 +3,30 @@ memory per state, for generated maps of 19, 100, 1,000 and 10,000 hexes, as a pl
 island (the base game's rules) and as an archipelago with ships (Seafarers' rules:
 islands of land separated by sea lanes).
 
-    python bench/scale.py [--actions N] [--sizes 19,100,1000,10000]
+    python bench/scale.py [--actions N] [--sizes 19,100,1000,10000] [--boards plain,archipelago]
+
+Instructions per action, a count the machine's load does not blur (one board a run):
+
+    valgrind --tool=callgrind --instr-atstart=no python bench/scale.py --sizes 10000 \
+        --boards plain --callgrind    # "I refs" / N: instructions per action
 
 Each map is a rectangle of hexes (19 hexes: the base game's island); the archipelago
 puts a sea lane on every third row and column. Terrains and numbers come from shuffled
-pools, so `check` deals every map 64 times. The table prints each figure and its growth
-factor over the row above; a cost per action that grew with the board beyond the
-neighbourhood an action touches would show as a factor near the hex growth (5-10x)
-instead of near 1.
+pools, so `check` deals every map 64 times. The times are this process's CPU time (the
+machine may be shared), the set-up's including a collection of its garbage; the
+actions are uniformly random, the first N of one game (its set-up included). The table
+prints each figure and its growth factor over the row above; a cost per action that grew
+with the board beyond the neighbourhood an action touches would show as a factor near
+the hex growth (5-10x) instead of near 1.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
+import os
 import random
-import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -85,25 +94,44 @@ def scenario_text(hexes: int, archipelago: bool) -> str:
 '''
 
 
+# CPU time of this process: on a machine shared with other work, wall-clock time
+# measures the others too.
+clock = time.process_time
+
+
+CALLGRIND = False  # --callgrind: count instructions in the actions only
+
+
+def counting(on: bool) -> None:
+    """Under `valgrind --tool=callgrind --instr-atstart=no`, count instructions from here."""
+    if CALLGRIND:
+        subprocess.run(["callgrind_control", "--instr=" + ("on" if on else "off"), str(os.getpid())],
+                       check=True, capture_output=True)
+
+
 def measure(hexes: int, archipelago: bool, actions: int) -> dict:
+    gc.collect()  # the boards measured before: their garbage is not this one's
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "scale.catan"
         path.write_text(scenario_text(hexes, archipelago), encoding="utf-8")
-        t = time.perf_counter()
+        t = clock()
         scenario, diags, _ = compile_path(path)
-        compile_s = time.perf_counter() - t
+        compile_s = clock() - t
     if scenario is None:
         raise SystemExit("\n".join(f"{x.code}: {x.message}" for x in diags))
-    t = time.perf_counter()
+    t = clock()
     game = catandsl.new_game(scenario, 4, {}, 1)
     state = game.new_initial_state()
-    setup_s = time.perf_counter() - t
+    gc.collect()  # the set-up's own garbage, collected in its time (not in the first actions')
+    setup_s = clock() - t
     rng = random.Random(1)
-    done, t = 0, time.perf_counter()
+    counting(True)
+    done, t = 0, clock()
     while done < actions and not state.is_terminal():
         state.apply_action(state.sample_chance() if state.is_chance_node() else rng.choice(state.legal_actions()))
         done += 1
-    per_action = (time.perf_counter() - t) / max(1, done)
+    per_action = (clock() - t) / max(1, done)
+    counting(False)
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
     copy = state.clone()
@@ -116,24 +144,33 @@ def measure(hexes: int, archipelago: bool, actions: int) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--actions", type=int, default=2000, help="random actions timed per board")
+    ap.add_argument("--actions", type=int, default=1000, help="random actions timed per board")
     ap.add_argument("--sizes", default="19,100,1000,10000")
+    ap.add_argument("--boards", default="plain,archipelago")
+    ap.add_argument("--callgrind", action="store_true", help="toggle callgrind's counting around the actions")
     args = ap.parse_args()
     sizes = [int(x) for x in args.sizes.split(",")]
-    for archipelago in (False, True):
+    boards = args.boards.split(",")
+    for warm_up in (False, True):  # untimed: imports, the parser's tables, so the first rows are not theirs
+        measure(19, warm_up, 10)
+    global CALLGRIND
+    CALLGRIND = args.callgrind
+    for archipelago in [b == "archipelago" for b in ("plain", "archipelago") if b in boards]:
         print(f"\n{'archipelago with ships' if archipelago else 'plain island'}")
         print(f"{'hexes':>7} {'compile s':>10} {'x':>6} {'set-up s':>9} {'x':>6} "
               f"{'us/action':>10} {'x':>6} {'state KiB':>10} {'x':>6}")
-        last = None
+        last: dict = {}
         for n in sizes:
             m = measure(n, archipelago, args.actions)
-
-            def grow(key: str) -> str:
-                return f"{m[key] / last[key]:6.1f}" if last and last[key] else "     -"
-
-            print(f"{m['hexes']:7d} {m['compile']:10.3f} {grow('compile')} {m['setup']:9.3f} {grow('setup')} "
-                  f"{m['action'] * 1e6:10.1f} {grow('action')} {m['state'] / 1024:10.1f} {grow('state')}")
+            print(f"{m['hexes']:7d} {m['compile']:10.3f} {grow(m, last, 'compile')} {m['setup']:9.3f} "
+                  f"{grow(m, last, 'setup')} {m['action'] * 1e6:10.1f} {grow(m, last, 'action')} "
+                  f"{m['state'] / 1024:10.1f} {grow(m, last, 'state')}")
             last = m
+
+
+def grow(m: dict, last: dict, key: str) -> str:
+    """The growth factor of a figure over the row above."""
+    return f"{m[key] / last[key]:6.1f}" if last and last[key] else "     -"
 
 
 if __name__ == "__main__":

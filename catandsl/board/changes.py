@@ -16,8 +16,6 @@ hexes. Island numbers are kept stable, because the state keeps them (island mark
 
 from __future__ import annotations
 
-import dataclasses
-
 from catandsl.board import geometry as geo
 from catandsl.board.board import Board
 from catandsl.board.instantiate import Deal, find_islands
@@ -34,7 +32,7 @@ def changed_board(d: Deal, changes: tuple[Change, ...]) -> Board:
     """The board of deal `d` with `changes` applied, in the order the hexes first changed."""
     tiles = dict(d.tiles)
     for h, terrain, number in changes:
-        tiles[h] = dataclasses.replace(tiles[h], terrain=terrain, number=number or None)
+        tiles[h] = tiles[h]._replace(terrain=terrain, number=number or None)
     order = sorted(tiles, key=geo.hex_key)
     land = [h for h in order if not d.terrains[tiles[h].terrain].water]
     islands = _numbered(find_islands(land), d, [h for h, _, _ in changes], order)

@@ -87,7 +87,8 @@ def neighbour(h: Hex, direction: str) -> Hex:
 
 def neighbours(h: Hex) -> tuple[Hex, ...]:
     """The six neighbours of a hex, in `DIRECTION_NAMES` order (E first, counter-clockwise)."""
-    return tuple(neighbour(h, d) for d in DIRECTION_NAMES)
+    q, r = h  # (written out: boards call this for every hex of every deal)
+    return ((q + 1, r), (q + 1, r - 1), (q, r - 1), (q - 1, r), (q - 1, r + 1), (q, r + 1))
 
 
 def distance(a: Hex, b: Hex) -> int:
@@ -163,7 +164,8 @@ def corner(h: Hex, name: str) -> Intersection:
 
 def corners(h: Hex) -> tuple[Intersection, ...]:
     """The six corners of a hex, clockwise from the top (`CORNER_NAMES` order)."""
-    return tuple(corner(h, c) for c in CORNER_NAMES)
+    q, r = h  # `corner` for N, NE, SE, S, SW, NW, written out
+    return ((q, r, "N"), (q + 1, r - 1, "S"), (q, r + 1, "N"), (q, r, "S"), (q - 1, r + 1, "N"), (q, r - 1, "S"))
 
 
 def intersection_hexes(i: Intersection) -> tuple[Hex, ...]:
@@ -173,12 +175,10 @@ def intersection_hexes(i: Intersection) -> tuple[Hex, ...]:
     if c == CENTRE:
         return ((q, r),)
     if c == "N":  # the top of (q, r) is also the bottom corner shared by the row above
-        hexes = ((q, r), (q, r - 1), (q + 1, r - 1))
-    elif c == "S":
-        hexes = ((q, r), (q - 1, r + 1), (q, r + 1))
-    else:
-        raise ValueError(f"not a canonical intersection: {i!r}")
-    return tuple(sorted(hexes, key=hex_key))
+        return ((q, r - 1), (q + 1, r - 1), (q, r))
+    if c == "S":
+        return ((q, r), (q - 1, r + 1), (q, r + 1))
+    raise ValueError(f"not a canonical intersection: {i!r}")
 
 
 def is_centre(i: Intersection) -> bool:
@@ -230,7 +230,8 @@ def canonical_edge(q: int, r: int, side: str) -> Path:
 
 def sides(h: Hex) -> tuple[Path, ...]:
     """The six sides of a hex as canonical path ids, in `SIDE_ORDER` (NE, E, SE, SW, W, NW)."""
-    return tuple(canonical_edge(h[0], h[1], s) for s in SIDE_ORDER)
+    q, r = h  # `canonical_edge` of each, written out
+    return ((q, r, "NE"), (q + 1, r, "W"), (q, r + 1, "NW"), (q - 1, r + 1, "NE"), (q, r, "W"), (q, r, "NW"))
 
 
 def is_spur(p: Path) -> bool:
@@ -247,27 +248,31 @@ def spur(h: Hex, corner_name: str) -> Path:
 
 def edge_ends(p: Path) -> tuple[Intersection, Intersection]:
     """The two intersections a path joins, sorted by `intersection_key`."""
-    q, r, s = p
+    q, r, s = p  # (the three sides a hex owns: in order already)
+    if s == "NE":
+        return ((q + 1, r - 1, "S"), (q, r, "N"))
+    if s == "NW":
+        return ((q, r - 1, "S"), (q, r, "N"))
+    if s == "W":
+        return ((q, r - 1, "S"), (q - 1, r + 1, "N"))
     if s in _SPUR_CORNER:
         ends = ((q, r, CENTRE), corner((q, r), _SPUR_CORNER[s]))
-    elif s == "NE":
-        ends = ((q, r, "N"), (q + 1, r - 1, "S"))
-    elif s == "NW":
-        ends = ((q, r - 1, "S"), (q, r, "N"))
-    elif s == "W":
-        ends = ((q, r - 1, "S"), (q - 1, r + 1, "N"))
-    else:
-        raise ValueError(f"not a canonical path: {p!r}")
-    return tuple(sorted(ends, key=intersection_key))  # type: ignore[return-value]
+        return tuple(sorted(ends, key=intersection_key))  # type: ignore[return-value]
+    raise ValueError(f"not a canonical path: {p!r}")
 
 
 def edge_hexes(p: Path) -> tuple[Hex, ...]:
     """The two hexes a path separates, sorted by `hex_key`; a spur's one hex."""
-    q, r, s = p
+    q, r, s = p  # the neighbour across an own side lies above or to the left
+    if s == "NE":
+        return ((q + 1, r - 1), (q, r))
+    if s == "NW":
+        return ((q, r - 1), (q, r))
+    if s == "W":
+        return ((q - 1, r), (q, r))
     if s in _SPUR_CORNER:
         return ((q, r),)
-    other = neighbour((q, r), s)
-    return tuple(sorted(((q, r), other), key=hex_key))
+    return tuple(sorted(((q, r), neighbour((q, r), s)), key=hex_key))  # any other side name
 
 
 def path_between(a: Intersection, b: Intersection) -> Path:

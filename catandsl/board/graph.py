@@ -26,7 +26,7 @@ a table where the sea runs to the edge.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import networkx as nx  # type: ignore[import-untyped]  # no inline types; types-networkx is not a dependency
 
@@ -37,9 +37,9 @@ from catandsl.ir.model import Terrain
 LAND, COAST, SEA = "land", "coast", "sea"
 
 
-@dataclass(frozen=True)
-class Tile:
-    """What instantiation decided for one hex of the board."""
+class Tile(NamedTuple):
+    """What instantiation decided for one hex of the board (a named tuple: a deal
+    makes one per hex, and `check` deals a map many times)."""
 
     hex: geo.Hex
     terrain: str
@@ -77,41 +77,40 @@ def build_graph(
     def land(h: geo.Hex) -> bool:
         return h in tiles and not terrains[tiles[h].terrain].water
 
-    for h in hexes:
-        t = tiles[h]
-        graph.add_node(
-            hex_node(h), kind="hex", terrain=t.terrain, number=t.number,
-            water=not land(h), island=islands.get(h, -1), frame=t.frame_piece is not None,
-            frame_piece=t.frame_piece, frame_label=t.frame_label, pool=t.pool,
-        )
+    # (nodes and edges added in bulk, each with its attribute dict: a board of 10,000
+    # hexes has 120,000 edges)
+    graph.add_nodes_from(
+        (hex_node(h), {
+            "kind": "hex", "terrain": t.terrain, "number": t.number, "water": not land(h),
+            "island": islands.get(h, -1), "frame": t.frame_piece is not None,
+            "frame_piece": t.frame_piece, "frame_label": t.frame_label, "pool": t.pool,
+        })
+        for h, t in ((h, tiles[h]) for h in hexes))
 
     harbor_at_corner = {end: hb.type for hb in harbors for end in geo.edge_ends(hb.path)}
     harbor_at_path = {hb.path: hb.type for hb in harbors}
 
-    corners = sorted({c for h in hexes for c in geo.corners(h)}, key=geo.intersection_key)
-    for c in corners:
+    def corner_data(c: geo.Intersection) -> dict:
         around = geo.intersection_hexes(c)
-        touched_islands = sorted({islands[h] for h in around if land(h)})
-        graph.add_node(
-            intersection_node(c), kind="intersection",
-            cls=classify(sum(land(h) for h in around), len(around)),
-            harbor=harbor_at_corner.get(c), islands=tuple(touched_islands), hub=None,
-        )
+        on_land = [h for h in around if land(h)]
+        return {"kind": "intersection", "cls": classify(len(on_land), len(around)),
+                "harbor": harbor_at_corner.get(c), "islands": tuple(sorted({islands[h] for h in on_land})),
+                "hub": None}
 
-    paths = sorted({p for h in hexes for p in geo.sides(h)}, key=geo.path_key)
-    for p in paths:
+    corners = sorted({c for h in hexes for c in geo.corners(h)}, key=geo.intersection_key)
+    graph.add_nodes_from((intersection_node(c), corner_data(c)) for c in corners)
+
+    def path_edge(p: geo.Path) -> tuple:
         a, b = geo.edge_ends(p)
         both = geo.edge_hexes(p)
-        graph.add_edge(
-            intersection_node(a), intersection_node(b), kind="path", id=p,
-            hexes=tuple(h for h in both if h in tiles),
-            cls=classify(sum(land(h) for h in both), len(both)),
-            harbor=harbor_at_path.get(p),
-        )
+        return (intersection_node(a), intersection_node(b), {
+            "kind": "path", "id": p, "hexes": tuple(h for h in both if h in tiles),
+            "cls": classify(sum(land(h) for h in both), len(both)), "harbor": harbor_at_path.get(p)})
 
-    for h in hexes:
-        for c in geo.corners(h):
-            graph.add_edge(hex_node(h), intersection_node(c), kind="touch")
+    paths = sorted({p for h in hexes for p in geo.sides(h)}, key=geo.path_key)
+    graph.add_edges_from(path_edge(p) for p in paths)
+    graph.add_edges_from((hex_node(h), intersection_node(c), {"kind": "touch"})
+                         for h in hexes for c in geo.corners(h))
 
     for h in hexes:
         if land(h) and terrains[tiles[h].terrain].hub:

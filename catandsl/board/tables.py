@@ -106,13 +106,15 @@ def derive_tables(
         corner_neighbours.append(tuple(sorted(adjacent)))
         corner_paths.append(tuple(sorted(ending)))
 
+    # each path's edge, found from its ends (ids follow the sort keys, so the ends and
+    # hexes that geometry gives in order have ascending ids)
     path_ends, path_hexes, path_cls = [], [], []
-    for a, b, edge in sorted(
-        ((a, b, e) for a, b, e in graph.edges(data=True) if e["kind"] == "path"),
-        key=lambda abe: path_id[abe[2]["id"]],
-    ):
-        path_ends.append(tuple(sorted((node_id(a), node_id(b)))))
-        path_hexes.append(tuple(sorted(hex_id[h] for h in edge["hexes"])))
+    adjacency = graph.adj
+    for p in paths:
+        a, b = geo.edge_ends(p)
+        edge = adjacency[intersection_node(a)][intersection_node(b)]
+        path_ends.append((corner_id[a], corner_id[b]))
+        path_hexes.append(tuple(hex_id[h] for h in edge["hexes"]))
         path_cls.append(CLASS_CODE[edge["cls"]])
 
     by_number: list[list[int]] = [[] for _ in range(13)]
@@ -144,7 +146,7 @@ def derive_tables(
         corner_cls=tuple(CLASS_CODE[d["cls"]] for d in corner_data),
         corner_harbor=tuple(harbor_of_corner.get(c, -1) for c in intersections),
         corner_islands=tuple(tuple(d["islands"]) for d in corner_data),
-        path_ends=tuple(path_ends),  # type: ignore[arg-type]
+        path_ends=tuple(path_ends),
         path_hexes=tuple(path_hexes),
         path_cls=tuple(path_cls),
         number_hexes=tuple(tuple(ids) for ids in by_number),

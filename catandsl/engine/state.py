@@ -31,6 +31,7 @@ from catandsl.rules.registry import EVERYTHING
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game
+    from catandsl.rules.network import Network
 
 FORMAT = 2  # the serialized form's version
 
@@ -119,7 +120,7 @@ class State:
     hidden_numbers: list[list[int]]  # [hidden pool][number] number tokens left in its stack
     hex_changes: list[list[int]]  # [hex, terrain, number]: hexes changed since the deal, in order
 
-    __slots__ = FIELDS + ("pending", "game", "_legal", "_chance", "_routes", "_changed", "_steps")
+    __slots__ = FIELDS + ("pending", "game", "_legal", "_chance", "_network", "_changed", "_steps")
 
     def __init__(self, game: Game):
         """The state before anything happened; see `initial` for the game's start."""
@@ -195,7 +196,8 @@ class State:
         self.hex_changes = []
         self._legal: list[int] | None = None
         self._chance: bool | None = None  # is_chance_node(), until the next action
-        self._routes: dict[tuple[int, tuple[int, ...]], int] = {}
+        # each seat's pieces and route lines (rules/network.py): derived on first use, not serialized
+        self._network: Network | None = None
         self._changed: set[str] = set()
         self._steps = 0  # rule statements run for the action being applied (flow.MAX_STATEMENTS)
 
@@ -217,7 +219,7 @@ class State:
         s.pending = [p.copy() for p in self.pending]
         s._legal = self._legal
         s._chance = self._chance
-        s._routes = dict(self._routes)
+        s._network = None if self._network is None else self._network.share()
         s._changed = set()
         s._steps = 0
         return s
@@ -231,7 +233,7 @@ class State:
         """Call after editing the data directly (tests building a fixed position)."""
         self._legal = None
         self._chance = None
-        self._routes = {}
+        self._network = None
         self._changed = set(EVERYTHING)
 
     def to_json(self) -> dict:

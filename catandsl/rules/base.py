@@ -18,7 +18,8 @@ the compiler can read the registry without loading the engine.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import MISSING, dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -96,6 +97,49 @@ def paths_next_to(game: Game, k: int) -> list[int]:
     return sorted({x for c in b.path_ends[k] for x in b.corner_paths[c] if x != k})
 
 
+class SiteIds:
+    """Per piece kind, the action ids of putting it on each site it may stand on (for a
+    neutral piece: of moving it there), in the order of its sites (`PieceInfo.allowed`,
+    ascending), listed the first time they are asked for: a list the size of the board,
+    sliced in play, never rebuilt."""
+
+    def __init__(self, game: Game):
+        self._game = game
+        self._of: dict[int, tuple[int, ...]] = {}
+
+    @classmethod
+    def build(cls, game: Game) -> SiteIds:
+        return cls(game)
+
+    def of(self, pi: int) -> tuple[int, ...]:
+        ids = self._of.get(pi)
+        if ids is None:
+            g = self._game
+            ids = self._of[pi] = tuple(map(g.build_id[pi].__getitem__, g.pieces[pi].allowed))
+        return ids
+
+
+def ids_on_sites(game: Game, pi: int) -> tuple[int, ...]:
+    """`SiteIds` of piece kind pi on the game's board as it is (on a board whose hexes
+    changed a piece may stand elsewhere: its ids are listed afresh)."""
+    if game is game.base:
+        return game.table(SiteIds).of(pi)
+    return tuple(map(game.build_id[pi].__getitem__, game.pieces[pi].allowed))
+
+
+def all_but(values: Sequence[int], sites: Sequence[int], left_out: Iterable[int]) -> list[int]:
+    """`values` (one for each of `sites`, ascending) without those of the sites
+    `left_out` (ascending, each one of `sites`): copied in slices, not item by item."""
+    out: list[int] = []
+    start = 0
+    for k in left_out:
+        i = bisect_left(sites, k, start)
+        out += values[start:i]
+        start = i + 1
+    out += values[start:]
+    return out
+
+
 # ---- actions -----------------------------------------------------------------------------
 
 ACTIONS: dict[str, type[Action]] = {}
@@ -134,6 +178,17 @@ ACTION_SOURCES: list[Callable[[Game], Iterable[Action]]] = []
 def action_source(fn: Callable[[Game], Iterable[Action]]) -> Callable[[Game], Iterable[Action]]:
     ACTION_SOURCES.append(fn)
     return fn
+
+
+def ids_of_kind(game: Game, kind: type[Action]) -> range:
+    """The ids of every action of one kind: a run of the action table, which is sorted
+    by kind first (found by bisection, not by reading the table through)."""
+    acts = game.actions
+    return range(bisect_left(acts, kind.KIND, key=_kind_of), bisect_right(acts, kind.KIND, key=_kind_of))
+
+
+def _kind_of(a: Action) -> str:
+    return a.KIND
 
 
 def rules_call(game: Game, name: str) -> bool:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from catandsl.rules import network
 from catandsl.rules.base import Action, EngineError, Prompt, Site, action_source, rules_call, seats_ok
 from catandsl.rules.registry import BOARD, FLOW, effect, query
 
@@ -83,8 +84,8 @@ class Damaging(Prompt):
         return super().check(game)
 
     def targets(self, s: State) -> list[int]:
-        return [k for k, (o, pi) in enumerate(zip(s.path_owner, s.path_piece))
-                if o == self.owner and pi in self.pieces and not is_damaged(s, k)]
+        return [k for k in sorted(network.of(s).paths[self.owner])
+                if s.path_piece[k] in self.pieces and not is_damaged(s, k)]
 
     def step(self, s: State) -> bool:
         if self.targets(s):

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from catandsl.rules.base import Action, EngineError, Prompt, Site, action_source, seats_ok
+from catandsl.rules.base import Action, EngineError, Prompt, Site, action_source, ids_of_kind, seats_ok
 from catandsl.rules.registry import BOARD, FLOW, STATIC, effect, query
 
 if TYPE_CHECKING:
@@ -92,10 +92,10 @@ class HexTables:
             name = b.graph.nodes[("hex", q, r)]["pool"]
             if name in index:
                 pool_of[h] = index[name]
-        ids = game.action_id
+        acts = game.actions
         return cls(tuple(p.name for p in pools), tuple(tiles), tuple(numbers), tuple(sorted(pool_of)),
-                   pool_of, {a.terrain: k for a, k in ids.items() if isinstance(a, RevealTile)},
-                   {a.number: k for a, k in ids.items() if isinstance(a, RevealNumber)})
+                   pool_of, {acts[k].terrain: k for k in ids_of_kind(game, RevealTile)},  # type: ignore[attr-defined]
+                   {acts[k].number: k for k in ids_of_kind(game, RevealNumber)})  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True, order=True)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from catandsl.rules import network
 from catandsl.rules.base import EngineError, Site
 from catandsl.rules.registry import BOARD, ISLANDS, STATIC, TOKENS, effect, query
 
@@ -44,7 +45,7 @@ def site_islands(game: Game, at: Site) -> tuple[int, ...]:
 
 def building_corners(s: State, player: int) -> list[int]:
     """Intersections holding one of the player's pieces."""
-    return [c for c, o in enumerate(s.corner_owner) if o == player]
+    return sorted(network.of(s).corners[player])
 
 
 def tags_of(s: State, player: int, tag: str) -> set[int]:

@@ -18,11 +18,22 @@ allow `move` (or `move ship`).
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from catandsl.rules import neutral, placement, sites
-from catandsl.rules.base import Action, Activity, IllegalAction, Prompt, action_source, activity, seats_ok, site
+from catandsl.rules import network, neutral, placement, sites
+from catandsl.rules.base import (
+    Action,
+    Activity,
+    EngineError,
+    IllegalAction,
+    Prompt,
+    action_source,
+    activity,
+    seats_ok,
+    site,
+)
 from catandsl.rules.registry import BOARD, FLOW
 
 if TYPE_CHECKING:
@@ -77,16 +88,28 @@ def movement_actions(game: Game) -> list[Action]:
 
 @dataclass(frozen=True)
 class MovementIds:
-    pick_up: dict[int, dict[int, int]]  # piece -> path -> id
-    put_down: dict[int, dict[int, int]]
+    """Per movable piece kind, the first action id of its PickUp and of its PutDown
+    actions: the action table lists them by site (`PieceInfo.sites`, ascending), so a
+    site's id is the first plus the site's place among them, found without a table as
+    large as the board."""
+
+    pick_up: dict[int, int]
+    put_down: dict[int, int]
 
     @classmethod
     def build(cls, game: Game) -> MovementIds:
-        ids = game.action_id
-        return cls({pi: {k: ids[PickUp(game.pieces[pi].name, k)] for k in game.pieces[pi].sites}
-                    for pi in game.movers},
-                   {pi: {k: ids[PutDown(game.pieces[pi].name, k)] for k in game.pieces[pi].sites}
-                    for pi in game.movers})
+        out: tuple[dict[int, int], dict[int, int]] = ({}, {})
+        for kind, first in zip((PickUp, PutDown), out):
+            for pi in game.movers:
+                P = game.pieces[pi]
+                if P.sites:
+                    first[pi] = game.action_id[kind(P.name, P.sites[0])]
+                    if game.action_id[kind(P.name, P.sites[-1])] != first[pi] + len(P.sites) - 1:
+                        raise EngineError(f"the {kind.KIND} actions of {P.name} are not one run of the table")
+        return cls(*out)
+
+    def id(self, game: Game, first: dict[int, int], pi: int, k: int) -> int:
+        return first[pi] + bisect_left(game.pieces[pi].sites, k)
 
 
 # ---- may it move ---------------------------------------------------------------------------
@@ -149,14 +172,13 @@ def _legal_moves(s: State, p: int, names: frozenset[str] | None) -> list[int]:
     g = s.game
     if not g.movers:
         return []
-    ids = g.table(MovementIds).pick_up
+    t = g.table(MovementIds)
     movers = g.movers
     out = []
-    for k, o in enumerate(s.path_owner):
-        if o == p and s.path_piece[k] in movers and not why_not_pick_up(s, p, k):
-            pi = s.path_piece[k]
-            if names is None or g.pieces[pi].name in names:
-                out.append(ids[pi][k])
+    for k in sorted(network.of(s).paths[p]):  # the player's own path pieces
+        pi = s.path_piece[k]
+        if pi in movers and (names is None or g.pieces[pi].name in names) and not why_not_pick_up(s, p, k):
+            out.append(t.id(g, t.pick_up, pi, k))
     return out
 
 
@@ -168,9 +190,7 @@ def _apply_pick_up(s: State, p: int, act: PickUp) -> None:
     if fresh:
         s.fresh_paths.remove(k)
     s.push(Relocating(p, pi, k, fresh))
-    s.path_owner[k] = -1
-    s.path_piece[k] = -1
-    _drop_routes(s, p)
+    network.lift_path(s, k)
 
 
 def _refusal(s: State, p: int, act: Action) -> IllegalAction | None:
@@ -210,23 +230,19 @@ class Relocating(Prompt):
         return self.player, self.piece
 
     def legal(self, s: State) -> list[int]:
-        ids = s.game.table(MovementIds).put_down[self.piece]
-        out = [ids[self.origin]]
-        for k in s.game.pieces[self.piece].allowed:
-            if k != self.origin and placement.can_place(s, self.player, self.piece, k, "normal"):
-                out.append(ids[k])
-        return out
+        g = s.game
+        t = g.table(MovementIds)
+        return [t.id(g, t.put_down, self.piece, k) for k in
+                [self.origin] + [k for k in placement.places(s, self.player, self.piece) if k != self.origin]]
 
     def apply(self, s: State, act: Action) -> None:
         assert isinstance(act, PutDown)
         g = s.game
         s.pending.pop()
         k = act.at
-        s.path_owner[k] = self.player
-        s.path_piece[k] = self.piece
+        network.put_path(s, k, self.player, self.piece)
         if self.fresh:
             placement.note_fresh(s, k)
-        _drop_routes(s, self.player)
         s.emit("moved", {"player": self.player, "piece": g.pieces[self.piece].name,
                          "from": site("path", self.origin), "at": site("path", k)})
         sites.check_reached(s, self.player, k)  # the moved piece may reach a site
@@ -236,8 +252,3 @@ class Relocating(Prompt):
             return IllegalAction("action/invalid_target",
                                  f"{s.game.action_to_string(s.game.action_id[act])}: not a legal site")
         return None
-
-
-def _drop_routes(s: State, p: int) -> None:
-    for key in [key for key in s._routes if key[0] == p]:
-        del s._routes[key]

@@ -34,6 +34,9 @@ from catandsl.rules.base import (
     Prompt,
     Site,
     action_source,
+    all_but,
+    ids_of_kind,
+    ids_on_sites,
     paths_next_to,
     seats_ok,
     site,
@@ -125,9 +128,10 @@ class MoveIds:
     @classmethod
     def build(cls, game: Game) -> MoveIds:
         out: dict[int, dict[tuple[int, int], int]] = {}
-        for a, k in game.action_id.items():
-            if isinstance(a, Move) and a.src >= 0:
-                out.setdefault(game.piece_index[a.piece], {})[(a.src, a.at)] = k
+        for k in ids_of_kind(game, Move):
+            a = game.actions[k]
+            if a.src >= 0:  # type: ignore[attr-defined]
+                out.setdefault(game.piece_index[a.piece], {})[(a.src, a.at)] = k  # type: ignore[attr-defined]
         return cls(out)
 
 
@@ -304,7 +308,10 @@ class Moving(Prompt):
             P = g.pieces[pi]
             if P.count == 1:
                 if not self.sources or here[0] in self.sources:
-                    out += [ids[h] for h in destinations(s, self.player, pi, [h for h in P.allowed if h != here[0]])]
+                    if P.moves_to is None:  # anywhere but here: the board's size, copied in slices
+                        out += all_but(ids_on_sites(g, pi), P.allowed, [here[0]] if here[0] in P.allowed_set else ())
+                    else:
+                        out += [ids[h] for h in destinations(s, self.player, pi, [h for h in P.allowed if h != here[0]])]
                 continue
             taken = set(here)
             # one piece of a kind per site

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from catandsl.rules import damage, neutral, sites, travel
+from catandsl.rules import damage, network, neutral, sites, travel
 from catandsl.rules.base import (
     Action,
     Activity,
@@ -20,6 +20,8 @@ from catandsl.rules.base import (
     Prompt,
     action_source,
     activity,
+    all_but,
+    ids_on_sites,
     seats_ok,
     site,
 )
@@ -55,29 +57,121 @@ def targets(s: State, p: int, pi: int, mode: str, step: Any = None) -> list[int]
     P = g.pieces[pi]
     if s.placed[p][pi] >= P.limit and not (s.damaged and damage.has_damaged(s, p, pi)):
         return []  # (a repair needs no piece from the supply)
-    ids = g.build_id[pi]
-    return [ids[k] for k in _candidates(s, p, P, mode) if can_place(s, p, pi, k, mode, step)]
+    if _open_everywhere(s, P, mode, step):  # the ids of every site, but a few
+        return all_but(ids_on_sites(g, pi), P.allowed, _refused_near(s, p, P, mode, step))
+    return list(map(g.build_id[pi].__getitem__, places(s, p, pi, mode, step)))
 
 
-def _candidates(s: State, p: int, P: PieceInfo, mode: str) -> Any:
-    """Sites worth testing: outside the set-up, a piece that must connect to (or
-    upgrade) the player's own pieces can only stand next to (or on) them, so only the
-    neighbourhood of the player's network is scanned, not the whole board."""
-    if mode != "normal" or not (P.connects or P.upgrades >= 0) or P.site == "hex":
-        return P.allowed
-    b = s.game.board
-    near: Any
-    if P.site == "intersection" and P.upgrades >= 0:
-        near = [k for k, o in enumerate(s.corner_owner) if o == p]
-    else:
-        corners = {c for x, o in enumerate(s.path_owner) if o == p for c in b.path_ends[x]}
-        corners.update(k for k, o in enumerate(s.corner_owner) if o == p)
-        if P.site == "intersection":
-            near = corners
-        else:
-            near = {x for c in corners for x in b.corner_paths[c]}
+def places(s: State, p: int, pi: int, mode: str = "normal", step: Any = None) -> list[int]:
+    """The site ids, ascending, where `can_place` lets player p put piece pi now (its
+    supply aside). Only sites next to the player's own pieces are tested when the piece
+    must connect to them, be placed touching the last one or upgrade one; a piece that
+    may stand anywhere is refused only near a piece on the board (the distance rule, an
+    occupant, a blocking neutral piece), so the sites far from every piece pass on its
+    `where` alone. The cost is that of the answer, never of the board."""
+    P = s.game.pieces[pi]
+    if _open_everywhere(s, P, mode, step):
+        return all_but(P.allowed, P.allowed, _refused_near(s, p, P, mode, step))
+    near = _near(s, p, P, mode, step)
+    if near is None:
+        return _open_corners(s, p, P, mode, step)
     allowed = P.allowed_set
-    return sorted(k for k in near if k in allowed)
+    return [k for k in near if k in allowed and can_place(s, p, pi, k, mode, step)]
+
+
+def _open_everywhere(s: State, P: PieceInfo, mode: str, step: Any) -> bool:
+    """An intersection piece that needs no connection, with no `where` of the step and
+    not `new` (the common case of a starting settlement): only `_refused_near` fails."""
+    return (P.site == "intersection" and P.upgrades < 0 and (mode == "setup" or not P.connects)
+            and (step is None or (not step.touching_last and step.where is None)))
+
+
+def _near(s: State, p: int, P: PieceInfo, mode: str, step: Any) -> Any:
+    """The sites `can_place` may accept, ascending (a few more do no harm), or None for an
+    intersection piece that needs no connection (`_open_corners`)."""
+    b = s.game.board
+    touching_last = step is not None and step.touching_last
+    if P.site == "intersection":
+        if touching_last:  # at an end of the player's own last path
+            last = s.last_path[p]
+            return b.path_ends[last] if last >= 0 else ()
+        if P.upgrades >= 0 and (step is None or not step.fresh):
+            return sorted(network.of(s).corners[p])  # on an own piece it replaces
+        if mode == "setup" or not P.connects:
+            return None
+        return sorted(network.frontier_corners(s, p))  # at an end of an own path piece
+    if P.site != "path":
+        return ()  # a player's piece never stands on a hex
+    if mode != "setup" and s.damaged and damage.has_damaged(s, p, P.index):
+        return s.damaged  # only a repair, on an own damaged piece
+    if mode == "setup" and touching_last:  # at the player's own last building
+        last = s.last_corner[p]
+        return b.corner_paths[last] if last >= 0 else ()
+    net = network.of(s)
+    if P.travel is not None:
+        if mode == "setup":
+            return P.allowed
+        return sorted({x for c in net.corners[p] for x in b.corner_paths[c]})  # at an own building
+    if not P.connects:
+        return P.allowed
+    corners = network.frontier_corners(s, p)
+    corners.update(net.corners[p])
+    return sorted({x for c in corners for x in b.corner_paths[c]})
+
+
+def _near_pieces(s: State, P: PieceInfo) -> set[int]:
+    """The intersections where, for an intersection piece that needs no connection, the
+    pieces on the board may matter: those taken, within the distance rule of one, or at
+    a neutral piece that blocks it. Anywhere else only its `where` may refuse it."""
+    g = s.game
+    b = g.board
+    distance, blockers = P.distance, P.blockers
+    if P.upgrades >= 0:  # `place city new`: where the piece it upgrades could stand
+        base = g.pieces[P.upgrades]
+        distance, blockers = max(distance, base.distance), blockers + base.blockers
+    within = g.within[distance] if distance > 1 else None
+    near: set[int] = set()
+    for corners in network.of(s).corners:
+        near.update(corners)
+        if within is not None:
+            for c in corners:
+                near.update(within[c])  # (the distance rule is symmetric)
+    for n in blockers:
+        on_hex = g.pieces[n].site == "hex"
+        for at in neutral.sites_of(s, n):
+            if at >= 0 and on_hex:
+                near.update(b.hex_corners[at])
+                near.add(b.hex_centre[at])  # (-1 for a hex with no centre point: no site)
+            elif at >= 0:
+                near.update(b.path_ends[at])
+    return near
+
+
+def _refused_near(s: State, p: int, P: PieceInfo, mode: str, step: Any) -> list[int]:
+    """The sites of the piece that `can_place` refuses, ascending: all near the pieces."""
+    allowed = P.allowed_set
+    return sorted(k for k in _near_pieces(s, P) if k in allowed and not can_place(s, p, P.index, k, mode, step))
+
+
+def _open_corners(s: State, p: int, P: PieceInfo, mode: str, step: Any) -> list[int]:
+    """The intersections where an intersection piece that needs no connection may stand
+    when the set-up step has a `where` or places a piece `new`: `can_place` decides near
+    the pieces on the board, elsewhere only the `where` (and, for `new`, the sites of the
+    piece it upgrades)."""
+    g = s.game
+    near = _near_pieces(s, P)
+    base = g.pieces[P.upgrades] if P.upgrades >= 0 else None
+    where = step.where if step is not None else None
+    out = []
+    for k in P.allowed:
+        if base is not None and k not in base.allowed_set:
+            continue
+        if k in near:
+            if can_place(s, p, P.index, k, mode, step):
+                out.append(k)
+        elif where is None or g.interp.static_condition(where, {"at": site(P.site, k), "player": p}, step.source):
+            out.append(k)
+    return out
 
 
 def can_place(s: State, p: int, pi: int, k: int, mode: str = "normal", step: Any = None) -> bool:
@@ -181,20 +275,15 @@ def place(s: State, p: int, pi: int, k: int) -> None:
     elif P.site == "intersection":
         if P.upgrades >= 0 and s.corner_owner[k] == p and s.corner_piece[k] == P.upgrades:
             s.placed[p][P.upgrades] -= 1  # the piece it replaces goes back to the player
-        s.corner_owner[k] = p
-        s.corner_piece[k] = pi
+        network.put_corner(s, k, p, pi)
         if p < g.num_players:  # a neutral seat places nothing `touching last`
             s.last_corner[p] = k
-        s._routes.clear()  # a building may break someone's route
     else:
-        s.path_owner[k] = p
-        s.path_piece[k] = pi
+        network.put_path(s, k, p, pi)
         if p < g.num_players:
             s.last_path[p] = k
         if P.movement is not None:
             note_fresh(s, k)  # B.4: not moved in the turn it is built
-        for key in [key for key in s._routes if key[0] == p]:
-            del s._routes[key]
     s.emit("built", {"player": p, "piece": P.name, "at": site(P.site, k)})
     if P.site == "path" and P.travel is None and p < g.num_players:
         sites.check_reached(s, p, k)  # a route that reaches a site (its hooks run first)

@@ -5,13 +5,17 @@ the bank instead (`Choosing`, one resource per action)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
 from typing import TYPE_CHECKING, ClassVar
 
+from catandsl.rules import network
 from catandsl.rules.base import CardByCard, Site, hexes_of
 from catandsl.rules.choices import ChoiceIds
 from catandsl.rules.registry import FLOW, HANDS, effect
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from catandsl.engine.state import State
 
 
@@ -27,7 +31,7 @@ def produce(s: State, roll: int) -> None:
     yields = piece_yields(s)
     chosen = [0] * n  # B.6: resources of the owner's choice (gold)
     choice = g.hex_choice
-    for h in b.number_hexes[roll] if 0 <= roll < len(b.number_hexes) else ():
+    for h in _rolled_hexes(s, roll):
         r = g.hex_resource[h]
         if h in blocked:
             continue
@@ -58,6 +62,18 @@ def produce(s: State, roll: int) -> None:
                 s.hands[owed_to[0]][r] += s.bank[r]
                 s.bank[r] = 0
     push_choices(s, chosen)
+
+
+def _rolled_hexes(s: State, roll: int) -> Iterable[int]:
+    """The hexes with the number `roll` that may pay someone: on a board with many more
+    of them than buildings, only those next to a building (the answer is the same)."""
+    b = s.game.board
+    hexes = b.number_hexes[roll] if 0 <= roll < len(b.number_hexes) else ()
+    buildings = network.of(s).corners
+    if len(hexes) <= 3 * sum(len(c) for c in buildings):
+        return hexes
+    number, around = b.hex_number, b.corner_hexes
+    return sorted({h for c in chain.from_iterable(buildings) for h in around[c] if number[h] == roll})
 
 
 def piece_yields(s: State) -> list[int]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from catandsl.rules.base import Action, EngineError, IllegalAction, Prompt, action_source, rules_call
+from catandsl.rules.base import Action, EngineError, IllegalAction, Prompt, action_source, ids_of_kind, rules_call
 from catandsl.rules.placement import place, targets
 from catandsl.rules.registry import BOARD, FLOW, STATIC, effect, query
 
@@ -63,8 +63,9 @@ class BuildForIds:
 
     @classmethod
     def build(cls, game: Game) -> BuildForIds:
-        return cls({(a.seat, game.piece_index[a.piece], a.at): k for a, k in game.action_id.items()
-                    if isinstance(a, BuildFor)})
+        acts = game.actions
+        return cls({(acts[k].seat, game.piece_index[acts[k].piece], acts[k].at): k  # type: ignore[attr-defined]
+                    for k in ids_of_kind(game, BuildFor)})
 
 
 @effect("player: player, seats: list<seat>, pieces: list<piece>", writes=(BOARD, FLOW))

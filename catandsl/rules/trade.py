@@ -18,7 +18,16 @@ from dataclasses import dataclass
 from itertools import combinations_with_replacement, product
 from typing import TYPE_CHECKING, ClassVar
 
-from catandsl.rules.base import Action, Activity, IllegalAction, Prompt, action_source, activity, seats_ok
+from catandsl.rules.base import (
+    Action,
+    Activity,
+    IllegalAction,
+    Prompt,
+    action_source,
+    activity,
+    ids_of_kind,
+    seats_ok,
+)
 from catandsl.rules.harbors import HarborTables
 from catandsl.rules.registry import FLOW, HANDS, TOKENS
 from catandsl.rules.sites import SiteTables
@@ -158,7 +167,7 @@ class TradeTables:
             (t.give // max(t.get, 1), game.res_index[t.resource] if t.resource else -1)
             for t in game.table(HarborTables).types)
         corners = tuple((c, h) for c, h in enumerate(game.board.corner_harbor) if h >= 0)
-        offers = [k for k, a in enumerate(acts) if isinstance(a, Offer)]
+        offers = ids_of_kind(game, Offer)
         both = bundles(game)
         vector = {name: v for name, v, _ in both}
         token_vector = {name: tv for name, _, tv in both}
@@ -172,7 +181,7 @@ class TradeTables:
             harbor_rates=harbor_rates,
             harbor_corners=corners,
             bank_id=tuple(tuple(ids.get(BankTrade(r, g), -1) for g in R) for r in R),
-            offer_ids=range(offers[0], offers[-1] + 1) if offers else range(0),
+            offer_ids=offers,
             offers_by_give=tuple((tuple((r, n) for r, n in enumerate(vector[g]) if n),
                                   tuple((t, n) for t, n in enumerate(token_vector[g]) if n), tuple(ks))
                                  for g, ks in by_give.items()),

@@ -1,0 +1,144 @@
+"""What each seat has on the board, kept as the game goes: the intersections and paths
+its pieces stand on, and the lines of its path pieces that routes are measured over.
+
+Placing, moving and lifting a piece go through `put_corner`, `put_path` and
+`lift_path` (rules/placement.py, rules/movement.py), which keep this up to date, so the
+places a piece may go next (the frontier of the seat's network) and its longest route
+are found from the seat's own pieces, never by scanning the board.
+
+It is a cache on the state (`State._network`), derived and never serialized: built by
+one pass over the board the first time it is asked for after the state was made or read
+back, and dropped by `State.changed()` (a fixed position edited directly). A clone
+shares its state's network until one of them places, moves or lifts a piece, which then
+takes its own copy: cloning costs nothing here. (Lines measured meanwhile are right for
+every state sharing it: their boards are the same.)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from catandsl.engine.state import State
+
+NOBODY = -1  # the owner of an empty site
+RouteKey = tuple[int, tuple[int, ...]]  # (seat, the path piece kinds a route is made of)
+
+
+class Line(NamedTuple):
+    """A seat's path pieces (of a route's kinds) joined to each other as a route may
+    pass (rules/routes.py), with the intersections at their ends and the longest route
+    over them. A route never leaves its line, so a change away from the line's
+    intersections leaves its length as it was."""
+
+    paths: frozenset[int]
+    corners: frozenset[int]
+    length: int
+
+
+class Network:
+    __slots__ = ("corners", "paths", "lines", "longest", "shared")
+
+    def __init__(self, corners: list[set[int]], paths: list[set[int]],
+                 lines: dict[RouteKey, list[Line]], longest: dict[RouteKey, int]):
+        self.corners = corners  # [seat] the intersections its pieces stand on
+        self.paths = paths  # [seat] the paths its pieces stand on (travellers aside)
+        # per route key: the lines still known to be whole; `longest` is the key's
+        # longest route while every line of the seat's pieces is known
+        self.lines = lines
+        self.longest = longest
+        self.shared = False  # a clone of the state holds it too: copy it before a change
+
+    @classmethod
+    def scan(cls, s: State) -> Network:
+        seats = s.game.num_seats
+        corners: list[set[int]] = [set() for _ in range(seats)]
+        paths: list[set[int]] = [set() for _ in range(seats)]
+        for owners, out in ((s.corner_owner, corners), (s.path_owner, paths)):
+            if owners.count(NOBODY) == len(owners):
+                continue  # (an empty board, as a game starts: seen at C speed)
+            for k, o in enumerate(owners):
+                if o != NOBODY:
+                    out[o].add(k)
+        return cls(corners, paths, {}, {})
+
+    def share(self) -> Network:
+        """This network, for a clone of its state (see the module's doc)."""
+        self.shared = True
+        return self
+
+    def copy(self) -> Network:
+        return Network([set(c) for c in self.corners], [set(p) for p in self.paths],
+                       {k: list(v) for k, v in self.lines.items()}, dict(self.longest))
+
+    def forget_lines(self, corners: tuple[int, ...], seat: int = -1, piece: int = -1,
+                     grown: bool = False) -> None:
+        """Lines touching these intersections may have joined, split or grown: drop them
+        (of one seat's routes counting one piece kind, or of everybody's). `grown`: the
+        seat has a new piece of that kind, in no line yet."""
+        for key, lines in self.lines.items():
+            if (seat >= 0 and key[0] != seat) or (piece >= 0 and piece not in key[1]):
+                continue
+            kept = [line for line in lines if line.corners.isdisjoint(corners)]
+            if grown or len(kept) < len(lines):
+                self.lines[key] = kept
+                self.longest.pop(key, None)
+
+
+def of(s: State) -> Network:
+    """The state's network, built from the board the first time it is asked for."""
+    net = s._network
+    if net is None:
+        net = s._network = Network.scan(s)
+    return net
+
+
+def _own(s: State) -> Network | None:
+    """The state's network, about to change: its own copy if a clone shares it."""
+    net = s._network
+    if net is not None and net.shared:
+        net = s._network = net.copy()
+    return net
+
+
+def put_corner(s: State, k: int, seat: int, piece: int) -> None:
+    """Seat's piece on intersection k (replacing what stood there: an upgrade)."""
+    before = s.corner_owner[k]
+    s.corner_owner[k] = seat
+    s.corner_piece[k] = piece
+    if before == seat:
+        return  # (an own upgrade joins and cuts no route)
+    net = _own(s)
+    if net is None:
+        return
+    if before >= 0:
+        net.corners[before].discard(k)
+    net.corners[seat].add(k)
+    net.forget_lines((k,))  # a building cuts others' routes, and joins an own road to an own ship
+
+
+def put_path(s: State, k: int, seat: int, piece: int) -> None:
+    """Seat's piece on the empty path k."""
+    s.path_owner[k] = seat
+    s.path_piece[k] = piece
+    net = _own(s)
+    if net is not None:
+        net.paths[seat].add(k)
+        net.forget_lines(s.game.board.path_ends[k], seat, piece, grown=True)
+
+
+def lift_path(s: State, k: int) -> None:
+    """The piece on path k leaves it (a ship being moved)."""
+    seat, piece = s.path_owner[k], s.path_piece[k]
+    s.path_owner[k] = -1
+    s.path_piece[k] = -1
+    net = _own(s)
+    if net is not None and seat >= 0:
+        net.paths[seat].discard(k)
+        net.forget_lines(s.game.board.path_ends[k], seat, piece)
+
+
+def frontier_corners(s: State, p: int) -> set[int]:
+    """The intersections at the ends of the seat's path pieces."""
+    ends = s.game.board.path_ends
+    return {c for x in of(s).paths[p] for c in ends[x]}

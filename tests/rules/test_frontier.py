@@ -1,0 +1,299 @@
+"""The places a piece may go and the longest routes are found from each seat's own
+pieces (rules/network.py), never by scanning the board: checked here, after every action
+of random games on every shipped scenario and example, against the old way kept as the
+oracle (every site a piece may stand on, tested with `can_place`; every route walked
+again from scratch; the network read off the board again)."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import pytest
+
+import catandsl
+from catandsl.engine.flow import SETUP, setup_entry
+from catandsl.players import UniformPlayer
+from catandsl.rules import damage, movement, network, neutral, placement, production, routes
+from catandsl.rules.movement import PickUp, PutDown, Relocating
+from catandsl.rules.neutral import Moving
+from tests.conftest import ROOT, compile_text
+from tests.engine import helpers
+from tests.engine import test_ships as ships
+from tests.engine.test_rules import _chain
+
+SCENARIOS = sorted(str(p.relative_to(ROOT)) for p in [*(ROOT / "scenarios").rglob("*.catan"),
+                                                       *(ROOT / "examples").rglob("*.catan")])
+BROKEN = {"examples/broken_island.catan", "examples/fan_maps/broken_harbor.catan",
+          "examples/fan_maps/broken_pool.catan"}  # maps written to fail `check`
+GAMES, ACTIONS = 2, 250  # per scenario: random games, actions checked in each
+ALL_SEATS_EVERY = 7  # actions between checks of every seat (the player to act: every action)
+
+
+@cache
+def scenario(name: str):
+    return catandsl.load(ROOT / name)
+
+
+def scanned_places(s, p: int, pi: int, mode: str, step=None) -> list[int]:
+    """The old way: every site the piece may stand on, each tested."""
+    return [k for k in s.game.pieces[pi].allowed if placement.can_place(s, p, pi, k, mode, step)]
+
+
+def scanned_targets(s, p: int, pi: int, mode: str, step=None) -> list[int]:
+    g = s.game
+    P = g.pieces[pi]
+    if s.placed[p][pi] >= P.limit and not (s.damaged and damage.has_damaged(s, p, pi)):
+        return []
+    return [g.build_id[pi][k] for k in scanned_places(s, p, pi, mode, step)]
+
+
+def scanned_neutral_moves(s, prompt: Moving) -> list[int]:
+    """The old way: every site the piece may stand on but its own (one of several: from
+    each of theirs to every free site)."""
+    g = s.game
+    out = []
+    for pi in prompt.pieces:
+        P = g.pieces[pi]
+        here = neutral.sites_of(s, pi)
+        if not neutral.may_move(s, prompt.player, pi):
+            continue
+        if P.count == 1:
+            if not prompt.sources or here[0] in prompt.sources:
+                out += [g.build_id[pi][h] for h in P.allowed if h != here[0]]
+            continue
+        free = [k for k in P.allowed if k not in here]
+        lifting = g.table(neutral.MoveIds).lifting[pi]
+        for src in sorted(set(here)):
+            if not prompt.sources or src in prompt.sources:
+                out += [g.build_id[pi][k] if src < 0 else lifting[(src, k)] for k in free]
+    return out
+
+
+def scanned_moves(s, p: int) -> list[int]:
+    g = s.game
+    return [g.action_id[PickUp(g.pieces[pi].name, k)] for k, (o, pi) in enumerate(zip(s.path_owner, s.path_piece))
+            if o == p and pi in g.movers and not movement.why_not_pick_up(s, p, k)]
+
+
+def walked_route(s, p: int, pieces: tuple[int, ...]) -> int:
+    """The old way: a depth-first walk from every end of every one of p's pieces."""
+    g = s.game
+    b = g.board
+    own = {k for k, o in enumerate(s.path_owner) if o == p and s.path_piece[k] in pieces}
+    joins = {(x, y) for x in pieces for y in pieces
+             if x == y or (x in g.pieces[y].connects and y in g.pieces[x].connects)}
+    used: set[int] = set()
+    best = 0
+
+    def walk(c: int, length: int, kind: int) -> None:
+        nonlocal best
+        best = max(best, length)
+        o = s.corner_owner[c]
+        if o != -1 and o != p and length > 0:
+            return
+        for x in b.corner_paths[c]:
+            if x in own and x not in used:
+                kx = s.path_piece[x]
+                if length > 0 and o != p and (kind, kx) not in joins:
+                    continue
+                used.add(x)
+                a, z = b.path_ends[x]
+                walk(z if a == c else a, length + 1, kx)
+                used.discard(x)
+
+    for c in sorted({c for x in own for c in b.path_ends[x]}):
+        walk(c, 0, -1)
+    return best
+
+
+def route_keys(g) -> list[tuple[int, ...]]:
+    """The kinds routes are measured over: each path piece alone, and all of them."""
+    kinds = [P.index for P in g.pieces if P.site == "path" and not P.neutral and P.travel is None]
+    return [(k,) for k in kinds] + ([tuple(kinds)] if len(kinds) > 1 else [])
+
+
+def check_state(s, everyone: bool) -> int:
+    """Compare everything with the oracle; returns how many comparisons were made."""
+    g = s.game
+    checked = 0
+    assert all(list(P.allowed) == sorted(P.allowed) for P in g.pieces)  # what placement and base.all_but rely on
+    fresh = network.Network.scan(s)
+    net = network.of(s)
+    assert net.corners == fresh.corners and net.paths == fresh.paths
+    actor = s.current_player() if not s.is_chance_node() else -1
+    seats = range(g.num_seats) if everyone else [actor] if 0 <= actor < g.num_seats else []
+    for p in seats:
+        for P in g.pieces:
+            if P.neutral:
+                continue
+            for mode in ("normal", "free") if everyone else ("normal",):
+                assert placement.places(s, p, P.index, mode) == scanned_places(s, p, P.index, mode), (p, P.name, mode)
+                assert placement.targets(s, p, P.index, mode) == scanned_targets(s, p, P.index, mode)
+                checked += 1
+        if p < g.num_players:
+            assert movement._legal_moves(s, p, None) == scanned_moves(s, p)
+        for key in route_keys(g):
+            assert routes.route_length(s, p, key) == walked_route(s, p, key), (p, key)
+            checked += 1
+    top = s.top()
+    if top is SETUP and s.start_player >= 0 and s.setup_pos < len(g.setup_script):
+        p, step = setup_entry(s)
+        if step.action == "place":
+            for name in step.pieces:
+                pi = g.piece_index[name]
+                assert placement.places(s, p, pi, "setup", step) == scanned_places(s, p, pi, "setup", step)
+                assert placement.targets(s, p, pi, "setup", step) == scanned_targets(s, p, pi, "setup", step)
+                checked += 1
+    if isinstance(top, Moving):
+        assert top.legal(s) == scanned_neutral_moves(s, top)
+        checked += 1
+    if isinstance(top, Relocating):
+        name = g.pieces[top.piece].name
+        want = [g.action_id[PutDown(name, k)] for k in
+                [top.origin] + [k for k in scanned_places(s, top.player, top.piece, "normal") if k != top.origin]]
+        assert top.legal(s) == want
+        checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("name", [n for n in SCENARIOS if n not in BROKEN])
+def test_frontier_places_and_incremental_routes_equal_a_scan_of_the_board(name):
+    sc = scenario(name)
+    checked = 0
+    for game_no in range(GAMES):
+        players = sc.players_max if game_no % 2 == 0 else sc.players_min
+        g = catandsl.new_game(sc, players, {}, 7 + game_no)
+        seats = [UniformPlayer(31 * game_no + p) for p in range(g.num_players)]
+        rng = random.Random(game_no)
+        s = g.new_initial_state()
+        for n in range(ACTIONS):
+            if s.is_terminal():
+                break
+            checked += check_state(s, everyone=n % ALL_SEATS_EVERY == 0)
+            if rng.random() < 0.05:  # a clone shares the network until one of the two changes it
+                other = s.clone()
+                for k in range(8):
+                    if other.is_terminal():
+                        break
+                    other.apply_action(rng.choice(other.legal_actions()) if not other.is_chance_node()
+                                       else other.sample_chance())
+                    checked += check_state(other, everyone=k == 7)
+            s.apply_action(s.sample_chance() if s.is_chance_node() else seats[s.current_player()].choose(s))
+        checked += check_state(s, everyone=True)
+        back = g.deserialize_state(s.serialize())  # read back: the network is derived again
+        checked += check_state(back, everyone=True)
+    assert checked > 100
+
+
+def test_the_scenarios_are_found():
+    assert "scenarios/seafarers/four_islands.catan" in SCENARIOS and len(SCENARIOS) > 10
+    assert BROKEN <= set(SCENARIOS)  # (a broken map renamed would be played, and fail)
+
+
+# ---- the lines of routes, kept as pieces come and go (fixed positions) ------------------------
+
+
+def _measuring(monkeypatch) -> list[frozenset[int]]:
+    """The lines `routes` measures from now on."""
+    seen: list[frozenset[int]] = []
+    measured = routes._measured
+
+    def counting(s, p, own, joins):
+        seen.append(own)
+        return measured(s, p, own, joins)
+
+    monkeypatch.setattr(routes, "_measured", counting)
+    return seen
+
+
+def test_an_opponents_settlement_cuts_the_line_it_stands_on(monkeypatch):
+    g = helpers.game()
+    road, settlement = (g.piece_index["road"],), g.piece_index["settlement"]
+    s = helpers.blank(g)
+    paths, corners = _chain(g, 47, 5)
+    helpers.put(s, 0, "settlement", 47)
+    for x in paths:
+        helpers.put(s, 0, "road", x)
+    assert routes.route_length(s, 0, road) == 5
+    seen = _measuring(monkeypatch)
+    placement.place(s, 1, settlement, corners[2])  # as a rule or a build would
+    assert routes.route_length(s, 0, road) == walked_route(s, 0, road) == 3
+    assert sorted(len(line) for line in seen) == [2, 3]  # the cut line, in its two parts
+
+
+def test_a_road_is_measured_with_its_own_line_alone(monkeypatch):
+    g = helpers.game()
+    road = (g.piece_index["road"],)
+    s = helpers.blank(g)
+    far, _ = _chain(g, 47, 3)
+    near, ends = _chain(g, 20, 2)
+    for x in far + near:
+        helpers.put(s, 0, "road", x)
+    assert routes.route_length(s, 0, road) == 3
+    seen = _measuring(monkeypatch)
+    step = next(x for x in g.board.corner_paths[ends[-1]]
+                if s.path_owner[x] == -1 and x in g.pieces[road[0]].allowed_set)
+    placement.place(s, 0, road[0], step)
+    assert routes.route_length(s, 0, road) == walked_route(s, 0, road) == 3
+    assert seen == [frozenset(near + [step])]  # the line of three roads that far is, untouched
+
+
+def test_an_own_settlement_joins_a_road_and_a_ship(tmp_path):
+    sc, diags = compile_text(tmp_path, ships.BOARD)
+    assert sc is not None and not diags, diags
+    g = catandsl.new_game(sc, 2, {}, 1)
+    both = (g.piece_index["road"], g.piece_index["ship"])
+    s = ships.trade_route(g, None)  # three roads and two ships meet at an empty intersection
+    assert routes.route_length(s, 0, both) == 3
+    placement.place(s, 0, g.piece_index["settlement"], ships.xa(g))
+    assert routes.route_length(s, 0, both) == walked_route(s, 0, both) == 5
+
+
+# ---- production on a board with far more hexes of a number than buildings -------------------
+
+def _wide_map(width: int, rows: int) -> str:
+    land = width * rows
+    terrains = ("forest", "pasture", "fields", "hills", "mountains")
+    tiles = ", ".join(f"{t} x{land // 5 + (k < land % 5)}" for k, t in enumerate(terrains))
+    numbers = (2, 3, 3, 4, 4, 5, 5, 6, 6, 8, 8, 9, 9, 10, 10, 11, 11, 12)
+    counts = {n: sum(1 for k in range(land) if numbers[k % len(numbers)] == n) for n in set(numbers)}
+    picture = "\n".join(("  " if r % 2 else "") + "   ".join("?" * width) for r in range(rows))
+    return f'''scenario wide "Wide" {{
+  uses base
+  players 2..4
+  map {{
+    rows """
+{picture}
+    """
+    legend {{ ? land }}
+    pool land shuffled [{tiles}]
+    numbers shuffled [{", ".join(f"{n} x{c}" for n, c in sorted(counts.items()))}]
+    start robber off board
+  }}
+}}
+'''
+
+
+def test_a_roll_pays_from_the_hexes_next_to_buildings_what_every_hex_of_it_pays(tmp_path, monkeypatch):
+    sc, diags = compile_text(tmp_path, _wide_map(18, 16))
+    assert sc is not None and not diags, diags
+    g = catandsl.new_game(sc, 2, {}, 3)
+    seats = [UniformPlayer(p) for p in range(2)]
+    s = g.new_initial_state()
+    while s.stage == "setup":
+        s.apply_action(s.sample_chance() if s.is_chance_node() else seats[s.current_player()].choose(s))
+    buildings = sum(len(c) for c in network.of(s).corners)
+    rolls = [r for r in range(2, 13) if r != 7]
+    assert any(len(g.board.number_hexes[r]) > 3 * buildings for r in rolls)  # the short way is taken
+    paid = {}
+    for r in rolls:
+        c = s.clone()
+        production.produce(c, r)
+        paid[r] = (c.hands, c.bank)
+    monkeypatch.setattr(production, "_rolled_hexes", lambda s, roll: s.game.board.number_hexes[roll])
+    for r in rolls:
+        c = s.clone()
+        production.produce(c, r)
+        assert paid[r] == (c.hands, c.bank), r
+    assert any(paid[r][0] != s.hands for r in rolls)  # some roll pays someone
