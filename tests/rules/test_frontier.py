@@ -50,7 +50,8 @@ def scanned_targets(s, p: int, pi: int, mode: str, step=None) -> list[int]:
 
 def scanned_neutral_moves(s, prompt: Moving) -> list[int]:
     """The old way: every site the piece may stand on but its own (one of several: from
-    each of theirs to every free site)."""
+    each of theirs to every free site), kept to the sites its `moves_to` allows (judged by
+    neutral.destinations, tested on its own in test_moves_to.py)."""
     g = s.game
     out = []
     for pi in prompt.pieces:
@@ -60,9 +61,10 @@ def scanned_neutral_moves(s, prompt: Moving) -> list[int]:
             continue
         if P.count == 1:
             if not prompt.sources or here[0] in prompt.sources:
-                out += [g.build_id[pi][h] for h in P.allowed if h != here[0]]
+                out += [g.build_id[pi][h] for h in neutral.destinations(s, prompt.player, pi, P.allowed)
+                        if h != here[0]]
             continue
-        free = [k for k in P.allowed if k not in here]
+        free = neutral.destinations(s, prompt.player, pi, [k for k in P.allowed if k not in here])
         lifting = g.table(neutral.MoveIds).lifting[pi]
         for src in sorted(set(here)):
             if not prompt.sources or src in prompt.sources:
