@@ -27,7 +27,7 @@ from catandsl.rules import dice as dice_rules
 from catandsl.rules import hexes
 from catandsl.rules.base import ACTION_SOURCES, ACTIVITIES, Action, Activity, ArgumentError, EngineError, site
 from catandsl.rules.movement import MoveInfo
-from catandsl.rules.registry import EVENTS, reads
+from catandsl.rules.registry import EVENTS, FLOW, bits, reads, writes
 from catandsl.rules.roll_cards import CardSource
 from catandsl.rules.sites import SiteInfo, SiteTables
 
@@ -136,8 +136,16 @@ class Game:
         self._build_turn()
         self.awards = list(rs.awards.values())
         # the parts of the game each award's measure reads (see rules/registry.py)
-        self.award_reads = tuple(_reads(a.measure) for a in self.awards)
-        self.award_parts = frozenset().union(*self.award_reads)
+        # (as bits of registry.PART_BITS, like everything the engine tracks of what is written)
+        self.award_reads = tuple(bits(_reads(a.measure)) for a in self.awards)
+        self.award_parts = 0
+        for b in self.award_reads:
+            self.award_parts |= b
+        # what victory reads: points (and so the awards), whose turn it is, each
+        # `victory ... where` condition; an action that writes none of it wins nobody
+        self.victory_parts = bits(reads("points")) | bits(frozenset((FLOW,))) | self.award_parts
+        for v in self.victories:
+            self.victory_parts |= bits(_reads(v.condition))
         self._build_action_table()
         # where the roll comes from: the dice, or a deck of roll cards (`roll_cards`)
         self.roll_source: dice_rules.DiceSource | CardSource = (
@@ -203,8 +211,8 @@ class Game:
         """The sites where a piece's `where` holds, over this game's board."""
         if p.where is None:
             return sites
-        return tuple(k for k in sites
-                     if self.interp.static_condition(p.where, {"at": site(p.site, k)}, p.source))
+        holds = self.interp.static_test(p.where, p.source)
+        return tuple(k for k in sites if holds({"at": site(p.site, k)}))
 
     def _names(self) -> dict[str, Any]:
         """Declared names a rule may refer to, each standing for its name; an island
@@ -408,6 +416,9 @@ class Game:
                 if h.event not in EVENTS:
                     raise EngineError(f"unknown event {h.event!r}", h.source)
                 self.hooks.setdefault(h.event, []).append((h, register(h.effects)))
+        # what a statement writes (awards read again after it): its call's primitive's writes
+        self.effect_writes = tuple(bits(writes(str(e.expr.value))) if e.op == "call" and e.expr is not None
+                                   else 0 for e in self.effects)
 
     def _build_setup(self) -> None:
         """The set-up as a script of (player, round, step) in play order."""
@@ -491,7 +502,7 @@ class Game:
         ordered = sorted(acts, key=lambda a: a.key())
         self.actions: tuple[Action, ...] = tuple(ordered)
         self.action_id: dict[Action, int] = {a: k for k, a in enumerate(ordered)}
-        self.action_writes = tuple(type(a).WRITES for a in ordered)
+        self.action_writes = tuple(bits(type(a).WRITES) for a in ordered)
         # which activity owns each action kind a phase may offer
         self.activity_of: dict[type[Action], Activity] = {
             kind: a for a in ACTIVITIES.values() for kind in a.applies}

@@ -27,7 +27,7 @@ from catandsl.rules import roll_cards, scoring
 from catandsl.rules.base import CHANCE, TERMINAL, Action, IllegalAction, Prompt
 from catandsl.rules.harbors import HarborTables
 from catandsl.rules.hexes import HexTables
-from catandsl.rules.registry import EVERYTHING
+from catandsl.rules.registry import EVERYTHING, bits
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game
@@ -119,7 +119,7 @@ class State:
     hidden_numbers: list[list[int]]  # [hidden pool][number] number tokens left in its stack
     hex_changes: list[list[int]]  # [hex, terrain, number]: hexes changed since the deal, in order
 
-    __slots__ = FIELDS + ("pending", "game", "_legal", "_chance", "_routes", "_changed", "_steps")
+    __slots__ = FIELDS + ("pending", "game", "_legal", "_chance", "_outcomes", "_routes", "_changed", "_steps")
 
     def __init__(self, game: Game):
         """The state before anything happened; see `initial` for the game's start."""
@@ -195,8 +195,9 @@ class State:
         self.hex_changes = []
         self._legal: list[int] | None = None
         self._chance: bool | None = None  # is_chance_node(), until the next action
+        self._outcomes: list[tuple[int, float]] | None = None  # chance_outcomes(), until the next action
         self._routes: dict[tuple[int, tuple[int, ...]], int] = {}
-        self._changed: set[str] = set()
+        self._changed = 0  # the parts written by the action being applied (registry.PART_BITS)
         self._steps = 0  # rule statements run for the action being applied (flow.MAX_STATEMENTS)
 
     @classmethod
@@ -217,8 +218,9 @@ class State:
         s.pending = [p.copy() for p in self.pending]
         s._legal = self._legal
         s._chance = self._chance
+        s._outcomes = self._outcomes
         s._routes = dict(self._routes)
-        s._changed = set()
+        s._changed = 0
         s._steps = 0
         return s
 
@@ -231,8 +233,9 @@ class State:
         """Call after editing the data directly (tests building a fixed position)."""
         self._legal = None
         self._chance = None
+        self._outcomes = None
         self._routes = {}
-        self._changed = set(EVERYTHING)
+        self._changed = bits(EVERYTHING)
 
     def to_json(self) -> dict:
         out: dict[str, Any] = {f: getattr(self, f) for f in FIELDS}
@@ -296,7 +299,11 @@ class State:
         return self._legal
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return self.top().outcomes(self) if self.is_chance_node() else []
+        """(action id, probability) of each outcome at a chance node, kept until the next
+        action: never edit the list."""
+        if self._outcomes is None:
+            self._outcomes = self.top().outcomes(self) if self.is_chance_node() else []
+        return self._outcomes
 
     def sample_chance(self) -> int:
         """A chance outcome drawn from an RNG derived from the game seed and the number of
