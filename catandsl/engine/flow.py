@@ -456,8 +456,10 @@ def is_chance(s: State, top: Prompt) -> bool:
 
 def advance(s: State) -> None:
     """Run everything that needs no decision, up to the next decision or chance node."""
-    while s.stage != "over" and s.top().step(s):
-        pass
+    while s.stage != "over":
+        pending = s.pending  # (a step may put a new list there: the game's end)
+        if not (pending[-1] if pending else STANDING[s.stage]).step(s):
+            return
 
 
 def legal(s: State) -> list[int]:

@@ -502,7 +502,8 @@ class Game:
         ordered = sorted(acts, key=lambda a: a.key())
         self.actions: tuple[Action, ...] = tuple(ordered)
         self.action_id: dict[Action, int] = {a: k for k, a in enumerate(ordered)}
-        self.action_writes = tuple(bits(type(a).WRITES) for a in ordered)
+        by_kind = {kind: bits(kind.WRITES) for kind in {type(a) for a in ordered}}
+        self.action_writes = tuple(by_kind[type(a)] for a in ordered)
         # which activity owns each action kind a phase may offer
         self.activity_of: dict[type[Action], Activity] = {
             kind: a for a in ACTIVITIES.values() for kind in a.applies}

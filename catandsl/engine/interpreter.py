@@ -45,7 +45,8 @@ def type_checks(game: Game) -> dict[str, Check]:
 
     def site(kinds: tuple[str, ...]) -> Check:
         def check(v: Any) -> str:
-            if isinstance(v, list) and len(v) == 2 and v[0] in kinds and _is_int(v[1]):
+            if isinstance(v, list) and len(v) == 2 and v[0] in kinds and isinstance(v[1], int) \
+                    and not isinstance(v[1], bool):
                 return ""
             got = _SITE_WORD.get(v[0], repr(v)) if isinstance(v, list) and v and isinstance(v[0], str) else repr(v)
             return f"{' or '.join(_SITE_WORD[c] for c in kinds)}, not {got}"
@@ -59,11 +60,14 @@ def type_checks(game: Game) -> dict[str, Check]:
         return "" if ok else f"an island, not {v!r}"
 
     checks: dict[str, Check] = {
-        "int": lambda v: "" if _is_int(v) else f"a number, not {v!r}",
+        # (`isinstance(v, int) and not isinstance(v, bool)`, _is_int, written out: these run often)
+        "int": lambda v: "" if isinstance(v, int) and not isinstance(v, bool) else f"a number, not {v!r}",
         "bool": lambda v: "" if isinstance(v, bool) else f"true or false, not {v!r}",
         "str": lambda v: "" if isinstance(v, str) else f"a string, not {v!r}",
-        "player": lambda v: "" if _is_int(v) and 0 <= v < n else f"a player (a seat 0..{n - 1}), not {v!r}",
-        "seat": lambda v: "" if _is_int(v) and 0 <= v < seats else f"a seat (0..{seats - 1}), not {v!r}",
+        "player": lambda v: "" if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < n
+        else f"a player (a seat 0..{n - 1}), not {v!r}",
+        "seat": lambda v: "" if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < seats
+        else f"a seat (0..{seats - 1}), not {v!r}",
         "resource": among("a resource", game.res_index),
         "piece": among("a piece", rs.pieces),
         "card": among("a card", {c.name for d in rs.decks.values() for c in d.cards}),
@@ -347,23 +351,69 @@ class Interpreter:
                     raise NeedChoice(name, CHANCE, [[v, w] for v, w in run(s, *args)])
                 raise NeedChoice(name, int(args[0]), run(s, *args))
             return pick
-        if kind != QUERY:  # an effect
-            def change(env: dict[str, Any], s: Any, an: Answers) -> Any:
-                args = arguments(env, s, an)
-                if isinstance(s, BoardOnly):
-                    raise EngineError(f"{name}() changes the game; it cannot stand in a condition", source)
-                return run(s, *args)
-            return change
-        if checks or len(subs) != len(prim.params) or len(subs) > 2:
-            return lambda env, s, an: run(s, *arguments(env, s, an))
-        # the common queries, unchecked and of one or two arguments, without a list
-        if len(subs) == 1:
-            (f0,) = subs
-            return lambda env, s, an: run(s, f0(env, s, an))
-        if len(subs) == 2:
-            f0, f1 = subs
-            return lambda env, s, an: run(s, f0(env, s, an), f1(env, s, an))
-        return lambda env, s, an: run(s)
+        effect = kind != QUERY
+        if len(subs) == len(prim.params) and len(subs) <= 2:
+            return _direct_call(name, run, subs, checks, effect, source)
+
+        def call(env: dict[str, Any], s: Any, an: Answers) -> Any:
+            args = arguments(env, s, an)
+            if effect and isinstance(s, BoardOnly):
+                raise EngineError(f"{name}() changes the game; it cannot stand in a condition", source)
+            return run(s, *args)
+        return call
+
+
+def _direct_call(name: str, run: Callable[..., Any], subs: tuple[Code, ...],
+                 checks: tuple[tuple[int, Param, Check], ...], effect: bool, source: Source | None) -> Code:
+    """A query's or an effect's call of at most two arguments, written out: each argument
+    evaluated, then checked (in order), then the primitive run; what the general call
+    does, without its list of arguments."""
+    by_position: list[tuple[str, Check] | None] = [None] * len(subs)
+    for k, p, check in checks:
+        by_position[k] = (p.name, check)
+
+    def refused(param: str, why: str) -> EngineError:
+        return EngineError(f"{name}(): `{param}` must be {why}", source)
+
+    def changes() -> EngineError:
+        return EngineError(f"{name}() changes the game; it cannot stand in a condition", source)
+
+    if not subs:
+        def call0(env: dict[str, Any], s: Any, an: Answers) -> Any:
+            if effect and isinstance(s, BoardOnly):
+                raise changes()
+            return run(s)
+        return call0
+    f0 = subs[0]
+    n0, c0 = by_position[0] or ("", None)
+    if len(subs) == 1:
+        def call1(env: dict[str, Any], s: Any, an: Answers) -> Any:
+            a0 = f0(env, s, an)
+            if c0 is not None:
+                why = c0(a0)
+                if why:
+                    raise refused(n0, why)
+            if effect and isinstance(s, BoardOnly):
+                raise changes()
+            return run(s, a0)
+        return call1
+    f1 = subs[1]
+    n1, c1 = by_position[1] or ("", None)
+
+    def call2(env: dict[str, Any], s: Any, an: Answers) -> Any:
+        a0, a1 = f0(env, s, an), f1(env, s, an)
+        if c0 is not None:
+            why = c0(a0)
+            if why:
+                raise refused(n0, why)
+        if c1 is not None:
+            why = c1(a1)
+            if why:
+                raise refused(n1, why)
+        if effect and isinstance(s, BoardOnly):
+            raise changes()
+        return run(s, a0, a1)
+    return call2
 
 
 def _asks(e: Expr) -> bool:

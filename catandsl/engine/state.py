@@ -277,7 +277,8 @@ class State:
 
     def is_chance_node(self) -> bool:
         if self._chance is None:
-            self._chance = self.stage != "over" and flow.is_chance(self, self.top())
+            self._chance = self.stage != "over" and flow.is_chance(
+                self, self.pending[-1] if self.pending else flow.STANDING[self.stage])
         return self._chance
 
     def current_player(self) -> int:

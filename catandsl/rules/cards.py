@@ -73,8 +73,7 @@ class CardIds:
 
 def deck_left(s: State, d: int) -> bool:
     """Whether deck d has a card left."""
-    left = s.deck
-    return any(left[c] for c in s.game.table(CardIds).deck_cards[d])
+    return any(map(s.deck.__getitem__, s.game.table(CardIds).deck_cards[d]))
 
 
 @query("player: player, cards: list<card>", returns="int", reads=CARDS)
@@ -111,7 +110,7 @@ def _legal_buys(s: State, p: int, names: frozenset[str] | None) -> list[int]:
             if hand[r] < n:
                 break
         else:
-            if any(left[c] for c in t.deck_cards[d]):
+            if any(map(left.__getitem__, t.deck_cards[d])):
                 out.append(t.buy[d])
     return out
 

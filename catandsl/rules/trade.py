@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations_with_replacement, product
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from catandsl.rules.base import Action, Activity, IllegalAction, Prompt, action_source, activity, seats_ok
 from catandsl.rules.harbors import HarborTables
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from catandsl.engine.state import State
 
 NO_RATE = 10**6  # no trade with the bank at all
-MAX_RATES = 4096  # trade rates kept per game (by seat and the owners at the harbors)
+MAX_RATES = 4096  # trade rates kept per game (by seat and who holds the harbors)
 
 
 @dataclass(frozen=True, order=True)
@@ -145,9 +145,11 @@ class TradeTables:
     least_rate: int  # the best rate any harbor or the bank gives: fewer cards never trade
     harbor_rates: tuple[tuple[int, int], ...]  # per harbor type: (rate, resource or -1 for any)
     harbor_corners: tuple[tuple[int, int], ...]  # (intersection, harbor spot) for every spot's intersection
-    owners_at_harbors: Callable[[list[int]], Any]  # corner owners -> the owners of harbor_corners' intersections
+    # corner owners -> a tuple of the owners of harbor_corners' intersections
+    owners_at_harbors: Callable[[list[int]], tuple[int, ...]]
     no_harbor: tuple[int, ...]  # the rates without a harbor, per resource
     rates_memo: dict[tuple, tuple[int, ...]]  # trade_rates by what they depend on
+    harbors_placed: bool  # players place harbors (`harbor_at` changes in play)
     bank_id: tuple[tuple[int, ...], ...]  # [give][get] -> BankTrade id (-1 on the diagonal)
     offer_ids: range  # the offers: one contiguous run of the action table
     # per bundle given: (the cards it needs, the tokens it needs, the offer ids)
@@ -200,9 +202,10 @@ class TradeTables:
             least_rate=min([rate or NO_RATE] + [r for r, _ in harbor_rates]),
             harbor_rates=harbor_rates,
             harbor_corners=corners,
-            owners_at_harbors=itemgetter(*(c for c, _ in corners)) if corners else (lambda owners: ()),
+            owners_at_harbors=_picker(tuple(c for c, _ in corners)),
             no_harbor=(rate or NO_RATE,) * len(R),
             rates_memo={},
+            harbors_placed=any(game.table(HarborTables).supply),
             bank_id=tuple(tuple(ids.get(BankTrade(r, g), -1) for g in R) for r in R),
             offer_ids=range(offers[0], offers[-1] + 1) if offers else range(0),
             offers_by_give=offers_by_give,
@@ -244,6 +247,14 @@ class TradeTables:
         return out
 
 
+def _picker(keys: tuple[int, ...]) -> Callable[[list[int]], tuple[int, ...]]:
+    """A function of a list to the tuple of its items at `keys` (itemgetter, always a tuple)."""
+    if len(keys) == 1:
+        one = itemgetter(keys[0])
+        return lambda items: (one(items),)
+    return itemgetter(*keys) if keys else (lambda items: ())
+
+
 def trade_rate(s: State, p: int, r: int) -> int:
     """How many cards of resource r player p gives the bank for one card."""
     return trade_rates(s, p, s.game.table(TradeTables))[r]
@@ -253,16 +264,16 @@ def trade_rates(s: State, p: int, t: TradeTables) -> tuple[int, ...]:
     """Per resource, how many cards player p gives the bank for one: the bank's rate,
     or a better one of a harbor at one of p's buildings. Kept per game by what they
     depend on: who holds each harbor spot's intersections, and the harbors lying there."""
-    if not t.harbor_corners:
-        return t.no_harbor
-    key = (p, t.owners_at_harbors(s.corner_owner), tuple(s.harbor_at))
+    owners = t.owners_at_harbors(s.corner_owner)
+    if p not in owners:
+        return t.no_harbor  # (no building at a harbor: most players, most of a game)
+    key = (p, owners, tuple(s.harbor_at)) if t.harbors_placed else (p, owners)
     rates = t.rates_memo.get(key)
     if rates is None:
         out = list(t.no_harbor)
-        owner = s.corner_owner
         at = s.harbor_at
-        for c, spot in t.harbor_corners:
-            if owner[c] == p and at[spot] >= 0:
+        for (_, spot), o in zip(t.harbor_corners, owners):
+            if o == p and at[spot] >= 0:
                 hr, res = t.harbor_rates[at[spot]]
                 if res < 0:
                     out = [min(x, hr) for x in out]
