@@ -484,6 +484,8 @@ def action_id(s: State, action: int | Action) -> int:
                                     f"{action.KIND} {piece} at {at}: a {piece} never stands there")
             raise IllegalAction("action/unknown", f"no action {action!r} in this game")
         return aid
+    if type(action) is int and 0 <= action < len(g.actions):
+        return action  # (an id, as a rule: what legal_actions gives)
     if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < len(g.actions):
         raise IllegalAction("action/unknown", f"no action {action!r} in this game "
                             f"(ids are 0..{len(g.actions) - 1})")
@@ -532,11 +534,12 @@ def _check_end(s: State, changed: int) -> None:
     """After an action that wrote the parts `changed`: victory (if the action wrote
     something victory reads), then the action limit."""
     g = s.game
-    if s.stage == "turn" and changed & g.victory_parts:
+    if s.stage == "turn" and (changed & g.victory_parts or s._short != s.turn_player):
         winner = scoring.winner_now(s)
         if winner >= 0:
             _over(s, "victory", winner)
             return
+        s._short = s.turn_player
     if s.stage != "over" and s.actions_applied >= g.max_actions:
         _over(s, "action_limit")
 

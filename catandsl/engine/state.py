@@ -119,7 +119,8 @@ class State:
     hidden_numbers: list[list[int]]  # [hidden pool][number] number tokens left in its stack
     hex_changes: list[list[int]]  # [hex, terrain, number]: hexes changed since the deal, in order
 
-    __slots__ = FIELDS + ("pending", "game", "_legal", "_chance", "_outcomes", "_routes", "_changed", "_steps")
+    __slots__ = FIELDS + ("pending", "game", "_legal", "_chance", "_outcomes", "_routes", "_changed", "_steps",
+                          "_short")
 
     def __init__(self, game: Game):
         """The state before anything happened; see `initial` for the game's start."""
@@ -199,6 +200,9 @@ class State:
         self._routes: dict[tuple[int, tuple[int, ...]], int] = {}
         self._changed = 0  # the parts written by the action being applied (registry.PART_BITS)
         self._steps = 0  # rule statements run for the action being applied (flow.MAX_STATEMENTS)
+        # the turn player found short of victory after the last action, -1 for none: until an
+        # action writes something victory reads, there is no need to look again (flow._check_end)
+        self._short = -1
 
     @classmethod
     def initial(cls, game: Game) -> State:
@@ -222,6 +226,7 @@ class State:
         s._routes = dict(self._routes)
         s._changed = 0
         s._steps = 0
+        s._short = self._short
         return s
 
     def __deepcopy__(self, memo: dict) -> State:
@@ -236,6 +241,7 @@ class State:
         self._outcomes = None
         self._routes = {}
         self._changed = bits(EVERYTHING)
+        self._short = -1
 
     def to_json(self) -> dict:
         out: dict[str, Any] = {f: getattr(self, f) for f in FIELDS}
@@ -253,9 +259,8 @@ class State:
 
     # ---- what the rules call ---------------------------------------------------------
 
-    def emit(self, event: str, env: dict[str, Any]) -> None:
-        """Run the hooks bound to an event (they are queued, in declaration order)."""
-        flow.emit(self, event, env)
+    # emit(event, env): queue the hooks on an event, in declaration order (flow.emit itself)
+    emit = flow.emit
 
     def push(self, prompt: Prompt) -> None:
         self.pending.append(prompt)

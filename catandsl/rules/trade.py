@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations_with_replacement, product
 from operator import itemgetter
 from typing import TYPE_CHECKING, ClassVar
@@ -121,16 +122,19 @@ def trade_actions(game: Game) -> list[Action]:
     R = game.resources
     out: list[Action] = [BankTrade(r, g) for r in R for g in R if g != r]
     out += [TradeWith(p) for p in range(game.num_players)]
-    both = bundles(game)
+    both = tuple(bundles(game))
     if both:
         out += [Accept(), Decline(), CancelOffer()]
-        # what each side holds (cards, then tokens): the two sides of an offer hold nothing in common
-        holds = [frozenset(k for k, x in enumerate(v + t) if x) for _, v, t in both]
-        for (give, _, _), gives in zip(both, holds):
-            for (get, _, _), gets in zip(both, holds):
-                if gives.isdisjoint(gets):
-                    out.append(Offer(give, get))
+        out += _offers(both)
     return out
+
+
+@cache  # the games of a scenario have the same bundles: the same Offer objects serve them all
+def _offers(both: tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...]) -> tuple[Offer, ...]:
+    """Every offer of these bundles: the two sides hold nothing in common (cards, tokens)."""
+    holds = [frozenset(k for k, x in enumerate(v + t) if x) for _, v, t in both]
+    return tuple(Offer(give, get) for (give, _, _), gives in zip(both, holds)
+                 for (get, _, _), gets in zip(both, holds) if gives.isdisjoint(gets))
 
 
 # offers_by_give -> the memo of `TradeTables.offers_by_hand`, shared by the games that
