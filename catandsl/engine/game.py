@@ -519,9 +519,11 @@ class Game:
         key = (frozenset(acts), tuple(p.name for p in self.pieces), tuple(sizes))
         table = _ACTION_TABLES.get(key)
         if table is None:
-            if len(_ACTION_TABLES) >= MAX_ACTION_TABLES:
-                _ACTION_TABLES.clear()
-            table = _ACTION_TABLES[key] = _action_table(acts, self.piece_index, sizes)
+            table = _action_table(acts, self.piece_index, sizes)
+            if len(acts) <= MAX_KEPT_ACTIONS:  # (a huge board's table is not worth the memory)
+                if len(_ACTION_TABLES) >= MAX_ACTION_TABLES:
+                    _ACTION_TABLES.clear()
+                _ACTION_TABLES[key] = table
         self.actions: tuple[Action, ...]
         self.action_id: dict[Action, int]  # (shared with other games: never edit these)
         self.actions, self.action_id, self.action_writes, self.build_id = table
@@ -633,6 +635,7 @@ def new_game(scenario: model.Scenario, players: int | None = None, options: dict
 # same actions as a rule, and numbering them is much of a game's set-up.
 _ACTION_TABLES: dict[tuple, tuple] = {}
 MAX_ACTION_TABLES = 32
+MAX_KEPT_ACTIONS = 20_000  # actions in a table worth keeping
 
 
 def _action_table(acts: set[Action], piece_index: dict[str, int], sizes: list[int]) -> tuple:
