@@ -310,13 +310,20 @@ class Setup(Prompt):
         return setup_entry(s)[0]
 
     def legal(self, s: State) -> list[int]:
+        # `step` found them last (to skip a step with nowhere to place): the same position
+        when = (s.actions_applied, s.setup_pos)
+        kept = s._setup_legal
+        if kept is not None and kept[0] == when:
+            return kept[1]
         p, step = setup_entry(s)
         out: list[int] = []
         for name in step.pieces:
             out += placement.targets(s, p, s.game.piece_index[name], "setup", step)
         if out and step.optional:
             out.append(s.game.action_id[Pass()])
-        return sorted(out)
+        out.sort()
+        s._setup_legal = (when, out)
+        return out
 
     def apply(self, s: State, act: Action) -> None:
         if isinstance(act, StartPlayer):
@@ -400,7 +407,6 @@ def _rolled(s: State, total: int, event: str, faces: tuple[int, ...]) -> None:
     revealed (the dice's outcomes leave such totals out)."""
     g = s.game
     s.chance_count += 1
-    env = {"player": s.turn_player, "event": event, "roll": total}
     repeated = g.dice_distinct and total in s.turn_rolls
     if total in g.rerolled or repeated:  # only a card shows one: the dice never stop there
         s.phase = g.roll_phase
@@ -419,8 +425,8 @@ def _rolled(s: State, total: int, event: str, faces: tuple[int, ...]) -> None:
                 s.phase = g.roll_phase
                 s.roll_requested = True
         s.emit("dice_rolled", {"player": s.turn_player, "roll": total})
-    if event:
-        s.emit("card_revealed", env)  # pushed last, so its hooks run first
+    if event:  # pushed last, so its hooks run first
+        s.emit("card_revealed", {"player": s.turn_player, "event": event, "roll": total})
 
 
 class Over(Prompt):
@@ -447,7 +453,10 @@ def is_chance(s: State, top: Prompt) -> bool:
         if s.roll_requested:
             return True
         p = s.turn_player
-        return not any(a.legal(s, p, names) for a, names in s.game.reachable[s.phase])
+        for a, names in s.game.reachable[s.phase]:
+            if a.legal(s, p, names):
+                return False
+        return True  # nothing to do before the dice: they are rolled
     return False
 
 
@@ -465,9 +474,9 @@ def advance(s: State) -> None:
 def legal(s: State) -> list[int]:
     if s.stage == "over":
         return []
-    top = s.top()
-    if s.is_chance_node():
+    if s._chance if s._chance is not None else s.is_chance_node():
         return [a for a, _ in s.chance_outcomes()]
+    top = s.pending[-1] if s.pending else STANDING[s.stage]
     return top.legal(s) if top is TURN else sorted(top.legal(s))
 
 
@@ -499,7 +508,7 @@ def apply(s: State, aid: int, player: int | None) -> None:
     if player is not None and player != s.current_player():
         raise IllegalAction("action/not_your_turn",
                             f"player {player} may not act now; player {s.current_player()} is to act")
-    legal = s.legal_now()
+    legal = s._legal if s._legal is not None else s.legal_now()
     if s._chance:
         if aid not in legal:
             raise refusal(s, aid)
@@ -512,7 +521,7 @@ def apply(s: State, aid: int, player: int | None) -> None:
     act = g.actions[aid]
     s._changed |= g.action_writes[aid]
     try:
-        s.top().apply(s, act)
+        (s.pending[-1] if s.pending else STANDING[s.stage]).apply(s, act)
         s.actions_applied += 1
         advance(s)
         changed = s._changed

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import random
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from catandsl.engine import flow
@@ -120,7 +121,7 @@ class State:
     hex_changes: list[list[int]]  # [hex, terrain, number]: hexes changed since the deal, in order
 
     __slots__ = FIELDS + ("pending", "game", "_legal", "_chance", "_outcomes", "_routes", "_changed", "_steps",
-                          "_short")
+                          "_short", "_setup_legal")
 
     def __init__(self, game: Game):
         """The state before anything happened; see `initial` for the game's start."""
@@ -203,6 +204,8 @@ class State:
         # the turn player found short of victory after the last action, -1 for none: until an
         # action writes something victory reads, there is no need to look again (flow._check_end)
         self._short = -1
+        # the set-up step's legal actions, by (actions applied, set-up position) when found
+        self._setup_legal: tuple[tuple[int, int], list[int]] | None = None
 
     @classmethod
     def initial(cls, game: Game) -> State:
@@ -214,11 +217,13 @@ class State:
     def clone(self) -> State:
         s = State.__new__(State)
         s.game = self.game
-        for f in FIELDS:
-            v = getattr(self, f)
-            if type(v) is list:
-                v = [x[:] if type(x) is list else x for x in v]
+        # each field by its declared shape (_SHAPES): a value, a list of values, a list of lists
+        for f, v in zip(_VALUES, _get_values(self)):
             setattr(s, f, v)
+        for f, v in zip(_LISTS, _get_lists(self)):
+            setattr(s, f, v[:])
+        for f, v in zip(_TABLES, _get_tables(self)):
+            setattr(s, f, [x[:] if type(x) is list else x for x in v])
         s.pending = [p.copy() for p in self.pending]
         s._legal = self._legal
         s._chance = self._chance
@@ -227,6 +232,7 @@ class State:
         s._changed = 0
         s._steps = 0
         s._short = self._short
+        s._setup_legal = self._setup_legal
         return s
 
     def __deepcopy__(self, memo: dict) -> State:
@@ -242,6 +248,7 @@ class State:
         self._routes = {}
         self._changed = bits(EVERYTHING)
         self._short = -1
+        self._setup_legal = None
 
     def to_json(self) -> dict:
         out: dict[str, Any] = {f: getattr(self, f) for f in FIELDS}
@@ -289,9 +296,9 @@ class State:
     def current_player(self) -> int:
         if self.stage == "over":
             return TERMINAL
-        if self.is_chance_node():
+        if self._chance if self._chance is not None else self.is_chance_node():
             return CHANCE
-        return self.top().actor(self)
+        return (self.pending[-1] if self.pending else flow.STANDING[self.stage]).actor(self)
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         if player is not None and player != self.current_player():
@@ -314,7 +321,7 @@ class State:
     def sample_chance(self) -> int:
         """A chance outcome drawn from an RNG derived from the game seed and the number of
         chance outcomes applied so far: the same game gives the same draws everywhere."""
-        outcomes = self.chance_outcomes()
+        outcomes = self._outcomes if self._outcomes is not None else self.chance_outcomes()
         if not outcomes:
             raise IllegalAction("action/not_legal", "this is not a chance node: "
                                 + ("the game is over" if self.stage == "over" else
@@ -384,3 +391,20 @@ class State:
     def __str__(self) -> str:
         return (f"turn {self.turns} player {self.turn_player} stage {self.stage} "
                 f"scores {self.scores()} bank {self.bank}")
+
+
+def _shapes() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """FIELDS by what `clone` copies of them, read from the class's declared types: the
+    values (ints, strings, bools), the lists of values, the lists of lists
+    (tests/engine/test_invariants.py checks that a clone shares no list)."""
+    values: list[str] = []
+    lists: list[str] = []
+    tables: list[str] = []
+    for f in FIELDS:
+        declared = State.__annotations__[f]
+        (tables if declared.startswith("list[list") else lists if declared.startswith("list") else values).append(f)
+    return tuple(values), tuple(lists), tuple(tables)
+
+
+_VALUES, _LISTS, _TABLES = _shapes()
+_get_values, _get_lists, _get_tables = attrgetter(*_VALUES), attrgetter(*_LISTS), attrgetter(*_TABLES)
