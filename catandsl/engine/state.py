@@ -19,7 +19,6 @@ states serialize to equal text; `Game.deserialize_state` reads it back, checked.
 from __future__ import annotations
 
 import json
-import random
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
@@ -50,6 +49,33 @@ FIELDS = (
     "turn_rolls", "discarded", "counters", "face_down", "hidden_tiles", "hidden_numbers", "hex_changes",
     "last_faces",
 )
+
+
+_M64 = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15  # 2**64 / the golden ratio: SplitMix64's step
+
+
+def chance_number(seed: int, n: int) -> float:
+    """A number in [0, 1) fixed by a game seed and n: the n-th output of SplitMix64 (a
+    counter-based generator: no state to seed, which cost a Mersenne Twister seeding per
+    draw) started at the seed, any seed first folded into 64 bits."""
+    z = ((seed if 0 <= seed <= _M64 else _fold(seed)) + (n + 1) * _GOLDEN) & _M64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+    return ((z ^ (z >> 31)) >> 11) * 2.0**-53
+
+
+def _fold(seed: int) -> int:
+    """A seed outside 0..2**64-1 as 64 bits: its sign and 64-bit words mixed in turn."""
+    z = _GOLDEN if seed < 0 else 0
+    v = abs(seed)
+    while v:
+        z = (z + (v & _M64)) & _M64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+        z ^= z >> 31
+        v >>= 64
+    return z
 
 
 class State:
@@ -319,14 +345,15 @@ class State:
         return self._outcomes
 
     def sample_chance(self) -> int:
-        """A chance outcome drawn from an RNG derived from the game seed and the number of
-        chance outcomes applied so far: the same game gives the same draws everywhere."""
+        """A chance outcome drawn with `chance_number(seed, chance outcomes applied so
+        far)`: the same game gives the same draws everywhere, and a clone draws what its
+        original would."""
         outcomes = self._outcomes if self._outcomes is not None else self.chance_outcomes()
         if not outcomes:
             raise IllegalAction("action/not_legal", "this is not a chance node: "
                                 + ("the game is over" if self.stage == "over" else
                                    f"player {self.current_player()} is to act"))
-        x = random.Random(self.seed * 1_000_003 + self.chance_count).random()
+        x = chance_number(self.seed, self.chance_count)
         acc = 0.0
         for a, pr in outcomes:
             acc += pr
