@@ -19,15 +19,16 @@ with `EndTurn`, offered once no roll phase lies ahead.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from catandsl.engine.interpreter import Answers, NeedChoice
+from catandsl.engine.interpreter import NO_ANSWERS, Answers, NeedChoice
 from catandsl.rules import harbors, placement, scoring
 from catandsl.rules.base import CHANCE, TERMINAL, Action, EngineError, IllegalAction, Prompt, seats_ok, site
 from catandsl.rules.choices import ChoiceIds, ChoosePlayer, ChooseResource
 from catandsl.rules.dice import RollDice
-from catandsl.rules.registry import CHOICE, EVENTS, FLOW, PRIMITIVES, RANDOM, writes
+from catandsl.rules.registry import CHOICE, FLOW, PRIMITIVES, RANDOM
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game
@@ -67,15 +68,14 @@ class StartPlayer(Action):
 def emit(s: State, event: str, env: dict[str, Any]) -> None:
     """Queue the statements of every hook on `event` whose filter and condition hold."""
     g = s.game
-    hooks = g.hooks.get(event)
-    if not hooks:
+    if event not in g.hooks:
         return
-    fparam = EVENTS[event].filter
+    fparam, hooks = g.interp.hooks(event)
     ids: list[int] = []
-    for h, eids in hooks:
-        if h.filters and env.get(fparam or "") not in h.filters:
+    for filters, condition, eids in hooks:
+        if filters and env.get(fparam) not in filters:
             continue
-        if h.condition is not None and not g.interp.value(h.condition, env, s, h.source):
+        if condition is not None and not condition(env, s, NO_ANSWERS):
             continue
         ids += eids
     if ids:
@@ -172,21 +172,22 @@ def _run_one(s: State, frame: Effects) -> None:
     if s._steps > MAX_STATEMENTS:
         raise EngineError(f"the rules ran more than {MAX_STATEMENTS:,} statements after one action; "
                           "a rule may be triggering itself", e.source)
-    ev = g.interp.evaluate
     assert e.expr is not None
+    run = g.interp.compiled(e.expr, e.source)
+    op = e.op
     try:
-        if e.op == "call":
-            s._changed |= writes(str(e.expr.value))
-            ev(e.expr, env, s, Answers(frame.answers), e.source)
+        if op == "call":
+            s._changed |= g.effect_writes[eid]
+            run(env, s, Answers(frame.answers) if frame.answers else NO_ANSWERS)
             del ids[0]
-        elif e.op == "if":
-            cond = ev(e.expr, env, s, Answers(frame.answers), e.source)
+        elif op == "if":
+            cond = run(env, s, Answers(frame.answers) if frame.answers else NO_ANSWERS)
             frame.statements = list(g.effect_body[eid] if cond else g.effect_orelse[eid]) + ids[1:]
-        elif e.op == "let":
-            env[str(e.name)] = ev(e.expr, env, s, Answers(frame.answers), e.source)
+        elif op == "let":
+            env[str(e.name)] = run(env, s, Answers(frame.answers) if frame.answers else NO_ANSWERS)
             del ids[0]
-        elif e.op == "for":
-            items = ev(e.expr, env, s, Answers(frame.answers), e.source)
+        elif op == "for":
+            items = run(env, s, Answers(frame.answers) if frame.answers else NO_ANSWERS)
             if not isinstance(items, list):
                 raise EngineError(f"`for` goes over a list, not {items!r}", e.source)
             del ids[0]
@@ -358,13 +359,20 @@ class Setup(Prompt):
         return setup_entry(s)[0]
 
     def legal(self, s: State) -> list[int]:
+        # `step` found them last (to skip a step with nowhere to place): the same position
+        when = (s.actions_applied, s.setup_pos)
+        kept = s._setup_legal
+        if kept is not None and kept[0] == when:
+            return kept[1]
         p, step = setup_entry(s)
         out: list[int] = []
         for name in step.pieces:
             out += placement.targets(s, p, s.game.piece_index[name], "setup", step)
         if out and step.optional:
             out.append(s.game.action_id[Pass()])
-        return sorted(out)
+        out.sort()
+        s._setup_legal = (when, out)
+        return out
 
     def apply(self, s: State, act: Action) -> None:
         if isinstance(act, StartPlayer):
@@ -414,7 +422,8 @@ class Turn(Prompt):
             out.append(g.roll_dice_id)  # done before the dice: ask for them
         else:
             out.append(g.end_turn_id)
-        return sorted(out)
+        out.sort()
+        return out
 
     def apply(self, s: State, act: Action) -> None:
         g = s.game
@@ -450,7 +459,6 @@ def _rolled(s: State, total: int, event: str, faces: tuple[int, ...]) -> None:
     revealed (the dice's outcomes leave such totals out)."""
     g = s.game
     s.chance_count += 1
-    env = {"player": s.turn_player, "event": event, "roll": total}
     repeated = g.dice_distinct and total in s.turn_rolls
     if total in g.rerolled or repeated:  # only a card shows one: the dice never stop there
         s.phase = g.roll_phase
@@ -469,8 +477,8 @@ def _rolled(s: State, total: int, event: str, faces: tuple[int, ...]) -> None:
                 s.phase = g.roll_phase
                 s.roll_requested = True
         s.emit("dice_rolled", {"player": s.turn_player, "roll": total})
-    if event:
-        s.emit("card_revealed", env)  # pushed last, so its hooks run first
+    if event:  # pushed last, so its hooks run first
+        s.emit("card_revealed", {"player": s.turn_player, "event": event, "roll": total})
 
 
 class Over(Prompt):
@@ -497,7 +505,10 @@ def is_chance(s: State, top: Prompt) -> bool:
         if s.roll_requested:
             return True
         p = s.turn_player
-        return not any(a.legal(s, p, names) for a, names in s.game.reachable[s.phase])
+        for a, names in s.game.reachable[s.phase]:
+            if a.legal(s, p, names):
+                return False
+        return True  # nothing to do before the dice: they are rolled
     return False
 
 
@@ -506,16 +517,18 @@ def is_chance(s: State, top: Prompt) -> bool:
 
 def advance(s: State) -> None:
     """Run everything that needs no decision, up to the next decision or chance node."""
-    while s.stage != "over" and s.top().step(s):
-        pass
+    while s.stage != "over":
+        pending = s.pending  # (a step may put a new list there: the game's end)
+        if not (pending[-1] if pending else STANDING[s.stage]).step(s):
+            return
 
 
 def legal(s: State) -> list[int]:
     if s.stage == "over":
         return []
-    top = s.top()
-    if s.is_chance_node():
-        return [a for a, _ in top.outcomes(s)]
+    if s._chance if s._chance is not None else s.is_chance_node():
+        return [a for a, _ in s.chance_outcomes()]
+    top = s.pending[-1] if s.pending else STANDING[s.stage]
     return top.legal(s) if top is TURN else sorted(top.legal(s))
 
 
@@ -532,6 +545,8 @@ def action_id(s: State, action: int | Action) -> int:
                                     f"{action.KIND} {piece} at {at}: a {piece} never stands there")
             raise IllegalAction("action/unknown", f"no action {action!r} in this game")
         return aid
+    if type(action) is int and 0 <= action < len(g.actions):
+        return action  # (an id, as a rule: what legal_actions gives)
     if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < len(g.actions):
         raise IllegalAction("action/unknown", f"no action {action!r} in this game "
                             f"(ids are 0..{len(g.actions) - 1})")
@@ -545,37 +560,47 @@ def apply(s: State, aid: int, player: int | None) -> None:
     if player is not None and player != s.current_player():
         raise IllegalAction("action/not_your_turn",
                             f"player {player} may not act now; player {s.current_player()} is to act")
-    if aid not in s.legal_now():
-        raise refusal(s, aid)
-    s._legal = s._chance = None
+    legal = s._legal if s._legal is not None else s.legal_now()
+    if s._chance:
+        if aid not in legal:
+            raise refusal(s, aid)
+    else:  # a decision's legal actions are sorted
+        k = bisect_left(legal, aid)
+        if k == len(legal) or legal[k] != aid:
+            raise refusal(s, aid)
+    s._legal = s._chance = s._outcomes = None
     s._steps = 0
     act = g.actions[aid]
     s._changed |= g.action_writes[aid]
     try:
-        s.top().apply(s, act)
+        (s.pending[-1] if s.pending else STANDING[s.stage]).apply(s, act)
         s.actions_applied += 1
         advance(s)
-        if s._changed & g.award_parts:
+        changed = s._changed
+        if changed & g.award_parts:
             scoring.update_awards(s)
         else:
-            s._changed = set()
-        _check_end(s)
+            s._changed = 0
+        _check_end(s, changed)
     except EngineError:
         # A rule could not run (its line is in the error): the game ends here rather than
         # go on with a rule half applied.
         _over(s, "rule_error")
         raise
     finally:
-        s._legal = s._chance = None  # anything computed while the action ran is stale
+        s._legal = s._chance = s._outcomes = None  # anything computed while the action ran is stale
 
 
-def _check_end(s: State) -> None:
+def _check_end(s: State, changed: int) -> None:
+    """After an action that wrote the parts `changed`: victory (if the action wrote
+    something victory reads), then the action limit."""
     g = s.game
-    if s.stage == "turn":
+    if s.stage == "turn" and (changed & g.victory_parts or s._short != s.turn_player):
         winner = scoring.winner_now(s)
         if winner >= 0:
             _over(s, "victory", winner)
             return
+        s._short = s.turn_player
     if s.stage != "over" and s.actions_applied >= g.max_actions:
         _over(s, "action_limit")
 

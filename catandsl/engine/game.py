@@ -27,13 +27,26 @@ from catandsl.rules import dice as dice_rules
 from catandsl.rules import hexes
 from catandsl.rules.base import ACTION_SOURCES, ACTIVITIES, Action, Activity, ArgumentError, EngineError, site
 from catandsl.rules.movement import MoveInfo
-from catandsl.rules.registry import EVENTS, reads
+from catandsl.rules.registry import EVENTS, bits, reads, writes
 from catandsl.rules.roll_cards import CardSource
 from catandsl.rules.sites import SiteInfo, SiteTables
 
 SITE_KINDS = ("intersection", "path", "hex")
 NO_LIMIT = 10**6
 T = TypeVar("T")
+
+
+class _Tables(dict):
+    """The rule modules' tables of one game by class, each built on first use from the
+    board as dealt (a game on a changed board shares its base game's)."""
+
+    def __init__(self, game: Game):
+        super().__init__()
+        self.game = game
+
+    def __missing__(self, cls: type) -> Any:
+        t = self[cls] = cls.build(self.game.base)  # type: ignore[attr-defined]
+        return t
 
 
 class PieceInfo:
@@ -110,7 +123,10 @@ class Game:
         self.victories = rs.victories
         self.turn_limit = int(rs.setting("turn_limit", 1000) or 1000)
         self.bank_start = [int(rs.bank.get(r, 0)) for r in self.resources]
-        self._tables: dict[type, Any] = {}
+        self._tables = _Tables(self)
+        # `table` is the dict's own lookup (a table is found in C; only a miss runs Python):
+        # the method below stays for the type and the doc
+        vars(self)["table"] = self._tables.__getitem__
         self.interp = Interpreter(self, self._names())
         # a board whose hexes may change (rules/hexes.py): this game is the board as
         # dealt, `with_hexes` the game on a changed board, made once per set of changes
@@ -137,8 +153,17 @@ class Game:
         self._build_turn()
         self.awards = list(rs.awards.values())
         # the parts of the game each award's measure reads (see rules/registry.py)
-        self.award_reads = tuple(_reads(a.measure) for a in self.awards)
-        self.award_parts = frozenset().union(*self.award_reads)
+        # (as bits of registry.PART_BITS, like everything the engine tracks of what is written)
+        self.award_reads = tuple(bits(_reads(a.measure)) for a in self.awards)
+        self.award_parts = 0
+        for b in self.award_reads:
+            self.award_parts |= b
+        # what victory reads besides whose turn it is: points (and so the awards), each
+        # `victory ... where` condition; an action that writes none of it, in the turn of
+        # the player last found short of victory, wins nobody
+        self.victory_parts = bits(reads("points")) | self.award_parts
+        for v in self.victories:
+            self.victory_parts |= bits(_reads(v.condition))
         self._build_action_table()
         # where the roll comes from: the dice, or a deck of roll cards (`roll_cards`)
         self.roll_source: dice_rules.DiceSource | CardSource = (
@@ -150,10 +175,7 @@ class Game:
     def table(self, cls: type[T]) -> T:
         """A rule module's static tables for this game (its `build(game)`, made once, from
         the board as dealt)."""
-        t = self._tables.get(cls)
-        if t is None:
-            t = self._tables[cls] = cls.build(self.base)  # type: ignore[attr-defined]
-        return t
+        return self._tables[cls]  # (the instance's `table` is this lookup itself)
 
     def _terrain_tables(self) -> None:
         """What production reads per hex: the resource it produces (-1 for none) and
@@ -204,8 +226,8 @@ class Game:
         """The sites where a piece's `where` holds, over this game's board."""
         if p.where is None:
             return sites
-        return tuple(k for k in sites
-                     if self.interp.static_condition(p.where, {"at": site(p.site, k)}, p.source))
+        holds = self.interp.static_test(p.where, p.source)
+        return tuple(k for k in sites if holds({"at": site(p.site, k)}))
 
     def _names(self) -> dict[str, Any]:
         """Declared names a rule may refer to, each standing for its name; an island
@@ -409,6 +431,9 @@ class Game:
                 if h.event not in EVENTS:
                     raise EngineError(f"unknown event {h.event!r}", h.source)
                 self.hooks.setdefault(h.event, []).append((h, register(h.effects)))
+        # what a statement writes (awards read again after it): its call's primitive's writes
+        self.effect_writes = tuple(bits(writes(str(e.expr.value))) if e.op == "call" and e.expr is not None
+                                   else 0 for e in self.effects)
 
     def _build_setup(self) -> None:
         """The set-up as a script of (player, round, step) in play order."""
@@ -494,22 +519,23 @@ class Game:
         acts.update(StartPlayer(p) for p in range(self.num_players))
         for source in ACTION_SOURCES:
             acts.update(source(self))
-        ordered = sorted(acts, key=lambda a: a.key())
-        self.actions: tuple[Action, ...] = tuple(ordered)
-        self.action_id: dict[Action, int] = {a: k for k, a in enumerate(ordered)}
-        self.action_writes = tuple(type(a).WRITES for a in ordered)
+        b = self.board
+        sizes = [len(b.intersections) if p.site == "intersection" else len(b.paths) if p.site == "path"
+                 else len(b.hexes) for p in self.pieces]
+        key = (frozenset(acts), tuple(p.name for p in self.pieces), tuple(sizes))
+        table = _ACTION_TABLES.get(key)
+        if table is None:
+            table = _action_table(acts, self.piece_index, sizes)
+            if len(acts) <= MAX_KEPT_ACTIONS:  # (a huge board's table is not worth the memory)
+                if len(_ACTION_TABLES) >= MAX_ACTION_TABLES:
+                    _ACTION_TABLES.clear()
+                _ACTION_TABLES[key] = table
+        self.actions: tuple[Action, ...]
+        self.action_id: dict[Action, int]  # (shared with other games: never edit these)
+        self.actions, self.action_id, self.action_writes, self.build_id = table
         # which activity owns each action kind a phase may offer
         self.activity_of: dict[type[Action], Activity] = {
             kind: a for a in ACTIVITIES.values() for kind in a.applies}
-        b = self.board
-        self.build_id = [[-1] * (len(b.intersections) if p.site == "intersection" else
-                                 len(b.paths) if p.site == "path" else len(b.hexes))
-                         for p in self.pieces]
-        for a, k in self.action_id.items():
-            # a piece on a site: Build, or Move (neutral; the Move that names no piece it
-            # lifts, see rules/neutral.py)
-            if type(a).KIND == "build" or (type(a).KIND == "move" and a.src < 0):  # type: ignore[attr-defined]
-                self.build_id[self.piece_index[a.piece]][a.at] = k  # type: ignore[attr-defined]
         self.end_turn_id = self.action_id[EndTurn()]
         self.pass_id = self.action_id.get(Pass(), -1)
         self.roll_dice_id = self.action_id[dice_rules.RollDice()]
@@ -609,6 +635,30 @@ def new_game(scenario: model.Scenario, players: int | None = None, options: dict
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ArgumentError(f"a seed is an integer, not {seed!r}")
     return Game(scenario, scenario.players_max if players is None else players, options, seed)
+
+
+# The action tables made so far, by what they are made of (the actions, the pieces, the
+# sizes of the sites they stand on): the games of one scenario and player count offer the
+# same actions as a rule, and numbering them is much of a game's set-up.
+_ACTION_TABLES: dict[tuple, tuple] = {}
+MAX_ACTION_TABLES = 32
+MAX_KEPT_ACTIONS = 20_000  # actions in a table worth keeping
+
+
+def _action_table(acts: set[Action], piece_index: dict[str, int], sizes: list[int]) -> tuple:
+    """(actions sorted by (kind, fields), their ids, what each writes (registry bits), per
+    piece kind the id of putting it on each site or -1)."""
+    ordered = tuple(sorted(acts, key=lambda a: a.key()))
+    action_id = {a: k for k, a in enumerate(ordered)}
+    by_kind = {kind: bits(kind.WRITES) for kind in {type(a) for a in ordered}}
+    writes_ = tuple(by_kind[type(a)] for a in ordered)
+    build_id = [[-1] * n for n in sizes]
+    for a, k in action_id.items():
+        # a piece on a site: Build, or Move (neutral; the Move that names no piece it
+        # lifts, see rules/neutral.py)
+        if type(a).KIND == "build" or (type(a).KIND == "move" and a.src < 0):  # type: ignore[attr-defined]
+            build_id[piece_index[a.piece]][a.at] = k  # type: ignore[attr-defined]
+    return ordered, action_id, writes_, tuple(tuple(row) for row in build_id)
 
 
 def _reads(expr: model.Expr) -> frozenset[str]:

@@ -1,6 +1,8 @@
 """Evaluates the IR's expressions (`model.Expr`) over a state, calling primitives only
 through the registry (`rules.registry.PRIMITIVES`): nothing is looked up by a
-user-given attribute name.
+user-given attribute name. Each expression is compiled once, on first use, into a
+Python closure (no source text is ever made or run: closures are composed from the
+IR's nodes), so a running game never walks the IR.
 
 Values: ints, bools, strings (names of resources, pieces, cards, terrains, tokens),
 players as seat numbers, sites as [code, id] lists (rules/base.py), lists of values.
@@ -10,11 +12,12 @@ answer is given (engine/flow.py re-runs the statement with it).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from catandsl.rules.base import CHANCE, EngineError
-from catandsl.rules.registry import CHOICE, PRIMITIVES, QUERY, RANDOM, Param
+from catandsl.rules.registry import CHOICE, EVENTS, PRIMITIVES, QUERY, RANDOM, Param
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game
@@ -42,7 +45,8 @@ def type_checks(game: Game) -> dict[str, Check]:
 
     def site(kinds: tuple[str, ...]) -> Check:
         def check(v: Any) -> str:
-            if isinstance(v, list) and len(v) == 2 and v[0] in kinds and _is_int(v[1]):
+            if isinstance(v, list) and len(v) == 2 and v[0] in kinds and isinstance(v[1], int) \
+                    and not isinstance(v[1], bool):
                 return ""
             got = _SITE_WORD.get(v[0], repr(v)) if isinstance(v, list) and v and isinstance(v[0], str) else repr(v)
             return f"{' or '.join(_SITE_WORD[c] for c in kinds)}, not {got}"
@@ -56,11 +60,14 @@ def type_checks(game: Game) -> dict[str, Check]:
         return "" if ok else f"an island, not {v!r}"
 
     checks: dict[str, Check] = {
-        "int": lambda v: "" if _is_int(v) else f"a number, not {v!r}",
+        # (`isinstance(v, int) and not isinstance(v, bool)`, _is_int, written out: these run often)
+        "int": lambda v: "" if isinstance(v, int) and not isinstance(v, bool) else f"a number, not {v!r}",
         "bool": lambda v: "" if isinstance(v, bool) else f"true or false, not {v!r}",
         "str": lambda v: "" if isinstance(v, str) else f"a string, not {v!r}",
-        "player": lambda v: "" if _is_int(v) and 0 <= v < n else f"a player (a seat 0..{n - 1}), not {v!r}",
-        "seat": lambda v: "" if _is_int(v) and 0 <= v < seats else f"a seat (0..{seats - 1}), not {v!r}",
+        "player": lambda v: "" if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < n
+        else f"a player (a seat 0..{n - 1}), not {v!r}",
+        "seat": lambda v: "" if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < seats
+        else f"a seat (0..{seats - 1}), not {v!r}",
         "resource": among("a resource", game.res_index),
         "piece": among("a piece", rs.pieces),
         "card": among("a card", {c.name for d in rs.decks.values() for c in d.cards}),
@@ -139,118 +146,349 @@ class BoardOnly:
 
 
 _BINARY: dict[str, Callable[[Any, Any], Any]] = {
-    "eq": lambda a, b: a == b,
-    "ne": lambda a, b: a != b,
-    "lt": lambda a, b: a < b,
-    "le": lambda a, b: a <= b,
-    "gt": lambda a, b: a > b,
-    "ge": lambda a, b: a >= b,
-    "add": lambda a, b: a + b,
-    "sub": lambda a, b: a - b,
-    "mul": lambda a, b: a * b,
+    "eq": operator.eq,
+    "ne": operator.ne,
+    "lt": operator.lt,
+    "le": operator.le,
+    "gt": operator.gt,
+    "ge": operator.ge,
+    "add": operator.add,
+    "sub": operator.sub,
+    "mul": operator.mul,
 }
 _ARITHMETIC = ("add", "sub", "mul")
 # A rule's numbers stay within this: a chain of `let`s that squares a value would
 # otherwise grow it without end (time and memory with it).
 MAX_VALUE = 10**9
 
+# An expression compiled once into a Python closure: (env, state, answers) -> value.
+Code = Callable[[dict[str, Any], Any, Answers], Any]
+NO_ANSWERS = Answers([])  # no answer is ever taken from it (`next` moves only over values)
+
 
 class Interpreter:
+    """Runs the IR's expressions. Each expression is compiled once (on first use) into a
+    closure bound to the registry's implementations, the argument checks of its calls
+    and its rule's source, so nothing walks the IR while a game runs; `compiled(e,
+    source)` gives the closure, `value` and `evaluate` run it."""
+
     def __init__(self, game: Game, names: dict[str, Any]):
         self.game = game
         self.names = names  # declared names a `var` may refer to (see Game.names)
         # per primitive, what each argument is checked against when the rule runs: its
-        # type over this game's names (the compiler lets `site` and `any` through) and range
-        checks = type_checks(game)
-        self._checked = {n: tuple((k, p, c) for k, p in enumerate(prim.params)
-                                  if (c := _param_check(p, checks)) is not None)
-                         for n, prim in PRIMITIVES.items()}
+        # type over this game's names (the compiler lets `site` and `any` through) and
+        # range; made for the primitives the game's rules call, when first compiled
+        self._types = type_checks(game)
+        self._checked: dict[str, tuple[tuple[int, Param, Check], ...]] = {}
+        # (id of the expression, id of its source) -> (expression, source, code, the code
+        # as `value` runs it): the objects are kept so that their ids stay theirs
+        self._code: dict[tuple[int, int], tuple[Expr, Source | None, Code, Code]] = {}
+        # event -> (the parameter its filters compare, ((filters, condition code or None,
+        # statement ids) for each hook on it, in declaration order))
+        self._hooks: dict[str, tuple[str, tuple[tuple[tuple, Code | None, tuple[int, ...]], ...]]] = {}
 
     def static_condition(self, expr: Expr, env: dict[str, Any], source: Source | None) -> bool:
         """A condition over the board alone (a piece's `where`)."""
-        return bool(self.value(expr, env, BoardOnly(self.game), source))  # type: ignore[arg-type]
+        return self.static_test(expr, source)(env)
+
+    def static_test(self, expr: Expr, source: Source | None) -> Callable[[dict[str, Any]], bool]:
+        """A condition over the board alone as a function of its variables (a piece's
+        `where`, tested at every site of the board)."""
+        code = self.compiled(expr, source)
+        board = BoardOnly(self.game)
+
+        def holds(env: dict[str, Any]) -> bool:
+            try:
+                return bool(code(env, board, NO_ANSWERS))
+            except NeedChoice as nc:
+                raise _no_choice(nc, source) from None
+        return holds
 
     def value(self, e: Expr, env: dict[str, Any], state: State, source: Source | None = None) -> Any:
         """An expression that asks no player (a condition, an award's measure, a
         tie-break key): a choice inside it is an EngineError naming the rule."""
-        try:
-            return self.evaluate(e, env, state, Answers([]), source)
-        except NeedChoice as nc:
-            asks = "is a chance event" if nc.player == CHANCE else "asks a player"
-            raise EngineError(f"{nc.primitive}() {asks}, which a condition or a measure "
-                              "cannot do; use it inside the rule's effects", source) from None
+        return self.measure(e, source)(env, state, NO_ANSWERS)
+
+    def measure(self, e: Expr, source: Source | None = None) -> Code:
+        """The code `value` runs: `compiled`, with a choice an EngineError naming the rule."""
+        key = (id(e), id(source))
+        hit = self._code.get(key)
+        if hit is None:
+            hit = self._compiled(e, source)
+        return hit[3]
+
+    def hooks(self, event: str) -> tuple[str, tuple[tuple[tuple, Code | None, tuple[int, ...]], ...]]:
+        """The hooks on `event` (game.hooks), compiled: the parameter their filters
+        compare, and for each its filters, its condition's code (`measure`) and its
+        statement ids."""
+        plan = self._hooks.get(event)
+        if plan is None:
+            hooks = tuple((h.filters, None if h.condition is None else self.measure(h.condition, h.source), eids)
+                          for h, eids in self.game.hooks.get(event, ()))
+            plan = self._hooks[event] = (EVENTS[event].filter or "", hooks)
+        return plan
 
     def evaluate(self, e: Expr, env: dict[str, Any], state: State, answers: Answers,
                  source: Source | None = None) -> Any:
+        return self.compiled(e, source)(env, state, answers)
+
+    def compiled(self, e: Expr, source: Source | None = None) -> Code:
+        """The closure that evaluates `e` (errors name `source`), compiled on first use."""
+        key = (id(e), id(source))
+        hit = self._code.get(key)
+        if hit is None:
+            hit = self._compiled(e, source)
+        return hit[2]
+
+    def _compiled(self, e: Expr, source: Source | None) -> tuple[Expr, Source | None, Code, Code]:
+        code = self._compile(e, source)
+        as_value = code  # an expression that asks nothing never raises NeedChoice
+        if _asks(e):
+            def as_value(env: dict[str, Any], s: Any, an: Answers) -> Any:
+                try:
+                    return code(env, s, an)
+                except NeedChoice as nc:
+                    raise _no_choice(nc, source) from None
+        hit = self._code[(id(e), id(source))] = (e, source, code, as_value)
+        return hit
+
+    # ---- compiling ------------------------------------------------------------------------
+    #
+    # Each `_compile` case returns a closure doing what the evaluation of that node does,
+    # with everything that does not depend on the state (the primitive, its argument
+    # checks, a declared name's value, a param) looked up once. A node that can only fail
+    # (an unknown name) compiles to a closure that raises, so a branch never taken never
+    # fails.
+
+    def _compile(self, e: Expr, source: Source | None) -> Code:
         op = e.op
         if op in ("num", "str", "bool"):
-            return e.value
+            v = e.value
+            return lambda env, s, an: v
         if op == "var":
-            if e.value in env:
-                return env[str(e.value)]
-            if e.value in self.names:
-                return self.names[str(e.value)]
-            raise EngineError(f"unknown name {e.value!r}", source)
+            return self._compile_var(str(e.value), source)
         if op == "param":
             params = self.game.ruleset.params
             if e.value not in params:
-                raise EngineError(f"unknown param {e.value!r}", source)
-            return params[str(e.value)]
+                return _raises(f"unknown param {e.value!r}", source)
+            pv = params[str(e.value)]
+            return lambda env, s, an: pv
+        subs = tuple(self._compile(a, source) for a in e.args)
+        arity = 1 if op in ("not", "neg") else 2 if op == "pair" or op in _BINARY else None
+        if arity is not None and len(subs) != arity:  # IR read from a file may say anything
+            return _raises(f"`{op}` takes {arity} operand(s), not {len(subs)}", source)
         if op == "list":
-            return [self.evaluate(a, env, state, answers, source) for a in e.args]
+            return lambda env, s, an: [f(env, s, an) for f in subs]
         if op == "pair":  # (q, r): a hex of the board
-            q, r = (self.evaluate(a, env, state, answers, source) for a in e.args)
-            k = self.game.board.hex_index.get((q, r), -1) if isinstance(q, int) and isinstance(r, int) else -1
+            return self._compile_pair(subs, source)
+        if op in ("and", "or"):
+            return _connective(op, subs)
+        if op == "not":
+            (f,) = subs
+            return lambda env, s, an: not f(env, s, an)
+        if op == "neg":
+            (f,) = subs
+            return lambda env, s, an: -f(env, s, an)
+        if op in _BINARY:
+            return _binary(op, e.args[1], subs, source)
+        if op == "call":
+            return self._compile_call(str(e.value), subs, source)
+        return _raises(f"unknown expression {op!r}", source)
+
+    def _compile_var(self, name: str, source: Source | None) -> Code:
+        if name in self.names:
+            declared = self.names[name]
+            return lambda env, s, an: env[name] if name in env else declared
+
+        def var(env: dict[str, Any], s: Any, an: Answers) -> Any:
+            if name in env:
+                return env[name]
+            raise EngineError(f"unknown name {name!r}", source)
+        return var
+
+    def _compile_pair(self, subs: tuple[Code, ...], source: Source | None) -> Code:
+        fq, fr = subs
+        hex_index = self.game.board.hex_index
+
+        def pair(env: dict[str, Any], s: Any, an: Answers) -> Any:
+            q, r = fq(env, s, an), fr(env, s, an)
+            k = hex_index.get((q, r), -1) if isinstance(q, int) and isinstance(r, int) else -1
             if k < 0:
                 raise EngineError(f"there is no hex ({q}, {r}) on this board", source)
             return ["h", k]
-        if op == "and":
-            return all(self.evaluate(a, env, state, answers, source) for a in e.args)
-        if op == "or":
-            return any(self.evaluate(a, env, state, answers, source) for a in e.args)
-        if op == "not":
-            return not self.evaluate(e.args[0], env, state, answers, source)
-        if op == "neg":
-            return -self.evaluate(e.args[0], env, state, answers, source)
-        if op in _BINARY:
-            a = self.evaluate(e.args[0], env, state, answers, source)
-            b = self.evaluate(e.args[1], env, state, answers, source)
-            try:
-                value = _BINARY[op](a, b)
-            except TypeError:
-                raise EngineError(f"cannot apply {op} to {a!r} and {b!r}", source) from None
-            if op in _ARITHMETIC and not -MAX_VALUE <= value <= MAX_VALUE:
-                raise EngineError(f"a number in this rule passed {MAX_VALUE:,} ({a} {op} {b})", source)
-            return value
-        if op == "call":
-            return self.call(e, env, state, answers, source)
-        raise EngineError(f"unknown expression {op!r}", source)
+        return pair
 
-    def call(self, e: Expr, env: dict[str, Any], state: State, answers: Answers,
-             source: Source | None) -> Any:
-        name = str(e.value)
+    def _compile_call(self, name: str, subs: tuple[Code, ...], source: Source | None) -> Code:
         prim = PRIMITIVES.get(name)
         if prim is None:
-            raise EngineError(f"unknown primitive {name}()", source)
-        args = [self.evaluate(a, env, state, answers, source) for a in e.args]
-        if len(args) != len(prim.params):
-            raise EngineError(f"{prim.signature()} takes {len(prim.params)} argument(s), not {len(args)}",
-                              source)
-        for k, p, check in self._checked[name]:
-            why = check(args[k])
-            if why:
-                raise EngineError(f"{name}(): `{p.name}` must be {why}", source)
+            return _raises(f"unknown primitive {name}()", source)
+        checks = self._checked.get(name)
+        if checks is None:
+            checks = self._checked[name] = tuple(
+                (k, p, c) for k, p in enumerate(prim.params) if (c := _param_check(p, self._types)) is not None)
+        run = prim.run
         kind = prim.kind
-        if kind == QUERY:
-            return prim.run(state, *args)
+
+        def arguments(env: dict[str, Any], s: Any, an: Answers) -> list[Any]:
+            args = [f(env, s, an) for f in subs]
+            if len(args) != len(prim.params):
+                raise EngineError(f"{prim.signature()} takes {len(prim.params)} argument(s), not {len(args)}",
+                                  source)
+            for k, p, check in checks:
+                why = check(args[k])
+                if why:
+                    raise EngineError(f"{name}(): `{p.name}` must be {why}", source)
+            return args
+
         if kind == CHOICE or kind == RANDOM:
-            if answers.next < len(answers.values):
-                value = answers.values[answers.next]
-                answers.next += 1
-                return value
-            if kind == RANDOM:  # chance picks: options are [value, weight] pairs
-                raise NeedChoice(name, CHANCE, [[v, w] for v, w in prim.run(state, *args)])
-            raise NeedChoice(name, int(args[0]), prim.run(state, *args))
-        if isinstance(state, BoardOnly):
-            raise EngineError(f"{name}() changes the game; it cannot stand in a condition", source)
-        return prim.run(state, *args)
+            def pick(env: dict[str, Any], s: Any, an: Answers) -> Any:
+                args = arguments(env, s, an)
+                if an.next < len(an.values):
+                    value = an.values[an.next]
+                    an.next += 1
+                    return value
+                if kind == RANDOM:  # chance picks: options are [value, weight] pairs
+                    raise NeedChoice(name, CHANCE, [[v, w] for v, w in run(s, *args)])
+                raise NeedChoice(name, int(args[0]), run(s, *args))
+            return pick
+        effect = kind != QUERY
+        if len(subs) == len(prim.params) and len(subs) <= 2:
+            return _direct_call(name, run, subs, checks, effect, source)
+
+        def call(env: dict[str, Any], s: Any, an: Answers) -> Any:
+            args = arguments(env, s, an)
+            if effect and isinstance(s, BoardOnly):
+                raise EngineError(f"{name}() changes the game; it cannot stand in a condition", source)
+            return run(s, *args)
+        return call
+
+
+def _direct_call(name: str, run: Callable[..., Any], subs: tuple[Code, ...],
+                 checks: tuple[tuple[int, Param, Check], ...], effect: bool, source: Source | None) -> Code:
+    """A query's or an effect's call of at most two arguments, written out: each argument
+    evaluated, then checked (in order), then the primitive run; what the general call
+    does, without its list of arguments."""
+    by_position: list[tuple[str, Check] | None] = [None] * len(subs)
+    for k, p, check in checks:
+        by_position[k] = (p.name, check)
+
+    def refused(param: str, why: str) -> EngineError:
+        return EngineError(f"{name}(): `{param}` must be {why}", source)
+
+    def changes() -> EngineError:
+        return EngineError(f"{name}() changes the game; it cannot stand in a condition", source)
+
+    if not subs:
+        def call0(env: dict[str, Any], s: Any, an: Answers) -> Any:
+            if effect and isinstance(s, BoardOnly):
+                raise changes()
+            return run(s)
+        return call0
+    f0 = subs[0]
+    n0, c0 = by_position[0] or ("", None)
+    if len(subs) == 1:
+        def call1(env: dict[str, Any], s: Any, an: Answers) -> Any:
+            a0 = f0(env, s, an)
+            if c0 is not None:
+                why = c0(a0)
+                if why:
+                    raise refused(n0, why)
+            if effect and isinstance(s, BoardOnly):
+                raise changes()
+            return run(s, a0)
+        return call1
+    f1 = subs[1]
+    n1, c1 = by_position[1] or ("", None)
+
+    def call2(env: dict[str, Any], s: Any, an: Answers) -> Any:
+        a0, a1 = f0(env, s, an), f1(env, s, an)
+        if c0 is not None:
+            why = c0(a0)
+            if why:
+                raise refused(n0, why)
+        if c1 is not None:
+            why = c1(a1)
+            if why:
+                raise refused(n1, why)
+        if effect and isinstance(s, BoardOnly):
+            raise changes()
+        return run(s, a0, a1)
+    return call2
+
+
+def _asks(e: Expr) -> bool:
+    """Whether evaluating `e` may ask a choice or wait for chance (NeedChoice)."""
+    todo = [e]
+    while todo:
+        x = todo.pop()
+        if x.op == "call":
+            prim = PRIMITIVES.get(str(x.value))
+            if prim is not None and prim.kind in (CHOICE, RANDOM):
+                return True
+        todo.extend(x.args)
+    return False
+
+
+def _no_choice(nc: NeedChoice, source: Source | None) -> EngineError:
+    asks = "is a chance event" if nc.player == CHANCE else "asks a player"
+    return EngineError(f"{nc.primitive}() {asks}, which a condition or a measure "
+                       "cannot do; use it inside the rule's effects", source)
+
+
+def _raises(message: str, source: Source | None) -> Code:
+    def fail(env: dict[str, Any], s: Any, an: Answers) -> Any:
+        raise EngineError(message, source)
+    return fail
+
+
+def _connective(op: str, subs: tuple[Code, ...]) -> Code:
+    """`and` / `or`: true or false, the operands evaluated left to right while they can
+    still change the answer."""
+    if len(subs) == 2:
+        f0, f1 = subs
+        if op == "and":
+            return lambda env, s, an: bool(f0(env, s, an)) and bool(f1(env, s, an))
+        return lambda env, s, an: bool(f0(env, s, an)) or bool(f1(env, s, an))
+    if op == "and":
+        return lambda env, s, an: all(f(env, s, an) for f in subs)
+    return lambda env, s, an: any(f(env, s, an) for f in subs)
+
+
+def _binary(op: str, right: Expr, subs: tuple[Code, ...], source: Source | None) -> Code:
+    """A comparison or arithmetic: a TypeError of Python is an EngineError of the rule, and
+    arithmetic stays within MAX_VALUE."""
+    fa, fb = subs
+    fn = _BINARY[op]
+
+    def failed(a: Any, b: Any) -> EngineError:
+        return EngineError(f"cannot apply {op} to {a!r} and {b!r}", source)
+
+    if op in _ARITHMETIC:
+        def arithmetic(env: dict[str, Any], s: Any, an: Answers) -> Any:
+            a, b = fa(env, s, an), fb(env, s, an)
+            try:
+                value = fn(a, b)
+            except TypeError:
+                raise failed(a, b) from None
+            if not -MAX_VALUE <= value <= MAX_VALUE:
+                raise EngineError(f"a number in this rule passed {MAX_VALUE:,} ({a} {op} {b})", source)
+            return value
+        return arithmetic
+    if right.op in ("num", "str", "bool"):  # `roll == 7`: the constant read once
+        b = right.value
+
+        def against(env: dict[str, Any], s: Any, an: Answers) -> Any:
+            a = fa(env, s, an)
+            try:
+                return fn(a, b)
+            except TypeError:
+                raise failed(a, b) from None
+        return against
+
+    def compare(env: dict[str, Any], s: Any, an: Answers) -> Any:
+        a, b = fa(env, s, an), fb(env, s, an)
+        try:
+            return fn(a, b)
+        except TypeError:
+            raise failed(a, b) from None
+    return compare

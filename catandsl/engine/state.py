@@ -19,7 +19,7 @@ states serialize to equal text; `Game.deserialize_state` reads it back, checked.
 from __future__ import annotations
 
 import json
-import random
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from catandsl.engine import flow
@@ -27,7 +27,7 @@ from catandsl.rules import roll_cards, scoring
 from catandsl.rules.base import CHANCE, TERMINAL, Action, IllegalAction, Prompt
 from catandsl.rules.harbors import HarborTables
 from catandsl.rules.hexes import HexTables
-from catandsl.rules.registry import EVERYTHING
+from catandsl.rules.registry import EVERYTHING, bits
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game
@@ -50,6 +50,33 @@ FIELDS = (
     "turn_rolls", "discarded", "counters", "face_down", "hidden_tiles", "hidden_numbers", "hex_changes",
     "last_faces",
 )
+
+
+_M64 = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15  # 2**64 / the golden ratio: SplitMix64's step
+
+
+def chance_number(seed: int, n: int) -> float:
+    """A number in [0, 1) fixed by a game seed and n: the n-th output of SplitMix64 (a
+    counter-based generator: no state to seed, which cost a Mersenne Twister seeding per
+    draw) started at the seed, any seed first folded into 64 bits."""
+    z = ((seed if 0 <= seed <= _M64 else _fold(seed)) + (n + 1) * _GOLDEN) & _M64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+    return ((z ^ (z >> 31)) >> 11) * 2.0**-53
+
+
+def _fold(seed: int) -> int:
+    """A seed outside 0..2**64-1 as 64 bits: its sign and 64-bit words mixed in turn."""
+    z = _GOLDEN if seed < 0 else 0
+    v = abs(seed)
+    while v:
+        z = (z + (v & _M64)) & _M64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+        z ^= z >> 31
+        v >>= 64
+    return z
 
 
 class State:
@@ -120,7 +147,8 @@ class State:
     hidden_numbers: list[list[int]]  # [hidden pool][number] number tokens left in its stack
     hex_changes: list[list[int]]  # [hex, terrain, number]: hexes changed since the deal, in order
 
-    __slots__ = FIELDS + ("pending", "game", "_legal", "_chance", "_network", "_changed", "_steps")
+    __slots__ = FIELDS + ("pending", "game", "_legal", "_chance", "_outcomes", "_network", "_changed", "_steps",
+                          "_short", "_setup_legal")
 
     def __init__(self, game: Game):
         """The state before anything happened; see `initial` for the game's start."""
@@ -196,10 +224,16 @@ class State:
         self.hex_changes = []
         self._legal: list[int] | None = None
         self._chance: bool | None = None  # is_chance_node(), until the next action
+        self._outcomes: list[tuple[int, float]] | None = None  # chance_outcomes(), until the next action
         # each seat's pieces and route lines (rules/network.py): derived on first use, not serialized
         self._network: Network | None = None
-        self._changed: set[str] = set()
+        self._changed = 0  # the parts written by the action being applied (registry.PART_BITS)
         self._steps = 0  # rule statements run for the action being applied (flow.MAX_STATEMENTS)
+        # the turn player found short of victory after the last action, -1 for none: until an
+        # action writes something victory reads, there is no need to look again (flow._check_end)
+        self._short = -1
+        # the set-up step's legal actions, by (actions applied, set-up position) when found
+        self._setup_legal: tuple[tuple[int, int], list[int]] | None = None
 
     @classmethod
     def initial(cls, game: Game) -> State:
@@ -211,17 +245,22 @@ class State:
     def clone(self) -> State:
         s = State.__new__(State)
         s.game = self.game
-        for f in FIELDS:
-            v = getattr(self, f)
-            if type(v) is list:
-                v = [x[:] if type(x) is list else x for x in v]
+        # each field by its declared shape (_SHAPES): a value, a list of values, a list of lists
+        for f, v in zip(_VALUES, _get_values(self)):
             setattr(s, f, v)
+        for f, v in zip(_LISTS, _get_lists(self)):
+            setattr(s, f, v[:])
+        for f, v in zip(_TABLES, _get_tables(self)):
+            setattr(s, f, [x[:] if type(x) is list else x for x in v])
         s.pending = [p.copy() for p in self.pending]
         s._legal = self._legal
         s._chance = self._chance
+        s._outcomes = self._outcomes
         s._network = None if self._network is None else self._network.share()
-        s._changed = set()
+        s._changed = 0
         s._steps = 0
+        s._short = self._short
+        s._setup_legal = self._setup_legal
         return s
 
     def __deepcopy__(self, memo: dict) -> State:
@@ -233,8 +272,11 @@ class State:
         """Call after editing the data directly (tests building a fixed position)."""
         self._legal = None
         self._chance = None
+        self._outcomes = None
         self._network = None
-        self._changed = set(EVERYTHING)
+        self._changed = bits(EVERYTHING)
+        self._short = -1
+        self._setup_legal = None
 
     def to_json(self) -> dict:
         out: dict[str, Any] = {f: getattr(self, f) for f in FIELDS}
@@ -252,9 +294,8 @@ class State:
 
     # ---- what the rules call ---------------------------------------------------------
 
-    def emit(self, event: str, env: dict[str, Any]) -> None:
-        """Run the hooks bound to an event (they are queued, in declaration order)."""
-        flow.emit(self, event, env)
+    # emit(event, env): queue the hooks on an event, in declaration order (flow.emit itself)
+    emit = flow.emit
 
     def push(self, prompt: Prompt) -> None:
         self.pending.append(prompt)
@@ -276,15 +317,16 @@ class State:
 
     def is_chance_node(self) -> bool:
         if self._chance is None:
-            self._chance = self.stage != "over" and flow.is_chance(self, self.top())
+            self._chance = self.stage != "over" and flow.is_chance(
+                self, self.pending[-1] if self.pending else flow.STANDING[self.stage])
         return self._chance
 
     def current_player(self) -> int:
         if self.stage == "over":
             return TERMINAL
-        if self.is_chance_node():
+        if self._chance if self._chance is not None else self.is_chance_node():
             return CHANCE
-        return self.top().actor(self)
+        return (self.pending[-1] if self.pending else flow.STANDING[self.stage]).actor(self)
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         if player is not None and player != self.current_player():
@@ -298,17 +340,22 @@ class State:
         return self._legal
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return self.top().outcomes(self) if self.is_chance_node() else []
+        """(action id, probability) of each outcome at a chance node, kept until the next
+        action: never edit the list."""
+        if self._outcomes is None:
+            self._outcomes = self.top().outcomes(self) if self.is_chance_node() else []
+        return self._outcomes
 
     def sample_chance(self) -> int:
-        """A chance outcome drawn from an RNG derived from the game seed and the number of
-        chance outcomes applied so far: the same game gives the same draws everywhere."""
-        outcomes = self.chance_outcomes()
+        """A chance outcome drawn with `chance_number(seed, chance outcomes applied so
+        far)`: the same game gives the same draws everywhere, and a clone draws what its
+        original would."""
+        outcomes = self._outcomes if self._outcomes is not None else self.chance_outcomes()
         if not outcomes:
             raise IllegalAction("action/not_legal", "this is not a chance node: "
                                 + ("the game is over" if self.stage == "over" else
                                    f"player {self.current_player()} is to act"))
-        x = random.Random(self.seed * 1_000_003 + self.chance_count).random()
+        x = chance_number(self.seed, self.chance_count)
         acc = 0.0
         for a, pr in outcomes:
             acc += pr
@@ -373,3 +420,20 @@ class State:
     def __str__(self) -> str:
         return (f"turn {self.turns} player {self.turn_player} stage {self.stage} "
                 f"scores {self.scores()} bank {self.bank}")
+
+
+def _shapes() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """FIELDS by what `clone` copies of them, read from the class's declared types: the
+    values (ints, strings, bools), the lists of values, the lists of lists
+    (tests/engine/test_invariants.py checks that a clone shares no list)."""
+    values: list[str] = []
+    lists: list[str] = []
+    tables: list[str] = []
+    for f in FIELDS:
+        declared = State.__annotations__[f]
+        (tables if declared.startswith("list[list") else lists if declared.startswith("list") else values).append(f)
+    return tuple(values), tuple(lists), tuple(tables)
+
+
+_VALUES, _LISTS, _TABLES = _shapes()
+_get_values, _get_lists, _get_tables = attrgetter(*_VALUES), attrgetter(*_LISTS), attrgetter(*_TABLES)

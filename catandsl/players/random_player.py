@@ -16,23 +16,34 @@ from bisect import bisect_left
 from catandsl.rules.trade import TradeTables
 
 
+def below(rng: random.Random, n: int) -> int:
+    """`rng.randrange(n)` (n > 0), the same number from the same generator, without its
+    argument checks: CPython's own way, from `getrandbits`."""
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
 class RandomPlayer:
     def __init__(self, seed: int = 0, offers: float = 0.0):
         self.rng = random.Random(seed)
         self.offers = offers
 
     def choose(self, state) -> int:
-        actions = state.legal_actions()
+        actions = state.legal_now()  # the state's own list: read, never copied
         ids = state.game.table(TradeTables).offer_ids
         if ids:
+            # the offers are one run of the sorted list: pick among the rest (or among
+            # them) by index, without building either list
             lo, hi = bisect_left(actions, ids.start), bisect_left(actions, ids.stop)
             if lo < hi:
-                rest = actions[:lo] + actions[hi:]
                 if not self.offers or self.rng.random() >= self.offers:
-                    actions = rest
-                else:
-                    actions = actions[lo:hi]
-        return actions[self.rng.randrange(len(actions))]
+                    k = below(self.rng, len(actions) - (hi - lo))
+                    return actions[k if k < lo else k + hi - lo]
+                return actions[lo + below(self.rng, hi - lo)]
+        return actions[below(self.rng, len(actions))]
 
 
 class UniformPlayer:
@@ -40,5 +51,5 @@ class UniformPlayer:
         self.rng = random.Random(seed)
 
     def choose(self, state) -> int:
-        actions = state.legal_actions()
-        return actions[self.rng.randrange(len(actions))]
+        actions = state.legal_now()
+        return actions[below(self.rng, len(actions))]

@@ -21,6 +21,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import MISSING, dataclass, fields
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from catandsl.rules.registry import EVERYTHING
@@ -167,7 +168,27 @@ class Action:
         return out
 
     def key(self) -> tuple:
-        return (self.KIND,) + tuple(getattr(self, f.name) for f in fields(self))
+        """(KIND, fields...): what the game's action table is sorted by."""
+        get = _KEYS.get(type(self))
+        if get is None:
+            get = _KEYS[type(self)] = _key_of(type(self))
+        return get(self)
+
+
+# per action kind, its key function (fields() is slow, and a game sorts every action)
+_KEYS: dict[type[Action], Callable[[Action], tuple]] = {}
+
+
+def _key_of(cls: type[Action]) -> Callable[[Action], tuple]:
+    names = tuple(f.name for f in fields(cls))
+    kind = cls.KIND
+    if not names:
+        return lambda a: (kind,)
+    if len(names) == 1:
+        one = attrgetter(names[0])
+        return lambda a: (kind, one(a))
+    many = attrgetter(*names)
+    return lambda a: (kind,) + many(a)
 
 
 # Every action a game can offer comes from one of these, each `game -> actions`: the

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from catandsl.rules.base import Action, Activity, IllegalAction, Prompt, action_source, activity, seats_ok
-from catandsl.rules.placement import affordable, pay
+from catandsl.rules.placement import pay
 from catandsl.rules.registry import CARDS, FLOW, HANDS, effect, query
 
 if TYPE_CHECKING:
@@ -55,13 +55,25 @@ class CardIds:
     buy: tuple[int, ...]  # by deck
     draw: tuple[int, ...]  # by card
     play: tuple[int, ...]  # by card, -1 for a card that is never played
+    deck_cards: tuple[tuple[int, ...], ...]  # by deck, its cards
+    # by deck: its cost as (resource, count) pairs, the resources it needs only
+    deck_needs: tuple[tuple[tuple[int, int], ...], ...]
+    playable: tuple[int, ...]  # the cards some rule plays
 
     @classmethod
     def build(cls, game: Game) -> CardIds:
         ids = game.action_id
         return cls(tuple(ids[BuyCard(d.name)] for d in game.decks),
                    tuple(ids[Draw(game.decks[c.deck].name, c.name)] for c in game.cards),
-                   tuple(ids.get(PlayCard(c.name), -1) for c in game.cards))
+                   tuple(ids.get(PlayCard(c.name), -1) for c in game.cards),
+                   tuple(tuple(c.index for c in game.cards if c.deck == d) for d in range(len(game.decks))),
+                   tuple(tuple((r, n) for r, n in enumerate(cost) if n) for cost in game.deck_cost),
+                   tuple(c.index for c in game.cards if c.playable))
+
+
+def deck_left(s: State, d: int) -> bool:
+    """Whether deck d has a card left."""
+    return any(map(s.deck.__getitem__, s.game.table(CardIds).deck_cards[d]))
 
 
 @query("player: player, cards: list<card>", returns="int", reads=CARDS)
@@ -88,13 +100,18 @@ def unplay(s: State, player: int, card: str) -> None:
 def _legal_buys(s: State, p: int, names: frozenset[str] | None) -> list[int]:
     g = s.game
     hand = s.hands[p]
-    ids = g.table(CardIds).buy
+    t = g.table(CardIds)
+    left = s.deck
     out = []
     for d, deck in enumerate(g.decks):
         if names is not None and deck.name not in names:
             continue
-        if affordable(hand, g.deck_cost[d]) and any(s.deck[c.index] for c in g.cards if c.deck == d):
-            out.append(ids[d])
+        for r, n in t.deck_needs[d]:
+            if hand[r] < n:
+                break
+        else:
+            if any(map(left.__getitem__, t.deck_cards[d])):
+                out.append(t.buy[d])
     return out
 
 
@@ -107,8 +124,7 @@ def _apply_buy(s: State, p: int, act: BuyCard) -> None:
 def _refused_buy(s: State, p: int, act: Action) -> IllegalAction:
     text = s.game.action_to_string(s.game.action_id[act])
     assert isinstance(act, BuyCard)
-    d = s.game.deck_index[act.deck]
-    if not any(s.deck[c.index] for c in s.game.cards if c.deck == d):
+    if not deck_left(s, s.game.deck_index[act.deck]):
         return IllegalAction("action/deck_empty", f"{text}: the deck is empty")
     return IllegalAction("action/cannot_afford", f"{text}: cannot afford it")
 
@@ -133,7 +149,7 @@ class Drawing(Prompt):
         return super().check(game)
 
     def step(self, s: State) -> bool:
-        if any(s.deck[c.index] for c in s.game.cards if c.deck == self.deck):
+        if deck_left(s, self.deck):
             return False
         s.pending.pop()  # a rule emptied the deck first: nothing to draw
         return True
@@ -162,11 +178,12 @@ class Drawing(Prompt):
 def playable(s: State, p: int, names: frozenset[str] | None = None) -> list[int]:
     """The cards player p may play now (card indexes), of the decks in `names` (None: all)."""
     g = s.game
-    out = []
+    out: list[int] = []
     held = s.cards[p]
-    for c in g.cards:
-        if not c.playable or not held[c.index]:
+    for k in g.table(CardIds).playable:
+        if not held[k]:
             continue
+        c = g.cards[k]
         d = g.decks[c.deck]
         if names is not None and d.name not in names:
             continue
@@ -181,6 +198,8 @@ def playable(s: State, p: int, names: frozenset[str] | None = None) -> list[int]
 
 
 def _legal_plays(s: State, p: int, names: frozenset[str] | None) -> list[int]:
+    if not any(s.cards[p]):
+        return []  # (most of the time)
     ids = s.game.table(CardIds).play
     return [ids[c] for c in playable(s, p, names)]
 

@@ -16,15 +16,13 @@ if TYPE_CHECKING:
 @query("at: site", returns="bool", reads=STATIC)
 def land(s: State, at: Site) -> bool:
     """The site touches a land hex (a hex: is land)."""
-    water_ = s.game.board.hex_water
-    return any(not water_[h] for h in hexes_of(s.game, at))
+    return False in map(s.game.board.hex_water.__getitem__, hexes_of(s.game, at))
 
 
 @query("at: site", returns="bool", reads=STATIC)
 def water(s: State, at: Site) -> bool:
     """The site touches a water hex (a hex: is water)."""
-    water_ = s.game.board.hex_water
-    return any(water_[h] for h in hexes_of(s.game, at))
+    return True in map(s.game.board.hex_water.__getitem__, hexes_of(s.game, at))
 
 
 @query("at: site", returns="bool", reads=STATIC)

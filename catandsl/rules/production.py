@@ -14,7 +14,7 @@ from catandsl.rules.choices import ChoiceIds
 from catandsl.rules.registry import FLOW, HANDS, effect
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Sequence
 
     from catandsl.engine.state import State
 
@@ -25,50 +25,58 @@ def produce(s: State, roll: int) -> None:
     around it, with the bank-shortage rule."""
     g = s.game
     b = g.board
+    hexes = b.number_hexes[roll] if 0 <= roll < len(b.number_hexes) else ()
+    if not hexes:
+        return
     n = g.num_players
-    owed = [[0] * n for _ in g.resources]
+    owed: list[list[int] | None] = [None] * len(g.resources)  # [resource][player], for those paid
     blocked = [s.neutral_at[u] for pi in g.blocking for u in g.neutral_slots[pi]]
     yields = piece_yields(s)
     chosen = [0] * n  # B.6: resources of the owner's choice (gold)
     choice = g.hex_choice
-    for h in _rolled_hexes(s, roll):
+    owner, piece = s.corner_owner, s.corner_piece
+    for h in _rolled_hexes(s, roll, hexes):
         r = g.hex_resource[h]
         if h in blocked:
             continue
         if choice[h]:
             for c in b.hex_corners[h]:
-                o = s.corner_owner[c]
+                o = owner[c]
                 if 0 <= o < n:  # a neutral seat never receives anything
-                    chosen[o] += yields[s.corner_piece[c]]
+                    chosen[o] += yields[piece[c]]
             continue
         if r < 0:
             continue
         row = owed[r]
         for c in b.hex_corners[h]:
-            o = s.corner_owner[c]
+            o = owner[c]
             if 0 <= o < n:
-                row[o] += yields[s.corner_piece[c]]
+                if row is None:
+                    row = owed[r] = [0] * n
+                row[o] += yields[piece[c]]
     for r, row in enumerate(owed):
-        total = sum(row)
-        if not total:
+        if row is None:
             continue
+        total = sum(row)
         if total <= s.bank[r]:
             for p, k in enumerate(row):
-                s.hands[p][r] += k
+                if k:
+                    s.hands[p][r] += k
             s.bank[r] -= total
         else:
             owed_to = [p for p, k in enumerate(row) if k]
             if len(owed_to) == 1:  # A.6: a single player owed takes what is left
                 s.hands[owed_to[0]][r] += s.bank[r]
                 s.bank[r] = 0
-    push_choices(s, chosen)
+    if any(chosen):
+        push_choices(s, chosen)
 
 
-def _rolled_hexes(s: State, roll: int) -> Iterable[int]:
-    """The hexes with the number `roll` that may pay someone: on a board with many more
-    of them than buildings, only those next to a building (the answer is the same)."""
+def _rolled_hexes(s: State, roll: int, hexes: Sequence[int]) -> Iterable[int]:
+    """The hexes among `hexes` (those with the number `roll`) that may pay someone: on a
+    board with many more of them than buildings, only those next to a building (the
+    answer is the same)."""
     b = s.game.board
-    hexes = b.number_hexes[roll] if 0 <= roll < len(b.number_hexes) else ()
     buildings = network.of(s).corners
     if len(hexes) <= 3 * sum(len(c) for c in buildings):
         return hexes
@@ -80,6 +88,8 @@ def piece_yields(s: State) -> list[int]:
     """What each kind of piece yields a hex this turn: its `produces`, or less where a
     rule limited it for the turn (`limit_yield`)."""
     out = [P.produces for P in s.game.pieces]
+    if not s.yield_limits:
+        return out
     for turn, pi, most in s.yield_limits:
         if turn == s.turns:
             out[pi] = min(out[pi], most)

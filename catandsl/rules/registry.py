@@ -47,6 +47,16 @@ HANDS, BOARD, CARDS, TOKENS, ISLANDS, NEUTRAL, FLOW = (
     "hands", "board", "cards", "tokens", "islands", "neutral", "flow")
 EVERYTHING = frozenset((HANDS, BOARD, CARDS, TOKENS, ISLANDS, NEUTRAL, FLOW))
 STATIC: frozenset[str] = frozenset()  # the board's geometry only: never changes
+# Each part as a bit, so the engine tracks what an action wrote as one int (`bits`).
+PART_BITS = {part: 1 << k for k, part in enumerate(sorted(EVERYTHING))}
+
+
+def bits(parts: frozenset[str]) -> int:
+    """The parts as an int, one bit each (PART_BITS)."""
+    out = 0
+    for part in parts:
+        out |= PART_BITS[part]
+    return out
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from catandsl.rules.islands import special_points
@@ -22,23 +23,42 @@ from catandsl.rules.registry import BOARD, CARDS, FLOW, TOKENS, effect, query
 from catandsl.rules.sites import token_points
 
 if TYPE_CHECKING:
+    from catandsl.engine.game import Game
     from catandsl.engine.state import State
+
+
+@dataclass(frozen=True)
+class PointTables:
+    """What is worth points: (piece kind, points) and (card, points) for those worth any,
+    and each award's points."""
+
+    pieces: tuple[tuple[int, int], ...]
+    cards: tuple[tuple[int, int], ...]
+    awards: tuple[int, ...]
+
+    @classmethod
+    def build(cls, game: Game) -> PointTables:
+        return cls(tuple((P.index, P.points) for P in game.pieces if P.points),
+                   tuple((c.index, c.points) for c in game.cards if c.points),
+                   tuple(a.points for a in game.awards))
 
 
 @query("player: player", returns="int", reads=(BOARD, CARDS, TOKENS))
 def points(s: State, player: int) -> int:
     """The player's victory points."""
     g = s.game
+    t = g.table(PointTables)
     pts = 0
-    for P, n in zip(g.pieces, s.placed[player]):
-        if n and P.points:
-            pts += n * P.points
-    for c, n in zip(g.cards, s.cards[player]):
-        if n and c.points:
-            pts += n * c.points
-    for k, holder in enumerate(s.award_holder):
-        if holder == player:
-            pts += g.awards[k].points
+    placed = s.placed[player]
+    for k, v in t.pieces:
+        pts += placed[k] * v
+    held = s.cards[player]
+    for c, v in t.cards:
+        pts += held[c] * v
+    if player in s.award_holder:
+        for k, holder in enumerate(s.award_holder):
+            if holder == player:
+                pts += t.awards[k]
     if s.vp_tokens:
         pts += special_points(s, player)
     if g.token_names:
@@ -67,7 +87,7 @@ def ahead(s: State, player: int) -> bool:
 
 def update_awards(s: State) -> None:
     g = s.game
-    changed, s._changed = s._changed, set()
+    changed, s._changed = s._changed, 0
     if s.stage == "setup":
         return
     for k, aw in enumerate(g.awards):

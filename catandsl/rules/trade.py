@@ -14,8 +14,11 @@ Tokens change hands with the cards, so they are conserved.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations_with_replacement, product
+from operator import itemgetter
 from typing import TYPE_CHECKING, ClassVar
 
 from catandsl.rules.base import (
@@ -37,6 +40,7 @@ if TYPE_CHECKING:
     from catandsl.engine.state import State
 
 NO_RATE = 10**6  # no trade with the bank at all
+MAX_RATES = 4096  # trade rates kept per game (by seat and who holds the harbors)
 
 
 @dataclass(frozen=True, order=True)
@@ -127,14 +131,25 @@ def trade_actions(game: Game) -> list[Action]:
     R = game.resources
     out: list[Action] = [BankTrade(r, g) for r in R for g in R if g != r]
     out += [TradeWith(p) for p in range(game.num_players)]
-    both = bundles(game)
+    both = tuple(bundles(game))
     if both:
         out += [Accept(), Decline(), CancelOffer()]
-        for give, gv, gt in both:
-            for get, tv, tt in both:
-                if not any(x and y for x, y in zip(gv + gt, tv + tt)):
-                    out.append(Offer(give, get))
+        out += _offers(both)
     return out
+
+
+@cache  # the games of a scenario have the same bundles: the same Offer objects serve them all
+def _offers(both: tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...]) -> tuple[Offer, ...]:
+    """Every offer of these bundles: the two sides hold nothing in common (cards, tokens)."""
+    holds = [frozenset(k for k, x in enumerate(v + t) if x) for _, v, t in both]
+    return tuple(Offer(give, get) for (give, _, _), gives in zip(both, holds)
+                 for (get, _, _), gets in zip(both, holds) if gives.isdisjoint(gets))
+
+
+# offers_by_give -> the memo of `TradeTables.offers_by_hand`, shared by the games that
+# have the same offers (the games of one scenario): the offers of a hand are the same in each
+_OFFER_MEMOS: dict[tuple, dict[tuple[tuple[int, ...], tuple[int, ...]], list[int]]] = {}
+MAX_OFFER_MEMOS = 64
 
 
 @dataclass(frozen=True)
@@ -143,6 +158,11 @@ class TradeTables:
     least_rate: int  # the best rate any harbor or the bank gives: fewer cards never trade
     harbor_rates: tuple[tuple[int, int], ...]  # per harbor type: (rate, resource or -1 for any)
     harbor_corners: tuple[tuple[int, int], ...]  # (intersection, harbor spot) for every spot's intersection
+    # corner owners -> a tuple of the owners of harbor_corners' intersections
+    owners_at_harbors: Callable[[list[int]], tuple[int, ...]]
+    no_harbor: tuple[int, ...]  # the rates without a harbor, per resource
+    rates_memo: dict[tuple, tuple[int, ...]]  # trade_rates by what they depend on
+    harbors_placed: bool  # players place harbors (`harbor_at` changes in play)
     bank_id: tuple[tuple[int, ...], ...]  # [give][get] -> BankTrade id (-1 on the diagonal)
     offer_ids: range  # the offers: one contiguous run of the action table
     # per bundle given: (the cards it needs, the tokens it needs, the offer ids)
@@ -150,6 +170,13 @@ class TradeTables:
     offer_vectors: dict[int, tuple[tuple[int, ...], tuple[int, ...]]]  # offer id -> (give, get)
     offer_tokens: dict[int, tuple[tuple[int, ...], tuple[int, ...]]]  # offers with tokens -> (give, get)
     offers_per_turn: int
+    # the offers a hand (and the tokens held) can make, by (hand, tokens) each count cut
+    # to the most any offer gives (`card_caps`, `token_caps`): so few hands differ that
+    # the offers, most of the legal actions of a turn, are found once each, and kept for
+    # every game with the same offers (`_OFFER_MEMOS`)
+    card_caps: tuple[int, ...]
+    token_caps: tuple[int, ...]
+    offers_by_hand: dict[tuple[tuple[int, ...], tuple[int, ...]], list[int]]
     accept: int
     decline: int
     cancel: int
@@ -175,27 +202,70 @@ class TradeTables:
         for k in offers:
             by_give.setdefault(acts[k].give, []).append(k)  # type: ignore[attr-defined]
         domestic = rs.trades.get("domestic")
+        offers_by_give = tuple((tuple((r, n) for r, n in enumerate(vector[g]) if n),
+                                tuple((t, n) for t, n in enumerate(token_vector[g]) if n), tuple(ks))
+                               for g, ks in by_give.items())
+        memo = _OFFER_MEMOS.get(offers_by_give)
+        if memo is None:
+            if len(_OFFER_MEMOS) >= MAX_OFFER_MEMOS:
+                _OFFER_MEMOS.clear()
+            memo = _OFFER_MEMOS[offers_by_give] = {}
         return cls(
             bank_rate=rate or NO_RATE,
             least_rate=min([rate or NO_RATE] + [r for r, _ in harbor_rates]),
             harbor_rates=harbor_rates,
             harbor_corners=corners,
+            owners_at_harbors=_picker(tuple(c for c, _ in corners)),
+            no_harbor=(rate or NO_RATE,) * len(R),
+            rates_memo={},
+            harbors_placed=any(game.table(HarborTables).supply),
             bank_id=tuple(tuple(ids.get(BankTrade(r, g), -1) for g in R) for r in R),
             offer_ids=offers,
-            offers_by_give=tuple((tuple((r, n) for r, n in enumerate(vector[g]) if n),
-                                  tuple((t, n) for t, n in enumerate(token_vector[g]) if n), tuple(ks))
-                                 for g, ks in by_give.items()),
+            offers_by_give=offers_by_give,
             offer_vectors={k: (vector[acts[k].give], vector[acts[k].get])  # type: ignore[attr-defined]
                            for k in offers},
             offer_tokens={k: (token_vector[acts[k].give], token_vector[acts[k].get])  # type: ignore[attr-defined]
                           for k in offers if any(token_vector[acts[k].give]) or  # type: ignore[attr-defined]
                           any(token_vector[acts[k].get])},  # type: ignore[attr-defined]
             offers_per_turn=domestic.offers_per_turn if domestic is not None else 0,
+            card_caps=tuple(map(max, zip(*vector.values()))) or (0,) * len(R),
+            token_caps=tuple(map(max, zip(*token_vector.values()))) or
+            (0,) * len(game.table(SiteTables).token_names),
+            offers_by_hand=memo,
             accept=ids.get(Accept(), -1),
             decline=ids.get(Decline(), -1),
             cancel=ids.get(CancelOffer(), -1),
             trade_with=tuple(ids[TradeWith(p)] for p in range(game.num_players)),
         )
+
+    MAX_HANDS = 100_000  # hands whose offers are kept (many resources); past this the memo starts again
+
+    def offers_for(self, hand: list[int], held: list[int]) -> list[int]:
+        """The offer ids whose given side `hand` and `held` (tokens) can pay, ascending
+        (never edit the list)."""
+        memo = self.offers_by_hand
+        exact = (tuple(hand), tuple(held))
+        out = memo.get(exact)
+        if out is None:  # a hand not seen yet: maybe one with the same counts, cut
+            cut = (tuple(map(min, hand, self.card_caps)), tuple(map(min, held, self.token_caps)))
+            out = memo.get(cut)
+            if out is None:
+                out = []
+                for need, need_tokens, ids in self.offers_by_give:
+                    if all(hand[r] >= n for r, n in need) and all(held[x] >= n for x, n in need_tokens):
+                        out += ids
+            if len(memo) >= self.MAX_HANDS:
+                memo.clear()
+            memo[exact] = memo[cut] = out
+        return out
+
+
+def _picker(keys: tuple[int, ...]) -> Callable[[list[int]], tuple[int, ...]]:
+    """A function of a list to the tuple of its items at `keys` (itemgetter, always a tuple)."""
+    if len(keys) == 1:
+        one = itemgetter(keys[0])
+        return lambda items: (one(items),)
+    return itemgetter(*keys) if keys else (lambda items: ())
 
 
 def trade_rate(s: State, p: int, r: int) -> int:
@@ -203,19 +273,28 @@ def trade_rate(s: State, p: int, r: int) -> int:
     return trade_rates(s, p, s.game.table(TradeTables))[r]
 
 
-def trade_rates(s: State, p: int, t: TradeTables) -> list[int]:
+def trade_rates(s: State, p: int, t: TradeTables) -> tuple[int, ...]:
     """Per resource, how many cards player p gives the bank for one: the bank's rate,
-    or a better one of a harbor at one of p's buildings."""
-    rates = [t.bank_rate] * len(s.game.resources)
-    owner = s.corner_owner
-    at = s.harbor_at
-    for c, spot in t.harbor_corners:
-        if owner[c] == p and at[spot] >= 0:
-            hr, res = t.harbor_rates[at[spot]]
-            if res < 0:
-                rates = [min(x, hr) for x in rates]
-            elif hr < rates[res]:
-                rates[res] = hr
+    or a better one of a harbor at one of p's buildings. Kept per game by what they
+    depend on: who holds each harbor spot's intersections, and the harbors lying there."""
+    owners = t.owners_at_harbors(s.corner_owner)
+    if p not in owners:
+        return t.no_harbor  # (no building at a harbor: most players, most of a game)
+    key = (p, owners, tuple(s.harbor_at)) if t.harbors_placed else (p, owners)
+    rates = t.rates_memo.get(key)
+    if rates is None:
+        out = list(t.no_harbor)
+        at = s.harbor_at
+        for (_, spot), o in zip(t.harbor_corners, owners):
+            if o == p and at[spot] >= 0:
+                hr, res = t.harbor_rates[at[spot]]
+                if res < 0:
+                    out = [min(x, hr) for x in out]
+                elif hr < out[res]:
+                    out[res] = hr
+        if len(t.rates_memo) >= MAX_RATES:
+            t.rates_memo.clear()
+        rates = t.rates_memo[key] = tuple(out)
     return rates
 
 
@@ -226,19 +305,17 @@ def _legal_trades(s: State, p: int, names: frozenset[str] | None) -> list[int]:
     t = s.game.table(TradeTables)
     hand = s.hands[p]
     out: list[int] = []
-    if (names is None or "bank" in names) and any(n >= t.least_rate for n in hand):
+    if (names is None or "bank" in names) and hand and max(hand) >= t.least_rate:
         rates = trade_rates(s, p, t)
+        bank = s.bank
         for r, n in enumerate(hand):
             if n and n >= rates[r]:
                 ids = t.bank_id[r]
-                out += [ids[x] for x, left in enumerate(s.bank) if left and x != r]
+                out += [ids[x] for x, left in enumerate(bank) if left and x != r]
     if (names is None or "domestic" in names) and s.offers_made < t.offers_per_turn:
         declined = s.offers_declined
-        held = s.tokens_held[p]
-        for need, need_tokens, ids_ in t.offers_by_give:
-            if any(hand[r] < n for r, n in need) or any(held[x] < n for x, n in need_tokens):
-                continue
-            out += [k for k in ids_ if k not in declined] if declined else ids_
+        offers = t.offers_for(hand, s.tokens_held[p])
+        out += [k for k in offers if k not in declined] if declined else offers
     return out
 
 

@@ -110,6 +110,38 @@ def test_clone_is_independent():
     assert c.serialize() != s.serialize()
 
 
+def _lists_in(value, out: set[int]) -> set[int]:
+    """The ids of every list inside a field's value, at any depth."""
+    if isinstance(value, list):
+        out.add(id(value))
+        for item in value:
+            _lists_in(item, out)
+    return out
+
+
+@pytest.mark.parametrize("name", ["base.catan", "seafarers/cloth_for_catan.catan",
+                                  "traders_barbarians/traders_and_barbarians.catan"])
+def test_a_clone_shares_no_list_with_its_original(root, name):
+    """clone() copies each field by its declared shape: a list declared flat that held a
+    list, or a new field of lists declared otherwise, would be shared (and a move in the
+    clone would move the original)."""
+    import catandsl
+    from catandsl.engine.state import FIELDS
+
+    g = catandsl.new_game(catandsl.load(root / "scenarios" / name), None, {}, 4)
+    s = g.new_initial_state()
+    seats = [RandomPlayer(40 + p) for p in range(g.num_players)]
+    for n in range(400):
+        if s.is_terminal():
+            break
+        if n % 5 == 0:
+            c = s.clone()
+            for f in FIELDS:
+                assert getattr(c, f) == getattr(s, f), f
+                assert not _lists_in(getattr(c, f), set()) & _lists_in(getattr(s, f), set()), f
+        s.apply_action(s.sample_chance() if s.is_chance_node() else seats[s.current_player()].choose(s))
+
+
 def _log(seed: int) -> list:
     g = game(4, seed)
     state, log = play_game(g, [RandomPlayer(k) for k in range(4)])

@@ -293,7 +293,7 @@ def test_a_roll_pays_from_the_hexes_next_to_buildings_what_every_hex_of_it_pays(
         c = s.clone()
         production.produce(c, r)
         paid[r] = (c.hands, c.bank)
-    monkeypatch.setattr(production, "_rolled_hexes", lambda s, roll: s.game.board.number_hexes[roll])
+    monkeypatch.setattr(production, "_rolled_hexes", lambda s, roll, hexes: hexes)
     for r in rolls:
         c = s.clone()
         production.produce(c, r)
