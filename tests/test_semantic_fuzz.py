@@ -22,8 +22,8 @@ chunk stops at its first hang or memory failure, which costs up to HANG_SECONDS 
 Files that may block inside the C library (a FIFO, a device) run in subprocesses, in
 parallel, in the last test.
 
-Cost: about 2 to 3 minutes on a 2-core machine (1,884 cases plus the six odd files;
-3 min 20 s measured with another test run sharing the machine).
+Cost: the counts (COUNTS: 942 cases at the default depth, plus the six odd files; a
+deeper run, CATANDSL_TEST_DEPTH=K, draws K times as many, the default's first).
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.budget import count
 from tests.fuzz_semantic import ISOLATED_IMPORTS, Case, Outcome, describe, generate, run_case, run_isolated
 
 HANG_SECONDS = 60.0  # CPU seconds: catches a hang, never a slow or busy machine
@@ -41,19 +42,19 @@ MEMORY_HEADROOM = 1 << 30  # address space a case may add to the test process
 ACTIONS = 400  # random actions per game
 CHUNK = 250
 
-# cases per family (the seeds are 0..N-1)
-COUNTS = {
-    "numbers": 400,
-    "primitives": 500,
-    "mixed": 300,
-    "selftrigger": 200,
-    "without": 120,
-    "strings": 80,
-    "shipped": 80,
-    "nesting": 80,
-    "imports": 100,
-    "many": 24,
-}
+# cases per family (the seeds are 0..N-1), at the default depth (tests/budget.py)
+COUNTS = {family: count(n) for family, n in {
+    "numbers": 200,
+    "primitives": 250,
+    "mixed": 150,
+    "selftrigger": 100,
+    "without": 60,
+    "strings": 40,
+    "shipped": 40,
+    "nesting": 40,
+    "imports": 50,
+    "many": 12,
+}.items()}
 CHUNKS = [(family, start, min(start + CHUNK, n)) for family, n in COUNTS.items() for start in range(0, n, CHUNK)]
 
 

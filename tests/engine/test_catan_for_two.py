@@ -18,6 +18,7 @@ from catandsl.rules.travel import Travel
 from tests.engine.helpers import act, blank, give, legal, put, to_main
 from tests.engine.test_seafarers_games import check_board
 from tests.engine.test_traders_barbarians import HUBS, _check, _start, _tok, scenario
+from tests.budget import count
 
 
 def game(seed: int = 1, options: dict | None = None):
@@ -344,7 +345,7 @@ def test_the_halving_starts_again_each_turn():
 
 # ---- random games ----------------------------------------------------------------------------
 
-GAMES = 200
+GAMES = count(60)  # tests/budget.py
 ACTIONS = 200  # per game: the set-up, then some turns with neutral builds and token actions
 
 

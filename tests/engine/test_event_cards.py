@@ -16,6 +16,7 @@ from catandsl.engine.validate import StateError
 from catandsl.rules import neutral, placement, routes
 from catandsl.rules.roll_cards import RollCardTables
 from tests.engine.helpers import BRICK, GRAIN, LUMBER, ORE, WOOL, act, blank, give, legal, put
+from tests.budget import count
 
 BASE = "scenarios/base.catan"
 TB = "scenarios/traders_barbarians/traders_and_barbarians.catan"
@@ -422,7 +423,7 @@ def test_tb_a_wagon_pays_2_and_no_toll_over_a_damaged_road():
 
 # ---- random games -------------------------------------------------------------------------------
 
-GAMES = 200  # per player count
+GAMES = count(60)  # per player count (tests/budget.py)
 ACTIONS = 300  # per game: the set-up and the first turns, where the first events come
 
 

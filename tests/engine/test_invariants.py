@@ -13,6 +13,7 @@ from catandsl.engine import actions as A
 from catandsl.players import GreedyPlayer, RandomPlayer, play_game
 from catandsl.rules.placement import pieces_on_board
 from tests.engine.helpers import base_scenario, check_resources, game
+from tests.budget import count
 
 
 def check(s) -> None:
@@ -50,11 +51,10 @@ def check(s) -> None:
             assert abs(sum(pr for _, pr in s.chance_outcomes()) - 1) < 1e-9
 
 
-# 300 whole games: every 4th with 3 players; odd seats propose domestic trades now and
+# count(100) whole games (tests/budget.py): every 4th with 3 players; odd seats propose domestic trades now and
 # then, and one seat in five plays greedily. The cheap invariants are checked after every
 # action, the serialize/deserialize round trip every ROUND_TRIP actions and at the end.
-# Measured: about 26 s on a 2-core machine, most of it in `check`.
-GAMES = 300
+GAMES = count(100)
 ROUND_TRIP = 20
 
 

@@ -14,11 +14,12 @@ import catandsl
 from catandsl.players import UniformPlayer
 from catandsl.rules.placement import pieces_on_board
 from tests.engine.helpers import check_resources
+from tests.budget import count
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ("base.catan", "seafarers/heading_for_new_shores.catan", "seafarers/four_islands.catan",
              "seafarers/cloth_for_catan.catan")
-GAMES = 20
+GAMES = count(10)  # per scenario and player count (tests/budget.py)
 ENDS = {"victory", "turn_limit", "action_limit", "villages_depleted"}
 
 

@@ -11,7 +11,7 @@ action, chance probabilities) run after every action; the board checks (counts a
 the board, distance rule, connection) only read the board, so they run after every
 action that changes it (Build, Move, PickUp, PutDown) and after every BOARD_EVERY-th
 action, which is the same as after every action. The serialize round trip runs every
-ROUND_TRIP actions and at the end. See GAMES for the count and the measured time.
+ROUND_TRIP actions and at the end. GAMES is the count.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from catandsl.rules.placement import pieces_on_board
 from catandsl.rules.sites import SiteTables
 from tests.engine.helpers import check_resources
 from tests.engine.test_invariants import _round_trip
+from tests.budget import count
 
 SCENARIOS = ("heading_for_new_shores", "four_islands", "cloth_for_catan")
 # How each scenario's games may end besides victory and the turn cap, and which of its
@@ -37,7 +38,7 @@ SCENARIOS = ("heading_for_new_shores", "four_islands", "cloth_for_catan")
 ENDS = {"cloth_for_catan": {"villages_depleted"}}
 EXERCISED = {"heading_for_new_shores": "special_vp", "four_islands": "special_vp",
              "cloth_for_catan": "tokens_held"}
-GAMES = 100  # per scenario and player count
+GAMES = count(30)  # per scenario and player count (tests/budget.py)
 ROUND_TRIP = 200
 BOARD_EVERY = 50
 WORKERS = min(2, os.cpu_count() or 1)

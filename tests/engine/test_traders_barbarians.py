@@ -23,6 +23,7 @@ from catandsl.rules.sites import SiteTables
 from catandsl.rules.travel import STOPPED, Travel, travel_points
 from tests.engine.helpers import BRICK, GRAIN, LUMBER, ORE, WOOL, act, blank, give, legal, put, to_main
 from tests.engine.test_seafarers_games import check_board, check_cheap
+from tests.budget import count
 
 PATH = "scenarios/traders_barbarians/traders_and_barbarians.catan"
 HUBS = {"castle": (0, -2), "quarry": (2, 0), "glassworks": (-2, 2)}
@@ -407,7 +408,7 @@ def test_language_md_shows_the_real_files():
 
 # ---- random games (F.13's "checked after every action") -----------------------------------------
 
-GAMES = 200  # per player count
+GAMES = count(50)  # per player count and variant (tests/budget.py)
 ACTIONS = 1000  # per game: set-up, trading, travelling, deliveries, chases; then the next
 
 
