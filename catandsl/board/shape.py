@@ -57,7 +57,7 @@ def hubs_of(hexes: tuple[geo.Hex, ...], is_hub, is_land) -> tuple[Hub, ...]:
     return tuple(out)
 
 
-SHAPES_KEPT = 8  # a shape of 10,000 hexes holds ~100 MB of tables: keep a few
+SHAPES_KEPT = 8  # a shape of 10,000 hexes holds about 20 MB of tables: keep a few
 
 
 @lru_cache(maxsize=SHAPES_KEPT)
