@@ -164,7 +164,7 @@ class TradeTables:
     rates_memo: dict[tuple, tuple[int, ...]]  # trade_rates by what they depend on
     harbors_placed: bool  # players place harbors (`harbor_at` changes in play)
     bank_id: tuple[tuple[int, ...], ...]  # [give][get] -> BankTrade id (-1 on the diagonal)
-    bank_gets: tuple[list[int], ...]  # [give] -> bank_id[give] but the diagonal: a bank with every resource
+    bank_gets: tuple[tuple[int, ...], ...]  # [give] -> bank_id[give] but the diagonal: a bank with every resource
     offer_ids: range  # the offers: one contiguous run of the action table
     # per bundle given: (the cards it needs, the tokens it needs, the offer ids)
     offers_by_give: tuple[tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...], tuple[int, ...]], ...]
@@ -221,7 +221,7 @@ class TradeTables:
             rates_memo={},
             harbors_placed=any(game.table(HarborTables).supply),
             bank_id=tuple(tuple(ids.get(BankTrade(r, g), -1) for g in R) for r in R),
-            bank_gets=tuple([ids.get(BankTrade(r, g), -1) for g in R if g != r] for r in R),
+            bank_gets=tuple(tuple(ids.get(BankTrade(r, g), -1) for g in R if g != r) for r in R),
             offer_ids=offers,
             offers_by_give=offers_by_give,
             offer_vectors={k: (vector[acts[k].give], vector[acts[k].get])  # type: ignore[attr-defined]
