@@ -13,7 +13,7 @@ import sys
 import time
 
 import catanatron.game
-from catanatron import Color, Game, RandomPlayer
+from catanatron import ActionType, Color, Game, RandomPlayer
 
 COPY_GAMES = 3  # games whose positions the copies are timed on
 COPY_EVERY = 25  # decisions between two positions
@@ -49,15 +49,19 @@ def main() -> None:
         catanatron.game.TURNS_LIMIT = cap
     colours = [Color.RED, Color.BLUE, Color.ORANGE, Color.WHITE]
     actions = turns = no_winner = 0
+    logs = []  # each game's actions, to count its rolls once the clock has stopped
     started = time.perf_counter()
     for i in range(games):
         game = Game([RandomPlayer(c) for c in colours], seed=seed * 100_003 + i + 1)
         winner = game.play()
         actions += len(game.state.actions)
+        logs.append(game.state.actions)
         turns += game.state.num_turns
         no_winner += winner is None
     seconds = time.perf_counter() - started
+    rolls = sum(a.action_type == ActionType.ROLL for log in logs for a in log)
     print(json.dumps({"engine": "catanatron", "games": games, "seconds": seconds, "actions": actions,
+                      "rolls": rolls,
                       "turns": turns, "no_winner": no_winner, "turn_cap": catanatron.game.TURNS_LIMIT,
                       **copy_costs(seed)}))
 

@@ -11,6 +11,9 @@ it is never a dependency of catandsl.
 What counts as an action differs: catanatron logs every decision including ROLL and one
 action per robber move-and-steal; catandsl counts every applied action, dice and other
 chance outcomes (steal result, card drawn) included, and also reports decisions alone.
+A turn's roll is mostly a chance outcome in catandsl (a decision only when the player
+could do something else first) but a player's action in catanatron, so a last line
+compares catandsl's decisions with catanatron's actions other than ROLL.
 Both count a turn per player turn. Without `--turn-cap` each engine keeps its own cap
 (catanatron 1000, base.catan 500); `--turn-cap N` sets both: catanatron's own limit
 (`catanatron.game.TURNS_LIMIT`) and catandsl's `turn_limit` setting, added to the
@@ -176,12 +179,19 @@ def main() -> int:
         out["catanatron"] = b
         print(f"{'catanatron':<12}{b['games_per_s']:>10.2f}{b['actions_per_s']:>12.0f}{b['turns_per_game']:>12.1f}"
               f"{b['actions_per_game']:>14.1f}{b['no_winner']:>11}")
+        # a roll is a chance outcome in catandsl (a decision only when the player may do
+        # something else first), a player's action in catanatron: their actions but ROLL
+        b["non_roll_actions_per_s"] = (theirs["actions"] - theirs["rolls"]) / theirs["seconds"]
+        print(f"{'':<12}{'':>10}{b['non_roll_actions_per_s']:>12.0f}  (actions other than ROLL)")
         out["ratio"] = {"games_per_s": a["games_per_s"] / b["games_per_s"],
                         "actions_per_s": a["actions_per_s"] / b["actions_per_s"],
-                        "decisions_per_s": a["decisions_per_s"] / b["actions_per_s"]}
+                        "decisions_per_s": a["decisions_per_s"] / b["actions_per_s"],
+                        "decisions_per_s_vs_non_roll": a["decisions_per_s"] / b["non_roll_actions_per_s"]}
         r = out["ratio"]
         print(f"ratio catandsl/catanatron: games/s {r['games_per_s']:.2f}x, actions/s {r['actions_per_s']:.2f}x "
               f"(decisions/s vs actions/s {r['decisions_per_s']:.2f}x)")
+        print(f"ratio catandsl decisions/s vs catanatron actions/s other than ROLL: "
+              f"{r['decisions_per_s_vs_non_roll']:.2f}x")
     us = ours["clone_s"] * 1e6
     copies = f"copy a position: catandsl State.clone() {us:.0f} us ({ours['positions']} positions)"
     if theirs:

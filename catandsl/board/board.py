@@ -1,8 +1,10 @@
 """The Board: one concrete board of a configured map, made by `instantiate`.
 
-The graph (`board.graph`, see `catandsl.board.graph`) is the model; the flat tables
-(see `catandsl.board.tables.Tables`, each field also an attribute of the board) are a
-cache of it for the engine. Ids are indexes into the sorted id lists:
+The graph (`board.graph`, see `catandsl.board.graph`, built on first use) is the model;
+the flat tables (see `catandsl.board.tables.Tables`, each field also an attribute of the
+board) are a cache of it for the engine, derived from the same tiles: what depends on
+the board's shape alone once per shape (catandsl.board.shape), the deal's per board.
+Ids are indexes into the sorted id lists:
 
 - `hexes`: (q, r), sorted by row then column;
 - `intersections`: (q, r, "N" | "S"), sorted by row, column, then N before S; a hub
@@ -23,10 +25,14 @@ changed after it is made.
 from __future__ import annotations
 
 import dataclasses
+import functools
+
+import networkx as nx  # type: ignore[import-untyped]  # no inline types; types-networkx is not a dependency
 
 from catandsl.board import geometry as geo
 from catandsl.board.graph import Tile, build_graph
 from catandsl.board.harbors import Harbor
+from catandsl.board.shape import hubs_of, shape
 from catandsl.board.tables import Ids, Tables, derive_tables
 from catandsl.ir.model import HarborType, Terrain
 
@@ -76,28 +82,25 @@ class Board:
         self.harbors = harbors
         # the harbors of `placed` plans: drawn and placed by the players in the set-up
         self.harbor_supply: tuple[HarborType, ...] = harbor_supply
-        self.graph = build_graph(tiles, terrains, harbors, islands)
+        # the graph is built from these on first use (`graph`): the engine reads the tables
+        self.tiles = tiles
+        self._islands = islands
+        hexes = tuple(sorted(tiles, key=geo.hex_key))
 
-        self.hexes: tuple[geo.Hex, ...] = tuple(sorted(tiles, key=geo.hex_key))
-        self.intersections: tuple[geo.Intersection, ...] = tuple(
-            sorted(
-                (n[1:] for n, kind in self.graph.nodes(data="kind") if kind == "intersection"),
-                key=geo.intersection_key,
-            )
-        )
-        self.paths: tuple[geo.Path, ...] = tuple(
-            sorted(
-                (e for _, _, e in self.graph.edges(data="id") if e is not None),
-                key=geo.path_key,
-            )
-        )
-        self.hex_index = {h: k for k, h in enumerate(self.hexes)}
-        self.intersection_index = {c: k for k, c in enumerate(self.intersections)}
-        self.path_index = {p: k for k, p in enumerate(self.paths)}
+        def land(h: geo.Hex) -> bool:
+            return h in tiles and not terrains[tiles[h].terrain].water
 
-        self.tables: Tables = derive_tables(
-            self.graph, self.hexes, self.intersections, self.paths, self.terrain_names, harbors
-        )
+        hubs = hubs_of(hexes, lambda h: land(h) and terrains[tiles[h].terrain].hub, land)
+        the_shape = shape(hexes, hubs)  # kept per shape: every deal of a map shares it
+        self.hexes: tuple[geo.Hex, ...] = the_shape.hexes
+        self.intersections: tuple[geo.Intersection, ...] = the_shape.intersections
+        self.paths: tuple[geo.Path, ...] = the_shape.paths
+        # (shared by the boards of one shape: never changed)
+        self.hex_index = the_shape.hex_index
+        self.intersection_index = the_shape.intersection_index
+        self.path_index = the_shape.path_index
+
+        self.tables: Tables = derive_tables(the_shape, tiles, terrains, self.terrain_names, harbors, islands)
         for f in dataclasses.fields(Tables):
             setattr(self, f.name, getattr(self.tables, f.name))
 
@@ -129,6 +132,12 @@ class Board:
             piece: tuple(self.path_index[s] if len(s) == 3 else self.hex_index[s] for s in sites)
             for piece, sites in (start_sites or {}).items()
         }
+
+    @functools.cached_property
+    def graph(self) -> nx.Graph:
+        """The board as a networkx graph (catandsl.board.graph), built on first use from
+        the same tiles as the tables."""
+        return build_graph(self.tiles, self.terrains, self.harbors, self._islands)
 
     # ---- looking ids up ------------------------------------------------------------------
 

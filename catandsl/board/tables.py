@@ -2,23 +2,25 @@
 
 Every id is an index into one of the board's sorted id lists (`hexes`,
 `intersections`, `paths`), so the tables are tuples of ints (and tuples of tuples of
-ints) that are cheap to read and never change. They are derived once from the graph;
-tests/board/test_tables.py checks them against it for every id.
+ints) that are cheap to read and never change. They are derived from the board's shape
+(catandsl.board.shape, kept per shape) and the deal, as the graph is; tests/board/
+test_tables.py checks them against the graph for every id.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-import networkx as nx  # type: ignore[import-untyped]  # no inline types; types-networkx is not a dependency
-
 from catandsl.board import geometry as geo
-from catandsl.board.graph import COAST, LAND, SEA, hex_node, intersection_node
+from catandsl.board.graph import COAST, LAND, SEA, Tile
 from catandsl.board.harbors import Harbor
+from catandsl.board.shape import Shape
+from catandsl.ir.model import Terrain
 
 # The class of an intersection or a path as an int: CLASSES[code] is its name.
 CLASSES: tuple[str, ...] = (LAND, COAST, SEA)
 CLASS_CODE = {name: code for code, name in enumerate(CLASSES)}
+LAND_CODE, COAST_CODE, SEA_CODE = (CLASS_CODE[c] for c in (LAND, COAST, SEA))
 
 Ids = tuple[int, ...]
 
@@ -69,88 +71,56 @@ class Tables:
 
 
 def derive_tables(
-    graph: nx.Graph,
-    hexes: tuple[geo.Hex, ...],
-    intersections: tuple[geo.Intersection, ...],
-    paths: tuple[geo.Path, ...],
+    shape: Shape,
+    tiles: dict[geo.Hex, Tile],
+    terrains: dict[str, Terrain],
     terrain_names: tuple[str, ...],
     harbors: tuple[Harbor, ...],
+    islands: dict[geo.Hex, int],
 ) -> Tables:
-    hex_id = {h: k for k, h in enumerate(hexes)}
-    corner_id = {c: k for k, c in enumerate(intersections)}
-    path_id = {p: k for k, p in enumerate(paths)}
+    """The tables of one deal on its shape: the shape's own tables as they are, and what
+    the deal decides (terrain, numbers, land and water, classes, islands, harbors)."""
     terrain_id = {name: k for k, name in enumerate(terrain_names)}
-    harbor_of_corner = {
-        end: k for k, hb in enumerate(harbors) for end in geo.edge_ends(hb.path)
-    }
-
-    def node_id(node) -> int:
-        return hex_id[node[1:]] if node[0] == "hex" else corner_id[node[1:]]
-
-    hex_data = [graph.nodes[hex_node(h)] for h in hexes]
-    hex_neighbours = []
-    for h in hexes:
-        hex_neighbours.append(tuple(sorted(hex_id[n] for n in geo.neighbours(h) if n in hex_id)))
-
-    corner_hexes, corner_neighbours, corner_paths = [], [], []
-    for c in intersections:
-        node = intersection_node(c)
-        touching, adjacent, ending = [], [], []
-        for other, edge in graph[node].items():
-            if edge["kind"] == "touch":
-                touching.append(node_id(other))
-            else:
-                adjacent.append(node_id(other))
-                ending.append(path_id[edge["id"]])
-        corner_hexes.append(tuple(sorted(touching)))
-        corner_neighbours.append(tuple(sorted(adjacent)))
-        corner_paths.append(tuple(sorted(ending)))
-
-    # each path's edge, found from its ends (ids follow the sort keys, so the ends and
-    # hexes that geometry gives in order have ascending ids)
-    path_ends, path_hexes, path_cls = [], [], []
-    adjacency = graph.adj
-    for p in paths:
-        a, b = geo.edge_ends(p)
-        edge = adjacency[intersection_node(a)][intersection_node(b)]
-        path_ends.append((corner_id[a], corner_id[b]))
-        path_hexes.append(tuple(hex_id[h] for h in edge["hexes"]))
-        path_cls.append(CLASS_CODE[edge["cls"]])
-
+    dealt = [tiles[h] for h in shape.hexes]
+    water = tuple(bool(terrains[t.terrain].water) for t in dealt)
+    hex_island = tuple(islands.get(h, -1) for h in shape.hexes)
+    numbers = tuple(t.number or 0 for t in dealt)
     by_number: list[list[int]] = [[] for _ in range(13)]
-    for k, data in enumerate(hex_data):
-        if data["number"]:
-            by_number[data["number"]].append(k)
+    for k, n in enumerate(numbers):
+        if n:
+            by_number[n].append(k)
 
-    corner_data = [graph.nodes[intersection_node(c)] for c in intersections]
-    corner_hub = tuple(-1 if d["hub"] is None else hex_id[d["hub"]] for d in corner_data)
-    hex_centre = [-1] * len(hexes)
-    hex_spurs: list[list[int]] = [[] for _ in hexes]
-    for corner, hub in enumerate(corner_hub):
-        if hub >= 0:
-            hex_centre[hub] = corner
-    for k, path in enumerate(paths):
-        if geo.is_spur(path):
-            hex_spurs[hex_id[(path[0], path[1])]].append(k)
+    def cls(hexes: Ids, sides: int) -> int:
+        # land when every hex around is land, sea when none is (off the board is water)
+        land = sum(not water[h] for h in hexes)
+        return SEA_CODE if land == 0 else LAND_CODE if land == sides else COAST_CODE
+
+    corner_harbor = [-1] * len(shape.intersections)
+    for k, hb in enumerate(harbors):  # (a later harbor's corner is its own, as in the graph)
+        for end in geo.edge_ends(hb.path):
+            c = shape.intersection_index.get(end)
+            if c is not None:
+                corner_harbor[c] = k
     return Tables(
-        hex_terrain=tuple(terrain_id[d["terrain"]] for d in hex_data),
-        hex_number=tuple(d["number"] or 0 for d in hex_data),
-        hex_water=tuple(bool(d["water"]) for d in hex_data),
-        hex_island=tuple(d["island"] for d in hex_data),
-        hex_corners=tuple(tuple(corner_id[c] for c in geo.corners(h)) for h in hexes),
-        hex_paths=tuple(tuple(path_id[p] for p in geo.sides(h)) for h in hexes),
-        hex_neighbours=tuple(hex_neighbours),
-        corner_hexes=tuple(corner_hexes),
-        corner_neighbours=tuple(corner_neighbours),
-        corner_paths=tuple(corner_paths),
-        corner_cls=tuple(CLASS_CODE[d["cls"]] for d in corner_data),
-        corner_harbor=tuple(harbor_of_corner.get(c, -1) for c in intersections),
-        corner_islands=tuple(tuple(d["islands"]) for d in corner_data),
-        path_ends=tuple(path_ends),
-        path_hexes=tuple(path_hexes),
-        path_cls=tuple(path_cls),
+        hex_terrain=tuple(terrain_id[t.terrain] for t in dealt),
+        hex_number=numbers,
+        hex_water=water,
+        hex_island=hex_island,
+        hex_corners=shape.hex_corners,
+        hex_paths=shape.hex_paths,
+        hex_neighbours=shape.hex_neighbours,
+        corner_hexes=shape.corner_hexes,
+        corner_neighbours=shape.corner_neighbours,
+        corner_paths=shape.corner_paths,
+        corner_cls=tuple(map(cls, shape.corner_hexes, shape.corner_sides)),
+        corner_harbor=tuple(corner_harbor),
+        corner_islands=tuple(tuple(sorted({hex_island[h] for h in hexes if not water[h]}))
+                             for hexes in shape.corner_hexes),
+        path_ends=shape.path_ends,
+        path_hexes=shape.path_hexes,
+        path_cls=tuple(map(cls, shape.path_hexes, shape.path_sides)),
         number_hexes=tuple(tuple(ids) for ids in by_number),
-        hex_centre=tuple(hex_centre),
-        hex_spurs=tuple(tuple(ids) for ids in hex_spurs),
-        corner_hub=corner_hub,
+        hex_centre=shape.hex_centre,
+        hex_spurs=shape.hex_spurs,
+        corner_hub=shape.corner_hub,
     )

@@ -263,7 +263,7 @@ class Game:
         # The frame is the edge of the world (B.10): its positions count as sea beside the
         # map, but no piece stands on a frame position, or on a path or intersection that
         # touches nothing but frame positions.
-        frame = [bool(b.graph.nodes[("hex", q, r)].get("frame")) for q, r in b.hexes]
+        frame = [b.tiles[h].frame_piece is not None for h in b.hexes]
         inside = {
             "hex": tuple(h for h in range(len(b.hexes)) if not frame[h]),
             "path": tuple(k for k, hs in enumerate(b.path_hexes) if not all(frame[h] for h in hs)),

@@ -88,8 +88,8 @@ class HexTables:
                         stack[t.value] += 1
             numbers.append(tuple(stack))
         pool_of = {}
-        for h, (q, r) in enumerate(b.hexes):
-            name = b.graph.nodes[("hex", q, r)]["pool"]
+        for h, at in enumerate(b.hexes):
+            name = b.tiles[at].pool
             if name in index:
                 pool_of[h] = index[name]
         acts = game.actions

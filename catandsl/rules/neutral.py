@@ -311,8 +311,8 @@ class Moving(Prompt):
                     if P.moves_to is None:  # anywhere but here: the board's size, copied in slices
                         out += all_but(ids_on_sites(g, pi), P.allowed, [here[0]] if here[0] in P.allowed_set else ())
                     else:
-                        others = [h for h in P.allowed if h != here[0]]
-                        out += [ids[h] for h in destinations(s, self.player, pi, others)]
+                        elsewhere = [h for h in P.allowed if h != here[0]]
+                        out += [ids[h] for h in destinations(s, self.player, pi, elsewhere)]
                 continue
             taken = set(here)
             # one piece of a kind per site

@@ -9,6 +9,7 @@ frame) are computed once by the game; here the state decides the rest.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import lt
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from catandsl.rules import damage, network, neutral, sites, travel
@@ -248,7 +249,7 @@ def path_connects(s: State, p: int, k: int, connects: tuple[int, ...]) -> bool:
 
 
 def affordable(hand: list[int], cost: tuple[int, ...]) -> bool:
-    return all(h >= c for h, c in zip(hand, cost))
+    return not any(map(lt, hand, cost))  # (no count short of the cost: compared in C)
 
 
 def pay(s: State, p: int, cost: tuple[int, ...]) -> None:

@@ -76,6 +76,8 @@ def _rolled_hexes(s: State, roll: int, hexes: Sequence[int]) -> Iterable[int]:
     """The hexes among `hexes` (those with the number `roll`) that may pay someone: on a
     board with many more of them than buildings, only those next to a building (the
     answer is the same)."""
+    if len(hexes) <= 3:  # (as on most boards: fewer than one building's worth)
+        return hexes
     b = s.game.board
     buildings = network.of(s).corners
     if len(hexes) <= 3 * sum(len(c) for c in buildings):

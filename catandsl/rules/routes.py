@@ -82,11 +82,27 @@ def _lines_of(s: State, p: int, own: set[int], joins: set[tuple[int, int]]) -> l
 
 
 def _measured(s: State, p: int, own: frozenset[int], joins: set[tuple[int, int]]) -> Line:
-    """A line with its longest trail: from every intersection at its pieces' ends, every
-    way on, depth first."""
+    """A line with its longest trail: every way on, depth first, from each intersection
+    at its pieces' ends where a longest trail may begin.
+
+    A trail need not begin at an intersection where the line has exactly two pieces and a
+    route passes from one to the other: a trail leaving there by one piece and never using
+    the other is made longer by the other; one that comes back by the other is a closed
+    trail, which begins as well at any other intersection on it. So only the other
+    intersections begin a walk (the ends, branches, buildings, changes of kind), or,
+    when there is none (the line is a ring), its first."""
     b = s.game.board
     path_piece = s.path_piece
-    ends, cpaths, owner = b.path_ends, b.corner_paths, s.corner_owner
+    ends, owner = b.path_ends, s.corner_owner
+    # each intersection's ways on within the line: (piece, the intersection it leads to, its kind)
+    ways: dict[int, list[tuple[int, int, int]]] = {}
+    for x in own:
+        a, z = ends[x]
+        kx = path_piece[x]
+        ways.setdefault(a, []).append((x, z, kx))
+        ways.setdefault(z, []).append((x, a, kx))
+    for c in ways:  # (in the order of the board's ids, as the walk always went)
+        ways[c].sort()
     used: set[int] = set()
     best = 0
 
@@ -94,20 +110,28 @@ def _measured(s: State, p: int, own: frozenset[int], joins: set[tuple[int, int]]
         nonlocal best
         if length > best:
             best = length
-        if owner[c] != -1 and owner[c] != p and length > 0:
+        o = owner[c]
+        if o != -1 and o != p and length > 0:
             return  # an opponent's building: the route may end here, not pass
-        home = owner[c] == p
-        for x in cpaths[c]:
-            if x in own and x not in used:
-                kx = path_piece[x]
+        home = o == p
+        for x, z, kx in ways[c]:
+            if x not in used:
                 if length > 0 and not home and (kind, kx) not in joins:
                     continue  # road <-> ship only through an own building
                 used.add(x)
-                a, z = ends[x]
-                walk(z if a == c else a, length + 1, kx)
+                walk(z, length + 1, kx)
                 used.discard(x)
 
-    corners = frozenset(c for x in own for c in ends[x])
-    for c in sorted(corners):
+    def passes(c: int) -> bool:
+        """Two pieces here, and a route goes on from either to the other."""
+        w = ways[c]
+        if len(w) != 2:
+            return False
+        o = owner[c]
+        return o == p or (o == -1 and (w[0][2], w[1][2]) in joins)
+
+    corners = frozenset(ways)
+    starts = [c for c in sorted(corners) if not passes(c)]
+    for c in starts or [min(corners)]:
         walk(c, 0, -1)
     return Line(own, corners, best)

@@ -164,6 +164,7 @@ class TradeTables:
     rates_memo: dict[tuple, tuple[int, ...]]  # trade_rates by what they depend on
     harbors_placed: bool  # players place harbors (`harbor_at` changes in play)
     bank_id: tuple[tuple[int, ...], ...]  # [give][get] -> BankTrade id (-1 on the diagonal)
+    bank_gets: tuple[tuple[int, ...], ...]  # [give] -> bank_id[give] but the diagonal: a bank with every resource
     offer_ids: range  # the offers: one contiguous run of the action table
     # per bundle given: (the cards it needs, the tokens it needs, the offer ids)
     offers_by_give: tuple[tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...], tuple[int, ...]], ...]
@@ -220,6 +221,7 @@ class TradeTables:
             rates_memo={},
             harbors_placed=any(game.table(HarborTables).supply),
             bank_id=tuple(tuple(ids.get(BankTrade(r, g), -1) for g in R) for r in R),
+            bank_gets=tuple(tuple(ids.get(BankTrade(r, g), -1) for g in R if g != r) for r in R),
             offer_ids=offers,
             offers_by_give=offers_by_give,
             offer_vectors={k: (vector[acts[k].give], vector[acts[k].get])  # type: ignore[attr-defined]
@@ -308,10 +310,14 @@ def _legal_trades(s: State, p: int, names: frozenset[str] | None) -> list[int]:
     if (names is None or "bank" in names) and hand and max(hand) >= t.least_rate:
         rates = trade_rates(s, p, t)
         bank = s.bank
+        every = 0 not in bank  # (as a rule: then each give gets every other resource)
         for r, n in enumerate(hand):
             if n and n >= rates[r]:
-                ids = t.bank_id[r]
-                out += [ids[x] for x, left in enumerate(bank) if left and x != r]
+                if every:
+                    out += t.bank_gets[r]
+                else:
+                    ids = t.bank_id[r]
+                    out += [ids[x] for x, left in enumerate(bank) if left and x != r]
     if (names is None or "domestic" in names) and s.offers_made < t.offers_per_turn:
         declined = s.offers_declined
         offers = t.offers_for(hand, s.tokens_held[p])

@@ -5,6 +5,8 @@ import pytest
 
 from catandsl.board import CLASSES, instantiate
 from catandsl.board import geometry as geo
+from catandsl.board.changes import changed_board
+from catandsl.board.instantiate import deal
 from catandsl.ir import configure, model
 
 
@@ -20,7 +22,7 @@ def two_islands():
     return model.Map("two", hexes, harbors=(model.HarborPlan("fixed", (h,), (spot,)),))
 
 
-def hubs():
+def hubs_ruleset():
     """The two islands with the forest turned into a hub, and a hub inland on the
     standard island's (0, 0)."""
     m = two_islands()
@@ -29,12 +31,22 @@ def hubs():
     hexes += tuple(model.HexSlot(q, r, terrain="hills") for q, r in geo.neighbours((0, 0)))
     hexes = tuple(h for h in hexes if not (h.terrain == "sea" and (h.q, h.r) in geo.neighbours((0, 0))))
     scenario = bs.scenario(bs.replace(m, hexes=hexes), (model.Terrain("castle", hub=True),))
-    return instantiate(configure(scenario, 4), 0)
+    return configure(scenario, 4)
+
+
+def changed():
+    """The hubs' board with hexes changed as rules/hexes.py changes them: the gold hex
+    beside the coastal hub turned to sea (the hub loses a spur), a sea hex beside the
+    other island turned to land (joins it), the inland hub turned to hills."""
+    d = deal(hubs_ruleset(), 0)
+    return changed_board(d, (((1, -2), "sea", 0), ((-1, 3), "hills", 0), ((0, 0), "hills", 0)))
 
 
 BOARDS = {
-    "hubs": hubs,
+    "hubs": lambda: instantiate(hubs_ruleset(), 0),
+    "hubs, changed": changed,
     "standard": lambda: bs.board(seed=4),
+    "standard, another deal": lambda: bs.board(seed=5),  # the same shape, another deal
     "no frame": lambda: instantiate(bs.ruleset(bs.standard_map(frame=None, harbors=False)), 4),
     "two islands": lambda: instantiate(bs.ruleset(two_islands()), 0),
 }
@@ -149,3 +161,12 @@ def test_the_board_declares_every_table():
 
     declared = {k for k in Board.__annotations__}
     assert declared == {f.name for f in dataclasses.fields(Tables)}
+
+
+def test_deals_of_one_shape_share_its_tables_and_keep_their_own():
+    a, b = bs.board(seed=4), bs.board(seed=5)
+    assert a.hex_corners is b.hex_corners and a.corner_paths is b.corner_paths  # the shape's, kept once
+    assert a.hex_terrain != b.hex_terrain  # the deal's own (each checked against its graph above)
+    hubbed, changed_hubs = instantiate(hubs_ruleset(), 0), changed()
+    assert hubbed.hexes == changed_hubs.hexes and hubbed.paths != changed_hubs.paths  # a spur fewer, a hub fewer
+    assert len(changed_hubs.intersections) == len(hubbed.intersections) - 1
