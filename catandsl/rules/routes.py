@@ -101,6 +101,9 @@ def _measured(s: State, p: int, own: frozenset[int], joins: set[tuple[int, int]]
         kx = path_piece[x]
         ways.setdefault(a, []).append((x, z, kx))
         ways.setdefault(z, []).append((x, a, kx))
+    corners = frozenset(ways)
+    if len(corners) == len(own) + 1:
+        return Line(own, corners, _diameter(ways))
     for c in ways:  # (in the order of the board's ids, as the walk always went)
         ways[c].sort()
     used: set[int] = set()
@@ -130,8 +133,36 @@ def _measured(s: State, p: int, own: frozenset[int], joins: set[tuple[int, int]]
         o = owner[c]
         return o == p or (o == -1 and (w[0][2], w[1][2]) in joins)
 
-    corners = frozenset(ways)
     starts = [c for c in sorted(corners) if not passes(c)]
     for c in starts or [min(corners)]:
         walk(c, 0, -1)
     return Line(own, corners, best)
+
+
+def _diameter(ways: dict[int, list[tuple[int, int, int]]]) -> int:
+    """The longest trail of a line without a ring (one more intersection than pieces: a
+    tree), in two breadth-first passes instead of a walk of every trail. In such a line
+    a route passes every intersection where two of its pieces meet: were two pieces at
+    one not joined there (an opponent's building, road to ship away from an own
+    building), the line would join them another way, and that is a ring. So every
+    trail may go on wherever the line does, and the longest is the tree's diameter."""
+    far, _ = _farthest(ways, min(ways))
+    return _farthest(ways, far)[1]
+
+
+def _farthest(ways: dict[int, list[tuple[int, int, int]]], start: int) -> tuple[int, int]:
+    """The intersection farthest from `start` along the line's pieces, and how far."""
+    seen = {start}
+    frontier = [start]
+    far, distance = start, 0
+    while True:
+        following = []
+        for c in frontier:
+            for _, z, _ in ways[c]:
+                if z not in seen:
+                    seen.add(z)
+                    following.append(z)
+        if not following:
+            return far, distance
+        far, distance = following[0], distance + 1
+        frontier = following

@@ -241,6 +241,35 @@ def test_a_road_is_measured_with_its_own_line_alone(monkeypatch):
     assert seen == [frozenset(near + [step])]  # the line of three roads that far is, untouched
 
 
+def test_a_ring_is_walked_and_a_tree_measured_as_the_walk_says(monkeypatch):
+    """A line without a ring is measured as a tree's diameter (routes._diameter); a ring
+    round a hex with a tail of two roads is walked: 2 + 6 = 8, once round and back."""
+    g = helpers.game()
+    road = (g.piece_index["road"],)
+    b = g.board
+    allowed = g.pieces[road[0]].allowed_set
+    h = next(h for h in range(len(b.hexes)) if all(x in allowed for x in b.hex_paths[h])
+             and all(x in allowed for c in b.hex_corners[h] for x in b.corner_paths[c]))
+    ring = list(b.hex_paths[h])
+    start = b.hex_corners[h][0]
+    tail = next(x for x in b.corner_paths[start] if x not in ring)
+    beyond = next(c for c in b.path_ends[tail] if c != start)
+    tail2 = next(x for x in b.corner_paths[beyond] if x != tail and x in allowed)
+    diameters = []
+    measure = routes._diameter
+    monkeypatch.setattr(routes, "_diameter", lambda ways: diameters.append(len(ways)) or measure(ways))
+    s = helpers.blank(g)
+    for x in [tail, tail2] + ring[:5]:  # a tree: the tail and five sides
+        helpers.put(s, 0, "road", x)
+    diameters.clear()
+    assert routes.route_length(s, 0, road) == walked_route(s, 0, road) == 7
+    assert diameters == [8]  # measured as a tree (eight intersections)
+    helpers.put(s, 0, "road", ring[5])  # the ring closes
+    diameters.clear()
+    assert routes.route_length(s, 0, road) == walked_route(s, 0, road) == 8
+    assert diameters == []  # walked, not measured as a tree
+
+
 def test_an_own_settlement_joins_a_road_and_a_ship(tmp_path):
     sc, diags = compile_text(tmp_path, ships.BOARD)
     assert sc is not None and not diags, diags
