@@ -322,6 +322,8 @@ class Setup(Prompt):
     """The set-up rounds: first the draw of the start player (a chance node), then each
     step of `game.setup_script` in turn. A step with no legal site is skipped."""
 
+    legal_sorted: ClassVar[bool] = True
+
     def step(self, s: State) -> bool:
         g = s.game
         if s.start_player < 0:
@@ -403,6 +405,8 @@ def setup_entry(s: State) -> tuple[int, Any]:
 
 class Turn(Prompt):
     """The active player's turn, in the phase `state.phase` (see the module docstring)."""
+
+    legal_sorted: ClassVar[bool] = True
 
     def actor(self, s: State) -> int:
         return s.turn_player
@@ -529,7 +533,7 @@ def legal(s: State) -> list[int]:
     if s._chance if s._chance is not None else s.is_chance_node():
         return [a for a, _ in s.chance_outcomes()]
     top = s.pending[-1] if s.pending else STANDING[s.stage]
-    return top.legal(s) if top is TURN else sorted(top.legal(s))
+    return top.legal(s) if top.legal_sorted else sorted(top.legal(s))
 
 
 def action_id(s: State, action: int | Action) -> int:

@@ -594,16 +594,28 @@ class Game:
         describe = getattr(a, "describe", None)  # an action that words itself (a roll card)
         if describe is not None:
             return str(describe(self))
-        piece = getattr(a, "piece", None)
-        if isinstance(piece, str) and piece in self.piece_index and hasattr(a, "at"):
-            kind = self.pieces[self.piece_index[piece]].site
+        where = self.action_site(a)
+        if where is not None:
+            kind, at = where
+            piece = getattr(a, "piece", None)
+            if not isinstance(piece, str) or piece not in self.piece_index:
+                return f"{a.KIND} at {self.site_name(kind, at)}"
             src = getattr(a, "src", -1)  # a Move that says which piece it lifts
             lifts = f" from {self.site_name(kind, src)}" if isinstance(src, int) and src >= 0 else ""
-            return f"{a.KIND} {piece}{lifts} at {self.site_name(kind, a.at)}"
-        if a.SITE is not None and hasattr(a, "at"):
-            return f"{a.KIND} at {self.site_name(a.SITE, a.at)}"
+            return f"{a.KIND} {piece}{lifts} at {self.site_name(kind, at)}"
         parts = [str(v) for k, v in a.to_json().items() if k != "kind"]
         return " ".join([a.KIND] + parts)
+
+    def action_site(self, a: Action) -> tuple[str, int] | None:
+        """The board site an action names (`at`): the site kind of its piece, or its
+        class's `SITE`; None for an action that names no site."""
+        at = getattr(a, "at", None)
+        if not isinstance(at, int):
+            return None
+        piece = getattr(a, "piece", None)
+        if isinstance(piece, str) and piece in self.piece_index:
+            return self.pieces[self.piece_index[piece]].site, at
+        return (a.SITE, at) if a.SITE is not None else None
 
     def site_name(self, kind: str, at: int) -> str:
         """`(q,r) N` for an intersection, `(q,r) NE` for a path, `(q,r)` for a hex."""

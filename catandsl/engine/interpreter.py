@@ -211,11 +211,7 @@ class Interpreter:
 
     def measure(self, e: Expr, source: Source | None = None) -> Code:
         """The code `value` runs: `compiled`, with a choice an EngineError naming the rule."""
-        key = (id(e), id(source))
-        hit = self._code.get(key)
-        if hit is None:
-            hit = self._compiled(e, source)
-        return hit[3]
+        return self._compiled(e, source)[3]
 
     def hooks(self, event: str) -> tuple[str, tuple[tuple[tuple, Code | None, tuple[int, ...]], ...]]:
         """The hooks on `event` (game.hooks), compiled: the parameter their filters
@@ -234,13 +230,14 @@ class Interpreter:
 
     def compiled(self, e: Expr, source: Source | None = None) -> Code:
         """The closure that evaluates `e` (errors name `source`), compiled on first use."""
-        key = (id(e), id(source))
-        hit = self._code.get(key)
-        if hit is None:
-            hit = self._compiled(e, source)
-        return hit[2]
+        return self._compiled(e, source)[2]
 
     def _compiled(self, e: Expr, source: Source | None) -> tuple[Expr, Source | None, Code, Code]:
+        """(e, source, its code, its code as a value: `compiled` and `measure`), made on
+        first use and kept by the identity of both (the tuple keeps them alive)."""
+        hit = self._code.get((id(e), id(source)))
+        if hit is not None:
+            return hit
         code = self._compile(e, source)
         as_value = code  # an expression that asks nothing never raises NeedChoice
         if _asks(e):

@@ -272,6 +272,8 @@ class Prompt:
 
     KIND: ClassVar[str] = "prompt"
     chance: ClassVar[bool] = False
+    # `legal` gives its ids ascending already (else the turn interpreter sorts them)
+    legal_sorted: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)

@@ -24,19 +24,6 @@ SAME_GROUP = {"decline": "accept"}
 SEAT_FIELDS = ("player", "seat")
 
 
-def action_site(game, action) -> tuple[str, int] | None:
-    """The board site an action names (`at`): the site kind of its piece, or its
-    class's `SITE`; None for an action that names no site."""
-    at = getattr(action, "at", None)
-    if not isinstance(at, int):
-        return None
-    piece = getattr(action, "piece", None)
-    if isinstance(piece, str) and piece in game.piece_index:
-        return game.pieces[game.piece_index[piece]].site, at
-    kind = getattr(action, "SITE", None)
-    return (kind, at) if kind is not None else None
-
-
 def seat_label(game, seat: int) -> str:
     from catandsl.players.base import seat_label as label
 
@@ -47,7 +34,7 @@ def action_label(game, aid: int) -> str:
     """A button's words: the engine's own for an action on a site, else its fields'
     values (a seat as P1..Pn), else its kind's heading."""
     a = game.actions[aid]
-    if action_site(game, a) is not None:
+    if game.action_site(a) is not None:
         return game.action_to_string(aid)
     values = []
     for f in fields(a):
@@ -72,7 +59,7 @@ def offers(state, seat: int) -> dict[str, Any]:
         return {"groups": [], "sites": {}}
     for aid in state.legal_actions():
         a = game.actions[aid]
-        where = action_site(game, a)
+        where = game.action_site(a)
         key = SAME_GROUP.get(a.KIND, a.KIND)
         if key == "build" and where is not None:  # one group per piece: "Build road"
             key = f"build:{getattr(a, 'piece', '')}"
@@ -95,7 +82,7 @@ def site_actions(game) -> dict[tuple[str, int], list[int]]:
     reason when a click on a site matches no legal action)."""
     out: dict[tuple[str, int], list[int]] = {}
     for aid, a in enumerate(game.actions):
-        where = action_site(game, a)
+        where = game.action_site(a)
         if where is not None:
             out.setdefault(where, []).append(aid)
     return out
