@@ -172,8 +172,10 @@ def _run_one(s: State, frame: Effects) -> None:
     if s._steps > MAX_STATEMENTS:
         raise EngineError(f"the rules ran more than {MAX_STATEMENTS:,} statements after one action; "
                           "a rule may be triggering itself", e.source)
-    assert e.expr is not None
-    run = g.interp.compiled(e.expr, e.source)
+    run = g.interp.statements.get(eid)
+    if run is None:
+        assert e.expr is not None
+        run = g.interp.statements[eid] = g.interp.compiled(e.expr, e.source)
     op = e.op
     try:
         if op == "call":
@@ -527,11 +529,20 @@ def advance(s: State) -> None:
             return
 
 
+# the ids of the last chance outcomes asked for: [outcomes, their ids] (the outcomes list
+# is kept alive by it, so an identical list is the same list)
+_OUTCOME_IDS: list = [None, []]
+
+
 def legal(s: State) -> list[int]:
     if s.stage == "over":
         return []
     if s._chance if s._chance is not None else s.is_chance_node():
-        return [a for a, _ in s.chance_outcomes()]
+        outcomes = s.chance_outcomes()
+        kept = _OUTCOME_IDS
+        if kept[0] is not outcomes:  # (a fixed chance node, the dice, gives the same list each time)
+            kept[:] = outcomes, [a for a, _ in outcomes]
+        return kept[1]
     top = s.pending[-1] if s.pending else STANDING[s.stage]
     return top.legal(s) if top.legal_sorted else sorted(top.legal(s))
 

@@ -313,6 +313,8 @@ class Game:
         self.movers = tuple(movers)
         self.travellers = tuple(p.index for p in self.pieces if p.travel is not None)
         self.neutral = [p.index for p in self.pieces if p.neutral]
+        self.own_pieces = tuple(p.index for p in self.pieces if not p.neutral)  # the players' kinds
+        self.piece_produces = tuple(p.produces for p in self.pieces)  # what each kind yields a hex
         self.blocking = tuple(p.index for p in self.pieces if "production" in p.blocks and p.site == "hex")
         # intersections within distance-1 steps, for each distance in use
         self.within: dict[int, tuple[tuple[int, ...], ...]] = {}
@@ -543,9 +545,12 @@ class Game:
     def phase_for(self, phase: int, act: Action) -> int:
         """The phase an action moves the turn to: the first from `phase` on (within its
         span) that allows the action's activity, for the action's piece, deck or trade."""
+        span = self.spans[phase]
+        if len(span) == 1:
+            return phase  # (a phase alone before the next roll: the turn stays there)
         a = self.activity_of[type(act)]
         subject = a.subject(self, act) if a.subject is not None else None
-        for j in self.spans[phase]:
+        for j in span:
             allows = self.phases[j].allows
             if a.name in allows:
                 names = allows[a.name]

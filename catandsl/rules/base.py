@@ -346,7 +346,10 @@ class CardByCard(Prompt):
         return super().check(game)
 
     def done(self, s: State) -> bool:
-        return all(n == 0 for _, n in self.owed)
+        for _, n in self.owed:
+            if n:
+                return False
+        return True
 
     def step(self, s: State) -> bool:
         if self.done(s):
@@ -405,7 +408,8 @@ class Activity:
     """One thing a phase of the turn may allow (`phase main { trade; build; move ship }`).
 
     `legal(state, player, names)` gives the action ids it offers now, `names` being the
-    names the phase restricts it to (None: all); `applies` maps each action kind it
+    names the phase restricts it to (None: all), as a list its callers only read (an
+    activity may hand out a list it keeps); `applies` maps each action kind it
     owns to its apply function `(state, player, action)`. `names` says what a phase may
     name after it ("piece", "deck", "trade", or None for nothing), and `subject` which
     of those names an action concerns; `refusal` may explain an action it refuses."""

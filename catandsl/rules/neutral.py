@@ -24,6 +24,7 @@ the path, its two ends and its two hexes. `blocks production` is for pieces on h
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, ClassVar
 
 from catandsl.rules.base import (
@@ -93,16 +94,26 @@ class Take(Action):
 
 @action_source
 def neutral_actions(game: Game) -> Iterable[Action]:
-    out: list[Action] = [Move(p.name, k) for p in game.pieces if p.neutral for k in p.sites]
-    for p in game.pieces:  # several pieces to a kind: which one, from where to where
-        if p.neutral and p.count > 1:
-            out += [Move(p.name, k, src) for k in p.sites for src in p.sites if src != k]
+    out: list[Action] = []
+    for p in game.pieces:
+        if p.neutral:  # several pieces to a kind: also which one, from where to where
+            out += _moves(p.name, p.sites, p.count > 1)
     out += [Steal(p) for p in range(game.num_players)]
     out += [Stolen(r) for r in game.resources]
     takes = {w for p in game.pieces for w in p.takes if w in game.token_index}
     if takes:  # a robbery that may take a token: the mover says what
         out += [Take(w) for w in sorted(takes | {"resource"})]
     return out
+
+
+@lru_cache(maxsize=256)
+def _moves(piece: str, sites: tuple[int, ...], several: bool) -> tuple[Move, ...]:
+    """A neutral piece's moves (the same objects for every game of a scenario, as
+    placement.builds)."""
+    out = [Move(piece, k) for k in sites]
+    if several:
+        out += [Move(piece, k, src) for k in sites for src in sites if src != k]
+    return tuple(out)
 
 
 @dataclass(frozen=True)

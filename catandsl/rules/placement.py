@@ -9,6 +9,7 @@ frame) are computed once by the game; here the state decides the rest.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from operator import lt
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -45,7 +46,15 @@ class Build(Action):
 
 @action_source
 def build_actions(game: Game) -> list[Action]:
-    return [Build(p.name, k) for p in game.pieces if not p.neutral for k in p.sites]
+    return [a for p in game.pieces if not p.neutral for a in builds(p.name, p.sites)]
+
+
+@lru_cache(maxsize=256)
+def builds(piece: str, sites: tuple[int, ...]) -> tuple[Build, ...]:
+    """Build(piece, k) for each site: the same objects for every game of a scenario (its
+    games put the same pieces on the same sites), so the action tables' cache finds a
+    game's actions by identity, not field by field."""
+    return tuple(Build(piece, k) for k in sites)
 
 
 # ---- where a piece may stand ------------------------------------------------------------
@@ -73,6 +82,9 @@ def places(s: State, p: int, pi: int, mode: str = "normal", step: Any = None) ->
     P = s.game.pieces[pi]
     if _open_everywhere(s, P, mode, step):
         return all_but(P.allowed, P.allowed, _refused_near(s, p, P, mode, step))
+    if P.site == "path" and P.connects and P.travel is None and step is None and mode != "setup" and \
+            not (s.damaged and damage.has_damaged(s, p, pi)):
+        return _joining_paths(s, p, P)  # (a road or ship bought or built free: the common case)
     near = _near(s, p, P, mode, step)
     if near is None:
         return _open_corners(s, p, P, mode, step)
@@ -118,6 +130,31 @@ def _near(s: State, p: int, P: PieceInfo, mode: str, step: Any) -> Any:
     corners = network.frontier_corners(s, p)
     corners.update(net.corners[p])
     return sorted({x for c in corners for x in b.corner_paths[c]})
+
+
+def _joining_paths(s: State, p: int, P: PieceInfo) -> list[int]:
+    """The empty paths, ascending, where p's path piece P joins p's pieces, found from
+    the intersections it may join them at, not path by path (what `can_place` accepts
+    among `_near`'s sites, `path_connects` read the other way round): every path at an
+    own piece P connects to, and at an end of an own path piece P connects to unless an
+    opponent's piece stands there; then its `where` and the neutral pieces blocking it."""
+    b = s.game.board
+    net = network.of(s)
+    owner, piece, path_piece = s.corner_owner, s.corner_piece, s.path_piece
+    connects = P.connects
+    at = [c for c in net.corners[p] if piece[c] in connects]
+    ends = b.path_ends
+    for x in net.paths[p]:
+        if path_piece[x] in connects:
+            for c in ends[x]:
+                if owner[c] == -1 or owner[c] == p:
+                    at.append(c)
+    path_owner, corner_paths = s.path_owner, b.corner_paths
+    out = {x for c in at for x in corner_paths[c] if path_owner[x] == -1}
+    out &= P.allowed_set
+    if P.blockers:
+        return sorted(k for k in out if not neutral.blocks_site(s, "path", k, P.blockers))
+    return sorted(out)
 
 
 def _near_pieces(s: State, P: PieceInfo) -> set[int]:
@@ -355,16 +392,17 @@ def refusal(s: State, p: int, act: Action, mode: str) -> IllegalAction | None:
 
 def _legal_builds(s: State, p: int, names: frozenset[str] | None) -> list[int]:
     g = s.game
+    pieces = g.pieces
     hand = s.hands[p]
     placed = s.placed[p]
     out: list[int] = []
-    for P in g.pieces:
-        if P.neutral or (names is not None and P.name not in names):
-            continue
-        if placed[P.index] >= P.limit and not (s.damaged and damage.has_damaged(s, p, P.index)):
+    for k in g.own_pieces:
+        P = pieces[k]
+        if any(map(lt, hand, P.cost)) or (names is not None and P.name not in names):
+            continue  # not affordable (`affordable`, inline), or not allowed in this phase
+        if placed[k] >= P.limit and not (s.damaged and damage.has_damaged(s, p, k)):
             continue  # none left (a repair needs none from the supply)
-        if affordable(hand, P.cost):
-            out += targets(s, p, P.index, "normal")
+        out += targets(s, p, k, "normal")
     return out
 
 

@@ -86,12 +86,13 @@ def _rolled_hexes(s: State, roll: int, hexes: Sequence[int]) -> Iterable[int]:
     return sorted({h for c in chain.from_iterable(buildings) for h in around[c] if number[h] == roll})
 
 
-def piece_yields(s: State) -> list[int]:
+def piece_yields(s: State) -> Sequence[int]:
     """What each kind of piece yields a hex this turn: its `produces`, or less where a
     rule limited it for the turn (`limit_yield`)."""
-    out = [P.produces for P in s.game.pieces]
+    g = s.game
     if not s.yield_limits:
-        return out
+        return g.piece_produces  # (never edited)
+    out = list(g.piece_produces)
     for turn, pi, most in s.yield_limits:
         if turn == s.turns:
             out[pi] = min(out[pi], most)

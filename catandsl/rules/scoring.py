@@ -94,7 +94,11 @@ def update_awards(s: State) -> None:
         if not g.award_reads[k] & changed:
             continue  # nothing this measure reads has changed
         seats = g.num_seats if aw.seats else g.num_players  # `neutral_seats compete`
-        vals = [g.interp.value(aw.measure, {"player": p}, s, aw.source) for p in range(seats)]
+        measure = g.interp.awards.get(k)
+        if measure is None:
+            measure = g.interp.awards[k] = g.interp.measure(aw.measure, aw.source)
+        none = g.interp.no_answers
+        vals = [measure({"player": p}, s, none) for p in range(seats)]
         best = max(vals)
         holder = s.award_holder[k]
         if holder >= 0 and vals[holder] == best and best >= aw.min:

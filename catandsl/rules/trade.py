@@ -14,13 +14,12 @@ Tokens change hands with the cards, so they are conserved.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations_with_replacement, product
-from operator import itemgetter
 from typing import TYPE_CHECKING, ClassVar
 
+from catandsl.rules import network
 from catandsl.rules.base import (
     Action,
     Activity,
@@ -40,7 +39,7 @@ if TYPE_CHECKING:
     from catandsl.engine.state import State
 
 NO_RATE = 10**6  # no trade with the bank at all
-MAX_RATES = 4096  # trade rates kept per game (by seat and who holds the harbors)
+MAX_RATES = 4096  # trade rates kept per game (by the harbor intersections held)
 
 
 @dataclass(frozen=True, order=True)
@@ -150,6 +149,8 @@ def _offers(both: tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...]) -> t
 # have the same offers (the games of one scenario): the offers of a hand are the same in each
 _OFFER_MEMOS: dict[tuple, dict[tuple[tuple[int, ...], tuple[int, ...]], list[int]]] = {}
 MAX_OFFER_MEMOS = 64
+_LEGAL_MEMOS: dict[tuple, dict[tuple, list[int]]] = {}  # (offers_by_give, bank_id) -> legal_by_key
+MAX_LEGAL = 10_000  # trade lists kept (each a few dozen ids); past this the memo starts again
 
 
 @dataclass(frozen=True)
@@ -157,9 +158,8 @@ class TradeTables:
     bank_rate: int  # the bank's rate without a harbor (NO_RATE: none)
     least_rate: int  # the best rate any harbor or the bank gives: fewer cards never trade
     harbor_rates: tuple[tuple[int, int], ...]  # per harbor type: (rate, resource or -1 for any)
-    harbor_corners: tuple[tuple[int, int], ...]  # (intersection, harbor spot) for every spot's intersection
-    # corner owners -> a tuple of the owners of harbor_corners' intersections
-    owners_at_harbors: Callable[[list[int]], tuple[int, ...]]
+    harbor_corners: frozenset[int]  # the intersections at a harbor spot
+    harbor_spot: dict[int, int]  # such an intersection -> its harbor spot
     no_harbor: tuple[int, ...]  # the rates without a harbor, per resource
     rates_memo: dict[tuple, tuple[int, ...]]  # trade_rates by what they depend on
     harbors_placed: bool  # players place harbors (`harbor_at` changes in play)
@@ -178,6 +178,9 @@ class TradeTables:
     card_caps: tuple[int, ...]
     token_caps: tuple[int, ...]
     offers_by_hand: dict[tuple[tuple[int, ...], tuple[int, ...]], list[int]]
+    # `_legal_trades` by what it depends on, shared like `offers_by_hand` by the games
+    # with the same trade actions (the same ids: `_LEGAL_MEMOS`)
+    legal_by_key: dict[tuple, list[int]]
     accept: int
     decline: int
     cancel: int
@@ -194,7 +197,7 @@ class TradeTables:
         harbor_rates = tuple(
             (t.give // max(t.get, 1), game.res_index[t.resource] if t.resource else -1)
             for t in game.table(HarborTables).types)
-        corners = tuple((c, h) for c, h in enumerate(game.board.corner_harbor) if h >= 0)
+        spots = {c: h for c, h in enumerate(game.board.corner_harbor) if h >= 0}
         offers = ids_of_kind(game, Offer)
         both = bundles(game)
         vector = {name: v for name, v, _ in both}
@@ -211,16 +214,23 @@ class TradeTables:
             if len(_OFFER_MEMOS) >= MAX_OFFER_MEMOS:
                 _OFFER_MEMOS.clear()
             memo = _OFFER_MEMOS[offers_by_give] = {}
+        bank_id = tuple(tuple(ids.get(BankTrade(r, g), -1) for g in R) for r in R)
+        legal_key = (offers_by_give, bank_id)
+        legal_memo = _LEGAL_MEMOS.get(legal_key)
+        if legal_memo is None:
+            if len(_LEGAL_MEMOS) >= MAX_OFFER_MEMOS:
+                _LEGAL_MEMOS.clear()
+            legal_memo = _LEGAL_MEMOS[legal_key] = {}
         return cls(
             bank_rate=rate or NO_RATE,
             least_rate=min([rate or NO_RATE] + [r for r, _ in harbor_rates]),
             harbor_rates=harbor_rates,
-            harbor_corners=corners,
-            owners_at_harbors=_picker(tuple(c for c, _ in corners)),
+            harbor_corners=frozenset(spots),
+            harbor_spot=spots,
             no_harbor=(rate or NO_RATE,) * len(R),
             rates_memo={},
             harbors_placed=any(game.table(HarborTables).supply),
-            bank_id=tuple(tuple(ids.get(BankTrade(r, g), -1) for g in R) for r in R),
+            bank_id=bank_id,
             bank_gets=tuple(tuple(ids.get(BankTrade(r, g), -1) for g in R if g != r) for r in R),
             offer_ids=offers,
             offers_by_give=offers_by_give,
@@ -234,6 +244,7 @@ class TradeTables:
             token_caps=tuple(map(max, zip(*token_vector.values()))) or
             (0,) * len(game.table(SiteTables).token_names),
             offers_by_hand=memo,
+            legal_by_key=legal_memo,
             accept=ids.get(Accept(), -1),
             decline=ids.get(Decline(), -1),
             cancel=ids.get(CancelOffer(), -1),
@@ -262,14 +273,6 @@ class TradeTables:
         return out
 
 
-def _picker(keys: tuple[int, ...]) -> Callable[[list[int]], tuple[int, ...]]:
-    """A function of a list to the tuple of its items at `keys` (itemgetter, always a tuple)."""
-    if len(keys) == 1:
-        one = itemgetter(keys[0])
-        return lambda items: (one(items),)
-    return itemgetter(*keys) if keys else (lambda items: ())
-
-
 def trade_rate(s: State, p: int, r: int) -> int:
     """How many cards of resource r player p gives the bank for one card."""
     return trade_rates(s, p, s.game.table(TradeTables))[r]
@@ -278,17 +281,19 @@ def trade_rate(s: State, p: int, r: int) -> int:
 def trade_rates(s: State, p: int, t: TradeTables) -> tuple[int, ...]:
     """Per resource, how many cards player p gives the bank for one: the bank's rate,
     or a better one of a harbor at one of p's buildings. Kept per game by what they
-    depend on: who holds each harbor spot's intersections, and the harbors lying there."""
-    owners = t.owners_at_harbors(s.corner_owner)
-    if p not in owners:
+    depend on: p's intersections at harbor spots, and the harbors lying there."""
+    corners = network.of(s).corners[p]
+    if t.harbor_corners.isdisjoint(corners):
         return t.no_harbor  # (no building at a harbor: most players, most of a game)
-    key = (p, owners, tuple(s.harbor_at)) if t.harbors_placed else (p, owners)
+    mine = frozenset(t.harbor_corners.intersection(corners))
+    key = (mine, tuple(s.harbor_at)) if t.harbors_placed else mine
     rates = t.rates_memo.get(key)
     if rates is None:
         out = list(t.no_harbor)
         at = s.harbor_at
-        for (_, spot), o in zip(t.harbor_corners, owners):
-            if o == p and at[spot] >= 0:
+        for c in mine:  # (the best rate over them: their order does not matter)
+            spot = t.harbor_spot[c]
+            if at[spot] >= 0:
                 hr, res = t.harbor_rates[at[spot]]
                 if res < 0:
                     out = [min(x, hr) for x in out]
@@ -304,25 +309,39 @@ def trade_rates(s: State, p: int, t: TradeTables) -> tuple[int, ...]:
 
 
 def _legal_trades(s: State, p: int, names: frozenset[str] | None) -> list[int]:
+    """The bank trades and offers player p may make now. They depend on few things, and
+    are kept by them (`TradeTables.legal_by_key`): the hand and tokens, the rates, which
+    resources the bank has (when it lacks one), whether p may still offer; the offers
+    every other player declined this turn are taken out afterwards."""
     t = s.game.table(TradeTables)
     hand = s.hands[p]
-    out: list[int] = []
-    if (names is None or "bank" in names) and hand and max(hand) >= t.least_rate:
-        rates = trade_rates(s, p, t)
-        bank = s.bank
-        every = 0 not in bank  # (as a rule: then each give gets every other resource)
-        for r, n in enumerate(hand):
-            if n and n >= rates[r]:
-                if every:
-                    out += t.bank_gets[r]
-                else:
-                    ids = t.bank_id[r]
-                    out += [ids[x] for x, left in enumerate(bank) if left and x != r]
-    if (names is None or "domestic" in names) and s.offers_made < t.offers_per_turn:
-        declined = s.offers_declined
-        offers = t.offers_for(hand, s.tokens_held[p])
-        out += [k for k in offers if k not in declined] if declined else offers
-    return out
+    bank = s.bank
+    rates = trade_rates(s, p, t) if (names is None or "bank" in names) and hand and \
+        max(hand) >= t.least_rate else None
+    domestic = (names is None or "domestic" in names) and s.offers_made < t.offers_per_turn
+    held = s.tokens_held[p]
+    key = (names, tuple(hand), tuple(held) if held else (), rates,
+           None if rates is None or 0 not in bank else tuple(map(bool, bank)), domestic)
+    memo = t.legal_by_key
+    out = memo.get(key)
+    if out is None:
+        out = []
+        if rates is not None:
+            every = 0 not in bank  # (as a rule: then each give gets every other resource)
+            for r, n in enumerate(hand):
+                if n and n >= rates[r]:
+                    if every:
+                        out += t.bank_gets[r]
+                    else:
+                        ids = t.bank_id[r]
+                        out += [ids[x] for x, left in enumerate(bank) if left and x != r]
+        if domestic:
+            out += t.offers_for(hand, held)
+        if len(memo) >= MAX_LEGAL:
+            memo.clear()
+        memo[key] = out
+    declined = s.offers_declined
+    return [k for k in out if k not in declined] if declined and domestic else out  # (kept: never edited)
 
 
 def _apply_bank_trade(s: State, p: int, act: BankTrade) -> None:
