@@ -2,11 +2,14 @@
 players in both engines, in one run; games/s, actions/s and turns/game for each, and the
 ratio (catandsl / catanatron); then what copying a position costs in each.
 
-    python bench/compare_catanatron.py [--games 100] [--seed 1] [--turn-cap 500]
+    python bench/compare_catanatron.py [--games 100] [--seed 1] [--turn-cap 500] [--batch 10]
 
 catanatron (PyPI `catanatron`) is installed only into bench/.venv-catanatron, which this
 script creates on first use, and runs there in a subprocess (bench/catanatron_driver.py);
-it is never a dependency of catandsl.
+it is never a dependency of catandsl. The two engines take turns, `--batch` games at a
+time (catandsl, catanatron, catanatron, catandsl, ...), and each one's figures are the sum
+over its batches: a change in the machine's speed during the run (a shared machine) falls
+on both, not on whichever happened to run then.
 
 What counts as an action differs: catanatron logs every decision including ROLL and one
 action per robber move-and-steal; catandsl counts every applied action, dice and other
@@ -61,13 +64,33 @@ COPY_GAMES = 3  # games whose positions the copies are timed on (as the driver d
 COPY_EVERY = 25  # decisions between two positions
 
 
-def run_catanatron(games: int, seed: int, cap: int) -> dict:
-    python = catanatron_python()
-    p = subprocess.run([str(python), str(HERE / "catanatron_driver.py"), str(games), str(seed), str(cap)],
-                       capture_output=True, text=True, cwd=HERE)
-    if p.returncode != 0:
-        raise RuntimeError(f"the catanatron driver failed:\n{p.stderr.strip()}")
-    return json.loads(p.stdout.strip().splitlines()[-1])
+class Catanatron:
+    """catanatron in its venv, in a subprocess that plays batches of games on request."""
+
+    def __init__(self, seed: int, cap: int):
+        python = catanatron_python()
+        self.p = subprocess.Popen([str(python), str(HERE / "catanatron_driver.py"), str(seed), str(cap)],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True, cwd=HERE)
+        self.turn_cap = self._answer()["turn_cap"]
+
+    def _answer(self) -> dict:
+        line = self.p.stdout.readline() if self.p.stdout else ""
+        if not line:
+            err = self.p.stderr.read() if self.p.stderr else ""
+            raise RuntimeError(f"the catanatron driver failed:\n{err.strip()}")
+        return json.loads(line)
+
+    def ask(self, request: str) -> dict:
+        assert self.p.stdin is not None
+        self.p.stdin.write(request + "\n")
+        self.p.stdin.flush()
+        return self._answer()
+
+    def close(self) -> None:
+        if self.p.stdin:
+            self.p.stdin.close()
+        self.p.wait()
 
 
 def base_scenario(cap: int):
@@ -84,14 +107,14 @@ def base_scenario(cap: int):
     return scenario
 
 
-def run_catandsl(games: int, seed: int, cap: int) -> dict:
+def run_catandsl(scenario, seed: int, first: int, count: int) -> dict:
+    """Games first .. first+count-1 (game i has seed seed*100003+i+1), timed; totals."""
     from catandsl.engine import new_game
     from catandsl.players import RandomPlayer
 
-    scenario = base_scenario(cap)
     actions = decisions = turns = no_winner = 0
     started = time.perf_counter()
-    for i in range(games):
+    for i in range(first, first + count):
         game_seed = seed * 100_003 + i + 1
         game = new_game(scenario, 4, {}, game_seed)
         seats = [RandomPlayer(game_seed * 10 + p) for p in range(4)]
@@ -107,9 +130,44 @@ def run_catandsl(games: int, seed: int, cap: int) -> dict:
         turns += state.turns
         no_winner += not (isinstance(state.winner, int) and state.winner >= 0)
     seconds = time.perf_counter() - started
-    return {"engine": "catandsl", "games": games, "seconds": seconds, "actions": actions,
-            "decisions": decisions, "turns": turns, "no_winner": no_winner,
-            "turn_cap": game.turn_limit, **clone_cost(scenario, seed)}
+    return {"games": count, "seconds": seconds, "actions": actions, "decisions": decisions,
+            "turns": turns, "no_winner": no_winner, "turn_cap": game.turn_limit}
+
+
+def play_both(games: int, seed: int, cap: int, batch: int) -> tuple[dict, dict | None]:
+    """Both engines' totals over `games` games, taking turns a batch at a time (ABBA)."""
+    scenario = base_scenario(cap)
+    try:
+        theirs: Catanatron | None = Catanatron(seed, cap)
+    except (RuntimeError, OSError) as e:
+        print(f"catanatron: not measured: {e}", file=sys.stderr)
+        theirs = None
+    ours_total: dict = {}
+    theirs_total: dict = {}
+    try:
+        for k, first in enumerate(range(0, games, batch)):
+            count = min(batch, games - first)
+            for side in (("ours", "theirs") if k % 2 == 0 else ("theirs", "ours")):
+                if side == "ours":
+                    _add(ours_total, run_catandsl(scenario, seed, first, count))
+                elif theirs is not None:
+                    _add(theirs_total, theirs.ask(f"play {first} {count}"))
+        ours_total.update(clone_cost(scenario, seed))
+        if theirs is None:
+            return ours_total, None
+        theirs_total["turn_cap"] = theirs.turn_cap
+        theirs_total.update(theirs.ask("copy"))
+    finally:
+        if theirs is not None:
+            theirs.close()
+    return ours_total, theirs_total
+
+
+def _add(total: dict, part: dict) -> None:
+    if "error" in part:
+        raise RuntimeError(f"the catanatron driver: {part['error']}")
+    for key, value in part.items():
+        total[key] = value if key == "turn_cap" else total.get(key, 0) + value
 
 
 def clone_cost(scenario, seed: int) -> dict:
@@ -152,17 +210,16 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--turn-cap", type=int, default=0, metavar="N",
                     help="end every game after N turns in both engines (default: each its own)")
+    ap.add_argument("--batch", type=int, default=10, metavar="N",
+                    help="games an engine plays before the other takes its turn (default 10)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON too")
     args = ap.parse_args()
     if args.turn_cap < 0:
         ap.error("--turn-cap is a number of turns, 0 for each engine's own")
+    if args.games < 1 or args.batch < 1:
+        ap.error("--games and --batch are at least 1")
 
-    ours = run_catandsl(args.games, args.seed, args.turn_cap)
-    try:
-        theirs = run_catanatron(args.games, args.seed, args.turn_cap)
-    except (RuntimeError, OSError) as e:
-        print(f"catanatron: not measured: {e}", file=sys.stderr)
-        theirs = None
+    ours, theirs = play_both(args.games, args.seed, args.turn_cap, args.batch)
 
     a = rates(ours)
     a["decisions_per_s"] = ours["decisions"] / ours["seconds"]

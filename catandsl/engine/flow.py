@@ -525,7 +525,8 @@ def advance(s: State) -> None:
     """Run everything that needs no decision, up to the next decision or chance node."""
     while s.stage != "over":
         pending = s.pending  # (a step may put a new list there: the game's end)
-        if not (pending[-1] if pending else STANDING[s.stage]).step(s):
+        top = pending[-1] if pending else STANDING[s.stage]
+        if top.waits or not top.step(s):
             return
 
 
@@ -596,7 +597,12 @@ def apply(s: State, aid: int, player: int | None) -> None:
             scoring.update_awards(s)
         else:
             s._changed = 0
-        _check_end(s, changed)
+        # the end: victory, if the action wrote something victory reads or the turn is
+        # another player's than the one last found short of it; then the action limit
+        if s.stage == "turn" and (changed & g.victory_parts or s._short != s.turn_player):
+            _check_victory(s)
+        if s.stage != "over" and s.actions_applied >= g.max_actions:
+            _over(s, "action_limit")
     except EngineError:
         # A rule could not run (its line is in the error): the game ends here rather than
         # go on with a rule half applied.
@@ -606,18 +612,12 @@ def apply(s: State, aid: int, player: int | None) -> None:
         s._legal = s._chance = s._outcomes = None  # anything computed while the action ran is stale
 
 
-def _check_end(s: State, changed: int) -> None:
-    """After an action that wrote the parts `changed`: victory (if the action wrote
-    something victory reads), then the action limit."""
-    g = s.game
-    if s.stage == "turn" and (changed & g.victory_parts or s._short != s.turn_player):
-        winner = scoring.winner_now(s)
-        if winner >= 0:
-            _over(s, "victory", winner)
-            return
+def _check_victory(s: State) -> None:
+    winner = scoring.winner_now(s)
+    if winner >= 0:
+        _over(s, "victory", winner)
+    else:
         s._short = s.turn_player
-    if s.stage != "over" and s.actions_applied >= g.max_actions:
-        _over(s, "action_limit")
 
 
 def refusal(s: State, aid: int) -> IllegalAction:

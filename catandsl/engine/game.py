@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, TypeVar
 
 from catandsl.board import Board, instantiate
@@ -317,16 +318,8 @@ class Game:
         self.piece_produces = tuple(p.produces for p in self.pieces)  # what each kind yields a hex
         self.blocking = tuple(p.index for p in self.pieces if "production" in p.blocks and p.site == "hex")
         # intersections within distance-1 steps, for each distance in use
-        self.within: dict[int, tuple[tuple[int, ...], ...]] = {}
-        for d in sorted({p.distance for p in self.pieces if p.distance > 1}):
-            rows = []
-            for c in range(len(b.intersections)):
-                seen, frontier = {c}, [c]
-                for _ in range(d - 1):
-                    frontier = [m for x in frontier for m in b.corner_neighbours[x] if m not in seen]
-                    seen.update(frontier)
-                rows.append(tuple(sorted(seen - {c})))
-            self.within[d] = tuple(rows)
+        self.within: dict[int, tuple[tuple[int, ...], ...]] = {
+            d: _within(b.corner_neighbours, d) for d in sorted({p.distance for p in self.pieces if p.distance > 1})}
         self.starts = [b.starts.get(self.pieces[k].name, -1) for k in self.neutral]
         self._build_neutral_slots()
         self._build_seat_starts()
@@ -676,6 +669,19 @@ def _action_table(acts: set[Action], piece_index: dict[str, int], sizes: list[in
         if type(a).KIND == "build" or (type(a).KIND == "move" and a.src < 0):  # type: ignore[attr-defined]
             build_id[piece_index[a.piece]][a.at] = k  # type: ignore[attr-defined]
     return ordered, action_id, writes_, tuple(tuple(row) for row in build_id)
+
+
+@lru_cache(maxsize=64)  # the boards of a scenario share their shape (the same neighbour lists)
+def _within(corner_neighbours: tuple[tuple[int, ...], ...], d: int) -> tuple[tuple[int, ...], ...]:
+    """Per intersection, the others fewer than d steps away, ascending."""
+    rows = []
+    for c in range(len(corner_neighbours)):
+        seen, frontier = {c}, [c]
+        for _ in range(d - 1):
+            frontier = [m for x in frontier for m in corner_neighbours[x] if m not in seen]
+            seen.update(frontier)
+        rows.append(tuple(sorted(seen - {c})))
+    return tuple(rows)
 
 
 def _reads(expr: model.Expr) -> frozenset[str]:

@@ -230,7 +230,7 @@ class State:
         self._changed = 0  # the parts written by the action being applied (registry.PART_BITS)
         self._steps = 0  # rule statements run for the action being applied (flow.MAX_STATEMENTS)
         # the turn player found short of victory after the last action, -1 for none: until an
-        # action writes something victory reads, there is no need to look again (flow._check_end)
+        # action writes something victory reads, there is no need to look again (flow.apply)
         self._short = -1
         # the set-up step's legal actions, by (actions applied, set-up position) when found
         self._setup_legal: tuple[tuple[int, int], list[int]] | None = None

@@ -274,9 +274,13 @@ class Prompt:
     chance: ClassVar[bool] = False
     # `legal` gives its ids ascending already (else the turn interpreter sorts them)
     legal_sorted: ClassVar[bool] = False
+    # `step` is Prompt's own: the prompt never settles without a decision (set for each
+    # subclass, so the turn interpreter need not call it)
+    waits: ClassVar[bool] = True
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
+        cls.waits = cls.step is Prompt.step
         if "KIND" in cls.__dict__:
             if cls.KIND in PROMPTS and PROMPTS[cls.KIND] is not cls:
                 raise ValueError(f"prompt kind {cls.KIND!r} is declared twice")
