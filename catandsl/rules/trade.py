@@ -286,7 +286,7 @@ def trade_rates(s: State, p: int, t: TradeTables) -> tuple[int, ...]:
     if t.harbor_corners.isdisjoint(corners):
         return t.no_harbor  # (no building at a harbor: most players, most of a game)
     mine = frozenset(t.harbor_corners.intersection(corners))
-    key = (mine, tuple(s.harbor_at)) if t.harbors_placed else mine
+    key = (mine, tuple(s.harbor_at)) if t.harbors_placed else (mine,)
     rates = t.rates_memo.get(key)
     if rates is None:
         out = list(t.no_harbor)
@@ -320,7 +320,7 @@ def _legal_trades(s: State, p: int, names: frozenset[str] | None) -> list[int]:
         max(hand) >= t.least_rate else None
     domestic = (names is None or "domestic" in names) and s.offers_made < t.offers_per_turn
     held = s.tokens_held[p]
-    key = (names, tuple(hand), tuple(held) if held else (), rates,
+    key = (names, tuple(hand), tuple(held), rates,
            None if rates is None or 0 not in bank else tuple(map(bool, bank)), domestic)
     memo = t.legal_by_key
     out = memo.get(key)
