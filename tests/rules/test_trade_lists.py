@@ -1,0 +1,84 @@
+"""The trade activity's list (bank trades and domestic offers) is kept by what it depends
+on, and the trade rates are found from the player's own intersections (rules/trade.py):
+checked here at every turn decision of random games, with offers made and declined,
+against the list worked out from scratch, the rates read off every harbor corner's
+owner as before."""
+
+from __future__ import annotations
+
+import pytest
+
+import catandsl
+from catandsl.engine.flow import TURN
+from catandsl.players import UniformPlayer
+from catandsl.players.random_player import RandomPlayer
+from catandsl.rules import trade
+from tests.budget import count
+from tests.conftest import ROOT
+
+SCENARIOS = ["scenarios/base.catan", "scenarios/seafarers/heading_for_new_shores.catan",
+             "scenarios/traders_barbarians/traders_and_barbarians.catan",
+             "examples/fan_maps/crowded.catan"]
+ACTIONS = 400  # per game
+
+
+def scratch_rates(s, p: int, t: trade.TradeTables) -> list[int]:
+    rates = list(t.no_harbor)
+    for c, spot in sorted(t.harbor_spot.items()):
+        kind = s.harbor_at[spot]
+        if s.corner_owner[c] == p and kind >= 0:
+            hr, res = t.harbor_rates[kind]
+            if res < 0:
+                rates = [min(x, hr) for x in rates]
+            else:
+                rates[res] = min(rates[res], hr)
+    return rates
+
+
+def scratch_trades(s, p: int, names) -> list[int]:
+    t = s.game.table(trade.TradeTables)
+    hand, held = s.hands[p], s.tokens_held[p]
+    out = []
+    if (names is None or "bank" in names) and hand and max(hand) >= t.least_rate:
+        rates = scratch_rates(s, p, t)
+        for r, n in enumerate(hand):
+            if n and n >= rates[r]:
+                out += [t.bank_id[r][x] for x, left in enumerate(s.bank) if left and x != r]
+    if (names is None or "domestic" in names) and s.offers_made < t.offers_per_turn:
+        for need, need_tokens, ids in t.offers_by_give:
+            if all(hand[r] >= n for r, n in need) and all(held[x] >= n for x, n in need_tokens):
+                out += [k for k in ids if k not in s.offers_declined]
+    return sorted(out)
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_the_kept_trade_lists_are_the_ones_worked_out_from_scratch(name):
+    scenario = catandsl.load(ROOT / name)
+    checked = declined = harbor_rates = 0
+    for seed in range(count(2)):
+        game = catandsl.new_game(scenario, None, {}, seed)
+        # uniform players offer trades (most get declined); the others rarely do
+        seats = [UniformPlayer(seed * 10 + q) if q % 2 == 0 else RandomPlayer(seed * 10 + q, offers=0.5)
+                 for q in range(game.num_players)]
+        s = game.new_initial_state()
+        for _ in range(ACTIONS):
+            if s.is_terminal():
+                break
+            if s.is_chance_node():
+                s.apply_action(s.sample_chance())
+                continue
+            if s.top() is TURN:
+                p = s.turn_player
+                t = game.table(trade.TradeTables)
+                for a, names in game.reachable[s.phase]:
+                    if a.name == "trade":
+                        assert sorted(a.legal(s, p, names)) == scratch_trades(s, p, names)
+                        assert list(trade.trade_rates(s, p, t)) == scratch_rates(s, p, t)
+                        checked += 1
+                        declined += bool(s.offers_declined)
+                        harbor_rates += trade.trade_rates(s, p, t) != t.no_harbor
+            s.apply_action(seats[s.current_player()].choose(s))
+    assert checked > 50  # turn decisions that offered trade were seen, and compared
+    assert declined > 0  # with offers that every other player declined
+    if name != "examples/fan_maps/crowded.catan":  # (there nobody reaches a harbor in these games)
+        assert harbor_rates > 0  # and with players at a harbor
