@@ -34,6 +34,7 @@ import dataclasses
 import json
 import subprocess
 import sys
+import tempfile
 import time
 import venv
 from pathlib import Path
@@ -69,15 +70,19 @@ class Catanatron:
 
     def __init__(self, seed: int, cap: int):
         python = catanatron_python()
+        # its standard error to a file, read only if it fails: a pipe nobody reads could fill
+        self.err = tempfile.TemporaryFile(mode="w+")
         self.p = subprocess.Popen([str(python), str(HERE / "catanatron_driver.py"), str(seed), str(cap)],
-                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.err,
                                   text=True, cwd=HERE)
         self.turn_cap = self._answer()["turn_cap"]
 
     def _answer(self) -> dict:
         line = self.p.stdout.readline() if self.p.stdout else ""
         if not line:
-            err = self.p.stderr.read() if self.p.stderr else ""
+            self.p.wait()
+            self.err.seek(0)
+            err = self.err.read()
             raise RuntimeError(f"the catanatron driver failed:\n{err.strip()}")
         return json.loads(line)
 
@@ -91,6 +96,7 @@ class Catanatron:
         if self.p.stdin:
             self.p.stdin.close()
         self.p.wait()
+        self.err.close()
 
 
 def base_scenario(cap: int):
