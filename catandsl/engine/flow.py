@@ -530,23 +530,11 @@ def advance(s: State) -> None:
             return
 
 
-# the ids of the last chance outcomes asked for, as [(outcomes, their ids)]: the outcomes
-# list is kept alive by it, so an identical list is the same list (one tuple, read and
-# replaced whole, so games in other threads never see half of it)
-_OUTCOME_IDS: list[tuple[Any, list[int]]] = [(None, [])]
-
-
 def legal(s: State) -> list[int]:
     if s.stage == "over":
         return []
     if s._chance if s._chance is not None else s.is_chance_node():
-        outcomes = s.chance_outcomes()
-        kept = _OUTCOME_IDS[0]
-        if kept[0] is outcomes:  # (a fixed chance node, the dice, gives the same list each time)
-            return kept[1]
-        ids = [a for a, _ in outcomes]
-        _OUTCOME_IDS[0] = (outcomes, ids)
-        return ids
+        return [a for a, _ in s.chance_outcomes()]
     top = s.pending[-1] if s.pending else STANDING[s.stage]
     return top.legal(s) if top.legal_sorted else sorted(top.legal(s))
 

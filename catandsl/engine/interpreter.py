@@ -164,7 +164,6 @@ MAX_VALUE = 10**9
 # An expression compiled once into a Python closure: (env, state, answers) -> value.
 Code = Callable[[dict[str, Any], Any, Answers], Any]
 NO_ANSWERS = Answers([])  # no answer is ever taken from it (`next` moves only over values)
-_UNSET = object()  # a name that stands for nothing declared (a variable or nothing)
 
 
 class Interpreter:
@@ -293,10 +292,7 @@ class Interpreter:
             (f,) = subs
             return lambda env, s, an: -f(env, s, an)
         if op in _BINARY:
-            left = e.args[0]
-            name = str(left.value)
-            return _binary(op, e.args[1], subs, source,
-                           (name, self.names.get(name, _UNSET)) if left.op == "var" else None)
+            return _binary(op, e.args[1], subs, source)
         if op == "call":
             return self._compile_call(str(e.value), subs, source)
         return _raises(f"unknown expression {op!r}", source)
@@ -460,12 +456,9 @@ def _connective(op: str, subs: tuple[Code, ...]) -> Code:
     return lambda env, s, an: any(f(env, s, an) for f in subs)
 
 
-def _binary(op: str, right: Expr, subs: tuple[Code, ...], source: Source | None,
-            left_var: tuple[str, Any] | None = None) -> Code:
+def _binary(op: str, right: Expr, subs: tuple[Code, ...], source: Source | None) -> Code:
     """A comparison or arithmetic: a TypeError of Python is an EngineError of the rule, and
-    arithmetic stays within MAX_VALUE. `left_var`: the left operand is a declared name
-    (name, what it stands for or _UNSET) that a variable of the same name may shadow
-    (what `_compile_var` does, in the comparison's own closure)."""
+    arithmetic stays within MAX_VALUE."""
     fa, fb = subs
     fn = _BINARY[op]
 
@@ -485,21 +478,6 @@ def _binary(op: str, right: Expr, subs: tuple[Code, ...], source: Source | None,
         return arithmetic
     if right.op in ("num", "str", "bool"):  # `roll == 7`: the constant read once
         b = right.value
-        if left_var is not None:  # `roll == 7` of a hook's variable: one closure, not two
-            name, declared = left_var
-
-            def var_against(env: dict[str, Any], s: Any, an: Answers) -> Any:
-                if name in env:
-                    a = env[name]
-                elif declared is not _UNSET:
-                    a = declared
-                else:
-                    raise EngineError(f"unknown name {name!r}", source)
-                try:
-                    return fn(a, b)
-                except TypeError:
-                    raise failed(a, b) from None
-            return var_against
 
         def against(env: dict[str, Any], s: Any, an: Answers) -> Any:
             a = fa(env, s, an)

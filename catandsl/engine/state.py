@@ -368,8 +368,7 @@ class State:
     def apply_action(self, action: int | Action, player: int | None = None) -> None:
         """Apply a legal action (an id or an Action); IllegalAction otherwise, with the
         state unchanged."""
-        flow.apply(self, action if type(action) is int and 0 <= action < len(self.game.actions)
-                   else flow.action_id(self, action), player)  # (an id, as a rule: looked at here)
+        flow.apply(self, flow.action_id(self, action), player)
 
     # ---- the end ------------------------------------------------------------------------
 

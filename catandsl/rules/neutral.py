@@ -109,7 +109,7 @@ def neutral_actions(game: Game) -> Iterable[Action]:
 @lru_cache(maxsize=256)
 def _moves(piece: str, sites: tuple[int, ...], several: bool) -> tuple[Move, ...]:
     """A neutral piece's moves (the same objects for every game of a scenario, as
-    placement.builds)."""
+    placement._builds)."""
     out = [Move(piece, k) for k in sites]
     if several:
         out += [Move(piece, k, src) for k in sites for src in sites if src != k]

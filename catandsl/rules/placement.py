@@ -46,11 +46,11 @@ class Build(Action):
 
 @action_source
 def build_actions(game: Game) -> list[Action]:
-    return [a for p in game.pieces if not p.neutral for a in builds(p.name, p.sites)]
+    return [a for p in game.pieces if not p.neutral for a in _builds(p.name, p.sites)]
 
 
 @lru_cache(maxsize=256)
-def builds(piece: str, sites: tuple[int, ...]) -> tuple[Build, ...]:
+def _builds(piece: str, sites: tuple[int, ...]) -> tuple[Build, ...]:
     """Build(piece, k) for each site: the same objects for every game of a scenario (its
     games put the same pieces on the same sites), so the action tables' cache finds a
     game's actions by identity, not field by field."""
