@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, TypeVar
 
-from catandsl.board import Board, instantiate
+from catandsl.board import Board
 from catandsl.board.changes import changed_board
 from catandsl.board.instantiate import Deal, deal
 from catandsl.engine.flow import EndTurn, Pass, StartPlayer
@@ -24,6 +24,7 @@ from catandsl.engine.interpreter import Interpreter
 from catandsl.engine.state import State
 from catandsl.engine.validate import check_state
 from catandsl.ir import configure, model
+from catandsl.ir.ruleset import Ruleset
 from catandsl.rules import dice as dice_rules
 from catandsl.rules import hexes
 from catandsl.rules.base import ACTION_SOURCES, ACTIVITIES, Action, Activity, ArgumentError, EngineError, site
@@ -108,11 +109,14 @@ class PhaseInfo:
 
 class Game:
     def __init__(self, scenario: model.Scenario, players: int, options: dict | None = None,
-                 seed: int = 0):
+                 seed: int = 0, *, ruleset: Ruleset | None = None, dealt: Deal | None = None):
+        """(`ruleset` and `dealt`: the scenario as configured for these players and options,
+        and its map as dealt for this seed, when the caller has them already.)"""
         self.scenario = scenario
         self.seed = int(seed)
-        self.ruleset = rs = configure(scenario, players, options)
-        self.board: Board = instantiate(rs, self.seed)
+        self.ruleset = rs = configure(scenario, players, options) if ruleset is None else ruleset
+        self._dealt: Deal = deal(rs, self.seed) if dealt is None else dealt
+        self.board: Board = Board(**self._dealt._asdict())
         self.num_players = players
         # seats past the players own pieces and take no turns (`neutral_seats 2`)
         self.num_neutral = int(rs.setting("neutral_seats", 0) or 0)
@@ -134,7 +138,6 @@ class Game:
         self.changeable = hexes.changeable(rs)
         self.base = self
         self._variants: dict[tuple, Game] = {}
-        self._deal: Deal | None = None  # the board's layout, kept once a hex changes
         self._terrain_tables()
 
         supplies = self.table(SiteTables)
@@ -173,6 +176,19 @@ class Game:
         self.max_actions = int(rs.setting("action_limit", 0) or 0) or \
             self.turn_limit * 200 + 10 * len(self.setup_script) + 100
 
+    def reseeded(self, seed: int, dealt: Deal) -> Game:
+        """This game with another seed whose deal lays the same board: its copy, with its
+        own seed, board record and changed boards; the rest (tables, compiled rules,
+        pieces, actions) shared, as no game changes them."""
+        g = copy.copy(self)
+        g.seed = int(seed)
+        g._dealt = dealt
+        g.board = copy.copy(self.board)
+        g.board.seed = g.seed
+        g.base = g
+        g._variants = {}
+        return g
+
     def table(self, cls: type[T]) -> T:
         """A rule module's static tables for this game (its `build(game)`, made once, from
         the board as dealt)."""
@@ -206,10 +222,7 @@ class Game:
             if len(base._variants) >= self.MAX_VARIANTS:
                 base._variants.clear()
             b = base.board
-            if base._deal is None:
-                base._deal = deal(base.ruleset, base.seed)
-            dealt = base._deal
-            board = changed_board(dealt, tuple((b.hexes[h], b.terrain_names[t], n) for h, t, n in key))
+            board = changed_board(base._dealt, tuple((b.hexes[h], b.terrain_names[t], n) for h, t, n in key))
             v = copy.copy(base)
             v.board = board
             v._terrain_tables()
@@ -633,7 +646,12 @@ class Game:
 
 def new_game(scenario: model.Scenario, players: int | None = None, options: dict | None = None,
              seed: int = 0) -> Game:
-    """A Game of a compiled scenario (`catandsl.new_game` also takes a path)."""
+    """A Game of a compiled scenario (`catandsl.new_game` also takes a path).
+
+    The games of one scenario, player count and options differ only by their seed, and
+    the seed only in how the map is dealt: a game whose map is dealt as an earlier one's
+    was (a fixed map, as a rule) is that game's copy with its own seed, its tables and
+    compiled rules shared (`_Templates`), not built again."""
     if not isinstance(scenario, model.Scenario):
         raise ArgumentError(f"new_game needs a compiled Scenario, not {type(scenario).__name__} "
                             "(catandsl.new_game also takes a path to a .catan file)")
@@ -644,7 +662,46 @@ def new_game(scenario: model.Scenario, players: int | None = None, options: dict
         raise ArgumentError(f"options map option names to item names (strings), not {options!r}")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ArgumentError(f"a seed is an integer, not {seed!r}")
-    return Game(scenario, scenario.players_max if players is None else players, options, seed)
+    return _TEMPLATES.game(scenario, scenario.players_max if players is None else players, options, seed)
+
+
+class _Templates:
+    """Games made so far, as templates for the next ones: by scenario (its identity),
+    player count and options, the ruleset as configured and the last few games with
+    distinct deals. A new game deals its map (cheap) and, when a template's deal is the
+    same but for the seed, is that template's copy (`Game.reseeded`); else it is made
+    from the ruleset and the deal, and becomes a template itself. Nothing here is ever
+    handed out to be changed: a copy gets its own seed, board record and hex variants,
+    and shares only what no game changes (tables, compiled rules, action table)."""
+
+    MAX_KEYS = 32  # scenario, players, options combinations kept
+    MAX_DEALS = 4  # distinct deals kept per combination (a shuffled map rarely repeats one)
+
+    def __init__(self) -> None:
+        self.by_key: dict[tuple, tuple[model.Scenario, Ruleset, list[Game]]] = {}
+
+    def game(self, scenario: model.Scenario, players: int, options: dict | None, seed: int) -> Game:
+        key = (id(scenario), players, tuple(sorted(options.items())) if options else ())
+        hit = self.by_key.get(key)
+        if hit is None or hit[0] is not scenario:  # (an id may be a dead scenario's again)
+            game = Game(scenario, players, options, seed)
+            if len(self.by_key) >= self.MAX_KEYS:
+                self.by_key.clear()
+            self.by_key[key] = (scenario, game.ruleset, [game])
+            return game
+        rs, games = hit[1], hit[2]
+        dealt = deal(rs, seed)
+        for template in games:
+            if template._dealt[1:] == dealt[1:]:  # (field 0 is the seed)
+                return template.reseeded(seed, dealt)
+        game = Game(scenario, players, options, seed, ruleset=rs, dealt=dealt)
+        if len(games) >= self.MAX_DEALS:
+            del games[0]
+        games.append(game)
+        return game
+
+
+_TEMPLATES = _Templates()
 
 
 # The action tables made so far, by what they are made of (the actions, the pieces, the
