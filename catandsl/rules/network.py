@@ -4,7 +4,8 @@ its pieces stand on, and the lines of its path pieces that routes are measured o
 Placing, moving and lifting a piece go through `put_corner`, `put_path` and
 `lift_path` (rules/placement.py, rules/movement.py), which keep this up to date, so the
 places a piece may go next (the frontier of the seat's network) and its longest route
-are found from the seat's own pieces, never by scanning the board.
+are found from the seat's own pieces, never by scanning the board; the places found
+are kept here too (`targets`) until the next piece is placed, moved or lifted.
 
 It is a cache on the state (`State._network`), derived and never serialized: built by
 one pass over the board the first time it is asked for after the state was made or read
@@ -37,7 +38,7 @@ class Line(NamedTuple):
 
 
 class Network:
-    __slots__ = ("corners", "paths", "lines", "longest", "shared")
+    __slots__ = ("corners", "paths", "lines", "longest", "targets", "shared")
 
     def __init__(self, corners: list[set[int]], paths: list[set[int]],
                  lines: dict[RouteKey, list[Line]], longest: dict[RouteKey, int]):
@@ -47,6 +48,9 @@ class Network:
         # longest route while every line of the seat's pieces is known
         self.lines = lines
         self.longest = longest
+        # (seat, piece kind, mode) -> (the piece's info, its build action ids): where
+        # rules/placement.py `targets` found the seat may place it, while no piece moves
+        self.targets: dict[tuple[int, int, str], tuple[object, list[int]]] = {}
         self.shared = False  # a clone of the state holds it too: copy it before a change
 
     @classmethod
@@ -106,11 +110,12 @@ def put_corner(s: State, k: int, seat: int, piece: int) -> None:
     before = s.corner_owner[k]
     s.corner_owner[k] = seat
     s.corner_piece[k] = piece
-    if before == seat:
-        return  # (an own upgrade joins and cuts no route)
     net = _own(s)
     if net is None:
         return
+    net.targets.clear()
+    if before == seat:
+        return  # (an own upgrade joins and cuts no route)
     if before >= 0:
         net.corners[before].discard(k)
     net.corners[seat].add(k)
@@ -123,6 +128,7 @@ def put_path(s: State, k: int, seat: int, piece: int) -> None:
     s.path_piece[k] = piece
     net = _own(s)
     if net is not None:
+        net.targets.clear()
         net.paths[seat].add(k)
         net.forget_lines(s.game.board.path_ends[k], seat, piece, grown=True)
 
@@ -133,6 +139,8 @@ def lift_path(s: State, k: int) -> None:
     s.path_owner[k] = -1
     s.path_piece[k] = -1
     net = _own(s)
+    if net is not None:
+        net.targets.clear()
     if net is not None and seat >= 0:
         net.paths[seat].discard(k)
         net.forget_lines(s.game.board.path_ends[k], seat, piece)

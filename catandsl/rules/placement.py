@@ -62,14 +62,27 @@ def _builds(piece: str, sites: tuple[int, ...]) -> tuple[Build, ...]:
 
 def targets(s: State, p: int, pi: int, mode: str, step: Any = None) -> list[int]:
     """Action ids of every site where player p may place piece pi now; `mode` is
-    "normal" (bought), "free" or "setup" (`step`: the set-up step)."""
+    "normal" (bought), "free" or "setup" (`step`: the set-up step). The list may be
+    kept and shared: never edit it."""
     g = s.game
     P = g.pieces[pi]
     if s.placed[p][pi] >= P.limit and not (s.damaged and damage.has_damaged(s, p, pi)):
         return []  # (a repair needs no piece from the supply)
+    # Bought or built free, where nothing but the pieces on the board decides (no set-up
+    # step, no damaged piece, no neutral piece that blocks it, no traveller), the sites
+    # change only when a piece is placed, moved or lifted: kept on the network till then.
+    kept = step is None and mode != "setup" and not s.damaged and not P.blockers and P.travel is None
+    if kept:
+        hit = network.of(s).targets.get((p, pi, mode))
+        if hit is not None and hit[0] is P:  # (P: a board whose hexes changed has its own)
+            return hit[1]
     if _open_everywhere(s, P, mode, step):  # the ids of every site, but a few
-        return all_but(ids_on_sites(g, pi), P.allowed, _refused_near(s, p, P, mode, step))
-    return list(map(g.build_id[pi].__getitem__, places(s, p, pi, mode, step)))
+        out = all_but(ids_on_sites(g, pi), P.allowed, _refused_near(s, p, P, mode, step))
+    else:
+        out = list(map(g.build_id[pi].__getitem__, places(s, p, pi, mode, step)))
+    if kept:
+        network.of(s).targets[(p, pi, mode)] = (P, out)
+    return out
 
 
 def places(s: State, p: int, pi: int, mode: str = "normal", step: Any = None) -> list[int]:
