@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations_with_replacement, product
+from operator import ge
 from typing import TYPE_CHECKING, ClassVar
 
 from catandsl.rules import network
@@ -150,7 +151,8 @@ def _offers(both: tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...]) -> t
 _OFFER_MEMOS: dict[tuple, dict[tuple[tuple[int, ...], tuple[int, ...]], list[int]]] = {}
 MAX_OFFER_MEMOS = 64
 _LEGAL_MEMOS: dict[tuple, dict[tuple, list[int]]] = {}  # (offers_by_give, bank_id) -> legal_by_key
-MAX_LEGAL = 10_000  # trade lists kept (each a few dozen ids); past this the memo starts again
+CUT = "cut"  # first of a key by counts cut (`_legal_trades`): never equal to an exact one
+MAX_LEGAL = 10_000  # trade lists kept (a few hundred ids at most); past this the memo starts again
 
 
 @dataclass(frozen=True)
@@ -177,6 +179,7 @@ class TradeTables:
     # every game with the same offers (`_OFFER_MEMOS`)
     card_caps: tuple[int, ...]
     token_caps: tuple[int, ...]
+    key_caps: tuple[int, ...]  # card_caps, at least 1: a cut count tells none from some
     offers_by_hand: dict[tuple[tuple[int, ...], tuple[int, ...]], list[int]]
     # `_legal_trades` by what it depends on, shared like `offers_by_hand` by the games
     # with the same trade actions (the same ids: `_LEGAL_MEMOS`)
@@ -215,6 +218,7 @@ class TradeTables:
                 _OFFER_MEMOS.clear()
             memo = _OFFER_MEMOS[offers_by_give] = {}
         bank_id = tuple(tuple(ids.get(BankTrade(r, g), -1) for g in R) for r in R)
+        caps = tuple(map(max, zip(*vector.values()))) or (0,) * len(R)
         legal_key = (offers_by_give, bank_id)
         legal_memo = _LEGAL_MEMOS.get(legal_key)
         if legal_memo is None:
@@ -240,7 +244,8 @@ class TradeTables:
                           for k in offers if any(token_vector[acts[k].give]) or  # type: ignore[attr-defined]
                           any(token_vector[acts[k].get])},  # type: ignore[attr-defined]
             offers_per_turn=domestic.offers_per_turn if domestic is not None else 0,
-            card_caps=tuple(map(max, zip(*vector.values()))) or (0,) * len(R),
+            card_caps=caps,
+            key_caps=tuple(max(c, 1) for c in caps),
             token_caps=tuple(map(max, zip(*token_vector.values()))) or
             (0,) * len(game.table(SiteTables).token_names),
             offers_by_hand=memo,
@@ -312,7 +317,10 @@ def _legal_trades(s: State, p: int, names: frozenset[str] | None) -> list[int]:
     """The bank trades and offers player p may make now. They depend on few things, and
     are kept by them (`TradeTables.legal_by_key`): the hand and tokens, the rates, which
     resources the bank has (when it lacks one), whether p may still offer; the offers
-    every other player declined this turn are taken out afterwards."""
+    every other player declined this turn are taken out afterwards. A hand not seen yet
+    is looked up again as the list sees it: which resources p has enough of for the
+    bank at those rates, and each count cut to the most an offer gives (`key_caps`), so
+    few of those differ that a list is worked out once per scenario, not once per hand."""
     t = s.game.table(TradeTables)
     hand = s.hands[p]
     bank = s.bank
@@ -320,28 +328,40 @@ def _legal_trades(s: State, p: int, names: frozenset[str] | None) -> list[int]:
         max(hand) >= t.least_rate else None
     domestic = (names is None or "domestic" in names) and s.offers_made < t.offers_per_turn
     held = s.tokens_held[p]
-    key = (names, tuple(hand), tuple(held), rates,
-           None if rates is None or 0 not in bank else tuple(map(bool, bank)), domestic)
+    lacks = None if rates is None or 0 not in bank else tuple(map(bool, bank))
+    key = (names, tuple(hand), tuple(held), rates, lacks, domestic)
     memo = t.legal_by_key
     out = memo.get(key)
     if out is None:
-        out = []
-        if rates is not None:
-            every = 0 not in bank  # (as a rule: then each give gets every other resource)
-            for r, n in enumerate(hand):
-                if n and n >= rates[r]:
-                    if every:
-                        out += t.bank_gets[r]
-                    else:
-                        ids = t.bank_id[r]
-                        out += [ids[x] for x, left in enumerate(bank) if left and x != r]
-        if domestic:
-            out += t.offers_for(hand, held)
+        # (a count at least the rate, its cut count above 0: `n and n >= rates[r]` below)
+        cut = (CUT, names, tuple(map(min, hand, t.key_caps)), tuple(map(min, held, t.token_caps)),
+               None if rates is None else tuple(map(ge, hand, rates)), lacks, domestic)
+        out = memo.get(cut)
+        if out is None:
+            out = _trades_for(t, hand, held, rates, bank, domestic)
         if len(memo) >= MAX_LEGAL:
             memo.clear()
-        memo[key] = out
+        memo[key] = memo[cut] = out
     declined = s.offers_declined
     return [k for k in out if k not in declined] if declined and domestic else out  # (kept: never edited)
+
+
+def _trades_for(t: TradeTables, hand: list[int], held: list[int], rates: tuple[int, ...] | None,
+                bank: list[int], domestic: bool) -> list[int]:
+    """The bank trades (at these rates, None: none) and offers (if `domestic`) of a hand."""
+    out: list[int] = []
+    if rates is not None:
+        every = 0 not in bank  # (as a rule: then each give gets every other resource)
+        for r, n in enumerate(hand):
+            if n and n >= rates[r]:
+                if every:
+                    out += t.bank_gets[r]
+                else:
+                    ids = t.bank_id[r]
+                    out += [ids[x] for x, left in enumerate(bank) if left and x != r]
+    if domestic:
+        out += t.offers_for(hand, held)
+    return out
 
 
 def _apply_bank_trade(s: State, p: int, act: BankTrade) -> None:
