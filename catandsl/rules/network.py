@@ -5,7 +5,8 @@ Placing, moving and lifting a piece go through `put_corner`, `put_path` and
 `lift_path` (rules/placement.py, rules/movement.py), which keep this up to date, so the
 places a piece may go next (the frontier of the seat's network) and its longest route
 are found from the seat's own pieces, never by scanning the board; the places found
-are kept here too (`targets`) until the next piece is placed, moved or lifted.
+are kept here too (`targets`) until the next piece is placed, moved or lifted, and
+what each hex pays whom (`pays`) until a building changes.
 
 It is a cache on the state (`State._network`), derived and never serialized: built by
 one pass over the board the first time it is asked for after the state was made or read
@@ -20,6 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
+    from catandsl.engine.game import PieceInfo
     from catandsl.engine.state import State
 
 NOBODY = -1  # the owner of an empty site
@@ -38,7 +40,7 @@ class Line(NamedTuple):
 
 
 class Network:
-    __slots__ = ("corners", "paths", "lines", "longest", "targets", "shared")
+    __slots__ = ("corners", "paths", "lines", "longest", "targets", "pays", "shared")
 
     def __init__(self, corners: list[set[int]], paths: list[set[int]],
                  lines: dict[RouteKey, list[Line]], longest: dict[RouteKey, int]):
@@ -50,7 +52,9 @@ class Network:
         self.longest = longest
         # (seat, piece kind, mode) -> (the piece's info, its build action ids): where
         # rules/placement.py `targets` found the seat may place it, while no piece moves
-        self.targets: dict[tuple[int, int, str], tuple[object, list[int]]] = {}
+        self.targets: dict[tuple[int, int, str], tuple[PieceInfo, list[int]]] = {}
+        # hex -> ((player, resources), ...): what rules/production.py found it pays
+        self.pays: dict[int, tuple[tuple[int, int], ...]] = {}
         self.shared = False  # a clone of the state holds it too: copy it before a change
 
     @classmethod
@@ -89,6 +93,13 @@ class Network:
                 self.longest.pop(key, None)
 
 
+    def forget_targets(self, seat: int, site: str = "") -> None:
+        """Drop the kept places of the seat's pieces, and of everybody's pieces that
+        stand on `site` ("path", "intersection"; "": the seat's only)."""
+        self.targets = {key: hit for key, hit in self.targets.items()
+                        if key[0] != seat and hit[0].site != site}
+
+
 def of(s: State) -> Network:
     """The state's network, built from the board the first time it is asked for."""
     net = s._network
@@ -113,9 +124,11 @@ def put_corner(s: State, k: int, seat: int, piece: int) -> None:
     net = _own(s)
     if net is None:
         return
-    net.targets.clear()
-    if before == seat:
-        return  # (an own upgrade joins and cuts no route)
+    net.pays.clear()
+    if before == seat:  # an own upgrade joins and cuts no route, and moves nobody else's sites
+        net.forget_targets(seat)
+        return
+    net.targets.clear()  # (the distance rule, and others' routes through k: anybody's)
     if before >= 0:
         net.corners[before].discard(k)
     net.corners[seat].add(k)
@@ -128,7 +141,7 @@ def put_path(s: State, k: int, seat: int, piece: int) -> None:
     s.path_piece[k] = piece
     net = _own(s)
     if net is not None:
-        net.targets.clear()
+        net.forget_targets(seat, "path")  # (another seat's buildings join only its own paths)
         net.paths[seat].add(k)
         net.forget_lines(s.game.board.path_ends[k], seat, piece, grown=True)
 

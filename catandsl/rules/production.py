@@ -29,34 +29,35 @@ def produce(s: State, roll: int) -> None:
     if not hexes:
         return
     n = g.num_players
-    owed: list[list[int] | None] = [None] * len(g.resources)  # [resource][player], for those paid
+    owed: dict[int, list[int]] = {}  # resource -> [player]: what each is owed of it
     blocked = [s.neutral_at[u] for pi in g.blocking for u in g.neutral_slots[pi]]
     yields = piece_yields(s)
+    # what each hex pays whom: kept on the network while no building changes, unless a
+    # rule limits this turn's yields
+    kept = network.of(s).pays if yields is g.piece_produces else {}
     chosen = [0] * n  # B.6: resources of the owner's choice (gold)
     choice = g.hex_choice
-    owner, piece = s.corner_owner, s.corner_piece
     for h in _rolled_hexes(s, roll, hexes):
-        r = g.hex_resource[h]
         if h in blocked:
             continue
-        if choice[h]:
-            for c in b.hex_corners[h]:
-                o = owner[c]
-                if 0 <= o < n:  # a neutral seat never receives anything
-                    chosen[o] += yields[piece[c]]
+        pays = kept.get(h)
+        if pays is None:
+            pays = kept[h] = _pays(s, h, yields)
+        if not pays:
             continue
+        if choice[h]:
+            for o, k in pays:
+                chosen[o] += k
+            continue
+        r = g.hex_resource[h]
         if r < 0:
             continue
-        row = owed[r]
-        for c in b.hex_corners[h]:
-            o = owner[c]
-            if 0 <= o < n:
-                if row is None:
-                    row = owed[r] = [0] * n
-                row[o] += yields[piece[c]]
-    for r, row in enumerate(owed):
+        row = owed.get(r)
         if row is None:
-            continue
+            row = owed[r] = [0] * n
+        for o, k in pays:
+            row[o] += k
+    for r, row in owed.items():  # (each resource on its own: their order does not matter)
         total = sum(row)
         if total <= s.bank[r]:
             for p, k in enumerate(row):
@@ -70,6 +71,14 @@ def produce(s: State, roll: int) -> None:
                 s.bank[r] = 0
     if any(chosen):
         push_choices(s, chosen)
+
+
+def _pays(s: State, h: int, yields: Sequence[int]) -> tuple[tuple[int, int], ...]:
+    """(player, resources) for each player's piece around hex h, in the order of its
+    corners (a neutral seat never receives anything)."""
+    n = s.game.num_players
+    owner, piece = s.corner_owner, s.corner_piece
+    return tuple((owner[c], yields[piece[c]]) for c in s.game.board.hex_corners[h] if 0 <= owner[c] < n)
 
 
 def _rolled_hexes(s: State, roll: int, hexes: Sequence[int]) -> Iterable[int]:
