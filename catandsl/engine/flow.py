@@ -304,9 +304,10 @@ def _next_turn(s: State) -> None:
     s.offers_declined = []
     s.acted = [0] * len(g.custom_actions)
     s.turn_rolls = []
-    for row in s.counters:
-        for k in g.turn_counters:
-            row[k] = 0
+    if g.turn_counters:
+        for row in s.counters:
+            for k in g.turn_counters:
+                row[k] = 0
     s.emit("turn_started", {"player": s.turn_player})
 
 
@@ -588,10 +589,13 @@ def apply(s: State, aid: int, player: int | None) -> None:
             scoring.update_awards(s)
         else:
             s._changed = 0
-        # the end: victory, if the action wrote something victory reads or the turn is
-        # another player's than the one last found short of it; then the action limit
-        if s.stage == "turn" and (changed & g.victory_parts or s._short != s.turn_player):
-            _check_victory(s)
+        # the end: victory, unless the player whose turn it is was found short of it since
+        # an action last wrote something victory reads; then the action limit
+        if s.stage == "turn":
+            if changed & g.victory_parts:
+                s._short = 0
+            if not s._short >> s.turn_player & 1:
+                _check_victory(s)
         if s.stage != "over" and s.actions_applied >= g.max_actions:
             _over(s, "action_limit")
     except EngineError:
@@ -607,8 +611,8 @@ def _check_victory(s: State) -> None:
     winner = scoring.winner_now(s)
     if winner >= 0:
         _over(s, "victory", winner)
-    else:
-        s._short = s.turn_player
+    else:  # (with `victory_check any_turn` every player was looked at)
+        s._short |= (1 << s.game.num_players) - 1 if s.game.victory_any_turn else 1 << s.turn_player
 
 
 def refusal(s: State, aid: int) -> IllegalAction:

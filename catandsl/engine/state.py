@@ -229,9 +229,9 @@ class State:
         self._network: Network | None = None
         self._changed = 0  # the parts written by the action being applied (registry.PART_BITS)
         self._steps = 0  # rule statements run for the action being applied (flow.MAX_STATEMENTS)
-        # the turn player found short of victory after the last action, -1 for none: until an
-        # action writes something victory reads, there is no need to look again (flow.apply)
-        self._short = -1
+        # the players found short of victory since an action last wrote something victory
+        # reads, one bit each: until one does, there is no need to look again (flow.apply)
+        self._short = 0
         # the set-up step's legal actions, by (actions applied, set-up position) when found
         self._setup_legal: tuple[tuple[int, int], list[int]] | None = None
 
@@ -275,7 +275,7 @@ class State:
         self._outcomes = None
         self._network = None
         self._changed = bits(EVERYTHING)
-        self._short = -1
+        self._short = 0
         self._setup_legal = None
 
     def to_json(self) -> dict:
