@@ -568,11 +568,14 @@ def apply(s: State, aid: int, player: int | None) -> None:
     if player is not None and player != s.current_player():
         raise IllegalAction("action/not_your_turn",
                             f"player {player} may not act now; player {s.current_player()} is to act")
-    legal = s._legal if s._legal is not None else s.legal_now()
-    if s._chance:
-        if aid not in legal:
+    if s._chance if s._chance is not None else s.is_chance_node():  # one of the outcomes
+        for a, _ in (s._outcomes if s._outcomes is not None else s.chance_outcomes()):
+            if a == aid:
+                break
+        else:
             raise refusal(s, aid)
     else:  # a decision's legal actions are sorted
+        legal = s._legal if s._legal is not None else s.legal_now()
         k = bisect_left(legal, aid)
         if k == len(legal) or legal[k] != aid:
             raise refusal(s, aid)
