@@ -687,7 +687,7 @@ class _Templates:
             game = Game(scenario, players, options, seed)
             if len(self.by_key) >= self.MAX_KEYS:
                 self.by_key.clear()
-            self.by_key[key] = (scenario, game.ruleset, [game])
+            self.by_key[key] = (scenario, game.ruleset, [game] if _worth_keeping(game) else [])
             return game
         rs, games = hit[1], hit[2]
         dealt = deal(rs, seed)
@@ -695,10 +695,17 @@ class _Templates:
             if template._dealt[1:] == dealt[1:]:  # (field 0 is the seed)
                 return template.reseeded(seed, dealt)
         game = Game(scenario, players, options, seed, ruleset=rs, dealt=dealt)
-        if len(games) >= self.MAX_DEALS:
-            del games[0]
-        games.append(game)
+        if _worth_keeping(game):
+            if len(games) >= self.MAX_DEALS:
+                del games[0]
+            games.append(game)
         return game
+
+
+def _worth_keeping(game: Game) -> bool:
+    """A huge board's game is not kept as a template (like its action table: the memory
+    is more than making it again costs)."""
+    return len(game.actions) <= MAX_KEPT_ACTIONS
 
 
 _TEMPLATES = _Templates()
