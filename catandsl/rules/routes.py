@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 def longest_route(s: State, player: int, pieces: list[str]) -> int:
     """The seat's longest continuous route of these pieces (a neutral seat's too)."""
     index = s.game.piece_index
-    return route_length(s, player, tuple(index[p] for p in pieces))
+    return route_length(s, player, tuple(map(index.__getitem__, pieces)))
 
 
 def route_length(s: State, p: int, pieces: tuple[int, ...]) -> int:
