@@ -92,7 +92,6 @@ class Network:
                 self.lines[key] = kept
                 self.longest.pop(key, None)
 
-
     def forget_targets(self, seat: int, site: str = "") -> None:
         """Drop the kept places of the seat's pieces, and of everybody's pieces that
         stand on `site` ("path", "intersection"; "": the seat's only)."""
@@ -154,9 +153,9 @@ def lift_path(s: State, k: int) -> None:
     net = _own(s)
     if net is not None:
         net.targets.clear()
-    if net is not None and seat >= 0:
-        net.paths[seat].discard(k)
-        net.forget_lines(s.game.board.path_ends[k], seat, piece)
+        if seat >= 0:
+            net.paths[seat].discard(k)
+            net.forget_lines(s.game.board.path_ends[k], seat, piece)
 
 
 def frontier_corners(s: State, p: int) -> set[int]:
