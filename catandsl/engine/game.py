@@ -687,19 +687,21 @@ class _Templates:
             game = Game(scenario, players, options, seed)
             if len(self.by_key) >= self.MAX_KEYS:
                 self.by_key.clear()
-            self.by_key[key] = (scenario, game.ruleset, [game] if _worth_keeping(game) else [])
+            self.by_key[key] = (scenario, game.ruleset, [])
+            games = self.by_key[key][2]
+        else:
+            rs, games = hit[1], hit[2]
+            dealt = deal(rs, seed)
+            for template in games:
+                if template._dealt[1:] == dealt[1:]:  # (field 0 is the seed)
+                    return template.reseeded(seed, dealt)
+            game = Game(scenario, players, options, seed, ruleset=rs, dealt=dealt)
+        if not _worth_keeping(game):
             return game
-        rs, games = hit[1], hit[2]
-        dealt = deal(rs, seed)
-        for template in games:
-            if template._dealt[1:] == dealt[1:]:  # (field 0 is the seed)
-                return template.reseeded(seed, dealt)
-        game = Game(scenario, players, options, seed, ruleset=rs, dealt=dealt)
-        if _worth_keeping(game):
-            if len(games) >= self.MAX_DEALS:
-                del games[0]
-            games.append(game)
-        return game
+        if len(games) >= self.MAX_DEALS:
+            del games[0]
+        games.append(game)
+        return game.reseeded(seed, game._dealt)  # (the template itself is never handed out)
 
 
 def _worth_keeping(game: Game) -> bool:
