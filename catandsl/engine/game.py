@@ -687,13 +687,13 @@ class _Templates:
             game = Game(scenario, players, options, seed)
             if len(self.by_key) >= self.MAX_KEYS:
                 self.by_key.clear()
-            self.by_key[key] = (scenario, game.ruleset, [])
-            games = self.by_key[key][2]
+            games: list[Game] = []
+            self.by_key[key] = (scenario, game.ruleset, games)
         else:
             rs, games = hit[1], hit[2]
             dealt = deal(rs, seed)
             for template in games:
-                if template._dealt[1:] == dealt[1:]:  # (field 0 is the seed)
+                if template._dealt.fixed(dealt):
                     return template.reseeded(seed, dealt)
             game = Game(scenario, players, options, seed, ruleset=rs, dealt=dealt)
         if not _worth_keeping(game):

@@ -73,7 +73,8 @@ def targets(s: State, p: int, pi: int, mode: str, step: Any = None) -> list[int]
     # change only when a piece is placed, moved or lifted: kept on the network till then.
     kept = step is None and mode != "setup" and not s.damaged and not P.blockers and P.travel is None
     if kept:
-        hit = network.of(s).targets.get((p, pi, mode))
+        known = network.of(s).targets
+        hit = known.get((p, pi, mode))
         if hit is not None and hit[0] is P:  # (P: a board whose hexes changed has its own)
             return hit[1]
     if _open_everywhere(s, P, mode, step):  # the ids of every site, but a few
@@ -81,7 +82,7 @@ def targets(s: State, p: int, pi: int, mode: str, step: Any = None) -> list[int]
     else:
         out = list(map(g.build_id[pi].__getitem__, places(s, p, pi, mode, step)))
     if kept:
-        network.of(s).targets[(p, pi, mode)] = (P, out)
+        known[(p, pi, mode)] = (P, out)
     return out
 
 
@@ -411,8 +412,8 @@ def _legal_builds(s: State, p: int, names: frozenset[str] | None) -> list[int]:
     out: list[int] = []
     for k in g.own_pieces:
         P = pieces[k]
-        if any(map(lt, hand, P.cost)) or (names is not None and P.name not in names):
-            continue  # not affordable (`affordable`, inline), or not allowed in this phase
+        if not affordable(hand, P.cost) or (names is not None and P.name not in names):
+            continue  # not affordable, or not allowed in this phase
         if placed[k] >= P.limit and not (s.damaged and damage.has_damaged(s, p, k)):
             continue  # none left (a repair needs none from the supply)
         out += targets(s, p, k, "normal")
