@@ -6,7 +6,8 @@ Placing, moving and lifting a piece go through `put_corner`, `put_path` and
 places a piece may go next (the frontier of the seat's network) and its longest route
 are found from the seat's own pieces, never by scanning the board; the places found
 are kept here too (`targets`) until the next piece is placed, moved or lifted, and
-what each hex pays whom (`pays`) until a building changes.
+what each hex pays whom (`pays`) and each seat's bank rates (`rates`) until a building
+changes.
 
 It is a cache on the state (`State._network`), derived and never serialized: built by
 one pass over the board the first time it is asked for after the state was made or read
@@ -40,7 +41,7 @@ class Line(NamedTuple):
 
 
 class Network:
-    __slots__ = ("corners", "paths", "lines", "longest", "targets", "pays", "shared")
+    __slots__ = ("corners", "paths", "lines", "longest", "targets", "pays", "rates", "shared")
 
     def __init__(self, corners: list[set[int]], paths: list[set[int]],
                  lines: dict[RouteKey, list[Line]], longest: dict[RouteKey, int]):
@@ -55,6 +56,8 @@ class Network:
         self.targets: dict[tuple[int, int, str], tuple[PieceInfo, list[int]]] = {}
         # hex -> ((player, resources), ...): what rules/production.py found it pays
         self.pays: dict[int, tuple[tuple[int, int], ...]] = {}
+        # seat -> (the game's trade tables, its bank rates): what rules/trade.py found them
+        self.rates: dict[int, tuple[object, tuple[int, ...]]] = {}
         self.shared = False  # a clone of the state holds it too: copy it before a change
 
     @classmethod
@@ -124,6 +127,7 @@ def put_corner(s: State, k: int, seat: int, piece: int) -> None:
     if net is None:
         return
     net.pays.clear()
+    net.rates.clear()
     if before == seat:  # an own upgrade joins and cuts no route, and moves nobody else's sites
         net.forget_targets(seat)
         return

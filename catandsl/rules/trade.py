@@ -287,8 +287,14 @@ def trade_rates(s: State, p: int, t: TradeTables) -> tuple[int, ...]:
     """Per resource, how many cards player p gives the bank for one: the bank's rate,
     or a better one of a harbor at one of p's buildings. Kept per game by what they
     depend on: p's intersections at harbor spots, and the harbors lying there."""
-    corners = network.of(s).corners[p]
+    net = network.of(s)
+    kept = net.rates.get(p)
+    if kept is not None and kept[0] is t:
+        return kept[1]  # (no building of p's has changed since: rates kept on the network)
+    corners = net.corners[p]
     if t.harbor_corners.isdisjoint(corners):
+        if not t.harbors_placed:
+            net.rates[p] = (t, t.no_harbor)
         return t.no_harbor  # (no building at a harbor: most players, most of a game)
     mine = frozenset(t.harbor_corners.intersection(corners))
     key = (mine, tuple(s.harbor_at)) if t.harbors_placed else (mine,)
@@ -307,6 +313,8 @@ def trade_rates(s: State, p: int, t: TradeTables) -> tuple[int, ...]:
         if len(t.rates_memo) >= MAX_RATES:
             t.rates_memo.clear()
         rates = t.rates_memo[key] = tuple(out)
+    if not t.harbors_placed:  # (harbors placed in play change the rates without a building)
+        net.rates[p] = (t, rates)
     return rates
 
 
@@ -361,6 +369,7 @@ def _trades_for(t: TradeTables, hand: list[int], held: list[int], rates: tuple[i
                     out += [ids[x] for x, left in enumerate(bank) if left and x != r]
     if domestic:
         out += t.offers_for(hand, held)
+    out.sort()  # (once per list kept: ascending, the turn's sort of its joined lists has least to do)
     return out
 
 
