@@ -1,5 +1,6 @@
 """The trade activity's list (bank trades and domestic offers) is kept by what it depends
-on, and the trade rates are found from the player's own intersections (rules/trade.py):
+on, and the trade rates are found from the player's own intersections and kept on the
+network until a building changes (rules/trade.py):
 checked here at every turn decision of random games, with offers made and declined,
 against the list worked out from scratch, the rates read off every harbor corner's
 owner as before."""
@@ -12,7 +13,7 @@ import catandsl
 from catandsl.engine.flow import TURN
 from catandsl.players import UniformPlayer
 from catandsl.players.random_player import RandomPlayer
-from catandsl.rules import trade
+from catandsl.rules import placement, trade
 from tests.budget import count
 from tests.conftest import ROOT
 
@@ -72,7 +73,8 @@ def test_the_kept_trade_lists_are_the_ones_worked_out_from_scratch(name):
                 t = game.table(trade.TradeTables)
                 for a, names in game.reachable[s.phase]:
                     if a.name == "trade":
-                        assert sorted(a.legal(s, p, names)) == scratch_trades(s, p, names)
+                        # ascending as kept (the turn's sort of its joined lists relies on it for speed)
+                        assert a.legal(s, p, names) == scratch_trades(s, p, names)
                         assert list(trade.trade_rates(s, p, t)) == scratch_rates(s, p, t)
                         checked += 1
                         declined += bool(s.offers_declined)
@@ -82,3 +84,28 @@ def test_the_kept_trade_lists_are_the_ones_worked_out_from_scratch(name):
     assert declined > 0  # with offers that every other player declined
     if name != "examples/fan_maps/crowded.catan":  # (there nobody reaches a harbor in these games)
         assert harbor_rates > 0  # and with players at a harbor
+
+
+def test_kept_rates_follow_a_building_placed_at_a_harbor_in_play():
+    """The rates asked at one decision are kept on the network: a building placed at a
+    harbor later in the turn gives the new rate at the next ask."""
+    game = catandsl.new_game(catandsl.load(ROOT / "scenarios/base.catan"), 4, {}, 3)
+    seats = [RandomPlayer(30 + q) for q in range(4)]
+    s = game.new_initial_state()
+    while s.stage != "turn":
+        s.apply_action(s.sample_chance() if s.is_chance_node() else seats[s.current_player()].choose(s))
+    t = game.table(trade.TradeTables)
+    p = s.turn_player
+    before = trade.trade_rates(s, p, t)  # (now kept)
+
+    def improves(c: int) -> bool:  # an empty harbor corner whose rate beats p's own
+        rate, res = t.harbor_rates[s.harbor_at[t.harbor_spot[c]]]
+        return rate < (max(before) if res < 0 else before[res])
+
+    better = [c for c in sorted(t.harbor_spot) if s.corner_owner[c] < 0 and
+              s.harbor_at[t.harbor_spot[c]] >= 0 and improves(c)]
+    assert better
+    placement.place(s, p, game.piece_index["settlement"], better[0])
+    after = trade.trade_rates(s, p, t)
+    assert list(after) == scratch_rates(s, p, t)
+    assert after != before
