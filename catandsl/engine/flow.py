@@ -423,12 +423,7 @@ class Turn(Prompt):
         out: list[int] = []
         for a, names in g.reachable[s.phase]:
             out += a.legal(s, p, names)
-        if g.phases[s.phase].rolls:
-            out.append(g.roll_dice_id)  # only asked when there is something else to do
-        elif g.roll_phase > s.phase:
-            out.append(g.roll_dice_id)  # done before the dice: ask for them
-        else:
-            out.append(g.end_turn_id)
+        out.append(g.turn_last[s.phase])  # the dice or the end of the turn (Game.turn_last)
         out.sort()
         return out
 

@@ -548,6 +548,11 @@ class Game:
         self.end_turn_id = self.action_id[EndTurn()]
         self.pass_id = self.action_id.get(Pass(), -1)
         self.roll_dice_id = self.action_id[dice_rules.RollDice()]
+        # per phase, what a turn offers besides its activities: the dice in a roll phase
+        # (asked for only when there is something else to do) and in a phase before one
+        # (done before the dice: ask for them), else the end of the turn
+        self.turn_last = tuple(self.roll_dice_id if ph.rolls or self.roll_phase > k else self.end_turn_id
+                               for k, ph in enumerate(self.phases))
         # A turn's legal list is its activities' lists joined, then sorted: joined with the
         # activity of the most actions first (as a rule the longest list, most of it one
         # ascending run), the sort has least to do. The order changes nothing else.
