@@ -286,11 +286,12 @@ def trade_rate(s: State, p: int, r: int) -> int:
 def trade_rates(s: State, p: int, t: TradeTables) -> tuple[int, ...]:
     """Per resource, how many cards player p gives the bank for one: the bank's rate,
     or a better one of a harbor at one of p's buildings. Kept per game by what they
-    depend on: p's intersections at harbor spots, and the harbors lying there."""
+    depend on (p's intersections at harbor spots, and the harbors lying there), and
+    per seat on the state's network until a building changes."""
     net = network.of(s)
     kept = net.rates.get(p)
     if kept is not None and kept[0] is t:
-        return kept[1]  # (no building of p's has changed since: rates kept on the network)
+        return kept[1]  # (no building has changed since they were found)
     corners = net.corners[p]
     if t.harbor_corners.isdisjoint(corners):
         if not t.harbors_placed:
