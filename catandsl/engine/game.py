@@ -170,6 +170,7 @@ class Game:
         for v in self.victories:
             self.victory_parts |= bits(_reads(v.condition))
         self._build_action_table()
+        self._order_turn_offers()
         # where the roll comes from: the dice, or a deck of roll cards (`roll_cards`)
         self.roll_source: dice_rules.DiceSource | CardSource = (
             CardSource(self) if rs.roll_cards is not None else dice_rules.DiceSource(self))
@@ -510,7 +511,7 @@ class Game:
                     before = merged.get(name, frozenset())
                     merged[name] = None if before is None or names is None else before | names
             self.spans.append(tuple(span))
-            self.reachable.append(tuple((ACTIVITIES[a], merged[a]) for a in sorted(merged)))
+            self.reachable.append(tuple((ACTIVITIES[a], merged[a]) for a in sorted(merged)))  # (ordered later)
         d = rs.dice
         count, sides, reroll = (d.count, d.sides, d.reroll) if d is not None else (2, 6, ())
         self.rerolled = frozenset(reroll)  # a roll card of such a total: its event, then another card
@@ -548,14 +549,17 @@ class Game:
         self.end_turn_id = self.action_id[EndTurn()]
         self.pass_id = self.action_id.get(Pass(), -1)
         self.roll_dice_id = self.action_id[dice_rules.RollDice()]
-        # per phase, what a turn offers besides its activities: the dice in a roll phase
-        # (asked for only when there is something else to do) and in a phase before one
-        # (done before the dice: ask for them), else the end of the turn
+
+    def _order_turn_offers(self) -> None:
+        """What a turn's legal list is made of, in action ids (so after the action table):
+        per phase, what it offers besides its activities (Game.turn_last): the dice in a
+        roll phase (asked for only when there is something else to do) and in a phase
+        before one (done before the dice: ask for them), else the end of the turn; and
+        each phase's activities joined with the one of the most actions first (as a rule
+        the longest list, most of it one ascending run), so that the sort has least to
+        do. The order changes nothing else."""
         self.turn_last = tuple(self.roll_dice_id if ph.rolls or self.roll_phase > k else self.end_turn_id
                                for k, ph in enumerate(self.phases))
-        # A turn's legal list is its activities' lists joined, then sorted: joined with the
-        # activity of the most actions first (as a rule the longest list, most of it one
-        # ascending run), the sort has least to do. The order changes nothing else.
         owned = Counter(type(x) for x in self.actions)
         most = {a.name: sum(owned[k] for k in a.applies) for a in ACTIVITIES.values()}
         self.reachable = [tuple(sorted(r, key=lambda an: (-most[an[0].name], an[0].name)))

@@ -285,17 +285,23 @@ def trade_rate(s: State, p: int, r: int) -> int:
 
 def trade_rates(s: State, p: int, t: TradeTables) -> tuple[int, ...]:
     """Per resource, how many cards player p gives the bank for one: the bank's rate,
-    or a better one of a harbor at one of p's buildings. Kept per game by what they
-    depend on (p's intersections at harbor spots, and the harbors lying there), and
-    per seat on the state's network until a building changes."""
+    or a better one of a harbor at one of p's buildings. Kept per seat on the state's
+    network until a building changes (unless harbors are placed in play, which changes
+    them with no building), and per game by what they depend on (`_rates`)."""
     net = network.of(s)
     kept = net.rates.get(p)
     if kept is not None and kept[0] is t:
-        return kept[1]  # (no building has changed since they were found)
-    corners = net.corners[p]
+        return kept[1]
+    rates = _rates(s, t, net.corners[p])
+    if not t.harbors_placed:
+        net.rates[p] = (t, rates)
+    return rates
+
+
+def _rates(s: State, t: TradeTables, corners: set[int]) -> tuple[int, ...]:
+    """The rates of a seat with buildings on `corners`, kept per game by what they
+    depend on: those at harbor spots, and the harbors lying there."""
     if t.harbor_corners.isdisjoint(corners):
-        if not t.harbors_placed:
-            net.rates[p] = (t, t.no_harbor)
         return t.no_harbor  # (no building at a harbor: most players, most of a game)
     mine = frozenset(t.harbor_corners.intersection(corners))
     key = (mine, tuple(s.harbor_at)) if t.harbors_placed else (mine,)
@@ -314,8 +320,6 @@ def trade_rates(s: State, p: int, t: TradeTables) -> tuple[int, ...]:
         if len(t.rates_memo) >= MAX_RATES:
             t.rates_memo.clear()
         rates = t.rates_memo[key] = tuple(out)
-    if not t.harbors_placed:  # (harbors placed in play change the rates without a building)
-        net.rates[p] = (t, rates)
     return rates
 
 
