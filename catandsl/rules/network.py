@@ -41,16 +41,22 @@ class Line(NamedTuple):
 
 
 class Network:
-    __slots__ = ("corners", "paths", "lines", "longest", "targets", "pays", "rates", "shared")
+    __slots__ = ("corners", "paths", "lines", "longest", "grown", "targets", "pays", "rates",
+                 "shared")
 
     def __init__(self, corners: list[set[int]], paths: list[set[int]],
-                 lines: dict[RouteKey, list[Line]], longest: dict[RouteKey, int]):
+                 lines: dict[RouteKey, list[Line]], longest: dict[RouteKey, int],
+                 grown: dict[RouteKey, tuple[int, Line]]):
         self.corners = corners  # [seat] the intersections its pieces stand on
         self.paths = paths  # [seat] the paths its pieces stand on (travellers aside)
         # per route key: the lines still known to be whole; `longest` is the key's
         # longest route while every line of the seat's pieces is known
         self.lines = lines
         self.longest = longest
+        # per route key: (a new path piece, the one line it was placed at the end of),
+        # when that line was dropped for it and every other line is still known, so
+        # rules/routes.py measures the line grown by one piece instead of regrouping it
+        self.grown = grown
         # (seat, piece kind, mode) -> (the piece's info, its build action ids): where
         # rules/placement.py `targets` found the seat may place it, while no piece moves
         self.targets: dict[tuple[int, int, str], tuple[PieceInfo, list[int]]] = {}
@@ -71,7 +77,7 @@ class Network:
             for k, o in enumerate(owners):
                 if o != NOBODY:
                     out[o].add(k)
-        return cls(corners, paths, {}, {})
+        return cls(corners, paths, {}, {}, {})
 
     def share(self) -> Network:
         """This network, for a clone of its state (see the module's doc)."""
@@ -80,20 +86,27 @@ class Network:
 
     def copy(self) -> Network:
         return Network([set(c) for c in self.corners], [set(p) for p in self.paths],
-                       {k: list(v) for k, v in self.lines.items()}, dict(self.longest))
+                       {k: list(v) for k, v in self.lines.items()}, dict(self.longest),
+                       dict(self.grown))
 
     def forget_lines(self, corners: tuple[int, ...], seat: int = -1, piece: int = -1,
-                     grown: bool = False) -> None:
+                     grown: int = -1, keep: int = -1) -> None:
         """Lines touching these intersections may have joined, split or grown: drop them
-        (of one seat's routes counting one piece kind, or of everybody's). `grown`: the
-        seat has a new piece of that kind, in no line yet."""
+        (of one seat's routes counting one piece kind, or of everybody's but `keep`'s).
+        `grown`: the seat's new path piece of that kind, in no line yet, at these
+        intersections."""
         for key, lines in self.lines.items():
-            if (seat >= 0 and key[0] != seat) or (piece >= 0 and piece not in key[1]):
+            if (seat >= 0 and key[0] != seat) or (piece >= 0 and piece not in key[1]) \
+                    or key[0] == keep:
                 continue
+            self.grown.pop(key, None)  # (a change since the piece was placed: regroup)
             kept = [line for line in lines if line.corners.isdisjoint(corners)]
-            if grown or len(kept) < len(lines):
+            if grown >= 0 or len(kept) < len(lines):
                 self.lines[key] = kept
-                self.longest.pop(key, None)
+                known = self.longest.pop(key, None)
+                if grown >= 0 and known is not None and len(kept) == len(lines) - 1:
+                    line = next(line for line in lines if not line.corners.isdisjoint(corners))
+                    self.grown[key] = (grown, line)
 
     def forget_targets(self, seat: int, site: str = "") -> None:
         """Drop the kept places of the seat's pieces, and of everybody's pieces that
@@ -135,7 +148,12 @@ def put_corner(s: State, k: int, seat: int, piece: int) -> None:
     if before >= 0:
         net.corners[before].discard(k)
     net.corners[seat].add(k)
-    net.forget_lines((k,))  # a building cuts others' routes, and joins an own road to an own ship
+    # A building cuts others' routes through k, and joins an own road to an own ship
+    # there; where the seat's own path pieces at k are all of one kind, a route passed
+    # between them before as it does now, so the seat's lines stay as they were.
+    b = s.game.board
+    own = {s.path_piece[x] for x in b.corner_paths[k] if s.path_owner[x] == seat}
+    net.forget_lines((k,), keep=seat if before == NOBODY and len(own) <= 1 else -1)
 
 
 def put_path(s: State, k: int, seat: int, piece: int) -> None:
@@ -146,7 +164,7 @@ def put_path(s: State, k: int, seat: int, piece: int) -> None:
     if net is not None:
         net.forget_targets(seat, "path")  # (another seat's buildings join only its own paths)
         net.paths[seat].add(k)
-        net.forget_lines(s.game.board.path_ends[k], seat, piece, grown=True)
+        net.forget_lines(s.game.board.path_ends[k], seat, piece, grown=k)
 
 
 def lift_path(s: State, k: int) -> None:

@@ -7,7 +7,8 @@ never leaves a *line*: the seat's pieces joined to each other the way a route ma
 (rules/network.py keeps the lines). The longest route is the longest over the lines,
 and each line's length is kept until a piece placed, moved or cut off next to it
 changes it: a new road is measured with its own line, not with every line of every
-player.
+player, and a road hung from a line without a ring grows it by one piece, measured from
+where it hangs (`_grown`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from catandsl.rules import network
-from catandsl.rules.network import Line
+from catandsl.rules.network import NOBODY, Line
 from catandsl.rules.registry import BOARD, query
 
 if TYPE_CHECKING:
@@ -37,15 +38,48 @@ def route_length(s: State, p: int, pieces: tuple[int, ...]) -> int:
     if best is not None:
         return best
     lines = net.lines.setdefault(key, [])
-    known = set().union(*(line.paths for line in lines))
-    path_piece = s.path_piece
-    rest = {k for k in net.paths[p] if path_piece[k] in pieces and k not in known}
-    if rest:
-        joins = _joins(s, pieces)
-        for group in _lines_of(s, p, rest, joins):
-            lines.append(_measured(s, p, group, joins))
+    grown = net.grown.pop(key, None)
+    if grown is not None and (more := _grown(s, p, pieces, *grown)) is not None:
+        lines += more
+    else:
+        known = set().union(*(line.paths for line in lines))
+        path_piece = s.path_piece
+        rest = {k for k in net.paths[p] if path_piece[k] in pieces and k not in known}
+        if rest:
+            joins = _joins(s, pieces)
+            for group in _lines_of(s, p, rest, joins):
+                lines.append(_measured(s, p, group, joins))
     best = net.longest[key] = max((line.length for line in lines), default=0)
     return best
+
+
+def _grown(s: State, p: int, pieces: tuple[int, ...], k: int, line: Line) -> list[Line] | None:
+    """The lines that path piece k, placed at one end of `line` and touching no other line,
+    leaves there, measured from `line` rather than regrouped: what `_lines_of` and
+    `_measured` would find, or None where the short way does not apply.
+
+    It applies when `line` has no ring (a tree: one more intersection than pieces) and
+    k's other end is not on it, so the line with k is a tree too, measured by its
+    diameter (`_diameter`). The new piece's far end is a leaf: a longest trail of the
+    grown tree either keeps off it (the line's length) or ends there, coming from the
+    intersection it hangs from, as far as the tree reaches from that intersection."""
+    a, z = s.game.board.path_ends[k]
+    at = a if a in line.corners else z
+    far = z if at == a else a
+    if far in line.corners or len(line.corners) != len(line.paths) + 1:
+        return None
+    o = s.corner_owner[at]
+    joined = o == p
+    if o == NOBODY:  # (a route passes between pieces of one kind anywhere)
+        kind, path_piece = s.path_piece[k], s.path_piece
+        near = [path_piece[y] for y in s.game.board.corner_paths[at] if y in line.paths]
+        joined = kind in near or any((kind, other) in _joins(s, pieces) for other in near)
+    alone = Line(frozenset((k,)), frozenset((a, z)), 1)
+    if not joined:  # an opponent's building, or kinds a route does not pass between there
+        return [line, alone]
+    reach = _farthest(_ways(s, line.paths), at)[1]
+    return [Line(line.paths | alone.paths, line.corners | alone.corners,
+                 max(line.length, reach + 1))]
 
 
 def _joins(s: State, pieces: tuple[int, ...]) -> set[tuple[int, int]]:
@@ -91,16 +125,8 @@ def _measured(s: State, p: int, own: frozenset[int], joins: set[tuple[int, int]]
     trail, which begins as well at any other intersection on it. So only the other
     intersections begin a walk (the ends, branches, buildings, changes of kind), or,
     when there is none (the line is a ring), its first."""
-    b = s.game.board
-    path_piece = s.path_piece
-    ends, owner = b.path_ends, s.corner_owner
-    # each intersection's ways on within the line: (piece, the intersection it leads to, its kind)
-    ways: dict[int, list[tuple[int, int, int]]] = {}
-    for x in own:
-        a, z = ends[x]
-        kx = path_piece[x]
-        ways.setdefault(a, []).append((x, z, kx))
-        ways.setdefault(z, []).append((x, a, kx))
+    owner = s.corner_owner
+    ways = _ways(s, own)
     corners = frozenset(ways)
     if len(corners) == len(own) + 1:
         return Line(own, corners, _diameter(ways))
@@ -137,6 +163,19 @@ def _measured(s: State, p: int, own: frozenset[int], joins: set[tuple[int, int]]
     for c in starts or [min(corners)]:
         walk(c, 0, -1)
     return Line(own, corners, best)
+
+
+def _ways(s: State, own: frozenset[int]) -> dict[int, list[tuple[int, int, int]]]:
+    """Each intersection of a line's pieces with its ways on within the line: (piece, the
+    intersection it leads to, the piece's kind)."""
+    ends, path_piece = s.game.board.path_ends, s.path_piece
+    ways: dict[int, list[tuple[int, int, int]]] = {}
+    for x in own:
+        a, z = ends[x]
+        kx = path_piece[x]
+        ways.setdefault(a, []).append((x, z, kx))
+        ways.setdefault(z, []).append((x, a, kx))
+    return ways
 
 
 def _diameter(ways: dict[int, list[tuple[int, int, int]]]) -> int:

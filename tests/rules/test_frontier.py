@@ -196,16 +196,24 @@ def test_the_scenarios_are_found():
 # ---- the lines of routes, kept as pieces come and go (fixed positions) ------------------------
 
 
-def _measuring(monkeypatch) -> list[frozenset[int]]:
-    """The lines `routes` measures from now on."""
+def _measuring(monkeypatch, grown: list[frozenset[int]] | None = None) -> list[frozenset[int]]:
+    """The lines `routes` measures from now on: walked or measured whole, or (into
+    `grown`, when given) grown by one piece from a line already measured."""
     seen: list[frozenset[int]] = []
-    measured = routes._measured
+    measured, extended = routes._measured, routes._grown
 
     def counting(s, p, own, joins):
         seen.append(own)
         return measured(s, p, own, joins)
 
+    def growing(s, p, pieces, k, line):
+        more = extended(s, p, pieces, k, line)
+        if more is not None:
+            (seen if grown is None else grown).extend(line.paths for line in more)
+        return more
+
     monkeypatch.setattr(routes, "_measured", counting)
+    monkeypatch.setattr(routes, "_grown", growing)
     return seen
 
 
@@ -239,6 +247,94 @@ def test_a_road_is_measured_with_its_own_line_alone(monkeypatch):
     placement.place(s, 0, road[0], step)
     assert routes.route_length(s, 0, road) == walked_route(s, 0, road) == 3
     assert seen == [frozenset(near + [step])]  # the line of three roads that far is, untouched
+
+
+def _spur(s, at: int, taken: list[int]) -> int:
+    """An empty path for a road at intersection `at`, off the paths `taken`."""
+    g = s.game
+    allowed = g.pieces[g.piece_index["road"]].allowed_set
+    return next(x for x in g.board.corner_paths[at]
+                if x not in taken and x in allowed and s.path_owner[x] == -1)
+
+
+def test_a_road_hung_from_a_line_without_a_ring_grows_it_unregrouped(monkeypatch):
+    """A road at one intersection of a tree line, its other end new, is measured from that
+    line (routes._grown): the longest route keeps off it, or ends on it coming from as far
+    as the line reaches from where it hangs."""
+    g = helpers.game()
+    road = (g.piece_index["road"],)
+    s = helpers.blank(g)
+    trunk, corners = _chain(g, 47, 4)
+    for x in trunk:
+        helpers.put(s, 0, "road", x)
+    assert routes.route_length(s, 0, road) == 4
+    grown: list[frozenset[int]] = []
+    seen = _measuring(monkeypatch, grown)
+    spur = _spur(s, corners[1], trunk)  # one from the trunk's near end, three from its far end
+    placement.place(s, 0, road[0], spur)
+    assert routes.route_length(s, 0, road) == walked_route(s, 0, road) == 4  # the trunk still
+    tip = next(c for c in g.board.path_ends[spur] if c != corners[1])
+    spur2 = _spur(s, tip, trunk + [spur])
+    placement.place(s, 0, road[0], spur2)
+    assert routes.route_length(s, 0, road) == walked_route(s, 0, road) == 5  # 2 + 3
+    assert seen == []  # neither line regrouped nor walked
+    assert grown == [frozenset(trunk + [spur]), frozenset(trunk + [spur, spur2])]
+
+
+def test_a_road_hung_from_an_opponents_building_at_a_lines_end_is_a_line_of_its_own(monkeypatch):
+    g = helpers.game()
+    road = (g.piece_index["road"],)
+    s = helpers.blank(g)
+    trunk, corners = _chain(g, 47, 3)
+    for x in trunk:
+        helpers.put(s, 0, "road", x)
+    helpers.put(s, 1, "settlement", corners[3])
+    assert routes.route_length(s, 0, road) == 3
+    grown: list[frozenset[int]] = []
+    seen = _measuring(monkeypatch, grown)
+    beyond = _spur(s, corners[3], trunk)
+    placement.place(s, 0, road[0], beyond)
+    assert routes.route_length(s, 0, road) == walked_route(s, 0, road) == 3
+    assert seen == [] and grown == [frozenset(trunk), frozenset((beyond,))]
+    lines = network.of(s).lines[(0, road)]
+    assert sorted(line.length for line in lines) == [1, 3]
+
+
+def test_a_change_before_the_grown_line_is_measured_regroups_it():
+    """What routes._grown is told (the piece, the line it hung from) holds only until the
+    next change on those lines: then the lines are found again."""
+    g = helpers.game()
+    road, settlement = (g.piece_index["road"],), g.piece_index["settlement"]
+    for then in ("road", "settlement"):
+        s = helpers.blank(g)
+        trunk, corners = _chain(g, 47, 4)
+        for x in trunk:
+            helpers.put(s, 0, "road", x)
+        assert routes.route_length(s, 0, road) == 4
+        spur = _spur(s, corners[2], trunk)
+        placement.place(s, 0, road[0], spur)
+        if then == "road":  # a second road before anybody measures: 1 + 4
+            placement.place(s, 0, road[0], _spur(s, corners[0], trunk))
+            assert routes.route_length(s, 0, road) == walked_route(s, 0, road) == 5
+        else:  # an opponent's building where the spur hangs cuts the trunk: 2, 2 and 1
+            placement.place(s, 1, settlement, corners[2])
+            assert routes.route_length(s, 0, road) == walked_route(s, 0, road) == 2
+
+
+def test_an_own_settlement_on_a_line_of_roads_leaves_it_measured(monkeypatch):
+    """Between two roads a route passes with or without the seat's own building there."""
+    g = helpers.game()
+    road, settlement = (g.piece_index["road"],), g.piece_index["settlement"]
+    s = helpers.blank(g)
+    trunk, corners = _chain(g, 47, 3)
+    for x in trunk:
+        helpers.put(s, 0, "road", x)
+    assert routes.route_length(s, 0, road) == 3
+    seen = _measuring(monkeypatch)
+    placement.place(s, 0, settlement, corners[1])
+    assert (0, road) in network.of(s).longest  # kept: no line dropped
+    assert routes.route_length(s, 0, road) == walked_route(s, 0, road) == 3
+    assert seen == []
 
 
 def test_a_ring_is_walked_and_a_tree_measured_as_the_walk_says(monkeypatch):
