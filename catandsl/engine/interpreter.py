@@ -280,6 +280,9 @@ class Interpreter:
         if arity is not None and len(subs) != arity:  # IR read from a file may say anything
             return _raises(f"`{op}` takes {arity} operand(s), not {len(subs)}", source)
         if op == "list":
+            items = _constant(e)
+            if items is not _VARIES:  # (a fresh list each time: a rule's value is its own)
+                return lambda env, s, an: list(items)
             return lambda env, s, an: [f(env, s, an) for f in subs]
         if op == "pair":  # (q, r): a hex of the board
             return self._compile_pair(subs, source)
@@ -294,7 +297,7 @@ class Interpreter:
         if op in _BINARY:
             return _binary(op, e.args[1], subs, source)
         if op == "call":
-            return self._compile_call(str(e.value), subs, source)
+            return self._compile_call(str(e.value), subs, source, tuple(map(_constant, e.args)))
         return _raises(f"unknown expression {op!r}", source)
 
     def _compile_var(self, name: str, source: Source | None) -> Code:
@@ -320,7 +323,8 @@ class Interpreter:
             return ["h", k]
         return pair
 
-    def _compile_call(self, name: str, subs: tuple[Code, ...], source: Source | None) -> Code:
+    def _compile_call(self, name: str, subs: tuple[Code, ...], source: Source | None,
+                      constants: tuple[Any, ...]) -> Code:
         prim = PRIMITIVES.get(name)
         if prim is None:
             return _raises(f"unknown primitive {name}()", source)
@@ -328,6 +332,10 @@ class Interpreter:
         if checks is None:
             checks = self._checked[name] = tuple(
                 (k, p, c) for k, p in enumerate(prim.params) if (c := _param_check(p, self._types)) is not None)
+        # an argument written as a constant that passes its check passes it every time (a
+        # check reads the value and the game only); one that fails is still refused when run
+        checks = tuple((k, p, c) for k, p, c in checks
+                       if k >= len(constants) or constants[k] is _VARIES or c(constants[k]))
         run = prim.run
         kind = prim.kind
 
@@ -416,6 +424,19 @@ def _direct_call(name: str, run: Callable[..., Any], subs: tuple[Code, ...],
             raise changes()
         return run(s, a0, a1)
     return call2
+
+
+_VARIES = object()  # what `_constant` gives for an expression whose value is not fixed
+
+
+def _constant(e: Expr) -> Any:
+    """The value of a literal (a number, string or truth value, or a list of them), the
+    same at every evaluation; else _VARIES."""
+    if e.op in ("num", "str", "bool"):
+        return e.value
+    if e.op == "list" and all(a.op in ("num", "str", "bool") for a in e.args):
+        return [a.value for a in e.args]
+    return _VARIES
 
 
 def _asks(e: Expr) -> bool:
