@@ -23,6 +23,12 @@ Both count a turn per player turn. Without `--turn-cap` each engine keeps its ow
 compiled scenario as a last section (base.catan is not edited), so the comparison is
 like for like.
 
+Both engines run on one CPU: this process pins itself to the first CPU it may use
+(`--cpu` picks another, `--cpu -1` leaves it free) before it starts the catanatron driver,
+which inherits that. They never run at once, so this costs nothing; without it the
+scheduler may keep each on a core of its own, and on a machine whose cores differ in
+speed (virtual CPUs on busy hosts) the ratio moved by up to 30% from run to run.
+
 The copy costs: catandsl's `State.clone()` against catanatron's `game.copy()` and
 `game.state.copy()`, each over positions taken every 25 decisions of the first three games.
 """
@@ -32,6 +38,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -210,6 +217,21 @@ def rates(r: dict) -> dict:
             "no_winner": r["no_winner"]}
 
 
+def pin(cpu: int | None) -> int:
+    """Pin this process (and so the driver it starts) to one CPU: `cpu`, or the first
+    it may use. The CPU, -1 when left free (asked, or no affinity on this system), -2
+    when `cpu` is not one this process may use."""
+    if cpu == -1 or not hasattr(os, "sched_setaffinity"):
+        return -1
+    allowed = os.sched_getaffinity(0)
+    if cpu is None:
+        cpu = min(allowed)
+    elif cpu not in allowed:
+        return -2
+    os.sched_setaffinity(0, {cpu})
+    return cpu
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=100)
@@ -218,20 +240,26 @@ def main() -> int:
                     help="end every game after N turns in both engines (default: each its own)")
     ap.add_argument("--batch", type=int, default=10, metavar="N",
                     help="games an engine plays before the other takes its turn (default 10)")
+    ap.add_argument("--cpu", type=int, default=None, metavar="K",
+                    help="the CPU both engines run on (default: the first this process may use; -1: any)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON too")
     args = ap.parse_args()
     if args.turn_cap < 0:
         ap.error("--turn-cap is a number of turns, 0 for each engine's own")
     if args.games < 1 or args.batch < 1:
         ap.error("--games and --batch are at least 1")
+    cpu = pin(args.cpu)
+    if cpu == -2:
+        ap.error(f"--cpu {args.cpu} is not a CPU this process may run on")
 
     ours, theirs = play_both(args.games, args.seed, args.turn_cap, args.batch)
 
     a = rates(ours)
     a["decisions_per_s"] = ours["decisions"] / ours["seconds"]
     caps = f"turn cap {ours['turn_cap']}" + (f" / {theirs['turn_cap']}" if theirs else "")
+    where = f"both on CPU {cpu}" if cpu >= 0 else "on any CPU"
     print(f"{args.games} random 4-player base games each, seed {args.seed}, {caps}, "
-          f"python {sys.version.split()[0]}")
+          f"python {sys.version.split()[0]}, {where}")
     print(f"{'engine':<12}{'games/s':>10}{'actions/s':>12}{'turns/game':>12}{'actions/game':>14}{'no winner':>11}")
     print(f"{'catandsl':<12}{a['games_per_s']:>10.2f}{a['actions_per_s']:>12.0f}{a['turns_per_game']:>12.1f}"
           f"{a['actions_per_game']:>14.1f}{a['no_winner']:>11}")
