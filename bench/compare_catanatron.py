@@ -25,9 +25,11 @@ like for like.
 
 Both engines run on one CPU: this process pins itself to the first CPU it may use
 (`--cpu` picks another, `--cpu -1` leaves it free) before it starts the catanatron driver,
-which inherits that. They never run at once, so this costs nothing; without it the
-scheduler may keep each on a core of its own, and on a machine whose cores differ in
-speed (virtual CPUs on busy hosts) the ratio moved by up to 30% from run to run.
+which inherits that. They never run at once, so this costs nothing, and a difference in
+speed between the machine's CPUs (virtual CPUs on a busy host) cannot fall on one engine
+only. It does not make runs agree: catanatron's games differ from run to run (whatever
+the hash seed), and ten of them average 260 to 400 turns, so the games/s ratio of the
+same code still moves by about a tenth between runs.
 
 The copy costs: catandsl's `State.clone()` against catanatron's `game.copy()` and
 `game.state.copy()`, each over positions taken every 25 decisions of the first three games.
