@@ -38,29 +38,56 @@ def route_length(s: State, p: int, pieces: tuple[int, ...]) -> int:
     if best is not None:
         return best
     lines = net.lines.setdefault(key, [])
+    joins, chains = s.game.table(RouteJoins).of(pieces)
     grown = net.grown.pop(key, None)
-    if grown is not None and (more := _grown(s, p, pieces, *grown)) is not None:
+    if grown is not None and chains and (more := _grown(s, p, joins, *grown)) is not None:
         lines += more
     else:
         known = set().union(*(line.paths for line in lines))
         path_piece = s.path_piece
         rest = {k for k in net.paths[p] if path_piece[k] in pieces and k not in known}
         if rest:
-            joins = _joins(s, pieces)
             for group in _lines_of(s, p, rest, joins):
-                lines.append(_measured(s, p, group, joins))
+                lines.append(_measured(s, p, group, joins, chains))
     best = net.longest[key] = max((line.length for line in lines), default=0)
     return best
 
 
-def _grown(s: State, p: int, pieces: tuple[int, ...], k: int, line: Line) -> list[Line] | None:
+class RouteJoins:
+    """Per list of route kinds: the pairs of kinds a route passes between anywhere (else
+    only at an own building), and whether they *chain*: whether a kind passing to a
+    second passes to every kind the second passes to. Only then is a line without a
+    ring measured as a tree (`_diameter`): where an alpha, a beta and a gamma meet, and
+    alpha passes to beta and beta to gamma but alpha never to gamma, the tree's diameter
+    may turn from the alpha to the gamma, which no route does."""
+
+    def __init__(self, game):
+        self.pieces = game.pieces
+        self.by_kinds: dict[tuple[int, ...], tuple[frozenset[tuple[int, int]], bool]] = {}
+
+    @classmethod
+    def build(cls, game) -> RouteJoins:
+        return cls(game)
+
+    def of(self, kinds: tuple[int, ...]) -> tuple[frozenset[tuple[int, int]], bool]:
+        hit = self.by_kinds.get(kinds)
+        if hit is None:
+            P = self.pieces
+            joins = frozenset((x, y) for x in kinds for y in kinds
+                              if x == y or (x in P[y].connects and y in P[x].connects))
+            chains = all((x, z) in joins for x, y in joins for w, z in joins if w == y)
+            hit = self.by_kinds[kinds] = (joins, chains)
+        return hit
+
+
+def _grown(s: State, p: int, joins: frozenset[tuple[int, int]], k: int, line: Line) -> list[Line] | None:
     """The lines that path piece k, placed at one end of `line` and touching no other line,
     leaves there, measured from `line` rather than regrouped: what `_lines_of` and
     `_measured` would find, or None where the short way does not apply.
 
-    It applies when `line` has no ring (a tree: one more intersection than pieces) and
-    k's other end is not on it, so the line with k is a tree too, measured by its
-    diameter (`_diameter`). The new piece's far end is a leaf: a longest trail of the
+    It applies (to kinds that chain: `RouteJoins`) when `line` has no ring (a tree: one
+    more intersection than pieces) and k's other end is not on it, so the line with k
+    is a tree too, measured by its diameter (`_diameter`). The new piece's far end is a leaf: a longest trail of the
     grown tree either keeps off it (the line's length) or ends there, coming from the
     intersection it hangs from, as far as the tree reaches from that intersection."""
     a, z = s.game.board.path_ends[k]
@@ -70,10 +97,10 @@ def _grown(s: State, p: int, pieces: tuple[int, ...], k: int, line: Line) -> lis
         return None
     o = s.corner_owner[at]
     joined = o == p
-    if o == NOBODY:  # (a route passes between pieces of one kind anywhere)
+    if o == NOBODY:  # (the kinds chain: k passes to one of the line's pieces there or none)
         kind, path_piece = s.path_piece[k], s.path_piece
-        near = [path_piece[y] for y in s.game.board.corner_paths[at] if y in line.paths]
-        joined = kind in near or any((kind, other) in _joins(s, pieces) for other in near)
+        joined = any((kind, path_piece[y]) in joins
+                     for y in s.game.board.corner_paths[at] if y in line.paths)
     alone = Line(frozenset((k,)), frozenset((a, z)), 1)
     if not joined:  # an opponent's building, or kinds a route does not pass between there
         return [line, alone]
@@ -82,14 +109,7 @@ def _grown(s: State, p: int, pieces: tuple[int, ...], k: int, line: Line) -> lis
                  max(line.length, reach + 1))]
 
 
-def _joins(s: State, pieces: tuple[int, ...]) -> set[tuple[int, int]]:
-    """The pairs of kinds a route passes between anywhere (else only at an own building)."""
-    P = s.game.pieces
-    return {(x, y) for x in pieces for y in pieces
-            if x == y or (x in P[y].connects and y in P[x].connects)}
-
-
-def _lines_of(s: State, p: int, own: set[int], joins: set[tuple[int, int]]) -> list[frozenset[int]]:
+def _lines_of(s: State, p: int, own: set[int], joins: frozenset[tuple[int, int]]) -> list[frozenset[int]]:
     """The pieces `own` grouped into lines: two pieces whose common intersection a route
     may pass from one to the other are in one line."""
     b = s.game.board
@@ -115,9 +135,11 @@ def _lines_of(s: State, p: int, own: set[int], joins: set[tuple[int, int]]) -> l
     return out
 
 
-def _measured(s: State, p: int, own: frozenset[int], joins: set[tuple[int, int]]) -> Line:
-    """A line with its longest trail: every way on, depth first, from each intersection
-    at its pieces' ends where a longest trail may begin.
+def _measured(s: State, p: int, own: frozenset[int], joins: frozenset[tuple[int, int]],
+              chains: bool) -> Line:
+    """A line with its longest trail: the tree's diameter for a line without a ring of
+    kinds that chain (`_diameter`), else every way on, depth first, from each
+    intersection at its pieces' ends where a longest trail may begin.
 
     A trail need not begin at an intersection where the line has exactly two pieces and a
     route passes from one to the other: a trail leaving there by one piece and never using
@@ -128,7 +150,7 @@ def _measured(s: State, p: int, own: frozenset[int], joins: set[tuple[int, int]]
     owner = s.corner_owner
     ways = _ways(s, own)
     corners = frozenset(ways)
-    if len(corners) == len(own) + 1:
+    if chains and len(corners) == len(own) + 1:
         return Line(own, corners, _diameter(ways))
     for c in ways:  # (in the order of the board's ids, as the walk always went)
         ways[c].sort()
@@ -183,8 +205,9 @@ def _diameter(ways: dict[int, list[tuple[int, int, int]]]) -> int:
     tree), in two breadth-first passes instead of a walk of every trail. In such a line
     a route passes every intersection where two of its pieces meet: were two pieces at
     one not joined there (an opponent's building, road to ship away from an own
-    building), the line would join them another way, and that is a ring. So every
-    trail may go on wherever the line does, and the longest is the tree's diameter."""
+    building), the line would join them another way, and that is a ring; and if the
+    kinds chain (`RouteJoins`), a route passes between any two of the pieces there. So
+    every trail may go on wherever the line does, and the longest is the tree's diameter."""
     far, _ = _farthest(ways, min(ways))
     return _farthest(ways, far)[1]
 

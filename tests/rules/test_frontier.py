@@ -202,12 +202,12 @@ def _measuring(monkeypatch, grown: list[frozenset[int]] | None = None) -> list[f
     seen: list[frozenset[int]] = []
     measured, extended = routes._measured, routes._grown
 
-    def counting(s, p, own, joins):
+    def counting(s, p, own, joins, chains):
         seen.append(own)
-        return measured(s, p, own, joins)
+        return measured(s, p, own, joins, chains)
 
-    def growing(s, p, pieces, k, line):
-        more = extended(s, p, pieces, k, line)
+    def growing(s, p, joins, k, line):
+        more = extended(s, p, joins, k, line)
         if more is not None:
             (seen if grown is None else grown).extend(line.paths for line in more)
         return more
@@ -375,6 +375,96 @@ def test_an_own_settlement_joins_a_road_and_a_ship(tmp_path):
     assert routes.route_length(s, 0, both) == 3
     placement.place(s, 0, g.piece_index["settlement"], ships.xa(g))
     assert routes.route_length(s, 0, both) == walked_route(s, 0, both) == 5
+
+
+CHAIN = """
+  piece alpha {
+    on path where land(at)
+    cost lumber
+    limit 15
+    connects alpha, beta, settlement, city
+  }
+  piece beta {
+    on path where land(at)
+    cost lumber
+    limit 15
+    connects alpha, beta, gamma, settlement, city
+  }
+  piece gamma {
+    on path where land(at)
+    cost lumber
+    limit 15
+    connects beta, gamma, settlement, city
+  }
+"""  # (added to the base game's scenario, after `uses base`)
+
+
+def _kinds_meeting(tmp_path):
+    """An empty intersection where an alpha, a beta and a gamma meet (alpha joins beta
+    and beta gamma; alpha never joins gamma), with two more alphas beyond the alpha and
+    two more gammas beyond the gamma: a line without a ring. (game, state, the three
+    paths at the intersection, the two beyond the gamma from it outwards)."""
+    base = (ROOT / "scenarios" / "base.catan").read_text(encoding="utf-8")
+    sc, diags = compile_text(tmp_path, base.replace("uses base", "uses base" + CHAIN, 1))
+    assert sc is not None and not [d for d in diags if d.severity == "error"], diags
+    g = catandsl.new_game(sc, 3, {}, 1)
+    b = g.board
+    allowed = g.pieces[g.piece_index["alpha"]].allowed_set
+
+    def onward(c: int, came: int, n: int, taken: set[int]) -> list[int]:
+        out = []
+        for _ in range(n):
+            x = next(x for x in b.corner_paths[c] if x != came and x in allowed and x not in taken
+                     and all(e not in {b.path_ends[y][0] for y in taken} | {b.path_ends[y][1] for y in taken}
+                             for e in b.path_ends[x] if e != c))
+            out.append(x)
+            taken.add(x)
+            came, c = x, next(e for e in b.path_ends[x] if e != c)
+        return out
+
+    for c in range(len(b.corner_paths)):
+        three = [x for x in b.corner_paths[c] if x in allowed]
+        if len(three) < 3:
+            continue
+        try:
+            taken = set(three)
+            x, y, z = three
+            ax = onward(next(e for e in b.path_ends[x] if e != c), x, 2, taken)
+            gz = onward(next(e for e in b.path_ends[z] if e != c), z, 2, taken)
+        except StopIteration:
+            continue
+        s = helpers.blank(g)
+        for k in [x] + ax:
+            helpers.put(s, 0, "alpha", k)
+        helpers.put(s, 0, "beta", y)
+        for k in [z] + gz:
+            helpers.put(s, 0, "gamma", k)
+        return g, s, (x, y, z), gz
+    raise AssertionError("no intersection with three land paths and room beyond")
+
+def test_kinds_that_do_not_chain_are_walked_where_they_meet(tmp_path):
+    """Alpha joins beta and beta joins gamma, but a route never turns from an alpha to a
+    gamma at an empty intersection: the line is a tree, yet its diameter (alpha, alpha,
+    alpha, gamma, gamma, gamma: 6) is no route. The longest is 4 (three alphas and the
+    beta, or the beta and three gammas)."""
+    g, s, _, _ = _kinds_meeting(tmp_path)
+    kinds = tuple(g.piece_index[n] for n in ("alpha", "beta", "gamma"))
+    assert routes.route_length(s, 0, kinds) == walked_route(s, 0, kinds) == 4
+
+
+def test_a_piece_hung_where_kinds_do_not_chain_is_walked(tmp_path):
+    """The same line grown a piece at a time: the gamma hung from the intersection where
+    the alpha and the beta meet, then a gamma beyond it, then another. As a tree's
+    diameter the route would be 3 alphas and the gammas, 5 and then 6."""
+    g, s, (_, _, z), beyond = _kinds_meeting(tmp_path)
+    kinds = tuple(g.piece_index[n] for n in ("alpha", "beta", "gamma"))
+    for k in [z] + beyond:
+        s.path_owner[k] = s.path_piece[k] = -1  # (the gammas not there yet)
+    s.changed()
+    assert routes.route_length(s, 0, kinds) == walked_route(s, 0, kinds) == 4  # alphas and the beta
+    for k in [z] + beyond:  # from the intersection outwards
+        placement.place(s, 0, g.piece_index["gamma"], k)
+        assert routes.route_length(s, 0, kinds) == walked_route(s, 0, kinds) == 4
 
 
 # ---- production on a board with far more hexes of a number than buildings -------------------
