@@ -20,6 +20,7 @@ from catandsl.rules.network import NOBODY, Line
 from catandsl.rules.registry import BOARD, query
 
 if TYPE_CHECKING:
+    from catandsl.engine.game import Game
     from catandsl.engine.state import State
 
 
@@ -61,12 +62,12 @@ class RouteJoins:
     alpha passes to beta and beta to gamma but alpha never to gamma, the tree's diameter
     may turn from the alpha to the gamma, which no route does."""
 
-    def __init__(self, game):
+    def __init__(self, game: Game):
         self.pieces = game.pieces
         self.by_kinds: dict[tuple[int, ...], tuple[frozenset[tuple[int, int]], bool]] = {}
 
     @classmethod
-    def build(cls, game) -> RouteJoins:
+    def build(cls, game: Game) -> RouteJoins:
         return cls(game)
 
     def of(self, kinds: tuple[int, ...]) -> tuple[frozenset[tuple[int, int]], bool]:
@@ -87,9 +88,10 @@ def _grown(s: State, p: int, joins: frozenset[tuple[int, int]], k: int, line: Li
 
     It applies (to kinds that chain: `RouteJoins`) when `line` has no ring (a tree: one
     more intersection than pieces) and k's other end is not on it, so the line with k
-    is a tree too, measured by its diameter (`_diameter`). The new piece's far end is a leaf: a longest trail of the
-    grown tree either keeps off it (the line's length) or ends there, coming from the
-    intersection it hangs from, as far as the tree reaches from that intersection."""
+    is a tree too, measured by its diameter (`_diameter`). The new piece's far end is a
+    leaf: a longest trail of the grown tree either keeps off it (the line's length) or
+    ends there, coming from the intersection it hangs from, as far as the tree reaches
+    from that intersection."""
     a, z = s.game.board.path_ends[k]
     at = a if a in line.corners else z
     far = z if at == a else a
