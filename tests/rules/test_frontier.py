@@ -257,17 +257,24 @@ def _spur(s, at: int, taken: list[int]) -> int:
                 if x not in taken and x in allowed and s.path_owner[x] == -1)
 
 
+def _trunk(n: int):
+    """Seat 0's line of n roads from intersection 47 on a blank base board, measured:
+    (game, the road kind as a route key, state, its paths, its intersections)."""
+    g = helpers.game()
+    road = (g.piece_index["road"],)
+    s = helpers.blank(g)
+    trunk, corners = _chain(g, 47, n)
+    for x in trunk:
+        helpers.put(s, 0, "road", x)
+    assert routes.route_length(s, 0, road) == n
+    return g, road, s, trunk, corners
+
+
 def test_a_road_hung_from_a_line_without_a_ring_grows_it_unregrouped(monkeypatch):
     """A road at one intersection of a tree line, its other end new, is measured from that
     line (routes._grown): the longest route keeps off it, or ends on it coming from as far
     as the line reaches from where it hangs."""
-    g = helpers.game()
-    road = (g.piece_index["road"],)
-    s = helpers.blank(g)
-    trunk, corners = _chain(g, 47, 4)
-    for x in trunk:
-        helpers.put(s, 0, "road", x)
-    assert routes.route_length(s, 0, road) == 4
+    g, road, s, trunk, corners = _trunk(4)
     grown: list[frozenset[int]] = []
     seen = _measuring(monkeypatch, grown)
     spur = _spur(s, corners[1], trunk)  # one from the trunk's near end, three from its far end
@@ -303,35 +310,23 @@ def test_a_road_hung_from_an_opponents_building_at_a_lines_end_is_a_line_of_its_
 def test_a_change_before_the_grown_line_is_measured_regroups_it():
     """What routes._grown is told (the piece, the line it hung from) holds only until the
     next change on those lines: then the lines are found again."""
-    g = helpers.game()
-    road, settlement = (g.piece_index["road"],), g.piece_index["settlement"]
     for then in ("road", "settlement"):
-        s = helpers.blank(g)
-        trunk, corners = _chain(g, 47, 4)
-        for x in trunk:
-            helpers.put(s, 0, "road", x)
-        assert routes.route_length(s, 0, road) == 4
+        g, road, s, trunk, corners = _trunk(4)
         spur = _spur(s, corners[2], trunk)
         placement.place(s, 0, road[0], spur)
         if then == "road":  # a second road before anybody measures: 1 + 4
             placement.place(s, 0, road[0], _spur(s, corners[0], trunk))
             assert routes.route_length(s, 0, road) == walked_route(s, 0, road) == 5
         else:  # an opponent's building where the spur hangs cuts the trunk: 2, 2 and 1
-            placement.place(s, 1, settlement, corners[2])
+            placement.place(s, 1, g.piece_index["settlement"], corners[2])
             assert routes.route_length(s, 0, road) == walked_route(s, 0, road) == 2
 
 
 def test_an_own_settlement_on_a_line_of_roads_leaves_it_measured(monkeypatch):
     """Between two roads a route passes with or without the seat's own building there."""
-    g = helpers.game()
-    road, settlement = (g.piece_index["road"],), g.piece_index["settlement"]
-    s = helpers.blank(g)
-    trunk, corners = _chain(g, 47, 3)
-    for x in trunk:
-        helpers.put(s, 0, "road", x)
-    assert routes.route_length(s, 0, road) == 3
+    g, road, s, trunk, corners = _trunk(3)
     seen = _measuring(monkeypatch)
-    placement.place(s, 0, settlement, corners[1])
+    placement.place(s, 0, g.piece_index["settlement"], corners[1])
     assert (0, road) in network.of(s).longest  # kept: no line dropped
     assert routes.route_length(s, 0, road) == walked_route(s, 0, road) == 3
     assert seen == []
