@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 import catandsl
+from catandsl import queries as Q
 from catandsl.engine import actions as A
 
 NEW_SHORES = "scenarios/seafarers/heading_for_new_shores.catan"
@@ -33,3 +34,43 @@ def test_seafarers_harbors_drafted_by_default(path, players):
     s = shuffled.new_initial_state()
     s.apply_action(shuffled.action_id[legal(s)[0]])
     assert all(isinstance(x, A.Build) and x.piece == "settlement" for x in legal(s))
+
+
+def test_seafarers_closed_route_ignores_open_branch():
+    """Two ships between two of the owner's settlements form a closed route; a third
+    ship branching off the intersection between them is an open route of its own and
+    opens nothing: the two stay closed, the branch is open (and may move)."""
+    g = catandsl.new_game(NEW_SHORES, 4, {}, 1)
+    b = g.board
+    trunk = [b.path_id(2, 1, "NW"), b.path_id(2, 1, "NE")]  # meet at (2, 1) N
+    branch = b.path_id(3, 0, "W")  # from (2, 1) N out to sea
+    pos = (catandsl.position(g).place(0, "settlement", (2, 0, "S")).place(0, "settlement", (3, 0, "S"))
+           .place(0, "ship", trunk[0]).place(0, "ship", trunk[1]))
+    s = pos.state()
+    assert all(Q.on_closed_route(s, k) for k in trunk)
+    s = pos.place(0, "ship", branch).state()
+    assert all(Q.on_closed_route(s, k) for k in trunk)
+    assert not Q.on_closed_route(s, branch)
+
+
+def test_seafarers_a_line_from_one_settlement_is_open():
+    """A line of ships from one settlement, branching or not, links no second settlement:
+    open."""
+    g = catandsl.new_game(NEW_SHORES, 4, {}, 1)
+    b = g.board
+    ships = [b.path_id(2, 1, "NW"), b.path_id(2, 1, "NE"), b.path_id(3, 0, "W")]
+    pos = catandsl.position(g).place(0, "settlement", (2, 0, "S"))
+    for k in ships:
+        pos.place(0, "ship", k)
+    s = pos.state()
+    assert not any(Q.on_closed_route(s, k) for k in ships)
+
+
+def test_seafarers_another_players_settlement_closes_no_route():
+    """An opponent's settlement at the far end of the line closes nothing for its owner."""
+    g = catandsl.new_game(NEW_SHORES, 4, {}, 1)
+    b = g.board
+    trunk = [b.path_id(2, 1, "NW"), b.path_id(2, 1, "NE")]
+    s = (catandsl.position(g).place(0, "settlement", (2, 0, "S")).place(1, "settlement", (3, 0, "S"))
+         .place(0, "ship", trunk[0]).place(0, "ship", trunk[1]).state())
+    assert not any(Q.on_closed_route(s, k) for k in trunk)
