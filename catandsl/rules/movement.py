@@ -24,7 +24,7 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-import networkx as nx
+import networkx as nx  # type: ignore[import-untyped]  # no inline types; types-networkx is not a dependency
 
 from catandsl.rules import network, neutral, placement, sites
 from catandsl.rules.base import (

@@ -10,6 +10,7 @@ import pytest
 import catandsl
 from catandsl import queries as Q
 from catandsl.engine import actions as A
+from catandsl.rules import movement
 
 NEW_SHORES = "scenarios/seafarers/heading_for_new_shores.catan"
 FOUR_ISLANDS = "scenarios/seafarers/four_islands.catan"
@@ -74,3 +75,23 @@ def test_seafarers_another_players_settlement_closes_no_route():
     s = (catandsl.position(g).place(0, "settlement", (2, 0, "S")).place(1, "settlement", (3, 0, "S"))
          .place(0, "ship", trunk[0]).place(0, "ship", trunk[1]).state())
     assert not any(Q.on_closed_route(s, k) for k in trunk)
+
+
+
+def test_seafarers_a_ring_of_ships_is_closed_between_two_settlements():
+    """Ships round a whole sea hex: with two of the owner's settlements on it, both ways
+    between them are closed routes; with one, the ring links no second settlement and
+    nothing is closed (and no ship of it is an open end either, so none moves)."""
+    g = catandsl.new_game(NEW_SHORES, 4, {}, 1)
+    b = g.board
+    ring = list(b.hex_paths[b.hex_index[(3, 0)]])
+    first, second = b.intersection_id(3, 1, "N"), b.intersection_id(2, 1, "N")
+    assert not set(b.corner_paths[first]) & set(b.corner_paths[second])  # not neighbours
+    pos = catandsl.position(g).place(0, "settlement", first)
+    for k in ring:
+        pos.place(0, "ship", k)
+    s = pos.state()
+    assert not any(Q.on_closed_route(s, k) for k in ring)
+    assert not any(movement.open_end(s, 0, k) for k in ring)
+    s = pos.place(0, "settlement", second).state()
+    assert all(Q.on_closed_route(s, k) for k in ring)
