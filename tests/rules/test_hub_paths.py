@@ -12,7 +12,7 @@ from catandsl.engine import actions as A
 from catandsl.engine.errors import IllegalAction
 from catandsl.rules.hubs import sea_side
 from catandsl.rules.routes import longest_route
-from tests.conftest import compile_text
+from tests.conftest import compile_text, game_of
 from tests.engine.helpers import BRICK, LUMBER, act, blank, give, legal, put, to_main
 
 # A land hexagon of radius 1 in a ring of sea. The castle (0, -1) meets the sea on its
@@ -155,9 +155,7 @@ TWO_HUBS = HUBS.replace("terrain castle { hub }", "terrain castle { hub }\n  ter
 
 @pytest.fixture(scope="module")
 def two_hubs(tmp_path_factory):
-    path = tmp_path_factory.mktemp("hubs") / "two_hubs.catan"
-    path.write_text(TWO_HUBS, encoding="utf-8")
-    return catandsl.new_game(catandsl.load(path), 3, {}, 1)
+    return game_of(tmp_path_factory, TWO_HUBS)
 
 
 def test_sea_side_is_a_hubs_sides_and_corners_against_the_sea(two_hubs):

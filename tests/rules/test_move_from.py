@@ -52,17 +52,24 @@ def test_next_paths_are_the_paths_sharing_an_end(tmp_path_factory):
     assert got == sorted({x for c in b.path_ends[k] for x in b.corner_paths[c]} - {k})
 
 
-def test_only_a_piece_on_the_named_sites_moves(tmp_path_factory):
-    g = game_of(tmp_path_factory, SCENARIO)
+def _beside_the_bandit(g, s):
+    """The bandit on (0, 0) E (`near`), the other (`far`), a free path next to near and
+    not to far (`beside`), and its end away from near (`corner`)."""
     b = g.board
     bandit = g.piece_index["bandit"]
     near = b.path_id(0, 0, "E")
-    s = blank(g)
     far = [k for k in neutral.sites_of(s, bandit) if k != near][0]
     beside = next(x for x in sorted({x for c in b.path_ends[near] for x in b.corner_paths[c]} - {near})
                   if x not in neutral.sites_of(s, bandit)
                   and far not in {y for c in b.path_ends[x] for y in b.corner_paths[c]})
     corner = next(c for c in b.path_ends[beside] if c not in b.path_ends[near])
+    return near, far, beside, corner
+
+
+def test_only_a_piece_on_the_named_sites_moves(tmp_path_factory):
+    g = game_of(tmp_path_factory, SCENARIO)
+    s = blank(g)
+    near, far, beside, corner = _beside_the_bandit(g, s)
     put(s, 0, "settlement", corner)
     give(s, 0, 1, 1, 0, 0, 0)
     act(s, A.Roll(8))
@@ -92,16 +99,9 @@ RELOCATING = ROBBING.replace("move_piece_from(player, [bandit], next_paths(at))"
 def _move_onto_a_road(g):
     """Player 0 builds a road beside the bandit on (0, 0) E; the rule moves that bandit,
     which goes onto player 1's road on (1, 1) W, player 1 holding an ore. The state."""
-    b = g.board
-    bandit = g.piece_index["bandit"]
-    near = b.path_id(0, 0, "E")
     s = blank(g)
-    far = [k for k in neutral.sites_of(s, bandit) if k != near][0]
-    beside = next(x for x in sorted({x for c in b.path_ends[near] for x in b.corner_paths[c]} - {near})
-                  if x not in neutral.sites_of(s, bandit)
-                  and far not in {y for c in b.path_ends[x] for y in b.corner_paths[c]})
-    corner = next(c for c in b.path_ends[beside] if c not in b.path_ends[near])
-    road = b.path_id(1, 1, "W")
+    near, _, beside, corner = _beside_the_bandit(g, s)
+    road = g.board.path_id(1, 1, "W")
     put(s, 0, "settlement", corner)
     put(s, 1, "road", road)
     give(s, 0, 1, 1, 0, 0, 0)
