@@ -48,7 +48,7 @@ def spur(s: State, at: Site) -> bool:
 def sea_side(s: State, at: Site) -> bool:
     """The site is on a hub hex's side against the sea: one of its sides or corners that
     touches no other land hex (a trade hex's three sides and two corners on the sea). A
-    hub's centre point and spurs, and every site of a hex that is no hub, are not."""
+    hub's centre point and spurs, a hex, and a site that touches no hub are not."""
     b = s.game.board
     code, k = at
     if code == "i" and b.corner_hub[k] < 0:
