@@ -225,9 +225,11 @@ def _fresh_steps_without_an_upgrade(rs, span: Span):
 
 
 def _pieces_given_to_the_wrong_primitive(rs, span: Span):
-    """E0504: `move_piece` moves neutral pieces, `build_free` places a player's pieces;
-    a literal list that names the other kind is refused."""
-    want = {"move_piece": True, "build_free": False}
+    """E0504: `move_piece` (and `move_piece_from`, `relocate`, `relocate_from`) moves
+    neutral pieces, `build_free` places a player's pieces; a literal list that names the
+    other kind is refused."""
+    want = {"move_piece": True, "move_piece_from": True, "relocate": True, "relocate_from": True,
+            "build_free": False}
     for rule in rs.rules:
         for hook in rule.hooks:
             stack = [e.expr for e in hook.effects]

@@ -5,7 +5,7 @@ takes a State and names (pieces by name); seats are 0-based.
     route_length(state, 0)                     # over all the seat's path pieces
     route_length(state, 0, ["ship"])           # over ships only
     networks(state, 0)                         # separate networks: sorted path ids each
-    on_closed_route(state, path_id)            # a path piece between two anchors
+    on_closed_route(state, path_id)            # a path piece on a line between two anchors
     production(state)                          # {roll total: [per seat {resource: n}]}
     legal_places(state, 0, "settlement")       # site ids where the seat may build it now
     points_breakdown(state, 0)                 # {"pieces": {...}, "cards": {...}, ...}
@@ -79,27 +79,13 @@ def networks(s: State, player: int, pieces: list[str] | None = None) -> list[lis
 
 
 def on_closed_route(s: State, path: int) -> bool:
-    """Whether the path piece on `path` is on a closed route: the line of its owner's
-    pieces it belongs to, between own buildings (or sites that close routes), has no open
-    end (movement.open_end, what decides which ships may move)."""
-    g = s.game
-    b = g.board
+    """Whether the path piece on `path` is on a closed route: a line of its owner's
+    pieces through it links two of the owner's buildings (or sites that close routes),
+    whatever else branches off the line (movement.on_closed_route)."""
+    b = s.game.board
     if not isinstance(path, int) or isinstance(path, bool) or not 0 <= path < len(b.paths) or s.path_owner[path] < 0:
         raise ArgumentError(f"no player's piece on path {path!r}")
-    p = s.path_owner[path]
-    connects = g.pieces[s.path_piece[path]].connects
-    line, stack, seen = [], [path], {path}
-    while stack:  # the line: pieces joined through corners with no own building
-        k = stack.pop()
-        line.append(k)
-        for c in b.path_ends[k]:
-            if s.corner_owner[c] != -1:
-                continue
-            for x in b.corner_paths[c]:
-                if x not in seen and s.path_owner[x] == p and s.path_piece[x] in connects:
-                    seen.add(x)
-                    stack.append(x)
-    return not any(movement.open_end(s, p, k) for k in line)
+    return movement.on_closed_route(s, path)
 
 
 def production(s: State, totals: list[int] | None = None) -> dict[int, list[dict[str, int]]]:

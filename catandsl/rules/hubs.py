@@ -1,10 +1,11 @@
-"""Hub hexes and the terrains around a site: `touches`, `centre`, `spur`.
+"""Hub hexes and the terrains around a site: `touches`, `centre`, `spur`, `sea_side`.
 
 A terrain declared `hub` gives each of its hexes a centre point (an intersection
 nobody builds on) and spurs, paths from the centre to the hex's corners that touch
 other land (catandsl.board.graph). These queries read the board alone, so a piece's
-`where` may use them: `on path where land(at) and not (touches(at, castle) and
-touches(at, sea))` keeps roads off the sides a hub hex shares with the sea.
+`where` may use them: `on path where land(at) and not sea_side(at)` keeps roads off
+the sides a hub hex shares with the sea, `on intersection where land(at) and not
+sea_side(at)` keeps buildings on the corners where it meets other land.
 """
 
 from __future__ import annotations
@@ -41,3 +42,20 @@ def spur(s: State, at: Site) -> bool:
         return False
     b = s.game.board
     return any(at[1] in spurs for spurs in (b.hex_spurs[h] for h in b.path_hexes[at[1]]))
+
+
+@query("at: site", returns="bool", reads=STATIC)
+def sea_side(s: State, at: Site) -> bool:
+    """The site is on a hub hex's side against the sea: one of its sides or corners that
+    touches no other land hex (a trade hex's three sides and two corners on the sea). A
+    hub's centre point and spurs, a hex, and a site that touches no hub are not."""
+    b = s.game.board
+    code, k = at
+    if code == "i" and b.corner_hub[k] < 0:
+        hexes = b.corner_hexes[k]
+    elif code == "p" and not spur(s, at):
+        hexes = b.path_hexes[k]
+    else:
+        return False
+    land = [h for h in hexes if not b.hex_water[h]]
+    return len(land) == 1 and b.hex_centre[land[0]] >= 0

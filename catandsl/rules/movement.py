@@ -13,7 +13,9 @@ own connecting path piece: the end of an open route; an end at a site that `clos
 routes` and that the player trades with counts as anchored), `not_built_this_turn`,
 and `blocked_by` (neutral pieces: no piece leaves a path on the edge of a hex where
 one of them stands). When a piece may move is the turn's business: the phases that
-allow `move` (or `move ship`).
+allow `move` (or `move ship`). `on_closed_route` says whether a piece lies on a line
+between two anchors (the embedding query of that name): no piece of such a line is ever
+an open end, so none of them moves.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from __future__ import annotations
 from bisect import bisect_left
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
+
+import networkx as nx  # type: ignore[import-untyped]  # no inline types; types-networkx is not a dependency
 
 from catandsl.rules import network, neutral, placement, sites
 from catandsl.rules.base import (
@@ -37,7 +41,7 @@ from catandsl.rules.base import (
 from catandsl.rules.registry import BOARD, FLOW
 
 if TYPE_CHECKING:
-    from catandsl.engine.game import Game
+    from catandsl.engine.game import Game, PieceInfo
     from catandsl.engine.state import State
     from catandsl.ir import model
 
@@ -141,6 +145,54 @@ def open_end(s: State, p: int, k: int) -> bool:
             continue
         return True
     return False
+
+
+def anchored(s: State, p: int, P: PieceInfo, c: int) -> bool:
+    """Whether intersection c ends a route of player p's pieces like P: an own building
+    that P connects to, or a site that `closes routes` and that p trades with."""
+    if s.corner_owner[c] == p and s.corner_piece[c] in P.connects:
+        return True
+    return c in s.game.table(sites.SiteTables).closing_corners and sites.trades_with(s, p, c)
+
+
+def on_closed_route(s: State, k: int) -> bool:
+    """Whether the path piece at k lies on a closed route (B.4): a line of its owner's
+    pieces, joined end to end through intersections without a building, that links two
+    different anchors (`anchored`: own buildings, or sites that close routes). Whatever
+    else branches off the line does not open it; a line back to the building it left
+    links only one.
+
+    The pieces joined to k form a graph of intersections; k lies on such a line exactly
+    when it shares a biconnected block with a node joined to every anchor (a simple
+    cycle through that node and k is a line between two anchors through k)."""
+    g = s.game
+    b = g.board
+    p = s.path_owner[k]
+    P = g.pieces[s.path_piece[k]]
+
+    def node(c: int, x: int) -> int | tuple[int, int]:
+        # an intersection without a building joins lines, an anchor ends them; another's
+        # building (or one the piece does not connect to) ends the line at x alone
+        return c if s.corner_owner[c] == -1 or anchored(s, p, P, c) else (c, x)
+
+    graph = nx.Graph()
+    stack, seen = [k], {k}
+    while stack:  # the pieces joined to k through intersections without a building
+        x = stack.pop()
+        graph.add_edge(*(node(c, x) for c in b.path_ends[x]))
+        for c in b.path_ends[x]:
+            if s.corner_owner[c] != -1:
+                continue
+            for y in b.corner_paths[c]:
+                if y not in seen and s.path_owner[y] == p and s.path_piece[y] in P.connects:
+                    seen.add(y)
+                    stack.append(y)
+    anchors = sorted(c for c in graph if isinstance(c, int) and anchored(s, p, P, c))
+    if len(anchors) < 2:
+        return False
+    graph.add_edges_from(("anchors", c) for c in anchors)
+    ends = {node(c, k) for c in b.path_ends[k]}
+    return any("anchors" in block and ends <= block for block in nx.biconnected_components(graph))
 
 
 def why_not_pick_up(s: State, p: int, k: int) -> str:

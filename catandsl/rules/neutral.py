@@ -13,7 +13,9 @@ for whom it is false, and with no piece left the move lapses. After the move, th
 chooses a victim among the owners of the pieces it `steals from` that have something
 to take (`Stealing`); a resource card is then drawn by chance (`Robbing`). A piece
 whose `takes` names tokens robs a resource card or a token: with more than one kind to
-take, the mover says which (`Taking`).
+take, the mover says which (`Taking`). `move_piece_from(player, pieces, sites)` moves
+only a piece standing on one of the sites; `relocate` and `relocate_from` move as
+`move_piece` and `move_piece_from` do and rob nobody.
 
 Blocking: `blocks_site(state, kind, site, pieces)` is the one test behind `blocks`
 (placing on or next to the piece) and `blocked_by` (moving away from it): a piece on a
@@ -235,14 +237,9 @@ def move_piece(s: State, player: int, pieces: list[str]) -> None:
 
 @effect("player: player, pieces: list<piece>, sites: list<site>", writes=(NEUTRAL, HANDS, FLOW))
 def move_piece_from(s: State, player: int, pieces: list[str], sites: list[Site]) -> None:
-    """The player moves one of these neutral pieces that stands on one of the sites (the
-    barbarian in front of a wagon) and robs a player it now touches; with none of them
-    there, nothing happens."""
-    kinds = _neutral_kinds(s, pieces, "move_piece_from")
-    codes = {SITE_CODE[s.game.pieces[k].site] for k in kinds}
-    at = sorted({int(k) for code, k in sites if code in codes})
-    if at:
-        s.push(Moving(player, kinds, at))
+    """The player moves one of these neutral pieces that stands on one of the sites and
+    robs a player it now touches; with none of them there, nothing happens."""
+    _move_from(s, player, pieces, sites, "move_piece_from", robs=True)
 
 
 @effect("player: player, pieces: list<piece>", writes=(NEUTRAL, FLOW))
@@ -250,6 +247,22 @@ def relocate(s: State, player: int, pieces: list[str]) -> None:
     """The player moves one of these neutral pieces as `move_piece` does, but nobody is
     robbed (a move bought for a token)."""
     s.push(Moving(player, _neutral_kinds(s, pieces, "relocate"), [], False))
+
+
+@effect("player: player, pieces: list<piece>, sites: list<site>", writes=(NEUTRAL, FLOW))
+def relocate_from(s: State, player: int, pieces: list[str], sites: list[Site]) -> None:
+    """The player moves one of these neutral pieces that stands on one of the sites, as
+    `move_piece_from` does, but nobody is robbed (the barbarian a wagon chases away);
+    with none of them there, nothing happens."""
+    _move_from(s, player, pieces, sites, "relocate_from", robs=False)
+
+
+def _move_from(s: State, player: int, pieces: list[str], sites: list[Site], primitive: str, robs: bool) -> None:
+    kinds = _neutral_kinds(s, pieces, primitive)
+    codes = {SITE_CODE[s.game.pieces[k].site] for k in kinds}
+    at = sorted({int(k) for code, k in sites if code in codes})
+    if at:
+        s.push(Moving(player, kinds, at, robs))
 
 
 def _neutral_kinds(s: State, pieces: list[str], primitive: str) -> list[int]:
@@ -287,7 +300,7 @@ class Moving(Prompt):
     player: int
     pieces: list[int]
     sources: list[int] = field(default_factory=list)  # only a piece on one of these sites (empty: any)
-    robs: bool = True  # the mover robs a player the piece now touches (not after `relocate`)
+    robs: bool = True  # the mover robs a player the piece now touches (not after `relocate`, `relocate_from`)
 
     def check(self, game: Game) -> str:
         if not seats_ok(game, self.player) or not all(p in game.neutral for p in self.pieces):

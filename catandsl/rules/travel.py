@@ -7,7 +7,8 @@ as `[player, piece, path, left, turn, moved]`: `left` is the points it has for t
 of turn `turn`; in any other turn it has not started yet, and its first step of a turn
 reads the piece's `points` afresh (so unused points are lost at the end of a turn). A
 `left` of -1 in the current turn means it stopped (`stop where`) and travels no further
-this turn. `moved` is the last turn in which it took a step.
+this turn (`stopped_this_turn`: no rule gives it points again before the next turn).
+`moved` is the last turn in which it took a step.
 
 The `travel` activity offers `Travel(piece, at, to)`: a step from path `at` onto path
 `to`, which shares an end with it, costing the piece's `cost` (read with `player`, `from`
@@ -208,9 +209,10 @@ def add_travel_points(s: State, player: int, piece: str, points: int) -> None:
 @effect("player: player, piece: piece", writes=BOARD)
 def restart_travel(s: State, player: int, piece: str) -> None:
     """The player's travelling piece travels again this turn with its full points, as if
-    it had not moved yet (a card such as Swift Journey)."""
+    it had not moved yet (a card such as Swift Journey); a piece that stopped this turn
+    stays stopped."""
     e = _one(s, player, piece)
-    if e is not None:
+    if e is not None and left(s, e) != STOPPED:
         e[4] = -1
 
 
@@ -238,6 +240,15 @@ def traveled_this_turn(s: State, player: int, piece: str) -> bool:
     Swift Journey is played only after the wagon moved)."""
     e = _one(s, player, piece)
     return e is not None and e[5] == s.turns
+
+
+@query("player: player, piece: piece", returns="bool", reads=BOARD)
+def stopped_this_turn(s: State, player: int, piece: str) -> bool:
+    """Whether the player's travelling piece stopped this turn (its `stop where` held on
+    a step: a wagon at a trade hex's centre): it travels no further until the next turn,
+    and neither `add_travel_points` nor `restart_travel` moves it on."""
+    e = _one(s, player, piece)
+    return e is not None and left(s, e) == STOPPED
 
 
 @query("at: path", returns="int", reads=BOARD)

@@ -159,7 +159,7 @@ NEW_SHORES_NUMBERS = {
 
 # The 4th/5th edition's tables and starting hexes (JSettlers2's layouts); the seed's are the
 # defaults, tested in tests/engine/test_seed_editions.py.
-FIFTH = {"edition": "fifth", "tables": "fifth"}
+FIFTH = {"edition": "fifth", "tables": "fifth", "harbor_setup": "shuffled"}  # harbors dealt: their pool shows
 
 
 @pytest.mark.parametrize("players", [3, 4])

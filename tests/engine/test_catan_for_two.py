@@ -126,7 +126,7 @@ def _corner(g, where):
             continue
         if (where == "inland" and not coastal and not on_hub) or \
                 (where == "coast" and coastal and not on_hub) or \
-                (where == "both" and coastal and on_hub) or \
+                (where == "both" and coastal and on_hub and len(land) > 1) or \
                 (where == "hub" and not coastal and on_hub):
             return c
     raise AssertionError(where)

@@ -107,7 +107,7 @@ def test_four_islands_three_players_play_the_seeds_table_by_default(seed):
     assert _terrains(board, land) == {"fields": 3, "hills": 3, "mountains": 3, "pasture": 4, "forest": 3}
     assert _numbers(board, land) == {2: 1, 3: 1, 4: 2, 5: 1, 6: 2, 8: 2, 9: 2, 10: 2, 11: 2, 12: 1}
     assert _island_sizes(board) == [4, 4, 4, 4]
-    kinds = Counter(harbor_name(h.type) for h in board.harbors)
+    kinds = Counter(harbor_name(h.type) for h in _board(FOUR_ISLANDS, 3, seed, harbor_setup="shuffled").harbors)
     assert sum(n for k, n in kinds.items() if k.endswith("2:1")) == 5 and kinds["3:1"] == 3
 
 
@@ -156,7 +156,7 @@ def test_placed_harbors_are_drawn_and_laid_in_turn_before_the_settlements(path, 
 
 
 def test_shuffled_harbors_skip_the_harbor_rounds():
-    g = _game(FOUR_ISLANDS, 3)
+    g = _game(FOUR_ISLANDS, 3, harbor_setup="shuffled")
     s = g.new_initial_state()
     act(s, A.StartPlayer(0))
     assert not s.is_chance_node() and isinstance(legal(s)[0], A.Build)

@@ -90,7 +90,7 @@ def test_render_map_without_a_ruleset_is_the_bare_board():
     (BASE, 3, {}, 7, "Catan — layout beginner"),  # the same map for 3 and 4 players
     (BASE, 4, {"layout": "random"}, 7, "Catan — layout random, seed 7"),
     # a map per player count and per item of three options, each a shuffled pool
-    (FOUR, 3, {}, 2, "The Four Islands — 3 players, edition seed, tables seed, harbor_setup shuffled, seed 2"),
+    (FOUR, 3, {}, 2, "The Four Islands — 3 players, edition seed, tables seed, harbor_setup placed, seed 2"),
     (CLOTH, 4, {}, 1, "Cloth for Catan — seed 1"),  # one map for 3 and 4 players
     (TINY, 2, {}, 5, "Seven-Hex Island — seed 5"),
 ])

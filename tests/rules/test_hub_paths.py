@@ -1,5 +1,7 @@
 """Hub hexes in play (catandsl/rules/hubs.py and the board's centre points and spurs),
-on a small island with a castle hub on its coast (RULES.md F.3's trade hex geometry)."""
+on a small island with a castle hub on its coast (RULES.md F.3's trade hex geometry);
+`sea_side(at)`, the hub's sides and corners against the sea, where nothing on land
+stands."""
 
 from __future__ import annotations
 
@@ -8,7 +10,9 @@ import pytest
 import catandsl
 from catandsl.engine import actions as A
 from catandsl.engine.errors import IllegalAction
+from catandsl.rules.hubs import sea_side
 from catandsl.rules.routes import longest_route
+from tests.conftest import compile_text, game_of
 from tests.engine.helpers import BRICK, LUMBER, act, blank, give, legal, put, to_main
 
 # A land hexagon of radius 1 in a ring of sea. The castle (0, -1) meets the sea on its
@@ -18,10 +22,19 @@ scenario "Hubs" {
   uses base
   terrain castle { hub }
   piece road {
-    on path where land(at) and not (touches(at, castle) and touches(at, sea))
+    on path where land(at) and not sea_side(at)
     cost brick + lumber
     limit 15
     connects road, settlement, city
+  }
+  piece settlement {
+    on intersection where land(at) and not sea_side(at)
+    cost brick + lumber + wool + grain
+    limit 5
+    points 1
+    produces 1
+    distance 2
+    connects road
   }
   map {
     rows at (0, -2) """
@@ -51,10 +64,13 @@ def test_nothing_is_built_on_the_centre_point(game):
     for piece in ("settlement", "city"):
         assert c not in game.pieces[game.piece_index[piece]].allowed_set
         assert A.Build(piece, c) not in game.action_id
-    # the castle's four land-side corners take settlements by the normal rules
+    # the castle's four land-side corners take settlements by the normal rules, its two
+    # corners against the sea none
     settlement = game.pieces[game.piece_index["settlement"]].allowed_set
     for name in ("NE", "SE", "S", "SW"):
         assert b.intersection_id(0, -1, name) in settlement
+    for name in ("N", "NW"):
+        assert b.intersection_id(0, -1, name) not in settlement
     # the set-up never offers the centre either
     s = game.new_initial_state()
     act(s, A.StartPlayer(0))
@@ -128,3 +144,50 @@ def test_the_longest_route_passes_through_the_centre_point(game):
     # a branch into the centre along a third spur does not lengthen the trail
     put(s, 0, "road", b.path_id(0, -1, "C-S"))
     assert longest_route(s, 0, ["road"]) == 5
+
+
+# ---- sea_side --------------------------------------------------------------------------------
+
+# The castle (0, -1) on the coast as above; a quarry hub (0, 0) inland beside it.
+TWO_HUBS = HUBS.replace("terrain castle { hub }", "terrain castle { hub }\n  terrain quarry { hub }") \
+    .replace("~   p4  m6  h5  ~", "~   p4  q   h5  ~").replace("c castle;", "c castle; q quarry;")
+
+
+@pytest.fixture(scope="module")
+def two_hubs(tmp_path_factory):
+    return game_of(tmp_path_factory, TWO_HUBS)
+
+
+def test_sea_side_is_a_hubs_sides_and_corners_against_the_sea(two_hubs):
+    g = two_hubs
+    b = g.board
+    s = g.new_initial_state()
+    sea = {("i", b.intersection_id(0, -1, n)) for n in ("N", "NW")}
+    sea |= {("p", b.path_id(0, -1, n)) for n in ("NE", "NW", "W")}
+    everything = ([("i", k) for k in range(len(b.intersections))] + [("p", k) for k in range(len(b.paths))]
+                  + [("h", k) for k in range(len(b.hexes))])
+    assert {at for at in everything if sea_side(s, list(at))} == sea
+    # not the castle's land-side corners and sides, its centre or spurs; nothing of the
+    # inland quarry, whose side with the castle is between two land hexes
+    assert not sea_side(s, ["i", b.intersection_id(0, -1, "C")])
+    assert not sea_side(s, ["p", b.path_id(0, -1, "C-NE")])
+    assert not sea_side(s, ["p", b.path_id(0, 0, "NE")])  # castle | quarry
+    # an ordinary coastal hex's corner against the sea alone is no hub's
+    assert not sea_side(s, ["i", b.intersection_id(-1, 0, "NW")])
+
+
+def test_no_building_on_a_hubs_corner_against_the_sea_in_the_set_up(game):
+    b = game.board
+    s = game.new_initial_state()
+    act(s, A.StartPlayer(0))
+    offered = {a.at for a in legal(s) if isinstance(a, A.Build) and a.piece == "settlement"}
+    assert b.intersection_id(0, -1, "NE") in offered
+    assert not offered & {b.intersection_id(0, -1, n) for n in ("N", "NW")}
+
+
+def test_sea_side_of_a_resource_is_a_type_error(tmp_path):
+    bad = HUBS.replace("not sea_side(at)\n    cost brick + lumber\n",
+                       "not sea_side(grain)\n    cost brick + lumber\n", 1)
+    assert bad != HUBS
+    _, diags = compile_text(tmp_path, bad)
+    assert [d.code for d in diags if d.severity == "error"] == ["E0504"]

@@ -1,7 +1,7 @@
 """Pieces that travel path by path with points (catandsl/rules/travel.py): the points of
-a turn, step costs, `enter` and `stop`, points added by an action, unused points lost,
-travellers placed in the set-up, serialization, and random games that keep the piece
-counts."""
+a turn, step costs, `enter` and `stop` (a stopped piece stays stopped for the turn),
+points added by an action, unused points lost, travellers placed in the set-up,
+serialization, and random games that keep the piece counts."""
 
 from __future__ import annotations
 
@@ -12,7 +12,14 @@ import pytest
 
 import catandsl
 from catandsl.engine import IllegalAction, StateError
-from catandsl.rules.travel import STOPPED, Travel, travel_points
+from catandsl.rules.travel import (
+    STOPPED,
+    Travel,
+    add_travel_points,
+    restart_travel,
+    stopped_this_turn,
+    travel_points,
+)
 from tests.conftest import game_of
 from tests.engine.helpers import GRAIN, act, blank, give, legal, put, to_main
 
@@ -163,6 +170,32 @@ def test_stepping_onto_a_path_where_stop_holds_ends_the_travel_for_the_turn(game
     with pytest.raises(IllegalAction) as refused:
         act(s, Travel("wagon", b, c))
     assert refused.value.code == "action/not_legal"
+
+
+def test_a_stopped_piece_stays_stopped_until_the_next_turn(game):
+    """`stopped_this_turn` holds once `stop where` held, and neither `add_travel_points`
+    nor `restart_travel` moves the piece on; a piece that merely spent its points is not
+    stopped, and restarts."""
+    a, b, c = _chain(game)
+    s = _start(game, a)
+    act(s, Travel("wagon", a, b))
+    act(s, Travel("wagon", b, c))
+    assert travel_points(s, 0, "wagon") == 0 and not stopped_this_turn(s, 0, "wagon")
+    restart_travel(s, 0, "wagon")
+    assert travel_points(s, 0, "wagon") == 4  # spent, not stopped: a second journey
+    s = _start(game, a)
+    s.travellers.append([1, game.piece_index["wagon"], b, 0, -1, -1])
+    s.placed[1][game.piece_index["wagon"]] = 1
+    s.changed()
+    act(s, Travel("wagon", a, b))  # two wagons there: stop
+    assert stopped_this_turn(s, 0, "wagon") and not stopped_this_turn(s, 1, "wagon")
+    add_travel_points(s, 0, "wagon", 2)
+    restart_travel(s, 0, "wagon")
+    assert stopped_this_turn(s, 0, "wagon") and travel_points(s, 0, "wagon") == 0 and not _steps(s)
+    for _ in range(3):  # the next turn of player 0: it travels again
+        act(s, next(x for x in legal(s) if x.KIND == "end_turn"))
+        to_main(s, 8)
+    assert not stopped_this_turn(s, 0, "wagon") and travel_points(s, 0, "wagon") == 4
 
 
 def test_the_set_up_places_a_wagon_at_the_players_last_building(game):
