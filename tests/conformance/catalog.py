@@ -1,0 +1,239 @@
+"""The catalogue of rules behind docs/conformance.md: each conformance test says, with
+`@rule(...)`, which line of which .catan file states its rule, and its docstring states
+the rule in plain English. The table in docs/conformance.md is generated from them, so
+it cannot drift from the tests; tests/conformance/test_catalog.py checks that it is
+current, that every quoted line is where the table says, and that every named option
+has the default the table gives.
+
+    python tests/conformance/catalog.py          # print the table
+    python tests/conformance/catalog.py --write  # rewrite docs/conformance.md
+
+Run `--write` after editing a conformance test or a .catan file the table points at.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:  # so that `python tests/conformance/catalog.py` works too
+    sys.path.insert(0, str(ROOT))
+
+DOC = ROOT / "docs" / "conformance.md"
+
+# The sections of the table, in order: (title, the test module that holds its rules).
+SECTIONS = (
+    ("The base game", "test_rules_base"),
+    ("Seafarers: the general rules", "test_rules_seafarers"),
+    ("Seafarers: Heading for New Shores", "test_rules_new_shores"),
+    ("Seafarers: The Four Islands", "test_rules_four_islands"),
+    ("Seafarers: Cloth for Catan", "test_rules_cloth"),
+    ("Traders & Barbarians", "test_rules_traders_barbarians"),
+    ("Traders & Barbarians: Catan for Two", "test_rules_catan_for_two"),
+    ("Event Cards", "test_rules_event_cards"),
+    ("Traders & Barbarians: the Harbormaster", "test_rules_harbormaster"),
+)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One row of the table: the rule in plain English, the line of a .catan file that
+    states it (found by a quote from that line, or the first line after `after` that
+    holds the quote), the option or param that decides it where the rules reference is
+    unsure (`name=default`), and the test that checks it."""
+
+    text: str
+    source: str
+    quote: str
+    test: str
+    module: str
+    after: str = ""
+    option: str = ""
+    unsure: bool = False
+
+
+def rule(source: str, quote: str, *, after: str = "", option: str = "", unsure: bool = False) -> Callable:
+    """Mark a test with the line that states its rule: `source` a .catan file's path from
+    the repository root, `quote` words on that line (unique in the file, or the first
+    occurrence after the first line holding `after`). `option`: `name=default` of the option or
+    param that decides an unsure reading; `unsure` with no option: a reading the file
+    fixes without a choice."""
+
+    def mark(fn: Callable) -> Callable:
+        fn.conformance = {"source": source, "quote": quote, "after": after, "option": option,  # type: ignore[attr-defined]
+                              "unsure": unsure or bool(option)}
+        return fn
+
+    return mark
+
+
+TB_RULES = "stdlib/traders_barbarians.catan"
+TB_MAP = "scenarios/traders_barbarians/traders_and_barbarians.catan"
+TB_FIXES = "tests/conformance/test_tb_corrections.py"
+SEA_FIXES = "tests/conformance/test_seafarers_corrections.py"
+
+# Rules whose tests live in modules of their own, without `@rule` marks: (section, row).
+EXTERNAL: tuple[tuple[str, Rule], ...] = (
+    ("Seafarers: the general rules", Rule(
+        "By default the players take turns drawing a harbor token and laying it on one of the marked "
+        "spots before the settlements (the option `shuffled` deals the tokens onto the spots).",
+        "scenarios/seafarers/heading_for_new_shores.catan",
+        'item placed "drawn and placed by the players in turn (the seed)"',
+        "test_seafarers_harbors_drafted_by_default", SEA_FIXES, option="harbor_setup=placed")),
+    ("Seafarers: the general rules", Rule(
+        "A line of ships linking two of the owner's settlements or cities is closed even where another "
+        "line branches off it: none of its ships moves.",
+        "stdlib/seafarers.catan", "open_end", "test_seafarers_closed_route_ignores_open_branch", SEA_FIXES)),
+    ("Traders & Barbarians", Rule(
+        "Settlements and cities stand on the four corners where a trade hex meets land, never on its "
+        "corners that touch only the sea.",
+        TB_RULES, "terrain castle     { hub }", "test_tb_trade_hex_has_four_building_corners", TB_FIXES)),
+    ("Traders & Barbarians", Rule(
+        "The set-up refuses a settlement on a trade hex's sea-only corner too.",
+        TB_RULES, "round forward {", "test_tb_setup_refuses_trade_hex_sea_corner", TB_FIXES)),
+    ("Traders & Barbarians", Rule(
+        "The sides where a trade hex meets the sea are no paths: no road, barbarian or wagon stands "
+        "there.",
+        TB_RULES, "piece barbarian {", "test_tb_trade_hex_sea_edges_are_no_paths", TB_FIXES)),
+    ("Traders & Barbarians", Rule(
+        "A successful chase moves the barbarian to another free path and robs nobody: only a 7 or a "
+        "Knight robs.",
+        TB_RULES, 'action chase "Chase a barbarian"', "test_tb_chase_moves_barbarian_without_steal", TB_FIXES)),
+    ("Traders & Barbarians", Rule(
+        "The grain boost may be bought with no moving points left, as long as the wagon has not stopped "
+        "at a trade hex this turn.",
+        TB_RULES, 'action boost "Pay 1 grain for 2 moving points"', "test_tb_grain_boost_legal_at_zero_points",
+        TB_FIXES)),
+    ("Traders & Barbarians", Rule(
+        "A wagon that reached a trade hex's centre stays there for the rest of the turn: Swift Journey "
+        "does not move it on.",
+        TB_RULES, "card swift_journey 3", "test_tb_wagon_stops_at_trade_hex_centre", TB_FIXES)),
+    ("Traders & Barbarians: Catan for Two", Rule(
+        "With Event Cards, a damaged road costs a wagon 2 moving points and no toll, whoever owns it, "
+        "a neutral seat too.",
+        TB_MAP, "rule toll_halved {", "test_tb_two_players_damaged_road_costs_two_points_and_no_toll", TB_FIXES)),
+)
+
+
+def rules_of(module_name: str) -> list[Rule]:
+    """The marked tests of one conformance module, in the order they are defined."""
+    module = importlib.import_module(f"tests.conformance.{module_name}")
+    out = []
+    for name, fn in vars(module).items():
+        mark = getattr(fn, "conformance", None)
+        if name.startswith("test_") and mark is not None:
+            text = " ".join((inspect.getdoc(fn) or "").split())
+            out.append(Rule(text=text, test=name, module=f"tests/conformance/{module_name}.py", **mark))
+    return out
+
+
+def all_rules() -> list[tuple[str, Rule]]:
+    out = []
+    for title, module_name in SECTIONS:
+        out += [(title, r) for r in rules_of(module_name)]
+        out += [(t, r) for t, r in EXTERNAL if t == title]
+    return out
+
+
+def locate(r: Rule) -> int:
+    """The line number (from 1) of the rule's quote in its source (the first after the
+    first line holding `after`); ValueError if the quote is missing, or repeated where no
+    `after` picks one."""
+    lines = _lines(r.source)
+    start = 0
+    if r.after:
+        anchors = [k for k, text in enumerate(lines) if r.after in text]
+        if not anchors:
+            raise ValueError(f"{r.test}: {r.after!r} is not in {r.source}")
+        start = anchors[0]
+    hits = [k for k, text in enumerate(lines) if k >= start and r.quote in text]
+    if not hits or (not r.after and len(hits) > 1):
+        raise ValueError(f"{r.test}: {r.quote!r} is on {len(hits)} lines of {r.source}"
+                         + ("" if r.after else ", not 1 (give `after`)"))
+    return hits[0] + 1
+
+
+@cache
+def _lines(path: str) -> tuple[str, ...]:
+    return tuple((ROOT / path).read_text(encoding="utf-8").splitlines())
+
+
+@cache
+def defined_tests(module_path: str) -> frozenset[str]:
+    """The test functions a file defines (read as text, never run)."""
+    tree = ast.parse((ROOT / module_path).read_text(encoding="utf-8"))
+    return frozenset(n.name for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith("test_"))
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def table() -> str:
+    """docs/conformance.md as it should read."""
+    rows = all_rules()
+    counts = {title: 0 for title, _ in SECTIONS}
+    for title, _ in rows:
+        counts[title] += 1
+    out = [
+        "# Conformance: the rules of Catan, one test each",
+        "",
+        "<!-- Generated by tests/conformance/catalog.py from the tests' docstrings and `@rule`",
+        "     marks: edit those, then run `python tests/conformance/catalog.py --write`. -->",
+        "",
+        "This is where a reader checks that the engine plays Catan, rule by rule. Each row states",
+        "a rule of the base game, of a shipped Seafarers or Traders & Barbarians scenario, or of a",
+        "variant; names the line of the `.catan` file that says it (the engine knows no scenario:",
+        "every rule below is data or a primitive called from that line); and names the test that",
+        "plays it from a fixed position built with `catandsl.position`, with forced dice and draws.",
+        "",
+        "Where the rules reference is unsure between readings, the scenario file offers the others",
+        "as an `option` (or a `param` a scenario may declare again): the column *Reading* names it",
+        "with the default the row describes (`--option name=item` chooses another). *Unsure, fixed*",
+        "marks a reading the file takes without offering another.",
+        "",
+        "`tests/conformance/test_catalog.py` keeps this page honest: the table must be what the",
+        "tests generate, every quoted line must stand at the line given, every named option must",
+        "have the default given, and every test named must exist. Run the rules with",
+        "`python -m pytest -q tests/conformance`.",
+        "",
+        "| Section | Rules |",
+        "|---|---|",
+    ]
+    out += [f"| [{title}](#{_anchor(title)}) | {n} |" for title, n in counts.items()]
+    out += [f"| **All** | **{len(rows)}** |", ""]
+    for title, _ in SECTIONS:
+        out += [f"## {title}", "", "| # | Rule | Where the scenario says it | Reading | Test |",
+                "|---|---|---|---|---|"]
+        n = 0
+        for t, r in rows:
+            if t != title:
+                continue
+            n += 1
+            line = locate(r)
+            where = f"[`{r.source}:{line}`](../{r.source}#L{line}) `{_cell(r.quote)}`"
+            reading = f"`{r.option}`" if r.option else ("unsure, fixed" if r.unsure else "")
+            test = f"[`{r.test}`](../{r.module})"
+            out.append(f"| {n} | {_cell(r.text)} | {where} | {reading} | {test} |")
+        out.append("")
+    return "\n".join(out)
+
+
+def _anchor(title: str) -> str:
+    keep = "".join(ch for ch in title.lower() if ch.isalnum() or ch in " -")
+    return keep.replace(" ", "-")
+
+
+if __name__ == "__main__":
+    text = table()
+    if "--write" in sys.argv[1:]:
+        DOC.write_text(text, encoding="utf-8")
+    else:
+        print(text)
