@@ -27,8 +27,6 @@ FOUR_ISLANDS = "scenarios/seafarers/four_islands.catan"
 CLOTH = "scenarios/seafarers/cloth_for_catan.catan"
 TB = "scenarios/traders_barbarians/traders_and_barbarians.catan"
 
-RESOURCES = ("brick", "lumber", "wool", "grain", "ore")
-
 # Landmarks of Heading for New Shores for 4 players (seed 1, harbors shuffled): HOME is a
 # coastal intersection of the main island under the sea hexes (1,2) and (2,2); the sea
 # path P1 leads north to C1, a corner of the small island's hex (2,1) (a gold field);
@@ -90,11 +88,6 @@ def corner(g, q: int, r: int, name: str) -> int:
 
 def side(g, q: int, r: int, name: str) -> int:
     return g.board.path_id(q, r, name)
-
-
-def path_between(g, a: int, b: int) -> int:
-    """The path joining two neighbouring intersections."""
-    return next(k for k, ends in enumerate(g.board.path_ends) if set(ends) == {a, b})
 
 
 def other_end(g, path: int, end: int) -> int:

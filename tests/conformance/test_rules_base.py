@@ -18,6 +18,7 @@ import pytest
 
 import catandsl
 from catandsl import queries
+from catandsl.board.geometry import DIRECTIONS
 from catandsl.engine import actions as A
 from tests.conformance.catalog import rule
 from tests.conformance.positions import (
@@ -123,17 +124,38 @@ def test_base_eighteen_number_tokens_and_no_seven(layout):
         assert numbers == {2: 1, 12: 1, **dict.fromkeys((3, 4, 5, 6, 8, 9, 10, 11), 2)}
 
 
+STEPS = list(DIRECTIONS.values())  # the six neighbours' offsets, counter-clockwise from east
+LETTERS = [5, 2, 6, 3, 8, 10, 9, 12, 11, 4, 8, 10, 9, 4, 5, 6, 3, 11]  # A to R
+
+
+def spiral(corner_dir: int) -> list[tuple[int, int]]:
+    """The island's hexes from the outer ring's corner in direction `corner_dir` (an index of
+    STEPS), counter-clockwise round the outer ring, then the middle ring from its corner the
+    same way, then the centre."""
+    out = []
+    for radius in (2, 1):
+        q, r = STEPS[corner_dir][0] * radius, STEPS[corner_dir][1] * radius
+        for turn in range(6):
+            dq, dr = STEPS[(corner_dir + 2 + turn) % 6]
+            for _ in range(radius):
+                out.append((q, r))
+                q, r = q + dq, r + dr
+    return out + [(0, 0)]
+
+
 @rule(BASE_MAP, "] skip [desert]")
 def test_base_random_numbers_follow_the_spiral_skipping_the_desert():
-    """On a random island the numbers are laid along the letter spiral, which skips the desert
-    (it gets none) and never puts a 6 or an 8 next to another 6 or 8."""
-    for seed in range(12):
+    """On a random island the numbers are laid in letter order (A 5, B 2, C 6, ...) from a
+    corner of the outer ring, counter-clockwise round it, then round the middle ring, then the
+    centre, skipping the desert (which gets none); so a 6 or 8 never lies next to another."""
+    for seed in range(8):
         b = catandsl.board_for(scenario(BASE), 4, {"layout": "random"}, seed)
-        for h in range(len(b.hexes)):
-            if b.terrain(h) == "desert":
-                assert b.hex_number[h] == 0
-            if b.hex_number[h] in (6, 8):
-                assert not [x for x in b.hex_neighbours[h] if b.hex_number[x] in (6, 8)]
+        laid = [[b.hex_number[b.hex_id(*h)] for h in spiral(k) if b.terrain(b.hex_id(*h)) != "desert"]
+                for k in range(6)]
+        assert LETTERS in laid
+        assert [b.hex_number[h] for h in range(len(b.hexes)) if b.terrain(h) == "desert"] == [0]
+        red = [h for h in range(len(b.hexes)) if b.hex_number[h] in (6, 8)]
+        assert not [h for h in red if set(b.hex_neighbours[h]) & set(red)]
 
 
 @rule(BASE_MAP, "harbors shuffled [3:1 x4, brick 2:1, lumber 2:1, wool 2:1, grain 2:1, ore 2:1]")
@@ -155,8 +177,7 @@ def _pays(piece: str, at, cost: dict[str, int], setup=lambda pos: pos) -> None:
     for short in [None, *cost]:
         have = {r: n - (r == short) for r, n in cost.items()}
         s = main(setup(position(g)).hand(0, **have)).state()
-        a = A.Build(piece, g.board.intersection_id(*at) if len(at[2]) < 3 and piece != "road"
-                    else g.board.path_id(*at))
+        a = A.Build(piece, side(g, *at) if piece == "road" else corner(g, *at))
         if short:
             refused(s, a, "action/cannot_afford")
         else:

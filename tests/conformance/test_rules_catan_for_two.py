@@ -6,6 +6,7 @@ halved. The wagon's road is the ring of the centre hex (0,0), as in the T&B test
 from __future__ import annotations
 
 from catandsl.engine import actions as A
+from catandsl.rules.roll_cards import RollCardTables
 from tests.conformance.catalog import rule
 from tests.conformance.positions import (
     TB,
@@ -162,6 +163,23 @@ def test_two_each_roll_is_resolved_before_the_next():
     s = position(g).place(1, "settlement", (0, 0, "N")).state()
     roll(s, g.board.hex_number[h])
     assert s.is_chance_node() and hand(s, 1)[g.resources[g.hex_resource[h]]] == 1
+
+
+@rule(MAP, "rolls 2 distinct", unsure=True)
+def test_two_with_event_cards_two_cards_a_turn():
+    """With Event Cards, two cards are revealed a turn: a second card of the first one's total
+    is set aside unplayed and another revealed."""
+    g = two(event_cards="on")
+    t = g.table(RollCardTables)
+    eight, six = (next(A.RevealCard(k) for k, (n, e) in enumerate(zip(t.totals, t.events)) if n == total and not e)
+                  for total in (8, 6))
+    s = position(g).place(1, "settlement", (1, 0, "S")).state()  # by the forest 8
+    act(s, eight)
+    assert hand(s, 1)["lumber"] == 1 and s.is_chance_node()
+    act(s, eight)
+    assert hand(s, 1)["lumber"] == 1 and s.is_chance_node() and s.roll_year == 31 - 2
+    act(s, six)
+    assert s.turn_rolls == [8, 6] and not s.is_chance_node()
 
 
 @rule(MAP, "rolls 2 distinct", unsure=True)

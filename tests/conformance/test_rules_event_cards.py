@@ -262,12 +262,13 @@ def test_events_no_settlement_reached_only_over_a_damaged_road():
 
 @rule(EVENTS, "on card_revealed(epidemic) { limit_yield(city, 1) }")
 def test_events_epidemic_cities_yield_one():
-    """Epidemic: this turn every city yields 1 card instead of 2."""
-    g = ev()
-    for event, got in (("epidemic", 1), ("", 2)):
-        s = position(g).place(1, "city", (-1, 2, "S")).state()  # fields 6
-        reveal(s, 6, event)
-        assert hand(s, 1)["grain"] == got
+    """Epidemic: this turn every city yields 1 card instead of 2; the next turn 2 again."""
+    s = position(ev()).place(1, "city", (-1, 2, "S")).state()  # fields 6
+    reveal(s, 6, "epidemic")
+    assert hand(s, 1)["grain"] == 1
+    act(s, A.EndTurn())
+    reveal(s, 6)
+    assert hand(s, 1)["grain"] == 1 + 2
 
 
 @rule(EVENTS, "param helpful_neighbor_each 0", option="helpful_neighbor_each=0")

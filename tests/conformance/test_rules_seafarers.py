@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+import catandsl
 from catandsl import queries
 from catandsl.engine import actions as A
 from tests.conformance.catalog import rule
@@ -58,7 +59,7 @@ def pick_ups(s) -> set[int]:
     return {a.at for a in of_kind(s, A.PickUp)}
 
 
-def open_line(g, **options):
+def open_line(g):
     """Seat 0's settlement at HOME and ships P1, P2 towards the small island (C2 empty)."""
     return position(g).place(0, "settlement", HOME).place(0, "ship", P1).place(0, "ship", P2)
 
@@ -191,6 +192,16 @@ def test_seafarers_trade_route_counts_roads_and_ships_through_an_own_building():
     for other in (None, 1):
         s = _route(g, other)
         assert queries.route_length(s, 0) == 3 and holder(s, "longest_trade_route") == -1
+
+
+@rule(SEA, "measure longest_route(player, [road, ship])")
+def test_seafarers_a_ship_move_can_change_the_trade_route():
+    """Moving a ship can lengthen or break a trade route: Longest Trade Route is measured again."""
+    g = ns()
+    s = main(catandsl.position(g, _route(g, 0))).state()
+    assert holder(s, "longest_trade_route") == 0
+    act(s, A.PickUp("ship", side(g, *P2)), A.PutDown("ship", side(g, 1, 3, "NW")))
+    assert queries.route_length(s, 0) == 4 and holder(s, "longest_trade_route") == -1
 
 
 @rule(SEA, "without award longest_road")

@@ -412,11 +412,19 @@ def test_tb_grain_buys_two_moving_points_once_a_turn():
 
 @rule(RULES, "stop where spur(at)")
 def test_tb_reaching_a_trade_hex_ends_the_move():
-    """Entering a trade hex's centre (by one of its spurs) ends the wagon's move this turn."""
+    """Entering a trade hex's centre (by one of its spurs) ends the wagon's move this turn; it
+    may leave the next turn."""
     g = tb()
     s = wagon(g, APPROACH, sand=1).state()  # a load the castle does not take: nothing to draw
     step(s, APPROACH, spur(g, "castle", "S"))
     assert s.travellers[0][3] == STOPPED and not of_kind(s, Travel)
+    act(s, A.EndTurn())
+    for total in (3, 4, 5):  # the others' turns, then seat 0's again
+        roll(s, total)
+        if s.turn_player != 0:
+            act(s, A.EndTurn())
+    step(s, spur(g, "castle", "S"), APPROACH)  # it leaves the next turn
+    assert left(s) == 2
 
 
 # ---- goods and deliveries (F.8) ---------------------------------------------------------------------------
@@ -557,12 +565,12 @@ def test_tb_upgrades_after_building_then_the_move():
     wagon moved."""
     g = tb()
     r = ring(g, 0, 0)
-    s = wagon(g, r[0]).place(0, "settlement", (0, 0, "N")).hand(0, brick=5, lumber=2, ore=1, wool=1).state()
+    s = wagon(g, r[0]).place(0, "settlement", (0, 0, "N")).hand(0, brick=5, lumber=3, ore=2, wool=2).state()
     act(s, A.TakeAction("upgrade"))
     assert not {a for a in legal(s) if isinstance(a, (A.Build, A.BankTrade))}  # building is over
     step(s, r[0], r[1])
     assert left(s) == 5 - 2
-    assert A.TakeAction("upgrade") not in legal(s) and not of_kind(s, A.Build)
+    assert A.TakeAction("upgrade") not in legal(s) and not of_kind(s, A.Build)  # all still affordable
 
 
 # ---- the chase (F.7) -------------------------------------------------------------------------------------
