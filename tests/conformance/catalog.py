@@ -3,7 +3,8 @@
 the rule in plain English. The table in docs/conformance.md is generated from them, so
 it cannot drift from the tests; tests/conformance/test_catalog.py checks that it is
 current, that every quoted line is where the table says, and that every named option
-has the default the table gives.
+has the default the table gives. Tests written without the mark have their rows in
+elsewhere.json.
 
     python tests/conformance/catalog.py          # print the table
     python tests/conformance/catalog.py --write  # rewrite docs/conformance.md
@@ -16,6 +17,7 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
+import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -74,52 +76,15 @@ def rule(source: str, quote: str, *, after: str = "", option: str = "", unsure: 
     return mark
 
 
-TB_RULES = "stdlib/traders_barbarians.catan"
-TB_MAP = "scenarios/traders_barbarians/traders_and_barbarians.catan"
-TB_FIXES = "tests/conformance/test_tb_corrections.py"
-SEA_FIXES = "tests/conformance/test_seafarers_corrections.py"
+# Rules whose tests live in modules without `@rule` marks, written by others: their rows,
+# one object each (section, test, module, source, quote, rule and perhaps option).
+ELSEWHERE = Path(__file__).with_name("elsewhere.json")
 
-# Rules whose tests live in modules of their own, without `@rule` marks: (section, row).
-EXTERNAL: tuple[tuple[str, Rule], ...] = (
-    ("Seafarers: the general rules", Rule(
-        "By default the players take turns drawing a harbor token and laying it on one of the marked "
-        "spots before the settlements (the option `shuffled` deals the tokens onto the spots).",
-        "scenarios/seafarers/heading_for_new_shores.catan",
-        'item placed "drawn and placed by the players in turn (the seed)"',
-        "test_seafarers_harbors_drafted_by_default", SEA_FIXES, option="harbor_setup=placed")),
-    ("Seafarers: the general rules", Rule(
-        "A line of ships linking two of the owner's settlements or cities is closed even where another "
-        "line branches off it: none of its ships moves.",
-        "stdlib/seafarers.catan", "open_end", "test_seafarers_closed_route_ignores_open_branch", SEA_FIXES)),
-    ("Traders & Barbarians", Rule(
-        "Settlements and cities stand on the four corners where a trade hex meets land, never on its "
-        "corners that touch only the sea.",
-        TB_RULES, "terrain castle     { hub }", "test_tb_trade_hex_has_four_building_corners", TB_FIXES)),
-    ("Traders & Barbarians", Rule(
-        "The set-up refuses a settlement on a trade hex's sea-only corner too.",
-        TB_RULES, "round forward {", "test_tb_setup_refuses_trade_hex_sea_corner", TB_FIXES)),
-    ("Traders & Barbarians", Rule(
-        "The sides where a trade hex meets the sea are no paths: no road, barbarian or wagon stands "
-        "there.",
-        TB_RULES, "piece barbarian {", "test_tb_trade_hex_sea_edges_are_no_paths", TB_FIXES)),
-    ("Traders & Barbarians", Rule(
-        "A successful chase moves the barbarian to another free path and robs nobody: only a 7 or a "
-        "Knight robs.",
-        TB_RULES, 'action chase "Chase a barbarian"', "test_tb_chase_moves_barbarian_without_steal", TB_FIXES)),
-    ("Traders & Barbarians", Rule(
-        "The grain boost may be bought with no moving points left, as long as the wagon has not stopped "
-        "at a trade hex this turn.",
-        TB_RULES, 'action boost "Pay 1 grain for 2 moving points"', "test_tb_grain_boost_legal_at_zero_points",
-        TB_FIXES)),
-    ("Traders & Barbarians", Rule(
-        "A wagon that reached a trade hex's centre stays there for the rest of the turn: Swift Journey "
-        "does not move it on.",
-        TB_RULES, "card swift_journey 3", "test_tb_wagon_stops_at_trade_hex_centre", TB_FIXES)),
-    ("Traders & Barbarians: Catan for Two", Rule(
-        "With Event Cards, a damaged road costs a wagon 2 moving points and no toll, whoever owns it, "
-        "a neutral seat too.",
-        TB_MAP, "rule toll_halved {", "test_tb_two_players_damaged_road_costs_two_points_and_no_toll", TB_FIXES)),
-)
+
+def elsewhere() -> list[tuple[str, Rule]]:
+    rows = json.loads(ELSEWHERE.read_text(encoding="utf-8"))
+    return [(row["section"], Rule(text=row["rule"], source=row["source"], quote=row["quote"], test=row["test"],
+                                  module=row["module"], option=row.get("option", ""))) for row in rows]
 
 
 def rules_of(module_name: str) -> list[Rule]:
@@ -138,7 +103,7 @@ def all_rules() -> list[tuple[str, Rule]]:
     out = []
     for title, module_name in SECTIONS:
         out += [(title, r) for r in rules_of(module_name)]
-        out += [(t, r) for t, r in EXTERNAL if t == title]
+        out += [(t, r) for t, r in elsewhere() if t == title]
     return out
 
 
@@ -201,7 +166,8 @@ def table() -> str:
         "",
         "`tests/conformance/test_catalog.py` keeps this page honest: the table must be what the",
         "tests generate, every quoted line must stand at the line given, every named option must",
-        "have the default given, and every test named must exist. Run the rules with",
+        "have the default given, and every test named must exist. The rows of tests written",
+        "without `@rule` marks come from `tests/conformance/elsewhere.json`. Run the rules with",
         "`python -m pytest -q tests/conformance`.",
         "",
         "| Section | Rules |",

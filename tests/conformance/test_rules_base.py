@@ -21,31 +21,9 @@ from catandsl import queries
 from catandsl.board.geometry import DIRECTIONS
 from catandsl.engine import actions as A
 from tests.conformance.catalog import rule
-from tests.conformance.positions import (
-    BASE,
-    act,
-    builds,
-    cards,
-    corner,
-    game,
-    hand,
-    hexid,
-    holder,
-    legal,
-    line,
-    main,
-    moves,
-    near,
-    neutral_sites,
-    of_kind,
-    position,
-    refused,
-    ring,
-    roll,
-    scenario,
-    side,
-    trail,
-)
+from tests.conformance.play import act, builds, cards, hand, holder, legal, moves, of_kind, refused, roll, sites_of
+from tests.conformance.positions import BASE, game, main, position, scenario
+from tests.conformance.sites import corner, hexid, line, near, ring, side, trail
 
 BASE_RULES = "stdlib/base.catan"
 BASE_MAP = "scenarios/base.catan"
@@ -430,7 +408,7 @@ def test_base_start_player_is_drawn_and_plays_first():
 def test_base_robber_starts_on_the_desert():
     """The robber starts on the desert."""
     g = g4()
-    assert neutral_sites(g.new_initial_state(), "robber") == [hexid(g, 0, 0)]
+    assert sites_of(g.new_initial_state(), "robber") == [hexid(g, 0, 0)]
 
 
 # ---- the turn (A.5) ---------------------------------------------------------------------------------

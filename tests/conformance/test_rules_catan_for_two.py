@@ -6,32 +6,10 @@ halved. The wagon's road is the ring of the centre hex (0,0), as in the T&B test
 from __future__ import annotations
 
 from catandsl.engine import actions as A
-from catandsl.rules.roll_cards import RollCardTables
 from tests.conformance.catalog import rule
-from tests.conformance.positions import (
-    TB,
-    act,
-    cards,
-    corner,
-    game,
-    hand,
-    held,
-    hexid,
-    holder,
-    legal,
-    main,
-    neutral_sites,
-    of_kind,
-    position,
-    refused,
-    ring,
-    roll,
-    seat_piece,
-    side,
-    step,
-    wagon,
-    wins_at,
-)
+from tests.conformance.play import act, cards, hand, held, holder, legal, of_kind, refused, roll, roll_card, sites_of
+from tests.conformance.positions import TB, game, main, position, seat_piece, step, wagon, wins_at
+from tests.conformance.sites import corner, hexid, ring, side
 
 MAP = TB
 NEUTRAL_AT = {2: (1, -1, "N"), 3: (0, 1, "S")}
@@ -170,9 +148,7 @@ def test_two_with_event_cards_two_cards_a_turn():
     """With Event Cards, two cards are revealed a turn: a second card of the first one's total
     is set aside unplayed and another revealed."""
     g = two(event_cards="on")
-    t = g.table(RollCardTables)
-    eight, six = (next(A.RevealCard(k) for k, (n, e) in enumerate(zip(t.totals, t.events)) if n == total and not e)
-                  for total in (8, 6))
+    eight, six = roll_card(g, 8), roll_card(g, 6)
     s = position(g).place(1, "settlement", (1, 0, "S")).state()  # by the forest 8
     act(s, eight)
     assert hand(s, 1)["lumber"] == 1 and s.is_chance_node()
@@ -255,7 +231,7 @@ def test_two_a_road_gives_a_neutral_seat_a_road():
     s = main(position(g).place(0, "settlement", INLAND).hand(0, brick=1, lumber=1)).state()
     act(s, A.Build("road", side(g, 0, 0, "NE")))
     offered = of_kind(s, A.BuildFor)
-    roads = g.pieces[g.piece_index["road"]].allowed_set - set(neutral_sites(s, "barbarian"))
+    roads = g.pieces[g.piece_index["road"]].allowed_set - set(sites_of(s, "barbarian"))
     assert {(a.seat, a.at) for a in offered} == {
         (seat, k) for seat, at in NEUTRAL_AT.items() for k in g.board.corner_paths[corner(g, *at)] if k in roads}
     act(s, offered[0])

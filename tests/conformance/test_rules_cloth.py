@@ -14,24 +14,9 @@ import pytest
 from catandsl.engine import actions as A
 from catandsl.rules.sites import SiteTables
 from tests.conformance.catalog import rule
-from tests.conformance.positions import (
-    CLOTH,
-    act,
-    builds,
-    corner,
-    game,
-    held,
-    hexid,
-    legal,
-    main,
-    moves,
-    of_kind,
-    position,
-    refused,
-    roll,
-    side,
-    wins_at,
-)
+from tests.conformance.play import act, builds, held, legal, moves, of_kind, refused, roll
+from tests.conformance.positions import CLOTH, game, main, position, wins_at
+from tests.conformance.sites import corner, hexid, side
 
 CL = CLOTH
 COAST, VP = (4, 1, "S"), (4, 2, "W")

@@ -10,45 +10,15 @@ from catandsl import queries
 from catandsl.engine import actions as A
 from catandsl.rules.roll_cards import RollCardTables
 from tests.conformance.catalog import rule
-from tests.conformance.positions import (
-    BASE,
-    TB,
-    act,
-    builds,
-    cards,
-    corner,
-    game,
-    hand,
-    held,
-    hexid,
-    legal,
-    main,
-    neutral_sites,
-    of_kind,
-    position,
-    refused,
-    ring,
-    step,
-    wagon,
-)
+from tests.conformance.play import act, builds, cards, hand, held, legal, of_kind, refused, roll, roll_card, sites_of
+from tests.conformance.positions import BASE, TB, game, main, position, step, wagon
+from tests.conformance.sites import corner, hexid, ring
 
 EVENTS = "stdlib/event_cards.catan"
 
 
 def ev(path: str = BASE, players: int = 4, **options):
     return game(path, players, event_cards="on", **options)
-
-
-def card(g, total: int, event: str = "") -> A.RevealCard:
-    t = g.table(RollCardTables)
-    return A.RevealCard(next(k for k, (n, e) in enumerate(zip(t.totals, t.events)) if n == total and e == event))
-
-
-def reveal(s, total: int, event: str = "") -> None:
-    """The active player reveals the card of this total and event."""
-    if not s.is_chance_node():
-        act(s, A.RollDice())
-    act(s, card(s.game, total, event))
 
 
 # ---- the deck (V2.1, V2.2, V2.5) --------------------------------------------------------------------
@@ -73,11 +43,11 @@ def test_events_a_card_is_revealed_instead_of_the_roll():
     s = position(g).state()
     odds = dict(s.chance_outcomes())
     assert all(isinstance(g.actions[a], A.RevealCard) for a in odds)
-    assert odds[g.action_id[card(g, 7, "robber_attacks")]] == pytest.approx(6 / 36)
-    reveal(s, 7, "robber_attacks")
+    assert odds[g.action_id[roll_card(g, 7, "robber_attacks")]] == pytest.approx(6 / 36)
+    roll(s, 7, "robber_attacks")
     act(s, *[A.Move("robber", hexid(g, 0, -2))])
     act(s, A.EndTurn())
-    assert dict(s.chance_outcomes())[g.action_id[card(g, 7, "robber_attacks")]] == pytest.approx(5 / 35)
+    assert dict(s.chance_outcomes())[g.action_id[roll_card(g, 7, "robber_attacks")]] == pytest.approx(5 / 35)
 
 
 @rule(EVENTS, "new_year 5")
@@ -88,11 +58,11 @@ def test_events_new_year_rebuilds_the_deck_leaving_five_unused():
     t = g.table(RollCardTables)
     assert t.per_year == 31 and t.unused == 5
     deck = [0] * len(t.counts)
-    deck[card(g, 6).card], deck[card(g, 8).card], deck[card(g, 4, "robber_flees").card] = 2, 2, 1
+    deck[roll_card(g, 6).card], deck[roll_card(g, 8).card], deck[roll_card(g, 4, "robber_flees").card] = 2, 2, 1
     s = position(g).edit(roll_deck=deck, roll_year=0).state()
     odds = dict(s.chance_outcomes())
-    assert odds[g.action_id[card(g, 7, "robber_attacks")]] == pytest.approx(6 / 36)
-    reveal(s, 9)
+    assert odds[g.action_id[roll_card(g, 7, "robber_attacks")]] == pytest.approx(6 / 36)
+    roll(s, 9)
     assert s.roll_year == 30 and sum(s.roll_deck) == 35
 
 
@@ -105,7 +75,7 @@ def test_events_the_event_comes_before_the_production():
     g = ev()
     h = hexid(g, -1, 2)  # fields 6
     s = position(g).place(1, "settlement", (-1, 2, "S")).state()
-    reveal(s, 6, "good_neighbors")  # nobody holds a card yet: nothing to pass
+    roll(s, 6, "good_neighbors")  # nobody holds a card yet: nothing to pass
     assert not s.pending and hand(s, 1)[g.resources[g.hex_resource[h]]] == 1
 
 
@@ -113,7 +83,7 @@ def test_events_the_event_comes_before_the_production():
 def test_events_robber_attacks_is_a_seven():
     """Robber Attacks (every 7) is a rolled 7: discards over 7 cards, the robber moves and robs."""
     s = position(ev()).hand(1, brick=8).state()
-    reveal(s, 7, "robber_attacks")
+    roll(s, 7, "robber_attacks")
     assert s.current_player() == 1 and set(legal(s)) == {A.Discard("brick")}
 
 
@@ -122,15 +92,15 @@ def test_events_robber_flees_to_the_desert():
     """Robber Flees sends the robber back to the desert."""
     g = ev()
     s = position(g).neutral("robber", (0, -2)).state()
-    reveal(s, 4, "robber_flees")
-    assert neutral_sites(s, "robber") == [hexid(g, 0, 0)]
+    roll(s, 4, "robber_flees")
+    assert sites_of(s, "robber") == [hexid(g, 0, 0)]
 
 
 @rule(EVENTS, "for p in players() { take_from_bank(p, choose_from_bank(p), 1) }")
 def test_events_plentiful_year_everyone_takes_one_of_choice():
     """Plentiful Year: every player takes 1 resource of choice from the bank."""
     s = position(ev()).state()
-    reveal(s, 2, "plentiful_year")
+    roll(s, 2, "plentiful_year")
     for p, r in enumerate(("ore", "wool", "ore", "brick")):
         assert s.current_player() == p
         act(s, A.ChooseResource(r))
@@ -141,7 +111,7 @@ def test_events_plentiful_year_everyone_takes_one_of_choice():
 def test_events_conflict_the_largest_army_robs_an_opponent_of_choice():
     """Conflict: the holder of Largest Army steals a card from an opponent of their choice."""
     s = position(ev()).cards(2, played={"knight": 3}).hand(1, ore=1).hand(3, wool=1).state()
-    reveal(s, 3, "conflict")
+    roll(s, 3, "conflict")
     assert s.current_player() == 2 and set(legal(s)) == {A.Steal(1), A.Steal(3)}
 
 
@@ -150,10 +120,10 @@ def test_events_conflict_without_the_army_the_single_knight_leader_or_nobody():
     """Without a Largest Army, the single player with most Knights played steals; when that is
     tied or nobody played one, nothing happens."""
     s = position(ev()).cards(1, played={"knight": 2}).cards(3, played={"knight": 1}).hand(0, ore=1).state()
-    reveal(s, 3, "conflict")
+    roll(s, 3, "conflict")
     assert s.current_player() == 1 and legal(s) == [A.Steal(0)]
     s = position(ev()).cards(1, played={"knight": 2}).cards(3, played={"knight": 2}).hand(0, ore=1).state()
-    reveal(s, 3, "conflict")
+    roll(s, 3, "conflict")
     assert not s.pending and s.current_player() == 0 and cards(s, 0) == 1
 
 
@@ -162,11 +132,11 @@ def test_events_tournament_the_most_knights_take_one_each():
     """Tournament: the players with the most Knights played each take 1 resource of choice;
     when nobody has played one, nothing happens."""
     s = position(ev()).cards(1, played={"knight": 1}).cards(2, played={"knight": 1}).state()
-    reveal(s, 5, "tournament")
+    roll(s, 5, "tournament")
     act(s, A.ChooseResource("wool"), A.ChooseResource("grain"))
     assert [cards(s, p) for p in range(4)] == [0, 1, 1, 0]
     s = position(ev()).state()
-    reveal(s, 5, "tournament")
+    roll(s, 5, "tournament")
     assert not s.pending and sum(map(sum, s.hands)) == 0
 
 
@@ -179,10 +149,10 @@ def test_events_trade_advantage_longest_road_robs_and_nobody_without_it():
     for k in ring(g, 0, 0)[:5]:
         pos.place(2, "road", k)
     s = pos.state()
-    reveal(s, 5, "trade_advantage")
+    roll(s, 5, "trade_advantage")
     assert s.current_player() == 2 and legal(s) == [A.Steal(0)]
     s = position(g).hand(0, ore=1).state()
-    reveal(s, 5, "trade_advantage")
+    roll(s, 5, "trade_advantage")
     assert not s.pending and cards(s, 0) == 1
 
 
@@ -191,7 +161,7 @@ def test_events_good_neighbors_everyone_passes_a_card_left_at_once():
     """Good Neighbors: every player with a card passes 1 of their choice to the left-hand
     neighbour, all at once (a card received is not passed on)."""
     s = position(ev()).hand(0, brick=1).hand(1, lumber=1).hand(3, grain=1).state()
-    reveal(s, 6, "good_neighbors")
+    roll(s, 6, "good_neighbors")
     act(s, A.ChooseResource("brick"))
     assert legal(s) == [A.ChooseResource("lumber")]  # seat 1 passes its own card, not seat 0's
     act(s, A.ChooseResource("lumber"), A.ChooseResource("grain"))
@@ -206,7 +176,7 @@ def test_events_earthquake_each_player_damages_one_own_road():
     g = ev()
     r = ring(g, 0, 0)
     s = position(g).place(0, "road", r[0]).place(0, "road", r[1]).place(2, "road", r[3]).state()
-    reveal(s, 6, "earthquake")
+    roll(s, 6, "earthquake")
     assert s.current_player() == 0 and {a.at for a in legal(s)} == {r[0], r[1]}
     act(s, A.Damage(r[1]))
     assert s.current_player() == 2 and legal(s) == [A.Damage(r[3])]
@@ -264,10 +234,10 @@ def test_events_no_settlement_reached_only_over_a_damaged_road():
 def test_events_epidemic_cities_yield_one():
     """Epidemic: this turn every city yields 1 card instead of 2; the next turn 2 again."""
     s = position(ev()).place(1, "city", (-1, 2, "S")).state()  # fields 6
-    reveal(s, 6, "epidemic")
+    roll(s, 6, "epidemic")
     assert hand(s, 1)["grain"] == 1
     act(s, A.EndTurn())
-    reveal(s, 6)
+    roll(s, 6)
     assert hand(s, 1)["grain"] == 1 + 2
 
 
@@ -277,7 +247,7 @@ def test_events_helpful_neighbor_the_leader_gives_a_card_to_someone_behind():
     of their choice to a player of their choice with fewer points."""
     pos = position(ev()).place(0, "city", (0, -2, "N")).place(1, "settlement", (2, 0, "S")).hand(0, grain=2)
     s = pos.cards(2, held={"victory_point": 1}).state()  # hidden: 0 points as everyone sees it
-    reveal(s, 10, "helpful_neighbor")
+    roll(s, 10, "helpful_neighbor")
     assert s.current_player() == 0 and legal(s) == [A.ChooseResource("grain")]
     act(s, A.ChooseResource("grain"))
     assert set(legal(s)) == {A.ChoosePlayer(1), A.ChoosePlayer(2), A.ChoosePlayer(3)}
@@ -289,7 +259,7 @@ def test_events_helpful_neighbor_the_leader_gives_a_card_to_someone_behind():
 def test_events_helpful_neighbor_a_leader_without_cards_gives_nothing():
     """A leader holding no card gives nothing."""
     s = position(ev()).place(0, "city", (2, 0, "S")).hand(1, ore=1).state()
-    reveal(s, 10, "helpful_neighbor")
+    roll(s, 10, "helpful_neighbor")
     assert not s.pending and [cards(s, p) for p in range(4)] == [0, 1, 0, 0]
 
 
@@ -299,7 +269,7 @@ def test_events_calm_sea_the_most_harbor_buildings_take_one():
     resource of choice."""
     s = (position(ev()).place(3, "settlement", (0, -2, "N")).place(3, "city", (1, -2, "N"))
          .place(1, "settlement", (2, -1, "N")).state())
-    reveal(s, 12, "calm_sea")  # the fields 12 touch none of them
+    roll(s, 12, "calm_sea")  # the fields 12 touch none of them
     assert s.current_player() == 3
     act(s, A.ChooseResource("wool"))
     assert [cards(s, p) for p in range(4)] == [0, 0, 0, 1]
@@ -313,7 +283,7 @@ def test_events_tb_robber_attacks_discards_then_moves_a_barbarian():
     """With Traders & Barbarians, Robber Attacks is the scenario's 7: first the discards, then
     a barbarian moves and robs."""
     s = position(ev(TB, 3)).hand(1, ore=8).state()
-    reveal(s, 7, "robber_attacks")
+    roll(s, 7, "robber_attacks")
     assert s.current_player() == 1
     act(s, *[A.Discard("ore")] * 4)
     assert {a.piece for a in of_kind(s, A.Move)} == {"barbarian"}
@@ -326,10 +296,10 @@ def test_events_tb_robber_flees_and_trade_advantage_do_nothing():
     g = ev(TB, 3)
     for total, event in ((4, "robber_flees"), (5, "trade_advantage")):
         s = position(g).hand(1, ore=1).state()
-        barbarians = neutral_sites(s, "barbarian")
-        reveal(s, total, event)
+        barbarians = sites_of(s, "barbarian")
+        roll(s, total, event)
         assert not s.pending and not s.is_chance_node() and s.hands == [[0] * 5, [0, 0, 0, 0, 1], [0] * 5]
-        assert neutral_sites(s, "barbarian") == barbarians and A.EndTurn() in legal(s)
+        assert sites_of(s, "barbarian") == barbarians and A.EndTurn() in legal(s)
 
 
 @rule(TB, "item event_then_again \"the event, then another card for production\" default",
@@ -340,14 +310,14 @@ def test_events_tb_the_2_and_12_cards_have_their_event_then_another_card():
     `event_no_production`, the event and no production)."""
     g = ev(TB, 3)
     s = position(g).state()
-    reveal(s, 2, "plentiful_year")
+    roll(s, 2, "plentiful_year")
     act(s, *[A.ChooseResource("ore")] * 3)
-    assert s.is_chance_node() and g.action_id[card(g, 2, "plentiful_year")] not in dict(s.chance_outcomes())
+    assert s.is_chance_node() and g.action_id[roll_card(g, 2, "plentiful_year")] not in dict(s.chance_outcomes())
     s = position(ev(TB, 3, cards_2_12="discard_again")).state()
-    reveal(s, 2, "plentiful_year")
+    roll(s, 2, "plentiful_year")
     assert s.is_chance_node() and sum(map(sum, s.hands)) == 0
     s = position(ev(TB, 3, cards_2_12="event_no_production")).state()
-    reveal(s, 2, "plentiful_year")
+    roll(s, 2, "plentiful_year")
     act(s, *[A.ChooseResource("ore")] * 3)
     assert not s.is_chance_node() and [hand(s, p)["ore"] for p in range(3)] == [1, 1, 1]
 
@@ -374,7 +344,7 @@ def test_events_tb_calm_sea_counts_harbors_not_trade_hexes():
     on_harbor = next(c for c in g.board.path_ends[harbor] if g.board.corner_harbor[c] >= 0)
     s = (position(g).place(1, "settlement", on_harbor).place(2, "settlement", (0, -2, "S"))
          .place(2, "settlement", (2, 0, "SW")).state())
-    reveal(s, 9, "calm_sea")
+    roll(s, 9, "calm_sea")
     assert s.current_player() == 1
     act(s, A.ChooseResource("ore"))
     assert [cards(s, p) for p in range(3)] == [0, 1, 0]
@@ -385,6 +355,6 @@ def test_events_tb_gold_never_changes_hands_by_events():
     """Events move resource cards only: gold, a token, is never passed on by Good Neighbors."""
     g = ev(TB, 3)
     s = position(g).tokens(1, gold=5).hand(2, ore=1).state()
-    reveal(s, 6, "good_neighbors")
+    roll(s, 6, "good_neighbors")
     act(s, A.ChooseResource("ore"))
     assert [held(s, p, "gold") for p in range(3)] == [0, 5, 0] and hand(s, 0)["ore"] == 1

@@ -10,7 +10,9 @@ from collections import Counter
 import catandsl
 from catandsl.engine import actions as A
 from tests.conformance.catalog import rule
-from tests.conformance.positions import FOUR_ISLANDS, act, game, hexid, legal, main, neutral_sites, position, wins_at
+from tests.conformance.play import act, legal, sites_of
+from tests.conformance.positions import FOUR_ISLANDS, game, main, position, wins_at
+from tests.conformance.sites import hexid
 
 FI = FOUR_ISLANDS
 
@@ -134,7 +136,7 @@ def test_four_islands_robber_and_pirate_start_beside_the_board():
         g = fi(players)
         assert not {"desert", "gold"} & {g.board.terrain(h) for h in range(len(g.board.hexes))}
         s = position(g).state()
-        assert neutral_sites(s, "robber") == [-1] and neutral_sites(s, "pirate") == [-1]
+        assert sites_of(s, "robber") == [-1] and sites_of(s, "pirate") == [-1]
 
 
 @rule(FI, "start robber at (-1, 7)")
@@ -144,8 +146,8 @@ def test_four_islands_fifth_edition_start_hexes():
     for players, pirate in ((3, (2, 4)), (4, (5, 4))):
         g = fi(players, edition="fifth")
         s = position(g).state()
-        assert g.board.hex_number[neutral_sites(s, "robber")[0]] == 12
-        assert neutral_sites(s, "pirate") == [hexid(g, *pirate)]
+        assert g.board.hex_number[sites_of(s, "robber")[0]] == 12
+        assert sites_of(s, "pirate") == [hexid(g, *pirate)]
 
 
 def _land(b) -> Counter:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from catandsl.engine import actions as A
 from tests.conformance.catalog import rule
-from tests.conformance.positions import TB, act, game, holder, main, position, wins_at
+from tests.conformance.play import act, holder
+from tests.conformance.positions import TB, game, main, position, wins_at
 
 MAP = TB
 

@@ -9,25 +9,9 @@ from collections import Counter
 import catandsl
 from catandsl.engine import actions as A
 from tests.conformance.catalog import rule
-from tests.conformance.positions import (
-    C2,
-    HOME,
-    NEW_SHORES,
-    P1,
-    P2,
-    act,
-    builds,
-    corner,
-    game,
-    hexid,
-    main,
-    moves,
-    neutral_sites,
-    position,
-    roll,
-    scenario,
-    wins_at,
-)
+from tests.conformance.play import act, builds, moves, roll, sites_of
+from tests.conformance.positions import NEW_SHORES, game, main, position, scenario, wins_at
+from tests.conformance.sites import C2, HOME, P1, P2, corner, hexid
 
 NS = NEW_SHORES
 
@@ -138,11 +122,11 @@ def test_new_shores_robber_and_pirate_start_beside_the_board():
     """The pirate starts beside the board, and so does the robber on the 3-player map, which
     has no desert; on the 4-player map the robber starts on the desert."""
     s = position(ns(3)).state()
-    assert neutral_sites(s, "robber") == [-1] and neutral_sites(s, "pirate") == [-1]
+    assert sites_of(s, "robber") == [-1] and sites_of(s, "pirate") == [-1]
     g = ns(4)
     s = position(g).state()
     (desert,) = [h for h in range(len(g.board.hexes)) if g.board.terrain(h) == "desert"]
-    assert neutral_sites(s, "robber") == [desert] and neutral_sites(s, "pirate") == [-1]
+    assert sites_of(s, "robber") == [desert] and sites_of(s, "pirate") == [-1]
 
 
 @rule(NS, "start robber on hills 12")
@@ -151,11 +135,11 @@ def test_new_shores_fifth_edition_start_hexes():
     players) or the desert (4), the pirate on the marked sea hex."""
     g = ns(3, edition="fifth")
     s = position(g).state()
-    robber = neutral_sites(s, "robber")[0]
+    robber = sites_of(s, "robber")[0]
     assert (g.board.terrain(robber), g.board.hex_number[robber]) == ("hills", 12)
-    assert neutral_sites(s, "pirate") == [hexid(g, 5, 4)]
+    assert sites_of(s, "pirate") == [hexid(g, 5, 4)]
     g = ns(4, edition="fifth")
-    assert neutral_sites(position(g).state(), "pirate") == [hexid(g, 6, 4)]
+    assert sites_of(position(g).state(), "pirate") == [hexid(g, 6, 4)]
 
 
 @rule(NS, "start robber off board", after="# 3 players (C.4)")

@@ -11,31 +11,9 @@ import catandsl
 from catandsl import queries
 from catandsl.engine import actions as A
 from tests.conformance.catalog import rule
-from tests.conformance.positions import (
-    C1,
-    C2,
-    HOME,
-    MAIN3,
-    NEW_SHORES,
-    P1,
-    P2,
-    act,
-    builds,
-    corner,
-    game,
-    hand,
-    hexid,
-    holder,
-    legal,
-    main,
-    moves,
-    neutral_sites,
-    of_kind,
-    position,
-    refused,
-    roll,
-    side,
-)
+from tests.conformance.play import act, builds, hand, holder, legal, moves, of_kind, refused, roll, sites_of
+from tests.conformance.positions import NEW_SHORES, game, main, position
+from tests.conformance.sites import C1, C2, HOME, MAIN3, P1, P2, corner, hexid, side
 
 SEA = "stdlib/seafarers.catan"
 
@@ -302,7 +280,7 @@ def test_seafarers_seven_moves_the_robber_or_the_pirate():
     land = {h for h in range(len(g.board.hexes)) if not g.board.hex_water[h]}
     assert moves(s, "robber") == land - {hexid(g, 2, 5)} and moves(s, "pirate") == water(g)
     act(s, A.Move("pirate", hexid(g, 2, 2)))
-    assert not of_kind(s, A.Move) and neutral_sites(s, "robber") == [hexid(g, 2, 5)]
+    assert not of_kind(s, A.Move) and sites_of(s, "robber") == [hexid(g, 2, 5)]
 
 
 @rule(SEA, "move_piece(player, [robber, pirate])", after="card knight 14")

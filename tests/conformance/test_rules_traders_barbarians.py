@@ -19,33 +19,9 @@ from catandsl.rules.dice import RuleRoll
 from catandsl.rules.draws import DrawToken
 from catandsl.rules.travel import STOPPED, Travel
 from tests.conformance.catalog import rule
-from tests.conformance.positions import (
-    HUB_AT,
-    TB,
-    act,
-    builds,
-    corner,
-    game,
-    hand,
-    held,
-    hexid,
-    holder,
-    left,
-    legal,
-    main,
-    moves,
-    neutral_sites,
-    of_kind,
-    position,
-    refused,
-    ring,
-    roll,
-    side,
-    spur,
-    step,
-    wagon,
-    wins_at,
-)
+from tests.conformance.play import act, builds, hand, held, holder, legal, moves, of_kind, refused, roll, sites_of
+from tests.conformance.positions import TB, game, left, main, position, step, wagon, wins_at
+from tests.conformance.sites import HUB_AT, corner, hexid, ring, side, spur
 
 RULES = "stdlib/traders_barbarians.catan"
 MAP = TB
@@ -158,7 +134,7 @@ def test_tb_roads_on_the_spurs_but_not_on_the_sea_sides():
 def test_tb_three_barbarians_start_on_their_paths():
     """Three barbarians start on paths of the middle ring, half-way between the trade hexes."""
     g = tb()
-    assert sorted(neutral_sites(g.new_initial_state(), "barbarian")) == sorted(side(g, *p) for p in BARBARIANS)
+    assert sorted(sites_of(g.new_initial_state(), "barbarian")) == sorted(side(g, *p) for p in BARBARIANS)
 
 
 @rule(RULES, "stock sand 6", after="site castle_stack {")
@@ -285,7 +261,7 @@ def test_tb_no_road_under_a_barbarian():
     assert b0 not in builds(s, "road")
     refused(s, A.Build("road", b0))
     s = position(g).place(1, "road", b0).state()  # a barbarian on a road: both stay
-    assert s.path_owner[b0] == 1 and b0 in neutral_sites(s, "barbarian")
+    assert s.path_owner[b0] == 1 and b0 in sites_of(s, "barbarian")
 
 
 @rule(RULES, "blocks road")
@@ -629,7 +605,7 @@ def test_tb_one_chase_a_turn_and_a_failed_one_leaves_the_barbarian():
     wagon may still pay the 2 more points to pass it."""
     g, s = _chaser(3)
     act(s, A.TakeAction("chase"), RuleRoll(1))
-    assert side(g, *BARBARIANS[2]) in neutral_sites(s, "barbarian")
+    assert side(g, *BARBARIANS[2]) in sites_of(s, "barbarian")
     assert A.TakeAction("chase") not in legal(s)
     step(s, (0, 1, "E"), BARBARIANS[2])
     assert left(s) == 6 - 4
