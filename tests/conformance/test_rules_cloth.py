@@ -328,8 +328,8 @@ def test_cloth_the_game_ends_when_three_villages_have_cloth():
 
 @rule(CL, "item seed \"most resource cards, then most cloth (the seed)\" default", option="tie=seed")
 def test_cloth_a_tie_goes_to_most_resource_cards_then_most_cloth():
-    """Equal points at that end: the most resource cards win, then the most cloth (the option
-    `cloth`: the most cloth)."""
+    """Equal points at that end: the most resource cards win, then the most cloth, and players
+    equal in all share the victory (the option `cloth`: the most cloth)."""
     s = _ending(cloth(), {}, {})
     assert s.winners == [1, 2]  # all equal: they share it
     s = _ending(cloth(), {1: 3, 2: 1}, {2: 1})

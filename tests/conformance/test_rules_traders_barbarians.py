@@ -422,8 +422,9 @@ def test_tb_the_first_arrival_draws_a_load_and_earns_no_gold():
 @rule(RULES, "give_tokens(player, gold, nth([1, 2, 3, 4, 5], tokens(player, level)))", after="rule castle_trade {")
 @pytest.mark.parametrize("level", [1, 2, 3, 4, 5])
 def test_tb_a_delivery_scores_a_point_pays_gold_by_level_and_loads_again(level):
-    """Delivering a good a trade hex takes: the good lies face down for 1 victory point, the
-    wagon's level pays 1 to 5 gold, and the wagon draws its next load from this hex's stack."""
+    """Delivering a good to a trade hex that takes it: the good lies face down for 1 victory
+    point, the wagon's level pays 1 to 5 gold, and the wagon draws its next load from this
+    hex's stack."""
     g = tb()
     s = wagon(g, APPROACH, level=level, glass=1).state()
     points = s.points(0)
