@@ -77,14 +77,15 @@ def rule(source: str, quote: str, *, after: str = "", option: str = "", unsure: 
 
 
 # Rules whose tests live in modules without `@rule` marks, written by others: their rows,
-# one object each (section, test, module, source, quote, rule and perhaps option).
+# one object each (section, test, module, source, quote, rule; perhaps after and option).
 ELSEWHERE = Path(__file__).with_name("elsewhere.json")
 
 
 def elsewhere() -> list[tuple[str, Rule]]:
     rows = json.loads(ELSEWHERE.read_text(encoding="utf-8"))
     return [(row["section"], Rule(text=row["rule"], source=row["source"], quote=row["quote"], test=row["test"],
-                                  module=row["module"], option=row.get("option", ""))) for row in rows]
+                                  module=row["module"], after=row.get("after", ""), option=row.get("option", "")))
+            for row in rows]
 
 
 def rules_of(module_name: str) -> list[Rule]:
@@ -119,9 +120,10 @@ def locate(r: Rule) -> int:
             raise ValueError(f"{r.test}: {r.after!r} is not in {r.source}")
         start = anchors[0]
     hits = [k for k, text in enumerate(lines) if k >= start and r.quote in text]
-    if not hits or (not r.after and len(hits) > 1):
-        raise ValueError(f"{r.test}: {r.quote!r} is on {len(hits)} lines of {r.source}"
-                         + ("" if r.after else ", not 1 (give `after`)"))
+    if not hits:
+        raise ValueError(f"{r.test}: {r.quote!r} is not in {r.source}" + (f" after {r.after!r}" if r.after else ""))
+    if not r.after and len(hits) > 1:
+        raise ValueError(f"{r.test}: {r.quote!r} is on {len(hits)} lines of {r.source}: give `after`")
     return hits[0] + 1
 
 

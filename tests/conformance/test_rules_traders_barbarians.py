@@ -119,7 +119,7 @@ def test_tb_nothing_is_built_on_a_trade_hex_centre():
         assert not centres & g.pieces[g.piece_index[piece]].allowed_set
 
 
-@rule(RULES, "on path where land(at) and not (touches(at, sea) and")
+@rule(RULES, "on path where land(at) and not sea_side(at)", after="piece road {")
 def test_tb_roads_on_the_spurs_but_not_on_the_sea_sides():
     """Roads may be built on a trade hex's spurs, from its land corners, by the usual rules;
     never on a side where a trade hex meets the sea."""
@@ -589,7 +589,7 @@ def test_tb_a_chase_succeeds_on_one_die_by_level(level, least):
         assert all(m.src == b2 and m.at not in {side(g, *p) for p in BARBARIANS} for m in chased)
 
 
-@rule(RULES, "move_piece_from(player, [barbarian], next_paths(traveller_at(player, wagon)))")
+@rule(RULES, "relocate_from(player, [barbarian], next_paths(traveller_at(player, wagon)))")
 def test_tb_after_a_chase_the_wagon_passes_without_the_surcharge():
     """Once a chase has moved the barbarian away, the wagon crosses its path at the usual cost."""
     g, s = _chaser(3)
