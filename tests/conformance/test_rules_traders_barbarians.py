@@ -28,6 +28,8 @@ MAP = TB
 APPROACH = (0, -1, "W")
 BARBARIANS = [(1, -1, "NE"), (-1, 0, "W"), (0, 2, "NW")]
 GOODS = ("sand", "tools", "marble", "glass")
+
+
 def tb(players: int = 3, **options):
     return game(TB, players, **options)
 
