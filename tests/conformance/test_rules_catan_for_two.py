@@ -66,7 +66,7 @@ def play_setup(g, spots: list):
 # ---- the seats and the set-up (V1.1, V1.2) -------------------------------------------------------------
 
 
-@rule(MAP, "neutral_seats 2")
+@rule(MAP, "neutral_seats 2", unsure=True)
 def test_two_two_neutral_seats_start_with_a_settlement_each():
     """Two players play with two neutral seats in the unused colours: each starts with a
     settlement (no road) on its fixed intersection; they take no turns and hold nothing."""
@@ -238,7 +238,7 @@ def test_two_a_road_gives_a_neutral_seat_a_road():
     assert s.path_owner[offered[0].at] == offered[0].seat and not s.pending
 
 
-@rule(MAP, "build_free_for(player, neutral_seats(), [settlement, road])")
+@rule(MAP, "build_free_for(player, neutral_seats(), [settlement, road])", unsure=True)
 def test_two_a_settlement_gives_a_neutral_settlement_or_else_a_road():
     """Each settlement a player builds in play gives a neutral seat a free settlement, on that
     seat's network by the usual rules; when no neutral seat has a spot for one, a road."""
@@ -376,7 +376,7 @@ def test_two_token_actions_before_the_rolls_or_after_never_between():
     assert A.TakeAction("move_barbarian") in legal(s)
 
 
-@rule(MAP, "relocate(player, [barbarian])")
+@rule(MAP, "relocate(player, [barbarian])", unsure=True)
 def test_two_a_barbarian_moved_for_a_token_robs_nobody():
     """For 1 trade token a player moves a barbarian to a free path; nobody is robbed."""
     g = two()
@@ -433,7 +433,7 @@ def test_two_a_step_is_refused_only_when_its_toll_is_due_and_unpaid():
     refused(s, A.Travel("wagon", r[0], r[1]))
 
 
-@rule(MAP, "counter neutral_paths_odd  { per turn }")
+@rule(MAP, "counter neutral_paths_odd  { per turn }", unsure=True)
 def test_two_tolls_are_halved_move_by_move():
     """The halving counts the paths of one turn's move: the next turn starts afresh."""
     g, r, s = _tolled(2, 2)
@@ -468,7 +468,7 @@ def test_two_neutral_seats_are_never_robbed_and_never_owed():
     assert hand(s, 1)[resource] == 1
 
 
-@rule(MAP, "V1.8, F.12: 13 points still win")
+@rule(MAP, "V1.8, F.12: 13 points still win", unsure=True)
 def test_two_thirteen_points_still_win():
     """Two players still play to 13 victory points."""
     wins_at(two(), 13)

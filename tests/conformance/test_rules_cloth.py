@@ -223,7 +223,7 @@ def test_cloth_two_cloth_make_a_point():
         assert s.points(0) == points
 
 
-@rule(CL, "token cloth {")
+@rule(CL, "token cloth {", unsure=True)
 def test_cloth_is_no_resource_card():
     """Cloth is not a resource card: it does not count toward the 7 cards."""
     g = cloth()
@@ -232,7 +232,7 @@ def test_cloth_is_no_resource_card():
     assert s.current_player() == 0 and of_kind(s, A.Move)  # nobody discards
 
 
-@rule(CL, "token cloth {")
+@rule(CL, "token cloth {", unsure=True)
 def test_cloth_monopoly_never_takes_cloth():
     """Monopoly takes resource cards only, never cloth."""
     g = cloth()
