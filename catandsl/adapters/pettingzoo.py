@@ -111,10 +111,10 @@ class CatanAECEnv(AECEnv):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
         self.state.apply_action(int(action))  # IllegalAction (a ValueError) if the mask says no
         self._advance()
-        self._accumulate_rewards()
+        if self.state.is_terminal():  # (the rewards are 0 until the end: nothing to add before)
+            self._accumulate_rewards()
         if self.render_mode == "ansi":
             self.render()
 
