@@ -15,13 +15,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import numpy as np
 from sb3_contrib import MaskablePPO
 
 from catandsl.adapters.gymnasium import CatanEnv
-from catandsl.players import RandomPlayer
 
-TINY = str(Path(__file__).resolve().parent / "seven_hex_island.catan")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from numpy_policy import TINY, match  # noqa: E402  (the same games, the same count)
 
 
 def train(steps: int, seed: int = 0) -> MaskablePPO:
@@ -31,30 +30,10 @@ def train(steps: int, seed: int = 0) -> MaskablePPO:
     return model
 
 
-def match(model: MaskablePPO | None, games: int, seed: int = 100) -> int:
-    """Games won in seat 0 against a RandomPlayer, by `model` (or uniformly at random)."""
-    env = CatanEnv(TINY, players=2, observation="features")
-    rng = np.random.default_rng(seed)
-    wins = 0
-    for k in range(games):
-        env.opponents = [None, RandomPlayer(seed + k)]
-        obs, _ = env.reset(seed=seed + k)
-        over, reward = False, 0.0
-        while not over:
-            mask = env.action_masks()
-            if model is None:
-                action = int(rng.choice(np.flatnonzero(mask)))
-            else:
-                action = int(model.predict(obs, action_masks=mask, deterministic=False)[0])
-            obs, reward, terminated, truncated, _ = env.step(action)
-            over = terminated or truncated
-        wins += reward > 0
-    return wins
-
-
 if __name__ == "__main__":
     steps = int(sys.argv[1]) if sys.argv[1:] else 50_000
     games = int(sys.argv[2]) if sys.argv[2:] else 40
     model = train(steps)
-    print(f"MaskablePPO after {steps} steps: {match(model, games)} of {games} games won against the random bot; "
+    won = match(lambda obs, mask, rng: int(model.predict(obs, action_masks=mask)[0]), games)
+    print(f"MaskablePPO after {steps} steps: {won} of {games} games won against the random bot; "
           f"a uniformly random player in its seat: {match(None, games)}")

@@ -125,14 +125,20 @@ def train(steps: int = 3000, seed: int = 0, rate: float = 0.1, scenario: str = T
     return policy
 
 
-def match(policy: Policy | None, games: int, seed: int = 100, scenario: str = TINY) -> int:
-    """Games won in seat 0 against a RandomPlayer (seeded from each game), the seat
-    played by `policy` (at the SHARPER temperature), or uniformly at random among the
-    legal actions when None; the games are those of seeds `seed`, `seed + 1`, ..."""
+def match(choose, games: int, seed: int = 100, scenario: str = TINY) -> int:
+    """Games won in seat 0 against a RandomPlayer (seeded from each game) by `choose`
+    (obs, mask, rng -> an action id: a trained Policy plays at the SHARPER temperature),
+    or uniformly at random among the legal actions when None; the games are those of
+    seeds `seed`, `seed + 1`, ..."""
+    if isinstance(choose, Policy):
+        policy = choose
+        policy.temperature = SHARPER
+
+        def choose(obs, mask, rng):
+            policy.rng = rng
+            return policy.act(obs, mask)[0]
     env = CatanEnv(scenario, players=2, observation="features")
     rng = np.random.default_rng(seed)
-    if policy is not None:
-        policy.rng, policy.temperature = rng, SHARPER
     wins = 0
     for k in range(games):
         env.opponents = [None, RandomPlayer(seed + k)]
@@ -140,7 +146,7 @@ def match(policy: Policy | None, games: int, seed: int = 100, scenario: str = TI
         over, reward = False, 0.0
         while not over:
             mask = env.action_masks()
-            a = policy.act(obs, mask)[0] if policy is not None else int(rng.choice(np.flatnonzero(mask)))
+            a = choose(obs, mask, rng) if choose is not None else int(rng.choice(np.flatnonzero(mask)))
             obs, reward, terminated, truncated, _ = env.step(a)
             over = terminated or truncated
         wins += reward > 0
