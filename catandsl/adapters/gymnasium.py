@@ -12,8 +12,8 @@ Registered ids (importing this module registers them):
     envs = gym.make_vec("catandsl/Base-v0", num_envs=8, vectorization_mode="vector_entry_point")
 
 (`gym.make("catandsl.adapters.gymnasium:catandsl/Base-v0")` imports it by itself.) Each
-spec has `max_episode_steps` (`EPISODE_STEPS` of the learner's steps, past any game
-random play finishes) and names `catandsl.adapters.vector.CatanVectorEnv` as its vector
+spec has `max_episode_steps` (`EPISODE_STEPS`, 20,000 of the learner's steps: random
+play ends a game within a few thousand) and names `catandsl.adapters.vector.CatanVectorEnv` as its vector
 entry point.
 
 Episodes: `reset(seed=s)` plays the game of seed `s` and seeds `np_random`; `reset()`

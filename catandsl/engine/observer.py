@@ -64,10 +64,6 @@ def _size(shape: Any) -> int:
     return 1 if shape is None else sum(_size(x) for x in shape)
 
 
-def _frozen(shape: Any) -> Any:
-    return None if shape is None else tuple(_frozen(x) for x in shape)
-
-
 class FieldPlan:
     """Where one field of the state lies in the tensor, and how the views hide it."""
 
@@ -138,41 +134,40 @@ class Layout:
         self.hidden_fields = tuple(k for k, p in enumerate(self.fields) if p.hidden)
         _check_counts(self, fresh)
 
-    def key(self) -> tuple:
-        return _key_of(self.num_players, self.num_hexes, self.prompt_kinds, self.fields)
-
     def board(self, game: Game) -> list[float]:
         """`hex_terrain` then `hex_number` of a game's board as dealt."""
         b = game.board
-        number = [-1] * len(b.hexes)
-        for k, hexes in enumerate(b.number_hexes):
-            for h in hexes:
-                if number[h] < 0:  # (the first number that names the hex, as `_number` reads it)
-                    number[h] = k
-        return [float(t) for t in b.hex_terrain] + [float(max(x, 0)) for x in number]
-
-
-def _key_of(n: int, hexes: int, kinds: tuple[str, ...], fields: list[FieldPlan]) -> tuple:
-    return (n, hexes, kinds, tuple((p.name, _frozen(p.shape), p.hidden,
-                                    tuple(tuple(frozenset(x) if isinstance(x, set) else x for x in row)
-                                          for row in p.hiding)) for p in fields))
+        return [float(t) for t in b.hex_terrain] + [float(_number(b, h)) for h in range(len(b.hexes))]
 
 
 _LAYOUTS: dict[tuple, Layout] = {}
 
 
 def layout_of(game: Game) -> Layout:
-    """The layout of a game's tensor: planned from a fresh state, or the one already
-    planned for a game whose fresh state has the same shapes and hides the same parts."""
-    layout = Layout(game, State(game))
-    key = layout.key()
+    """The layout of a game's tensor: the one already planned for a game whose fresh
+    state has the same shapes (the games of one scenario, player count and options), or
+    planned now."""
+    fresh = State(game)
+    key = (game.num_players, len(game.board.hexes), tuple(sorted(PROMPTS)), _shapes(fresh))
     known = _LAYOUTS.get(key)
     if known is not None:
         return known
     if len(_LAYOUTS) >= MAX_LAYOUTS:
         _LAYOUTS.clear()
-    _LAYOUTS[key] = layout
+    layout = _LAYOUTS[key] = Layout(game, fresh)
     return layout
+
+
+def _shapes(fresh: State) -> tuple:
+    """What the layout reads of a fresh state: each field's kind and lengths (the
+    state's fields nest two deep at most)."""
+    out: list[Any] = []
+    for v in attrgetter(*FIELDS)(fresh):
+        if isinstance(v, list):
+            out.append(tuple(len(x) if isinstance(x, list) else -1 for x in v))
+        else:
+            out.append(type(v).__name__)
+    return tuple(out)
 
 
 class Observer:
@@ -229,8 +224,7 @@ class Observer:
             if counts is not None:
                 put(f + "#count", counts)
         a, _ = sl["hex_terrain"]
-        b = state.game.base.board  # the board as dealt
-        board = [float(t) for t in b.hex_terrain] + [float(_number(b, h)) for h in range(len(b.hexes))]
+        board = self.layout.board(state.game.base)  # the board as dealt
         out[a:a + len(board)] = board
         return out
 
