@@ -32,10 +32,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from catandsl.players.random_player import below  # noqa: E402  (the random players' own draw)
+
 
 def _pick(rng: random.Random, legal) -> int:
-    from catandsl.players.random_player import below
-
     return int(legal[below(rng, len(legal))])
 
 
