@@ -144,8 +144,7 @@ class CatanEnv(gym.Env):
 
 
 def env_id(name: str) -> str:
-    """The registered id of a shipped scenario: `heading_for_new_shores` ->
-    `catandsl/HeadingForNewShores-v0`."""
+    """The registered id of a shipped scenario: `my_island` -> `catandsl/MyIsland-v0`."""
     return "catandsl/" + "".join(w[:1].upper() + w[1:] for w in re.split(r"[_/]+", name) if w) + "-v0"
 
 
