@@ -1,43 +1,77 @@
-"""Steps per second of the same random games played four ways: the raw engine
-(`state.legal_actions()` / `apply_action`), the raw engine with the Observer's tensor and
-mask made at every decision (what an RL environment must compute), the PettingZoo AEC
-environment (tensor, mask and numpy arrays per step), and the JSON-lines protocol
-(`catandsl engine` in a subprocess: one `legal_actions` and one `apply` or
-`sample_chance`+`apply` round trip per step). A step is one applied action, chance
-outcomes included. Not a test: figures depend on the machine.
+"""Steps per second of the same random games played through each way in: the raw engine
+(`state.legal_now()` / `apply_action`), the raw engine with the Observer's tensor and
+mask made at every decision (the straightforward way, `Observer.reference` and
+`legal_mask`, as lists; and the kept numpy buffers of adapters/arrays.py), the PettingZoo
+AEC environment, the Gymnasium environment (seat 0 learning, the others bots), the
+vector environment (several such games in one process), and the JSON-lines protocol
+(`catandsl engine` in a subprocess). A step is one applied action, chance outcomes
+included. Every way plays the same games: each decision picks uniformly among the legal
+actions with one shared generator, so every way applies the same actions.
 
-    python bench/embedding_overhead.py [--scenario base] [--players 3] [--games 3] [--seed 1]
+Warm: each way plays one game before it is timed; then the ways take turns `--repeats`
+times and each keeps its best. CPU time of this process (time.process_time) is what is
+measured, less disturbed by a loaded machine than the wall clock; the protocol's work
+is in another process, so it alone is timed by the wall clock. Not a test: figures
+depend on the machine; the ratios are what to compare.
+
+    python bench/embedding_overhead.py [--scenario base] [--players 3] [--games 3] [--seed 1] [--repeats 3]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from catandsl.players.random_player import below  # noqa: E402  (the random players' own draw)
 
-def raw(game, seed: int, observe: bool) -> int:
+
+def _pick(rng: random.Random, legal) -> int:
+    return int(legal[below(rng, len(legal))])
+
+
+class SharedBot:
+    """A bot that picks uniformly from the generator every other decision uses."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def choose(self, state) -> int:
+        return _pick(self.rng, state.legal_now())
+
+
+def raw(game, seed: int, observe: str = "") -> int:
     from catandsl.engine.observer import Observer
 
-    obs = Observer(game) if observe else None
+    obs = Observer(game)
+    arrays = None
+    if observe == "arrays":
+        from catandsl.adapters.arrays import ArrayObserver
+
+        arrays = ArrayObserver(obs)
     rng = random.Random(seed)
     s = game.new_initial_state()
     while not s.is_terminal():
         if s.is_chance_node():
             s.apply_action(s.sample_chance())
             continue
-        if obs is not None:
-            obs.tensor(s, s.current_player())
+        p = s.current_player()
+        if arrays is not None:
+            arrays.tensor(s, p)
+            arrays.mask(s)
+        elif observe == "reference":
+            obs.reference(s, p)
             obs.legal_mask(s)
-        legal = s.legal_actions()
-        s.apply_action(legal[rng.randrange(len(legal))])
+        s.apply_action(_pick(rng, s.legal_now()))
     return s.actions_applied
 
 
@@ -46,13 +80,53 @@ def pettingzoo(scenario, players: int, seed: int) -> int:
 
     from catandsl.adapters.pettingzoo import CatanAECEnv
 
-    env = CatanAECEnv(scenario, players=players, seed=seed)
+    env = CatanAECEnv(scenario, players=players)
     env.reset(seed=seed)
-    rng = np.random.default_rng(seed)
+    rng = random.Random(seed)
     for _ in env.agent_iter():
         obs, _, terminated, truncated, _ = env.last()
-        env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        env.step(None if terminated or truncated else _pick(rng, np.flatnonzero(obs["action_mask"])))
     return env.state.actions_applied
+
+
+def gymnasium(scenario, players: int, seed: int) -> int:
+    import numpy as np
+
+    from catandsl.adapters.gymnasium import CatanEnv
+
+    rng = random.Random(seed)
+    env = CatanEnv(scenario, players=players, opponents=[SharedBot(rng)] * players)
+    env.reset(seed=seed)
+    done = False
+    while not done:
+        _, _, terminated, truncated, _ = env.step(_pick(rng, np.flatnonzero(env.action_masks())))
+        done = terminated or truncated
+    return env.state.actions_applied
+
+
+def vector(scenario, players: int, seeds: list[int]) -> int:
+    """The games of `seeds` side by side in one CatanVectorEnv, each to its end."""
+    import numpy as np
+
+    from catandsl.adapters.vector import CatanVectorEnv
+
+    rngs = [random.Random(s) for s in seeds]
+    envs = CatanVectorEnv(len(seeds), scenario, players=players)
+    for env, rng in zip(envs.envs, rngs):
+        env.opponents = [SharedBot(rng)] * players
+    envs.reset(seed=list(seeds))
+    over = [False] * len(seeds)
+    steps = 0
+    while not all(over):
+        masks = envs.action_masks()
+        actions = [_pick(rng, np.flatnonzero(m)) if m.any() else 0 for rng, m in zip(rngs, masks)]
+        before = [(env.state, env.state.actions_applied) for env in envs.envs]
+        _, _, terminated, truncated, _ = envs.step(actions)
+        for k, env in enumerate(envs.envs):  # every action applied counts, a next game's too
+            state, applied = before[k]
+            steps += env.state.actions_applied - (applied if env.state is state else 0)
+            over[k] = over[k] or bool(terminated[k] or truncated[k])
+    return steps
 
 
 def protocol(proc, scenario_path: str, players: int, seed: int) -> int:
@@ -70,7 +144,7 @@ def protocol(proc, scenario_path: str, players: int, seed: int) -> int:
         if not legal["actions"]:
             break
         a = call({"call": "sample_chance", "state": state})["action"] if legal["chance"] else \
-            legal["actions"][rng.randrange(len(legal["actions"]))]
+            _pick(rng, legal["actions"])
         call({"call": "apply", "state": state, "action": a})
     steps = call({"call": "status", "state": state})["actions_applied"]
     call({"call": "close", "state": state})
@@ -85,29 +159,54 @@ def main() -> int:
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--games", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--no-protocol", action="store_true", help="leave the protocol out")
     a = ap.parse_args()
     scenario = catandsl.load(a.scenario)
-    games = [catandsl.new_game(scenario, players=a.players, seed=a.seed + k) for k in range(a.games)]
-    rows = []
+    seeds = [a.seed + k for k in range(a.games)]
+    games = {s: catandsl.new_game(scenario, players=a.players, seed=s) for s in seeds}
+    ways: list[tuple[str, Callable[[int], int], bool]] = [
+        ("raw engine", lambda s: raw(games[s], s), False),
+        ("engine + reference tensor and mask", lambda s: raw(games[s], s, "reference"), False),
+        ("engine + numpy tensor and mask", lambda s: raw(games[s], s, "arrays"), False),
+        ("PettingZoo AEC env", lambda s: pettingzoo(scenario, a.players, s), False),
+        ("Gymnasium env", lambda s: gymnasium(scenario, a.players, s), False),
+    ]
+    proc = None
+    if not a.no_protocol:
+        proc = subprocess.Popen([sys.executable, "-m", "catandsl", "engine"], cwd=ROOT, text=True,
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        ways.append(("protocol (wall clock)", lambda s: protocol(proc, a.scenario, a.players, s), True))
+    best: dict[str, tuple[int, float]] = {}
 
-    def timed(name: str, play) -> None:
-        t = time.perf_counter()
-        steps = sum(play(k) for k in range(a.games))
-        dt = time.perf_counter() - t
-        rows.append((name, steps, steps / dt))
+    def timed(name: str, play: Callable[[], int], wall: bool) -> None:
+        clock = time.perf_counter if wall else time.process_time
+        t = clock()
+        steps = play()
+        dt = clock() - t
+        if name not in best or dt < best[name][1]:
+            best[name] = (steps, dt)
 
-    timed("raw engine", lambda k: raw(games[k], a.seed + k, False))
-    timed("engine + Observer tensor and mask", lambda k: raw(games[k], a.seed + k, True))
-    timed("PettingZoo AEC env", lambda k: pettingzoo(scenario, a.players, a.seed + k))
-    proc = subprocess.Popen([sys.executable, "-m", "catandsl", "engine"], cwd=ROOT, text=True,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    timed("protocol (catandsl engine)", lambda k: protocol(proc, a.scenario, a.players, a.seed + k))
-    proc.stdin.close()
-    proc.wait()
-    base = rows[0][2]
-    print(f"{a.games} random games of {scenario.title}, {a.players} players (uniform over legal actions)")
-    for name, steps, rate in rows:
-        print(f"  {name:36s} {steps:8d} steps {rate:10,.0f} steps/s  x{base / rate:5.1f} the raw engine's time")
+    warm = a.seed + 10_000  # a game of its own, before the timed ones
+    games[warm] = catandsl.new_game(scenario, players=a.players, seed=warm)
+    for _, play, _ in ways:
+        play(warm)
+    vector(scenario, a.players, [warm])
+    for _ in range(a.repeats):
+        for name, play, wall in ways:
+            timed(name, lambda play=play: sum(play(s) for s in seeds), wall)
+        timed(f"vector env ({a.games} games at once)", lambda: vector(scenario, a.players, seeds), False)
+    if proc is not None:
+        proc.stdin.close()
+        proc.wait()
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    steps0, dt0 = best["raw engine"]
+    print(f"{a.games} random games of {scenario.title}, {a.players} players (uniform over legal actions), "
+          f"best of {a.repeats}; load average {load:.2f}")
+    for name, (steps, dt) in best.items():
+        rate = steps / dt
+        print(f"  {name:38s} {steps:8d} steps {rate:10,.0f} steps/s  x{(dt / steps) / (dt0 / steps0):5.2f} "
+              "the raw engine's time")
     return 0
 
 

@@ -12,6 +12,11 @@ uniformly random play, as in OpenSpiel's tests and rollouts, trades without end)
 steals and draws are chance nodes with the engine's outcomes; actions are the game's
 fixed action table; returns are the engine's (+1 the winner, -1 the others). The
 observation (string and tensor) is the engine's Observer for the player.
+
+Episodes: the first `new_initial_state()` is the game of `seed`; each later one is the
+next game the game object's own generator (seeded with `seed`) draws, so a map dealt
+at random is dealt anew each episode, the same sequence for the same parameters. (What
+else a seed fixes, dice and draws, is chance nodes here, sampled by the caller.)
 """
 
 from __future__ import annotations
@@ -21,8 +26,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from catandsl.adapters import make_game
-from catandsl.engine.observer import Observer
+from catandsl.adapters import load_scenario, make_game, next_seed
+from catandsl.adapters.arrays import observer_for
 
 SHORT_NAME = "catandsl"
 MAX_PLAYERS = 8
@@ -55,19 +60,35 @@ class CatanGame(pyspiel.Game):
         params = {**_GAME_TYPE.parameter_specification, **(params or {})}
         if not params["scenario"]:
             raise ValueError('the game "catandsl" needs a scenario: {"scenario": NAME or PATH}')
-        self.engine = make_game(str(params["scenario"]), int(params["players"]) or None,
-                                _options(str(params["options"])), int(params["seed"]))
+        self._setup = (load_scenario(str(params["scenario"])), int(params["players"]) or None,
+                       _options(str(params["options"])))
+        self._max_length = int(params["max_game_length"])
+        self._rng = np.random.default_rng(int(params["seed"]))
+        self._next_seed: int | None = int(params["seed"])  # the first episode's
+        self.engine = self._game(int(params["seed"]))
         g = self.engine
-        if int(params["max_game_length"]) > 0:  # a shorter bound than the scenario's: the game ends there
-            g.max_actions = min(g.max_actions, int(params["max_game_length"]))
-        self.observer = Observer(g)
+        self.observer = observer_for(g)
         info = pyspiel.GameInfo(num_distinct_actions=g.num_distinct_actions(),
                                 max_chance_outcomes=g.num_distinct_actions(), num_players=g.num_players,
                                 min_utility=-1.0, max_utility=1.0, max_game_length=g.max_game_length())
         super().__init__(_GAME_TYPE, info, {k: params[k] for k in _GAME_TYPE.parameter_specification})
 
+    def _game(self, seed: int) -> Any:
+        g = make_game(*self._setup, seed)
+        if self._max_length > 0:  # a shorter bound than the scenario's: the game ends there
+            g.max_actions = min(g.max_actions, self._max_length)
+        return g
+
     def new_initial_state(self, state: Any = None) -> CatanState:
-        return CatanState(self, state if state is not None else self.engine.new_initial_state())
+        """The next episode's first state (the game of `seed`, then the games the game's
+        generator draws), or a CatanState around an engine `state`."""
+        if state is not None:
+            return CatanState(self, state)
+        seed, self._next_seed = self._next_seed, None
+        if seed is None:
+            seed = next_seed(self._rng)
+        self.engine = self._game(seed)
+        return CatanState(self, self.engine.new_initial_state())
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> CatanObserver:
         return CatanObserver(self)
@@ -114,13 +135,13 @@ class CatanObserver:
     def __init__(self, game: CatanGame):
         self.observer = game.observer
         self.tensor = np.zeros(self.observer.size, np.float32)
-        self.dict = {name: self.tensor[a:z] for name, (a, z) in self.observer.slices.items()}
+        self.dict = {name: self.tensor[a:z] for name, (a, z) in self.observer.observer.slices.items()}
 
     def set_from(self, state: CatanState, player: int) -> None:
-        self.tensor[:] = self.observer.tensor(state.inner, player)
+        self.observer.tensor(state.inner, player, self.tensor)
 
     def string_from(self, state: CatanState, player: int) -> str:
-        return self.observer.string(state.inner, player)
+        return self.observer.observer.string(state.inner, player)
 
 
 def register() -> None:

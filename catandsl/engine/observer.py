@@ -1,9 +1,9 @@
 """Observations as fixed-size numbers, in OpenSpiel's sense: one flat tensor per player
 with named slices, a string form, and a legal-action mask over the game's action table.
 
-The tensor is made from `state.observation(player)` (so it shows exactly what that
-player may see) and laid out from the state's own fields (`state.FIELDS`), so a field
-the engine gains is observed without being listed here:
+The tensor shows what `state.observation(player)` shows, and it is laid out from the
+state's own fields (`state.FIELDS`), so a field the engine gains is observed without
+being listed here:
 
 - a number or flag is one entry; `stage` is one-hot (setup, turn, over); other strings
   are left out (`reason` says why a game ended, nothing to decide on);
@@ -22,21 +22,35 @@ the engine gains is observed without being listed here:
     obs.tensor(state, player)                    # list[float] of obs.size
     obs.string(state, player)                    # the observation as sorted JSON
     obs.legal_mask(state)                        # list[int] of game.num_distinct_actions()
+
+Speed. The layout (`Layout`) is planned once and shared by the games whose fresh states
+have the same shapes (the games of one scenario, player count and options). A `Tensor`
+keeps one seat's numbers in a buffer (a list, or a numpy array: catandsl/adapters/arrays.py)
+and, at each `update`, rewrites only the fields whose values differ from those it last
+wrote: the comparison runs over the state's own lists in C, and a step changes a few
+fields. `Observer.reference` makes the same numbers the straightforward way, from
+`state.observation(player)`; the tests hold the two equal on every shipped scenario.
 """
 
 from __future__ import annotations
 
 import json
+from itertools import chain, compress
+from operator import attrgetter, ne
 from typing import TYPE_CHECKING, Any
 
 from catandsl.engine import flow
 from catandsl.engine.state import FIELDS, State
+from catandsl.rules import scoring
 from catandsl.rules.base import PROMPTS
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game
 
 STAGES = ("setup", "turn", "over")
+_STAGE_AT = {s: k for k, s in enumerate(STAGES)}
+WHOLE = "whole"  # a field the view shows as its count only (the deck)
+MAX_LAYOUTS = 32
 
 
 def _shape(v: Any) -> Any:
@@ -50,45 +64,141 @@ def _size(shape: Any) -> int:
     return 1 if shape is None else sum(_size(x) for x in shape)
 
 
-class Observer:
-    def __init__(self, game: Game):
-        self.game = game
-        fresh = State(game)
+class FieldPlan:
+    """Where one field of the state lies in the tensor, and how the views hide it."""
+
+    __slots__ = ("name", "shape", "hidden", "start", "stop", "len_at", "count", "rows", "hiding")
+
+    def __init__(self, name: str, shape: Any, hidden: bool):
+        self.name = name
+        self.shape = shape  # its shape in a fresh state (_shape)
+        self.hidden = hidden  # some seat's view hides some of it
+        self.start = self.stop = self.len_at = 0
+        self.count: tuple[int, int] | None = None  # the FIELD#count slice
+        # for a list of flat rows (hands: [seat][resource]), each row's fresh length
+        self.rows: tuple[int, ...] | None = None
+        if isinstance(shape, list) and shape and all(isinstance(x, list) and not any(x) for x in shape):
+            self.rows = tuple(len(x) for x in shape)
+        # per viewer and per seat whose turn it is: None (shown), WHOLE, or the rows hidden
+        self.hiding: list[list[Any]] = []
+
+
+class Layout:
+    """The tensor's layout, planned from a fresh state of a game: `size`, `slices` (name
+    -> (start, stop)), the prompt kinds of the `prompt` one-hot, and a plan per observed
+    field. Shared by every game whose fresh state has the same shapes (`layout_of`)."""
+
+    def __init__(self, game: Game, fresh: State):
+        n = game.num_players
         full = fresh.to_json()
-        views = [fresh.observation(p) for p in range(game.num_players)]
-        fresh.turn_player = game.num_players - 1  # what is hidden from a player whose turn it is not
-        views += [fresh.observation(p) for p in range(game.num_players)]
-        standing = sorted({type(p).KIND for p in flow.STANDING.values()} | set(PROMPTS))
-        self.prompt_kinds: tuple[str, ...] = tuple(standing)
-        self._fields: list[tuple[str, Any, bool]] = []  # (field, fresh shape, may be hidden)
-        layout: list[tuple[str, int]] = [("seat", game.num_players), ("to_act", 1),
-                                         ("prompt", len(self.prompt_kinds)), ("stage", len(STAGES)),
-                                         ("scores", game.num_players)]
+        self.num_players = n
+        self.num_hexes = len(game.board.hexes)
+        self.prompt_kinds: tuple[str, ...] = tuple(
+            sorted({type(p).KIND for p in flow.STANDING.values()} | set(PROMPTS)))
+        self.prompt_at = {k: i for i, k in enumerate(self.prompt_kinds)}
+        # every seat's view with every seat to play: what each may see when
+        views: list[list[dict]] = [[{}] * n for _ in range(n)]
+        for t in range(n):
+            fresh.turn_player = t
+            for p in range(n):
+                views[p][t] = fresh.observation(p, copy=False)
+        fresh.turn_player = 0
+        self.fields: list[FieldPlan] = []
+        layout: list[tuple[str, int]] = [("seat", n), ("to_act", 1), ("prompt", len(self.prompt_kinds)),
+                                         ("stage", len(STAGES)), ("scores", n)]
         for f in FIELDS:
-            if f == "stage" or f not in views[0] or isinstance(full[f], str):
+            if f == "stage" or f not in views[0][0] or isinstance(full[f], str):
                 continue  # stage is one-hot above; the seed is hidden; strings are left out
             shape = _shape(full[f])
-            hidden = any(_hides(full[f], v[f]) for v in views)
-            self._fields.append((f, shape, hidden))
+            plan = FieldPlan(f, shape, any(_hides(full[f], views[p][t][f]) for p in range(n) for t in range(n)))
+            plan.hiding = [[_hidden_part(full[f], views[p][t][f]) for t in range(n)] for p in range(n)]
+            self.fields.append(plan)
             layout.append((f, _size(shape)))
             if isinstance(shape, list):
                 layout.append((f + "#len", 1))
-            if hidden:
+            if plan.hidden:
                 layout.append((f + "#count", len(shape) if shape and any(isinstance(x, list) for x in shape) else 1))
-        b = game.board
-        layout += [("hex_terrain", len(b.hexes)), ("hex_number", len(b.hexes))]
+        layout += [("hex_terrain", self.num_hexes), ("hex_number", self.num_hexes)]
         self.slices: dict[str, tuple[int, int]] = {}
         at = 0
-        for name, n in layout:
-            self.slices[name] = (at, at + n)
-            at += n
+        for name, k in layout:
+            self.slices[name] = (at, at + k)
+            at += k
         self.size = at
-        self._board = [float(t) for t in b.hex_terrain] + [float(_number(b, h)) for h in range(len(b.hexes))]
+        for plan in self.fields:
+            plan.start, plan.stop = self.slices[plan.name]
+            plan.len_at = self.slices[plan.name + "#len"][0] if isinstance(plan.shape, list) else -1
+            plan.count = self.slices.get(plan.name + "#count")
+        self.get = attrgetter(*(p.name for p in self.fields))  # the observed fields' values, in order
+        self.field_at = {p.name: k for k, p in enumerate(self.fields)}
+        self.hidden_fields = tuple(k for k, p in enumerate(self.fields) if p.hidden)
+        _check_counts(self, fresh)
+
+    def board(self, game: Game) -> list[float]:
+        """`hex_terrain` then `hex_number` of a game's board as dealt."""
+        b = game.board
+        return [float(t) for t in b.hex_terrain] + [float(_number(b, h)) for h in range(len(b.hexes))]
+
+
+_LAYOUTS: dict[tuple, Layout] = {}
+
+
+def layout_of(game: Game) -> Layout:
+    """The layout of a game's tensor: the one already planned for a game whose fresh
+    state has the same shapes (the games of one scenario, player count and options), or
+    planned now."""
+    fresh = State(game)
+    key = (game.num_players, len(game.board.hexes), tuple(sorted(PROMPTS)), _shapes(fresh))
+    known = _LAYOUTS.get(key)
+    if known is not None:
+        return known
+    if len(_LAYOUTS) >= MAX_LAYOUTS:
+        _LAYOUTS.clear()
+    layout = _LAYOUTS[key] = Layout(game, fresh)
+    return layout
+
+
+def _shapes(fresh: State) -> tuple:
+    """What the layout reads of a fresh state: each field's kind and lengths (the
+    state's fields nest two deep at most)."""
+    out: list[Any] = []
+    for v in attrgetter(*FIELDS)(fresh):
+        if isinstance(v, list):
+            out.append(tuple(len(x) if isinstance(x, list) else -1 for x in v))
+        else:
+            out.append(type(v).__name__)
+    return tuple(out)
+
+
+class Observer:
+    """A game's observations: the tensor (`tensor`, its `size` and `slices`), the string
+    form and the legal-action mask. Cheap to make: the layout is shared (`layout_of`)."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.layout = layout_of(game)
+        self.size = self.layout.size
+        self.slices = self.layout.slices
+        self.prompt_kinds = self.layout.prompt_kinds
+        self._tensors: dict[int, Tensor] = {}
 
     def tensor(self, state: State, player: int) -> list[float]:
         """What `player` may see, as `self.size` numbers (ints and floats) laid out by
-        `self.slices`."""
-        g = self.game
+        `self.slices`: a new list."""
+        t = self._tensors.get(player)
+        if t is None:
+            t = self._tensors[player] = self.tracker(self.game.check_seat(player, "observation"),
+                                                     [0.0] * self.size)
+        return t.update(state)[:]
+
+    def tracker(self, player: int, buffer: Any) -> Tensor:
+        """A `Tensor`: `player`'s numbers kept in `buffer` (a list or array of `size`)."""
+        return Tensor(self.layout, self.game.check_seat(player, "observation"), buffer)
+
+    def reference(self, state: State, player: int) -> list[float]:
+        """The tensor made the straightforward way, from `state.observation(player)`:
+        what `tensor` must equal (slow: a fresh list and every field flattened)."""
+        n = self.layout.num_players
         view = state.observation(player, copy=False)  # checks the seat; read only
         out = [0.0] * self.size
         sl = self.slices
@@ -97,15 +207,16 @@ class Observer:
             a, z = sl[name]
             out[a:z] = (values + [0.0] * (z - a))[: z - a]
 
-        put("seat", [float(p == player) for p in range(g.num_players)])
+        put("seat", [float(p == player) for p in range(n)])
         put("to_act", [float(state.current_player() == player)])
         kind = type(state.top()).KIND
         put("prompt", [float(k == kind) for k in self.prompt_kinds])
         put("stage", [float(state.stage == s) for s in STAGES])
         put("scores", [float(x) for x in view["scores"]])
-        for f, shape, hidden in self._fields:
+        for plan in self.layout.fields:
+            f, shape = plan.name, plan.shape
             values: list[float] = []
-            counts: list[float] | None = [] if hidden else None
+            counts: list[float] | None = [] if plan.hidden else None
             _flatten(shape, view[f], values, counts)
             put(f, values)
             if isinstance(shape, list):
@@ -113,7 +224,8 @@ class Observer:
             if counts is not None:
                 put(f + "#count", counts)
         a, _ = sl["hex_terrain"]
-        out[a:a + len(self._board)] = self._board
+        board = self.layout.board(state.game.base)  # the board as dealt
+        out[a:a + len(board)] = board
         return out
 
     def string(self, state: State, player: int) -> str:
@@ -127,6 +239,263 @@ class Observer:
             for a in state.legal_now():
                 mask[a] = 1
         return mask
+
+
+_STALE = object()  # what a Tensor "last wrote" for a field it must write: equal to nothing
+
+
+class Tensor:
+    """One seat's tensor kept in `buffer` (a list, or a float32 numpy array, of the
+    layout's size): `update(state)` rewrites the fields whose values differ from those
+    it last wrote, and the per-state parts (`to_act`, `prompt`, `stage`, `scores`), and
+    returns the buffer. The values are compared, not tracked, so any state of a game of
+    this layout may come next (a clone, another game's, one edited by hand)."""
+
+    def __init__(self, layout: Layout, player: int, buffer: Any):
+        self.layout = layout
+        self.player = player
+        self.buffer = buffer
+        buffer[:] = [0.0] * layout.size
+        buffer[layout.slices["seat"][0] + player] = 1.0
+        self._shown: list[Any] = [_STALE] * len(layout.fields)
+        self._writers = [_writer(plan, buffer, player) for plan in layout.fields]
+        self._copies = [_copier(plan.name) for plan in layout.fields]
+        self._index = range(len(layout.fields))
+        self._at = (layout.slices["to_act"][0], layout.slices["prompt"][0], layout.slices["stage"][0])
+        self._game: Any = None
+        self._base: Any = None
+        self._turn = -1
+        self._kind = self._stage = -1
+        self._scores: list[float] = []
+        self._score_game: Any = None
+        # the observed fields the scores read when last counted, or None: count every time
+        self._score_reads: frozenset[int] | None = None
+        self._to_act: bool | None = None
+
+    def update(self, s: State) -> Any:
+        lay, buf, shown = self.layout, self.buffer, self._shown
+        if s.game is not self._game:
+            self._new_game(s)
+        if s.turn_player != self._turn:
+            self._new_turn(s.turn_player)
+        values = lay.get(s)
+        changed = list(compress(self._index, map(ne, values, shown)))
+        if changed:
+            writers, copies, turn = self._writers, self._copies, s.turn_player
+            for k in changed:
+                v = values[k]
+                writers[k](v, turn)
+                shown[k] = copies[k](v)
+        to_act = s.current_player() == self.player
+        if to_act is not self._to_act:
+            self._to_act = to_act
+            buf[self._at[0]] = float(to_act)
+        kind = lay.prompt_at.get(type(s.top()).KIND, -1)
+        if kind != self._kind:
+            self._one_hot(self._at[1], self._kind, kind)
+            self._kind = kind
+        stage = _STAGE_AT.get(s.stage, -1)
+        if stage != self._stage:
+            self._one_hot(self._at[2], self._stage, stage)
+            self._stage = stage
+        reads = self._score_reads
+        if reads is None or not reads.isdisjoint(changed) or s.game is not self._score_game:
+            self._count_scores(s)
+        return buf
+
+    def _one_hot(self, at: int, before: int, now: int) -> None:
+        if before >= 0:
+            self.buffer[at + before] = 0.0
+        if now >= 0:
+            self.buffer[at + now] = 1.0
+
+    def _new_game(self, s: State) -> None:
+        """A state of another game (or of a changed board): the board as dealt, written
+        once per game."""
+        self._game = s.game
+        if s.game.base is not self._base:
+            self._base = s.game.base
+            lay = self.layout
+            a, z = lay.slices["hex_terrain"][0], lay.slices["hex_number"][1]
+            self.buffer[a:z] = lay.board(self._base)
+
+    def _new_turn(self, turn: int) -> None:
+        """What the view hides may change with the turn: rewrite what it changes."""
+        before, self._turn = self._turn, turn
+        for k in self.layout.hidden_fields:
+            hiding = self.layout.fields[k].hiding[self.player]
+            if before < 0 or hiding[before] != hiding[turn]:
+                self._shown[k] = _STALE
+
+    def _count_scores(self, s: State) -> None:
+        """The scores as State.observation shows them (the seat's own points, the others'
+        public points), noting the fields they read: until one of those changes, they
+        stay as they are (the counting reads the state and nothing else)."""
+        lay, p = self.layout, self.player
+        seen = _Recorder(s)
+        scores = [float(scoring.points(seen, q) if q == p else scoring.public_points(seen, q))
+                  for q in range(lay.num_players)]
+        seen.names.discard("game")
+        self._score_game = s.game
+        self._score_reads = frozenset(lay.field_at[f] for f in seen.names) \
+            if seen.names <= lay.field_at.keys() else None
+        if scores != self._scores:
+            self._scores = scores
+            a, z = lay.slices["scores"]
+            self.buffer[a:z] = scores
+
+
+class _Recorder:
+    """A state seen through a recorder of the attributes read (`names`)."""
+
+    __slots__ = ("_state", "names")
+
+    def __init__(self, state: State):
+        self._state = state
+        self.names: set[str] = set()
+
+    def __getattr__(self, name: str) -> Any:
+        self.names.add(name)
+        return getattr(self._state, name)
+
+
+def _copier(field: str) -> Any:
+    """How to keep what a field showed, by its declared type (as State.clone copies it):
+    a value as it is, a list copied, a list of lists row by row."""
+    declared = State.__annotations__[field]
+    if declared.startswith("list[list"):
+        return _rows_copy
+    return list.copy if declared.startswith("list") else _same
+
+
+def _same(v: Any) -> Any:
+    return v
+
+
+def _rows_copy(v: list) -> list:
+    return [x[:] if type(x) is list else x for x in v]
+
+
+def _writer(plan: FieldPlan, buf: Any, player: int) -> Any:
+    """A function (value, seat to play) that writes one field's entries into `buf`
+    exactly as `Observer.reference` lays them out: the common shapes directly, anything
+    else through `_flatten` (the reference's own code)."""
+    a, z, len_at, count = plan.start, plan.stop, plan.len_at, plan.count
+    shape, n = plan.shape, plan.stop - plan.start
+    hiding = plan.hiding[player]
+    zeros = [0.0] * n
+    # what this writer last wrote of the field's length and of what the view hid (a
+    # write of the same skips them: the buffer holds them already); None: unknown
+    last: list[Any] = [None, None]
+
+    def general(v: Any, turn: int) -> None:
+        seen = _seen(v, hiding[turn])
+        values: list[float] = []
+        counts: list[float] | None = [] if count is not None else None
+        _flatten(shape, seen, values, counts)
+        buf[a:z] = (values + zeros)[:n]
+        if len_at >= 0:
+            buf[len_at] = float(len(seen) if isinstance(seen, list) else len(shape))
+        if counts is not None and count is not None:
+            buf[count[0]:count[1]] = (counts + [0.0] * (count[1] - count[0]))[:count[1] - count[0]]
+        last[0] = last[1] = None
+
+    if shape is None:
+        def scalar(v: Any, turn: int) -> None:
+            buf[a] = float(v) if isinstance(v, (int, float)) else 0.0
+        return scalar
+    if not shape or shape[0] is None:  # a flat list (_flatten's one step)
+        def flat(v: Any, turn: int) -> None:
+            if hiding[turn] is not None:
+                general(v, turn)
+                return
+            k = len(v)
+            if k >= n:
+                if n:
+                    buf[a:z] = v[:n] if k > n else v
+            else:
+                buf[a:a + k] = v
+                buf[a + k:z] = zeros[:n - k]
+            if last[0] != k:
+                buf[len_at] = float(k)
+                last[0] = k
+            if count is not None:
+                buf[count[0]] = float(sum(x for x in v if isinstance(x, int)))
+        return flat
+    rows = plan.rows
+    if rows is not None:  # rows of ints, each as long as in a fresh state: row by row
+        rows_list = list(rows)
+        starts = [a + sum(rows[:i]) for i in range(len(rows))]
+
+        def table(v: Any, turn: int) -> None:
+            hide = hiding[turn]
+            if hide == WHOLE or list(map(len, v)) != rows_list:
+                general(v, turn)
+                return
+            if hide is None:
+                buf[a:z] = list(chain.from_iterable(v))
+            elif last[1] is hide:  # the hidden rows are zeros already: the others only
+                for i, row in enumerate(v):
+                    if i not in hide and row:
+                        buf[starts[i]:starts[i] + len(row)] = row
+            else:
+                buf[a:z] = list(chain.from_iterable(
+                    zeros[:len(row)] if i in hide else row for i, row in enumerate(v)))
+            last[1] = hide
+            if last[0] is None:
+                buf[len_at] = float(len(v))
+                last[0] = len(v)
+            if count is not None:
+                buf[count[0]:count[1]] = [float(sum(row)) for row in v]
+        return table
+    return general
+
+
+def _seen(v: Any, hide: Any) -> Any:
+    """A field as the view shows it: whole as its count, or some rows as theirs."""
+    if hide is None or not isinstance(v, list):
+        return v
+    if hide == WHOLE:
+        return sum(v)
+    return [sum(row) if i in hide else row for i, row in enumerate(v)]
+
+
+def _hidden_part(full: Any, seen: Any) -> Any:
+    """What a view hides of a field: None, WHOLE (shown as a number) or the rows it
+    shows as numbers."""
+    if not isinstance(full, list):
+        return None
+    if not isinstance(seen, list):
+        return WHOLE
+    rows = frozenset(k for k, (x, y) in enumerate(zip(full, seen)) if isinstance(x, list) and not isinstance(y, list))
+    return rows or None
+
+
+def _check_counts(layout: Layout, fresh: State) -> None:
+    """The Tensor writes a hidden part's count as its sum (what State.observation shows
+    for it): check that on a state whose hidden numbers all differ, for every view."""
+    if not layout.hidden_fields:
+        return
+    probe = fresh.clone()
+    k = 0
+    for i in layout.hidden_fields:
+        v = getattr(probe, layout.fields[i].name)
+        for j, x in enumerate(v):
+            if isinstance(x, list):
+                x[:] = range(k + 1, k + 1 + len(x))
+                k += len(x)
+            else:
+                v[j] = k = k + 1
+    n = layout.num_players
+    for t in range(n):
+        probe.turn_player = t
+        for p in range(n):
+            view = probe.observation(p, copy=False)
+            for i in layout.hidden_fields:
+                plan = layout.fields[i]
+                if _seen(getattr(probe, plan.name), plan.hiding[p][t]) != view[plan.name]:
+                    raise AssertionError(f"the Observer shows a hidden part of {plan.name} as its sum, "
+                                         "but State.observation shows it otherwise")
 
 
 def _hides(full: Any, seen: Any) -> bool:

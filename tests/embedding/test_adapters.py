@@ -1,5 +1,7 @@
 """The adapters (extra `rl`): PettingZoo's api_test and Gymnasium's check_env pass for
-every shipped scenario; OpenSpiel's random-simulation test and MCTS bot run on one."""
+every shipped scenario, the latter without a warning on the registered ids
+(`gymnasium.make("catandsl/Base-v0")`); the vector environment plays the games its
+single environments play; OpenSpiel's random-simulation test and MCTS bot run on one."""
 
 from __future__ import annotations
 
@@ -12,11 +14,14 @@ import pytest
 from catandsl import resources
 
 pytest.importorskip("pettingzoo", reason="the `rl` extra is not installed")  # CI installs it (.ci/run)
+import gymnasium as gym  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test  # noqa: E402
 
-from catandsl.adapters.gymnasium import CatanEnv  # noqa: E402
+from catandsl.adapters import load_scenario  # noqa: E402
+from catandsl.adapters.gymnasium import EPISODE_STEPS, CatanEnv, env_id  # noqa: E402
 from catandsl.adapters.pettingzoo import CatanAECEnv  # noqa: E402
+from catandsl.adapters.vector import CatanVectorEnv  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = [s.name for s in resources.shipped_scenarios()]
@@ -31,14 +36,28 @@ def test_every_shipped_scenario_is_offered():
 def test_pettingzoo_api_test(name):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # its advice to prefer a Box space: the mask needs a Dict
-        api_test(CatanAECEnv(name, players=3), num_cycles=20, verbose_progress=False)
+        api_test(CatanAECEnv(name, players=3, seed=0), num_cycles=20, verbose_progress=False)
 
 
 @pytest.mark.parametrize("name", SHIPPED)
-def test_gymnasium_check_env(name):
+def test_gymnasium_make_and_check_env_say_nothing(name):
+    env = gym.make(env_id(name), players=3)
+    assert env.spec.id == env_id(name) and env.spec.max_episode_steps == EPISODE_STEPS
+    assert env.unwrapped.scenario is load_scenario(name)  # (compiled once per process)
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        check_env(CatanEnv(name, players=3), skip_render_check=True)
+        warnings.simplefilter("error")  # any warning fails: check_env is silent
+        check_env(env.unwrapped)
+
+
+def test_every_shipped_scenario_is_registered_and_a_file_through_scenario_v0():
+    ids = [k for k in gym.registry if k.startswith("catandsl/")]
+    assert sorted(ids) == sorted([env_id(n) for n in SHIPPED] + ["catandsl/Scenario-v0"])
+    assert env_id("heading_for_new_shores") == "catandsl/HeadingForNewShores-v0"
+    env = gym.make("catandsl/Scenario-v0", scenario=TINY, players=2)
+    obs, info = env.reset(seed=3)
+    assert env.unwrapped.game.num_players == 2 and obs.shape == env.observation_space.shape and info["seed"] == 3
+    with pytest.raises(TypeError):
+        gym.make("catandsl/Scenario-v0")  # which scenario: a file or a name is needed
 
 
 def test_a_pettingzoo_game_runs_to_its_end_with_masked_random_agents():
@@ -75,6 +94,39 @@ def test_gymnasium_terminates_on_a_win_and_refuses_a_masked_action():
         done = terminated or truncated
     assert terminated and info["reason"] == "victory" and reward in (1.0, -1.0)
     assert env.observation_space.contains(obs)
+
+
+def test_the_vector_env_plays_what_its_single_envs_play():
+    envs = gym.make_vec("catandsl/Scenario-v0", num_envs=3, vectorization_mode="vector_entry_point",
+                        scenario=TINY, players=2)
+    assert isinstance(envs.unwrapped, CatanVectorEnv) and envs.observation_space.shape[0] == 3
+    singles = [CatanEnv(TINY, players=2) for _ in range(3)]
+    obs, infos = envs.reset(seed=20)
+    for k, env in enumerate(singles):
+        one, info = env.reset(seed=20 + k)
+        assert np.array_equal(obs[k], one) and infos["seed"][k] == info["seed"]
+    rng = np.random.default_rng(0)
+    ended = np.zeros(3, bool)
+    episodes = 0
+    for _ in range(1500):
+        masks = envs.unwrapped.action_masks()
+        assert masks.dtype == bool and all(np.array_equal(m, e.action_masks()) for m, e in zip(masks, singles))
+        actions = [int(rng.choice(np.flatnonzero(m))) if m.any() else 0 for m in masks]  # (an ended game: ignored)
+        obs, rewards, terminated, truncated, _ = envs.step(actions)
+        for k, env in enumerate(singles):
+            if ended[k]:  # the vector reset this game at this step (autoreset): the single one too
+                one, _ = env.reset()
+                assert np.array_equal(obs[k], one) and rewards[k] == 0.0
+                ended[k] = False
+                continue
+            one, reward, te, tr, _ = env.step(actions[k])
+            assert np.array_equal(obs[k], one) and (rewards[k], terminated[k], truncated[k]) == (reward, te, tr)
+            ended[k] = te or tr
+            episodes += ended[k]
+    assert episodes >= 3
+    sync = gym.make_vec("catandsl/Scenario-v0", num_envs=2, vectorization_mode="sync", scenario=TINY, players=2)
+    obs, _ = sync.reset(seed=20)
+    assert np.array_equal(obs[0], singles[0].reset(seed=20)[0])
 
 
 def test_openspiel_random_simulation_and_mcts():

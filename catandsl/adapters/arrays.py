@@ -1,0 +1,88 @@
+"""The Observer's numbers as numpy arrays, for learners: each seat's tensor kept in a
+preallocated float32 buffer and rewritten where the state changed (engine/observer.py's
+`Tensor`), and legal-action masks as int8 arrays.
+
+    arrays = ArrayObserver(Observer(game))
+    arrays.tensor(state, seat)        # float32 (size,): a new array each call
+    arrays.tensor(state, seat, out)   # written into `out` (a row of a batch, say)
+    arrays.mask(state)                # int8 (actions,): 1 where the player to act may act
+
+The arrays equal `np.asarray(observer.tensor(state, seat), np.float32)` and
+`np.asarray(observer.legal_mask(state), np.int8)` (the tests compare them). One
+ArrayObserver serves every game of its layout (a new game each episode): the board's
+part of the buffers is rewritten when the state's game changes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from catandsl.engine.observer import Observer, Tensor
+
+OBSERVATIONS = ("tensor", "features")  # what the environments' `observation=` takes
+
+
+class ArrayObserver:
+    """An Observer's tensors and masks as numpy arrays, one kept buffer per seat."""
+
+    def __init__(self, observer: Observer):
+        self.observer = observer
+        self.layout = observer.layout
+        self.size = observer.size
+        self.num_actions = observer.game.num_distinct_actions()
+        self._tensors: dict[int, Tensor] = {}
+
+    def tracker(self, player: int) -> Tensor:
+        t = self._tensors.get(player)
+        if t is None:
+            t = self._tensors[player] = self.observer.tracker(player, np.zeros(self.size, np.float32))
+        return t
+
+    def tensor(self, state: Any, player: int, out: np.ndarray | None = None) -> np.ndarray:
+        """`player`'s tensor: a new array, or written into `out`."""
+        t = self._tensors.get(player)
+        buf = (t if t is not None else self.tracker(player)).update(state)
+        if out is None:
+            return buf.copy()
+        out[:] = buf
+        return out
+
+    def mask(self, state: Any, out: np.ndarray | None = None) -> np.ndarray:
+        return legal_mask(state, self.num_actions, out)
+
+
+def legal_mask(state: Any, num_actions: int, out: np.ndarray | None = None) -> np.ndarray:
+    """1 for each action id the player to act may take now (all 0 at a chance node or the
+    end), int8: a new array, or written into `out`."""
+    if out is None:
+        out = np.zeros(num_actions, np.int8)
+    else:
+        out[:] = 0
+    if not state.is_terminal() and not state.is_chance_node():
+        legal = state.legal_now()
+        out[np.fromiter(legal, np.intp, len(legal))] = 1
+    return out
+
+
+def observer_for(game: Any, kind: str = "tensor", previous: Any = None) -> Any:
+    """The array observer of `kind` ("tensor" or "features") for a game: `previous` when
+    it serves games of the same layout (so its buffers are kept), else a new one. A
+    game whose observation differs in size from `previous`'s is an error: an
+    environment's observation space is fixed."""
+    observer = Observer(game)
+    if previous is not None and previous.layout is observer.layout and \
+            previous.num_actions == game.num_distinct_actions():
+        return previous
+    if kind == "features":
+        from catandsl.adapters.features import FeatureObserver
+
+        made: Any = FeatureObserver(observer)
+    else:
+        made = ArrayObserver(observer)
+    if previous is not None and (made.size, made.num_actions) != (previous.size, previous.num_actions):
+        raise ValueError(f"this game's observation has {made.size} numbers and {made.num_actions} actions, "
+                         f"the environment's {previous.size} and {previous.num_actions}: the scenario's games "
+                         "differ in shape (a map dealt at another size?)")
+    return made
