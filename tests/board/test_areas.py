@@ -84,3 +84,69 @@ def test_the_set_up_keeps_out_and_the_first_settlement_inside_scores(game):
     assert [owned_in_area(s, p, "strip", ["settlement"]) for p in range(3)] == [1, 1, 0]
     assert owned_in_area(s, 0, "strip", ["city", "road"]) == 0
     assert [t for t in s.vp_tokens if t[2]] == [[0, spots[0], 2]]
+
+
+# A wagon travels path by path and stands beside whatever is on its path: the area's
+# counts take it where it stands, and follow it when it travels out.
+WAGONS = """
+scenario wagons "Wagons in the strip" {
+  uses base
+  token mark { supply 10 }
+  piece wagon {
+    on path where land(at)
+    limit 1
+    travels {
+      points 4
+      step_cost 1
+    }
+  }
+  rule wagon_in_the_strip {
+    on traveled(wagon) if owned_in_area(player, strip, [wagon]) > 0 and pieces_in_area(strip, [wagon]) > 0 {
+      give_tokens(player, mark, 1)
+    }
+  }
+  turn {
+    phase roll { roll; play }
+    phase main { trade; build; buy; play; travel }
+  }
+  map {
+    rows \"\"\"
+      f8  h5  m4
+        p6  f9
+    \"\"\"
+    legend { f forest; h hills; m mountains; p pasture }
+    area strip [(0, 0)]
+  }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def wagons(tmp_path_factory):
+    path = tmp_path_factory.mktemp("areas") / "wagons.catan"
+    path.write_text(WAGONS, encoding="utf-8")
+    return catandsl.new_game(catandsl.load(path), 3, {}, 1)
+
+
+def test_a_travelling_piece_counts_in_the_area_where_it_stands(wagons):
+    from catandsl.rules.travel import Travel
+
+    g = wagons
+    b = g.board
+    inside = sorted(k for k, ends in enumerate(b.path_ends) if set(ends) <= set(b.area_corners["strip"]))
+    # a path of the strip with a path outside it at one end (the wagon steps out there)
+    at, out = next((k, x) for k in inside for c in b.path_ends[k] for x in b.corner_paths[c]
+                   if x not in inside and set(b.path_ends[x]) - set(b.area_corners["strip"]))
+    state = catandsl.position(g).place(1, "road", at).place(1, "wagon", at).place(0, "wagon", out) \
+        .turn(1, phase="main").state()
+    assert pieces_in_area(state, "strip", ["wagon"]) == 1  # player 0's wagon stands outside
+    assert pieces_in_area(state, "strip", ["wagon", "road"]) == 2
+    assert [owned_in_area(state, p, "strip", ["wagon"]) for p in range(3)] == [0, 1, 0]
+    # a step inside the strip, then one out: the rule pays only while the wagon is in it
+    step_in = next(x for c in b.path_ends[at] for x in b.corner_paths[c] if x in inside and x != at)
+    state.apply_action(g.action_id[Travel("wagon", at, step_in)])
+    assert state.tokens_held[1][g.token_index["mark"]] == 1
+    back_out = next(x for c in b.path_ends[step_in] for x in b.corner_paths[c] if x not in inside)
+    state.apply_action(g.action_id[Travel("wagon", step_in, back_out)])
+    assert owned_in_area(state, 1, "strip", ["wagon"]) == pieces_in_area(state, "strip", ["wagon"]) == 0
+    assert state.tokens_held[1][g.token_index["mark"]] == 1
