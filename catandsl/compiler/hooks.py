@@ -261,11 +261,12 @@ class HookLowering:
         found = self.names.lookup(node.name, expected)
         if found is not None:
             op, type_ = found
+            name = model.Expr(op, value=node.name)
             if type_ == "island":
-                self.ctx.island_uses.append((node.name, node.span))
+                self.ctx.island_uses.append((node.name, node.span, name))
             elif type_ == "area":
-                self.ctx.area_uses.append((node.name, node.span))
-            return model.Expr(op, value=node.name), type_
+                self.ctx.area_uses.append((node.name, node.span, name))
+            return name, type_
         known = set(scope.variables) | self.names.known()
         hint = did_you_mean(node.name, known)
         self.ctx.error("E0505", f"unknown name `{node.name}`", node.span,

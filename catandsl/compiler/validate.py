@@ -4,6 +4,7 @@ board's own errors point back at the map's lines)."""
 
 from __future__ import annotations
 
+from dataclasses import fields, is_dataclass
 from typing import TYPE_CHECKING
 
 from catandsl.compiler.context import Context
@@ -74,6 +75,15 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> Non
             seen.add(key)
             ctx.diagnostics.append(d)
 
+    # each island or area name a rule reads, by the declarations holding it: a name read
+    # only by declarations a configuration leaves out (a rule under `for 4 players`)
+    # needs no place on that configuration's map
+    holders = _holders(scenario, {id(e) for _, _, e in (*ctx.area_uses, *ctx.island_uses)})
+
+    def in_effect(expr: model.Expr, live: set[int]) -> bool:
+        found = holders.get(id(expr))
+        return not found or not found.isdisjoint(live)  # (found nowhere: checked anyway)
+
     mapless: set[int] = set()
     missing_islands: set[tuple] = set()
     hexes = 0  # hexes of the distinct maps built so far
@@ -118,14 +128,17 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> Non
                 if d is not None:
                     report(d)
         areas = {a.name for a in rs.map.areas}
-        for area, used in ctx.area_uses:
-            if area not in areas and (id(rs.map), "area " + area, used) not in missing_islands:
+        live = {id(d) for d in rs.decls.values()}
+        for area, used, expr in ctx.area_uses:
+            if area not in areas and (id(rs.map), "area " + area, used) not in missing_islands \
+                    and in_effect(expr, live):
                 missing_islands.add((id(rs.map), "area " + area, used))
                 report(Diagnostic("E0432", f"the map for {where} names no area `{area}`", used,
                                   help=f"add `area {area} [(q, r), ...]` to that map"))
         named = {i.name for i in rs.map.islands}
-        for island, used in ctx.island_uses:
-            if island not in named and (id(rs.map), island, used) not in missing_islands:
+        for island, used, expr in ctx.island_uses:
+            if island not in named and (id(rs.map), island, used) not in missing_islands \
+                    and in_effect(expr, live):
                 missing_islands.add((id(rs.map), island, used))  # once per map, not per option
                 report(Diagnostic("E0416", f"the map for {where} names no island `{island}`", used,
                                   help=f"add `island {island} at (q, r)` to that map"))
@@ -165,6 +178,31 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> Non
             for d in _other_deals(rs, first, span):
                 report(d)
 
+
+
+def _holders(scenario: model.Scenario, wanted: set[int]) -> dict[int, set[int]]:
+    """For each expression id in `wanted`, the ids of the scenario's declarations (of any
+    section) that hold it, found by walking the IR's dataclasses. Maps hold no
+    expressions: they are left out (the most of a scenario's IR)."""
+    out: dict[int, set[int]] = {}
+    if not wanted:
+        return out
+    for section in scenario.sections:
+        for d in section.decls:
+            if isinstance(d, model.Map):
+                continue
+            todo: list[object] = [d]
+            while todo:
+                x = todo.pop()
+                if isinstance(x, (tuple, list)):
+                    todo.extend(x)
+                elif isinstance(x, dict):
+                    todo.extend(x.values())
+                elif is_dataclass(x):
+                    if id(x) in wanted:
+                        out.setdefault(id(x), set()).add(id(d))
+                    todo.extend(getattr(x, f.name) for f in fields(x))
+    return out
 
 
 # Every configuration's distinct map is built to check it: their hexes together are bounded.

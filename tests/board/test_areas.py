@@ -150,3 +150,59 @@ def test_a_travelling_piece_counts_in_the_area_where_it_stands(wagons):
     state.apply_action(g.action_id[Travel("wagon", step_in, back_out)])
     assert owned_in_area(state, 1, "strip", ["wagon"]) == pieces_in_area(state, "strip", ["wagon"]) == 0
     assert state.tokens_held[1][g.token_index["mark"]] == 1
+
+
+# Only the 4-player map declares the area (and names an island), and only a rule under
+# `for 4 players` reads them: the 3-player game never meets them.
+PER_COUNT = """
+scenario per_count "Per count" {
+  uses seafarers
+  for 3 players {
+    map {
+      rows \"\"\"
+        f8  ~   h5
+      \"\"\"
+      legend { f forest; ~ sea; h hills }
+      start pirate at (1, 0)
+    }
+  }
+  for 4 players {
+    rule north_bonus {
+      on built(settlement) if in_area(at, north) and on_island(at, home) { vp_token(player, at, 1) }
+    }
+    map {
+      rows \"\"\"
+        f8  ~   h5
+      \"\"\"
+      legend { f forest; ~ sea; h hills }
+      area north [(0, 0)]
+      island home at (0, 0)
+      start pirate at (1, 0)
+    }
+  }
+}
+"""
+
+
+def test_an_area_read_only_under_for_n_players_needs_only_that_map(tmp_path):
+    from catandsl.checks import check_path
+
+    path = tmp_path / "per_count.catan"
+    path.write_text(PER_COUNT, encoding="utf-8")
+    scenario, diags, _ = check_path(path)
+    assert scenario is not None and not diags, [(d.code, d.span.line, d.message) for d in diags]
+    # the rule is in the 4-player game and scores there
+    g = catandsl.new_game(scenario, 4, {}, 1)
+    corner = g.board.intersection_index[geo.corner((0, 0), "N")]
+    road = next(k for k in g.board.corner_paths[corner] if k in g.pieces[g.piece_index["road"]].allowed_set)
+    state = catandsl.position(g).place(0, "road", road).place(0, "settlement", corner, rules=True).state()
+    assert [t[:2] for t in state.vp_tokens] == [[0, corner]]
+    # the rule moved out of the `for`: the 3-player map lacks both names again
+    moved = PER_COUNT.replace("  for 4 players {\n    rule", "  rule", 1).replace(
+        "vp_token(player, at, 1) }\n    }\n", "vp_token(player, at, 1) }\n    }\n  for 4 players {\n", 1)
+    path.write_text(moved, encoding="utf-8")
+    scenario, diags, _ = check_path(path)
+    assert scenario is None
+    assert sorted((d.code, d.span.line, d.message) for d in diags) == [
+        ("E0416", 14, "the map for 3 players names no island `home`"),
+        ("E0432", 14, "the map for 3 players names no area `north`")]
