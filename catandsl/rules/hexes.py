@@ -5,8 +5,9 @@ from it lie face down, counting as the cover terrain for every query and placeme
 rule, until a rule reveals one (`reveal(player, at)`). Revealing is a chance node: the
 tile is drawn from what is left of the stack, each kind as likely as its count, then
 (a producing tile, with tokens left in a `numbers hidden [...] onto [NAME]` stack) its
-number token the same way. So the state never holds a face-down hex's answer, and
-nothing leaks to an observer. Then the event `revealed` runs, so rules can pay for a
+number token the same way, among the tokens the plan lets lie there
+(`board.numbers.hidden_choices`: its `keep ... off`, `avoid_adjacent` and `skip`). So
+the state never holds a face-down hex's answer, and nothing leaks to an observer. Then the event `revealed` runs, so rules can pay for a
 discovery. `set_terrain` and `set_number` change a face-up hex.
 
 State data: `face_down` (hex ids still face down, ascending), `hidden_tiles` ([hidden
@@ -25,13 +26,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from catandsl.board import geometry as geo
+from catandsl.board.numbers import hidden_choices
 from catandsl.rules.base import Action, EngineError, Prompt, Site, action_source, ids_of_kind, seats_ok
 from catandsl.rules.registry import BOARD, FLOW, STATIC, effect, query
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game
     from catandsl.engine.state import State
-    from catandsl.ir.model import Effect, Expr
+    from catandsl.ir.model import Effect, Expr, NumberPlan
     from catandsl.ir.ruleset import Ruleset
 
 NUMBERS = 13  # number tokens are 2..12; a stack counts them by value
@@ -68,6 +71,7 @@ class HexTables:
     pool_of: dict[int, int]  # face-down hex -> its pool
     tile_id: dict[str, int]  # terrain -> the RevealTile action id
     number_id: dict[int, int]  # number -> the RevealNumber action id
+    plans: tuple[NumberPlan | None, ...]  # [pool] its stack's plan (`keep`, `avoid_adjacent`, `skip`)
 
     @classmethod
     def build(cls, game: Game) -> HexTables:
@@ -75,18 +79,19 @@ class HexTables:
         pools = tuple(p for p in (m.pools if m is not None else ()) if p.hidden)
         index = {p.name: k for k, p in enumerate(pools)}
         terrain = {name: k for k, name in enumerate(b.terrain_names)}
-        tiles, numbers = [], []
+        tiles, numbers, plans = [], [], []
         for p in pools:
             row = [0] * len(b.terrain_names)
             for a in p.tiles:
                 row[terrain[a.name]] += a.count
             tiles.append(tuple(row))
             stack = [0] * NUMBERS
-            for plan in (m.numbers if m is not None else ()):
-                if plan.method == "hidden" and plan.onto == (p.name,):
-                    for t in plan.tokens:
-                        stack[t.value] += 1
+            plan = next((n for n in (m.numbers if m is not None else ())
+                         if n.method == "hidden" and n.onto == (p.name,)), None)
+            for t in plan.tokens if plan is not None else ():
+                stack[t.value] += 1
             numbers.append(tuple(stack))
+            plans.append(plan)
         pool_of = {}
         for h, at in enumerate(b.hexes):
             name = b.tiles[at].pool
@@ -95,7 +100,8 @@ class HexTables:
         acts = game.actions
         return cls(tuple(p.name for p in pools), tuple(tiles), tuple(numbers), tuple(sorted(pool_of)),
                    pool_of, {acts[k].terrain: k for k in ids_of_kind(game, RevealTile)},  # type: ignore[attr-defined]
-                   {acts[k].number: k for k in ids_of_kind(game, RevealNumber)})  # type: ignore[attr-defined]
+                   {acts[k].number: k for k in ids_of_kind(game, RevealNumber)},  # type: ignore[attr-defined]
+                   tuple(plans))
 
 
 @dataclass(frozen=True, order=True)
@@ -145,11 +151,12 @@ class Revealing(Prompt):
         return super().check(game)
 
     def step(self, s: State) -> bool:
-        """Nothing left to draw: a tile whose number stack ran out lies without one."""
+        """Nothing left to draw: a tile with no number left that may lie on it (the
+        stack ran out, or its plan keeps the rest off) lies without one."""
         pool = s.game.table(HexTables).pool_of[self.hex]
         if self.terrain < 0 and any(s.hidden_tiles[pool]) and self.hex in s.face_down:
             return False
-        if self.terrain >= 0 and any(s.hidden_numbers[pool]):
+        if self.terrain >= 0 and _numbers(s, pool, self.hex, self.terrain):
             return False
         s.pending.pop()
         if self.terrain >= 0:
@@ -165,8 +172,9 @@ class Revealing(Prompt):
             total = sum(left)
             return [(t.tile_id[names[k]], n / total) for k, n in enumerate(left) if n]
         stack = s.hidden_numbers[pool]
-        total = sum(stack)
-        return [(t.number_id[v], n / total) for v, n in enumerate(stack) if n]
+        choices = _numbers(s, pool, self.hex, self.terrain)
+        total = sum(stack[v] for v in choices)
+        return [(t.number_id[v], stack[v] / total) for v in choices]
 
     def apply(self, s: State, act: Action) -> None:
         s.chance_count += 1
@@ -174,7 +182,7 @@ class Revealing(Prompt):
         if isinstance(act, RevealTile):
             self.terrain = s.game.board.terrain_names.index(act.terrain)
             s.hidden_tiles[pool][self.terrain] -= 1
-            if _produces_any(s.game, act.terrain) and any(s.hidden_numbers[pool]):
+            if _numbers(s, pool, self.hex, self.terrain):
                 return  # the number token comes next
             number = 0
         else:
@@ -194,6 +202,22 @@ class Revealing(Prompt):
 def _produces_any(game: Game, terrain: str) -> bool:
     t = game.ruleset.terrains[terrain]
     return t.produces is not None or bool(t.choice)
+
+
+def _numbers(s: State, pool: int, h: int, terrain: int) -> list[int]:
+    """The numbers the tile just turned up on hex h may draw from its pool's stack:
+    none for a tile that produces nothing or that the plan skips; else what the plan
+    allows beside the hexes around it (board.numbers.hidden_choices)."""
+    g = s.game
+    plan = g.table(HexTables).plans[pool]
+    names = g.board.terrain_names
+    name = names[terrain]
+    if plan is None or not _produces_any(g, name) or name in plan.skip:
+        return []
+    b = g.board
+    beside = [b.hex_number[k] for n in geo.neighbours(b.hexes[h]) if (k := b.hex_index.get(n)) is not None]
+    left = {t: c for t, c in zip(names, s.hidden_tiles[pool]) if c and _produces_any(g, t) and t not in plan.skip}
+    return hidden_choices(plan, s.hidden_numbers[pool], name, beside, left)
 
 
 def change(s: State, h: int, terrain: int, number: int) -> None:
