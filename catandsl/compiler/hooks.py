@@ -227,8 +227,11 @@ class HookLowering:
                 return model.Expr(node.op, (left, right)), "bool"
             if node.op in _COMPARE:
                 if node.op in ("eq", "ne"):
-                    if not (compatible(lt, rt) or compatible(rt, lt)):
-                        self.ctx.error("E0504", f"cannot compare {lt} with {rt}", node.span)
+                    if not (compatible(lt, rt) or compatible(rt, lt) or _nobody(node.left, rt)
+                            or _nobody(node.right, lt)):
+                        self.ctx.error("E0504", f"cannot compare {lt} with {rt}", node.span,
+                                       help="a seat, a player or an island compares with -1 (nobody, none), "
+                                       "no other number" if "int" in (lt, rt) else None)
                 else:
                     for side, t in ((node.left, lt), (node.right, rt)):
                         if not compatible("int", t):
@@ -347,6 +350,18 @@ class HookLowering:
             return model.Expr("var", value=node.name), "die"
         return self.expr(node, scope, expected=prim.params[index].type
                          if prim is not None and index < len(prim.params) else None)
+
+
+# Queries answer -1 for "nobody" or "none" (`owner`, `project_owner`, `island`): a value
+# of these types compares with the number -1 and no other.
+NOBODY_TYPES = frozenset(("player", "seat", "island"))
+
+
+def _nobody(node, other: str) -> bool:
+    """`-1` written beside a value of a type whose "nobody" is -1."""
+    return (other in NOBODY_TYPES and isinstance(node, ast.Unary) and node.op == "neg"
+            and isinstance(node.operand, ast.Lit) and node.operand.value == 1
+            and not isinstance(node.operand.value, bool))
 
 
 def _literal_int(e: model.Expr) -> int | None:
