@@ -94,3 +94,18 @@ def test_a_rule_compares_owner_with_minus_one_for_nobody(tmp_path):
     with pytest.raises(catandsl.CatanError) as refused:
         catandsl.load(path)
     assert [d.code for d in refused.value.diagnostics] == ["E0504"]
+
+
+def test_players_around_counts_any_piece_on_an_intersection(tmp_path):
+    """Not only settlements and cities: a scenario's own piece on an intersection too
+    (the engine knows no piece by name)."""
+    from catandsl.rules.places import players_around
+
+    path = tmp_path / "towers.catan"
+    path.write_text(NOBODY.replace("  rule empty_corners", "  piece tower {\n    on intersection\n    limit 2\n  }\n"
+                                   "  rule empty_corners"), encoding="utf-8")
+    game = catandsl.new_game(catandsl.load(path), 3, {}, 1)
+    b = game.board
+    state = catandsl.position(game).place(1, "tower", b.intersection_id(0, 0, "N")) \
+        .place(2, "settlement", b.intersection_id(0, 0, "S")).state()
+    assert players_around(state, ["h", b.hex_id(0, 0)]) == [1, 2]
