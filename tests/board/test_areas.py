@@ -206,3 +206,27 @@ def test_an_area_read_only_under_for_n_players_needs_only_that_map(tmp_path):
     assert sorted((d.code, d.span.line, d.message) for d in diags) == [
         ("E0416", 14, "the map for 3 players names no island `home`"),
         ("E0432", 14, "the map for 3 players names no area `north`")]
+
+
+def test_a_set_up_steps_where_reads_the_player_placing(tmp_path):
+    """A set-up step's `where` is judged as each player places, so it sees `player`
+    (a piece's own `where`, worked out once for the board, does not: E0505)."""
+    from catandsl.checks import check_path
+
+    text = MAP.replace("place settlement where not in_area(at, strip)",
+                       "place settlement where not in_area(at, strip) and count(opponents(player)) == 2")
+    path = tmp_path / "strip_player.catan"
+    path.write_text(text, encoding="utf-8")
+    scenario, diags, _ = check_path(path)
+    assert scenario is not None and not diags, [(d.code, d.message) for d in diags]
+    s = catandsl.new_game(scenario, 3, {}, 1).new_initial_state()
+    rng = random.Random(3)
+    while s.stage == "setup":
+        s.apply_action(s.sample_chance() if s.is_chance_node() else rng.choice(s.legal_actions()))
+    assert s.corner_piece.count(s.game.piece_index["settlement"]) == 6  # two for each of 3 players
+    assert not any(s.corner_owner[c] >= 0 for c in s.game.board.area_corners["strip"])
+    path.write_text(MAP.replace("  rule first_in_the_strip", "  piece tower {\n    on intersection where "
+                                "count(opponents(player)) == 2\n    limit 1\n  }\n  rule first_in_the_strip"),
+                    encoding="utf-8")
+    scenario, diags, _ = check_path(path)
+    assert scenario is None and [d.code for d in diags] == ["E0505"]
