@@ -695,6 +695,10 @@ class Area:
     hexes: tuple[tuple[int, int], ...] = ()
     corners: tuple[tuple[int, int, str], ...] = ()
     source: Source | None = None
+    # where each hex and each intersection is written, in the same order (an error
+    # points at the item, not at the line)
+    hex_sources: tuple[Source, ...] = ()
+    corner_sources: tuple[Source, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -230,3 +230,15 @@ def test_a_set_up_steps_where_reads_the_player_placing(tmp_path):
                     encoding="utf-8")
     scenario, diags, _ = check_path(path)
     assert scenario is None and [d.code for d in diags] == ["E0505"]
+
+
+@pytest.mark.parametrize("items, column", [("(0, 0), (5, 0)", 25), ("(0, 0), (0, 0) N, (7, 7) S", 35)])
+def test_an_area_item_off_the_board_is_pointed_at(tmp_path, items, column):
+    """E0432 points at the hex or the intersection that is off the board."""
+    from tests.conftest import compile_text
+
+    text = MAP.replace("area strip [(0, 0), (1, 1) S]", f"area strip [{items}]")
+    scenario, diags = compile_text(tmp_path, text)
+    assert scenario is None
+    line = next(k for k, row in enumerate(text.splitlines(), 1) if "area strip" in row)
+    assert [(d.code, d.span.line, d.span.column) for d in diags] == [("E0432", line, column)]
