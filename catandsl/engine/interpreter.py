@@ -262,12 +262,12 @@ class Interpreter:
                 continue
             calls = []
             for eid in eids:
-                e = g.effects[eid]
-                if e.op == "let" or (e.expr is not None and _asks(e.expr)):
+                e, x = g.effects[eid], g.effects[eid].expr
+                if e.op == "let" or (x is not None and _asks(x)):
                     break  # a choice may lapse the rest of the block
-                prim = PRIMITIVES.get(str(e.expr.value)) if e.op == "call" and e.expr is not None else None
-                if prim is not None and prim.refuses is not None:
-                    calls.append((prim.refuses, tuple(self.measure(a, e.source) for a in e.expr.args)))
+                prim = PRIMITIVES.get(str(x.value)) if e.op == "call" and x is not None else None
+                if prim is not None and prim.refuses is not None and x is not None:
+                    calls.append((prim.refuses, tuple(self.measure(a, e.source) for a in x.args)))
             if calls:
                 out.append((None if h.condition is None else self.measure(h.condition, h.source), tuple(calls)))
         return tuple(out)

@@ -7,8 +7,9 @@ tile is drawn from what is left of the stack, each kind as likely as its count, 
 (a producing tile, with tokens left in a `numbers hidden [...] onto [NAME]` stack) its
 number token the same way, among the tokens the plan lets lie there
 (`board.numbers.hidden_choices`: its `keep ... off`, `avoid_adjacent` and `skip`). So
-the state never holds a face-down hex's answer, and nothing leaks to an observer. Then the event `revealed` runs, so rules can pay for a
-discovery. `set_terrain` and `set_number` change a face-up hex.
+the state never holds a face-down hex's answer, and nothing leaks to an observer. Then
+the event `revealed` runs, so rules can pay for a discovery. `set_terrain` and
+`set_number` change a face-up hex.
 
 State data: `face_down` (hex ids still face down, ascending), `hidden_tiles` ([hidden
 pool][terrain] tiles left in each stack), `hidden_numbers` ([hidden pool][number 0..12]
