@@ -13,6 +13,7 @@ from catandsl.board import geometry as geo
 from catandsl.engine import flow
 from catandsl.rules.areas import in_area, owned_in_area, pieces_in_area
 from catandsl.rules.base import site
+from tests.conftest import game_of
 
 MAP = """
 scenario strip "Strip" {
@@ -123,9 +124,7 @@ scenario wagons "Wagons in the strip" {
 
 @pytest.fixture(scope="module")
 def wagons(tmp_path_factory):
-    path = tmp_path_factory.mktemp("areas") / "wagons.catan"
-    path.write_text(WAGONS, encoding="utf-8")
-    return catandsl.new_game(catandsl.load(path), 3, {}, 1)
+    return game_of(tmp_path_factory, WAGONS)
 
 
 def test_a_travelling_piece_counts_in_the_area_where_it_stands(wagons):
