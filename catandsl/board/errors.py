@@ -26,7 +26,6 @@ a seed itself):
 - E0423 the ruleset has no map (the compiler reports this as E0605)
 - E0432 an area names a hex or an intersection off the board
 - E0433 a hidden pool or its stack of numbers cannot be laid
-- E0434 no deal of a hidden stack of numbers keeps its `keep ... off` and `avoid_adjacent`
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from catandsl.board.errors import BoardError
 from catandsl.board.frame import lay_frame
 from catandsl.board.graph import Tile
 from catandsl.board.harbors import lay_harbors
-from catandsl.board.numbers import MAX_DEALS, MAX_DEALT, check_hidden, check_number, lay_numbers
+from catandsl.board.numbers import MAX_DEALS, MAX_DEALT, check_number, lay_numbers
 from catandsl.ir.model import HexSlot, Map, Terrain
 from catandsl.ir.ruleset import Ruleset
 
@@ -103,7 +103,6 @@ def deal(ruleset: Ruleset, seed: int) -> Deal:
                                  help="a hub hex produces nothing and takes no number token")
             numbers[h] = slots[h].number  # type: ignore[assignment]
     lay_numbers(board_hexes, is_land, produces, terrain_of, pool_of, numbers, m.numbers, seed)
-    _check_hidden_deals(m, board_hexes, pool_of, numbers, terrains, seed)
 
     def describe(h: geo.Hex) -> str:
         return terrain_of[h] if h in terrain_of else "the space off the board"
@@ -259,22 +258,6 @@ def _check_hidden_numbers(m: Map) -> None:
         if plan.onto[0] in seen:
             raise BoardError("E0433", f"hidden pool {plan.onto[0]} has two stacks of numbers", plan.source)
         seen.add(plan.onto[0])
-
-
-def _check_hidden_deals(m: Map, hexes, pool_of, numbers, terrains: dict[str, Terrain], seed: int) -> None:
-    """A hidden stack's `keep ... off` and `avoid_adjacent` apply as its tiles are revealed:
-    some deal must keep them (numbers.check_hidden, E0434)."""
-    pools = {p.name: p for p in m.pools}
-    for index, plan in enumerate(m.numbers):
-        if plan.method != "hidden":
-            continue
-        pool = pools[plan.onto[0]]
-
-        def takes_number(terrain: str, skip=plan.skip) -> bool:
-            t = terrains[terrain]
-            return (t.produces is not None or bool(t.choice)) and terrain not in skip
-        check_hidden(plan, index, [h for h in hexes if pool_of.get(h) == pool.name],
-                     [a.name for a in pool.tiles for _ in range(a.count)], takes_number, numbers, seed)
 
 
 def hidden_cover(pool, terrains: dict[str, Terrain]) -> str:

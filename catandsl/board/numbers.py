@@ -12,15 +12,14 @@ number yet and are not of a skipped terrain; there must be exactly one token per
   3 = W, 4 = SW, 5 = SE; None picks one with the seed.
 - `fixed`: nothing to lay; the numbers are in the map's hex slots.
 - `hidden`: nothing to lay either: a face-down stack for a hidden pool, a token drawn
-  as each producing tile is revealed (rules/hexes.py), from the tokens `hidden_choices`
-  allows there. `check_hidden` deals the pool and the stack in trials to make sure the
-  plan's `keep` and `avoid_adjacent` leave a deal that numbers every tile it can.
+  as each producing tile is revealed, from those the plan allows there
+  (rules/hexes.py `hidden_choices`; compiler/validate.py deals it in trials, E0434).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable
 
 from catandsl.board import geometry as geo
 from catandsl.board.errors import BoardError
@@ -133,117 +132,18 @@ def _deal_shuffled(plan, targets, numbers, terrain_of, rng: random.Random) -> No
             return
     raise BoardError(
         "E0410",
-        f"no deal of the numbers in {deals} shuffles keeps {_listed(plan)}",
+        f"no deal of the numbers in {deals} shuffles keeps {kept(plan)}",
         plan.source,
         help="there are too many of these numbers for the hexes, or fixed numbers already touch"
              + (f" (a map of {len(targets):,} numbered hexes is dealt {deals} times)" if deals < MAX_DEALS else ""),
     )
 
 
-def _listed(plan: NumberPlan) -> str:
+def kept(plan: NumberPlan) -> str:
     """What a plan keeps: `6, 8 apart and 6, 8 off gold`."""
     return " and ".join(filter(None, [
         ", ".join(str(v) for v in plan.avoid_adjacent) + " apart" if plan.avoid_adjacent else "",
         *(f"{', '.join(map(str, b.numbers))} off {', '.join(b.terrains)}" for b in plan.keep_off)]))
-
-
-# ---- a hidden stack: numbers drawn as tiles are revealed ------------------------------------
-
-
-def kept_off(plan: NumberPlan, terrain: str) -> frozenset[int]:
-    """The numbers the plan's `keep ... off` forbids on a terrain."""
-    return frozenset(v for ban in plan.keep_off if terrain in ban.terrains for v in ban.numbers)
-
-
-def hidden_choices(plan: NumberPlan, stack: Sequence[int], terrain: str, beside: Iterable[int],
-                   tiles: dict[str, int]) -> list[int]:
-    """The numbers a tile of `terrain` just revealed may draw from a hidden stack
-    (`stack`: the tokens left, a count per number): none that `keep ... off` forbids on
-    its terrain, none of `avoid_adjacent` when a hex `beside` it shows one of them.
-    Among those, the ones that leave the rest of the stack dealable onto the numbered
-    tiles left in the pool (`tiles`, per terrain: as many of them numbered as there are
-    tokens or tiles, keeping `keep ... off`), when some do; so a stack that fits its pool
-    never strands a tile whose numbers went elsewhere. Empty: the tile takes no number."""
-    off = kept_off(plan, terrain)
-    if plan.avoid_adjacent and any(n in plan.avoid_adjacent for n in beside):
-        off |= frozenset(plan.avoid_adjacent)
-    allowed = [v for v, n in enumerate(stack) if n and v not in off]
-    if plan.keep_off and len(allowed) > 1:
-        rest = list(stack)
-        fine = []
-        for v in allowed:
-            rest[v] -= 1
-            if dealable(plan, rest, tiles):
-                fine.append(v)
-            rest[v] += 1
-        return fine or allowed
-    return allowed
-
-
-def dealable(plan: NumberPlan, stack: Sequence[int], tiles: dict[str, int]) -> bool:
-    """Whether the tokens of `stack` can be laid on the tiles (per terrain) keeping
-    `keep ... off`, numbering as many tiles as there are tokens or tiles, whichever is
-    fewer. Hall's theorem, over the groups of terrains that forbid the same numbers: a
-    matching covers all but the largest shortfall of a set of groups, its tiles less
-    the tokens any of them may take."""
-    groups: dict[frozenset[int], int] = {}
-    for terrain, n in sorted(tiles.items()):
-        if n > 0:
-            off = kept_off(plan, terrain)
-            groups[off] = groups.get(off, 0) + n
-    kinds = list(groups.items())
-    tokens = sum(stack)
-    worst = 0
-    for mask in range(1, 1 << len(kinds)):
-        chosen = [kinds[i] for i in range(len(kinds)) if mask >> i & 1]
-        off_all = frozenset.intersection(*(off for off, _ in chosen))
-        worst = max(worst, sum(n for _, n in chosen) - sum(c for v, c in enumerate(stack) if v not in off_all))
-    return sum(groups.values()) - worst >= min(tokens, sum(groups.values()))
-
-
-def check_hidden(plan: NumberPlan, index: int, hexes: list[geo.Hex], tiles: list[str],
-                 takes_number: Callable[[str], bool], numbers: dict[geo.Hex, int], seed: int) -> None:
-    """E0434 unless some deal of a hidden pool and its stack of numbers keeps the plan's
-    `keep ... off` and `avoid_adjacent` while numbering every tile it can: each trial
-    lays the pool's tiles on its `hexes` and reveals them in a shuffled order, each
-    numbered tile drawing from `hidden_choices` as a game does; a trial succeeds when as
-    many hexes took a number as there were tokens or numbered tiles dealt. (`numbers`:
-    the board's numbers around them.)"""
-    if not (plan.keep_off or plan.avoid_adjacent) or not hexes:
-        return
-    rng = random.Random(f"{seed}:hidden:{index}")
-    start = [0] * 13
-    for token in plan.tokens:
-        start[token.value] += 1
-    pool: dict[str, int] = {}
-    for terrain in tiles:
-        if takes_number(terrain):
-            pool[terrain] = pool.get(terrain, 0) + 1
-    order, pile = list(hexes), list(tiles)
-    trials = max(1, min(MAX_DEALS, MAX_DEALT // len(hexes)))
-    for _ in range(trials):
-        rng.shuffle(order)
-        rng.shuffle(pile)
-        stack, left, laid = list(start), dict(pool), dict(numbers)
-        numbered = dealt = 0
-        for h, terrain in zip(order, pile):
-            if terrain not in left:
-                continue
-            dealt += 1
-            left[terrain] -= 1
-            choices = hidden_choices(plan, stack, terrain, (laid.get(n, 0) for n in geo.neighbours(h)), left)
-            if choices:
-                v = rng.choices(choices, [stack[c] for c in choices])[0]
-                stack[v] -= 1
-                laid[h] = v
-                numbered += 1
-        if numbered == min(dealt, len(plan.tokens)):
-            return
-    raise BoardError(
-        "E0434", f"no deal of the hidden numbers in {trials} trials keeps {_listed(plan)}",
-        plan.source,
-        help="a revealed hex would find no number left that may lie on it: give the stack numbers "
-             "that may, or keep fewer numbers off")
 
 
 def _lay_spiral(plan, scope, targets, numbers, rng: random.Random) -> None:

@@ -582,7 +582,7 @@ class NumberPlan:
     hexes of the named pools (all when empty), along the spiral in letter order, or
     `hidden`: a face-down stack for the hidden pool in `onto`, a token drawn for each
     producing tile revealed, among those its `skip`, `keep_off` and `avoid_adjacent`
-    allow there (board.numbers.hidden_choices).
+    allow there (rules.hexes.hidden_choices).
     `avoid_adjacent` lists numbers that may not touch each other (6, 8)."""
 
     method: str

@@ -6,7 +6,7 @@ rule, until a rule reveals one (`reveal(player, at)`). Revealing is a chance nod
 tile is drawn from what is left of the stack, each kind as likely as its count, then
 (a producing tile, with tokens left in a `numbers hidden [...] onto [NAME]` stack) its
 number token the same way, among the tokens the plan lets lie there
-(`board.numbers.hidden_choices`: its `keep ... off`, `avoid_adjacent` and `skip`). So
+(`hidden_choices`: its `keep ... off`, `avoid_adjacent` and `skip`). So
 the state never holds a face-down hex's answer, and nothing leaks to an observer. Then
 the event `revealed` runs, so rules can pay for a discovery. `set_terrain` and
 `set_number` change a face-up hex.
@@ -24,11 +24,10 @@ no hidden pool and whose rules never change a hex has none of this to do.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from catandsl.board import geometry as geo
-from catandsl.board.numbers import hidden_choices
 from catandsl.rules.base import Action, EngineError, Prompt, Site, action_source, ids_of_kind, seats_ok
 from catandsl.rules.registry import BOARD, FLOW, STATIC, effect, query
 
@@ -208,7 +207,7 @@ def _produces_any(game: Game, terrain: str) -> bool:
 def _numbers(s: State, pool: int, h: int, terrain: int) -> list[int]:
     """The numbers the tile just turned up on hex h may draw from its pool's stack:
     none for a tile that produces nothing or that the plan skips; else what the plan
-    allows beside the hexes around it (board.numbers.hidden_choices)."""
+    allows beside the hexes around it (`hidden_choices`)."""
     g = s.game
     plan = g.table(HexTables).plans[pool]
     names = g.board.terrain_names
@@ -216,9 +215,60 @@ def _numbers(s: State, pool: int, h: int, terrain: int) -> list[int]:
     if plan is None or not _produces_any(g, name) or name in plan.skip:
         return []
     b = g.board
-    beside = [b.hex_number[k] for n in geo.neighbours(b.hexes[h]) if (k := b.hex_index.get(n)) is not None]
     left = {t: c for t, c in zip(names, s.hidden_tiles[pool]) if c and _produces_any(g, t) and t not in plan.skip}
-    return hidden_choices(plan, s.hidden_numbers[pool], name, beside, left)
+    return hidden_choices(plan, s.hidden_numbers[pool], name, (b.hex_number[n] for n in b.hex_neighbours[h]), left)
+
+
+def kept_off(plan: NumberPlan, terrain: str) -> frozenset[int]:
+    """The numbers the plan's `keep ... off` forbids on a terrain."""
+    return frozenset(v for ban in plan.keep_off if terrain in ban.terrains for v in ban.numbers)
+
+
+def hidden_choices(plan: NumberPlan, stack: Sequence[int], terrain: str, beside: Iterable[int],
+                   tiles: dict[str, int]) -> list[int]:
+    """The numbers a tile of `terrain` just revealed may draw from a hidden stack
+    (`stack`: the tokens left, a count per number): none that `keep ... off` forbids on
+    its terrain, none of `avoid_adjacent` when a hex `beside` it shows one of them.
+    Among those, the ones that leave the rest of the stack dealable onto the numbered
+    tiles left in the pool (`tiles`, per terrain: as many of them numbered as there are
+    tokens or tiles, keeping `keep ... off`), when some do; so a stack that fits its pool
+    never strands a tile whose numbers went elsewhere. Empty: the tile takes no number.
+    (compiler/validate.py deals a stack in trials with it, so `check` and play agree.)"""
+    off = kept_off(plan, terrain)
+    if plan.avoid_adjacent and any(n in plan.avoid_adjacent for n in beside):
+        off |= frozenset(plan.avoid_adjacent)
+    allowed = [v for v, n in enumerate(stack) if n and v not in off]
+    if plan.keep_off and len(allowed) > 1:
+        rest = list(stack)
+        fine = []
+        for v in allowed:
+            rest[v] -= 1
+            if dealable(plan, rest, tiles):
+                fine.append(v)
+            rest[v] += 1
+        return fine or allowed
+    return allowed
+
+
+def dealable(plan: NumberPlan, stack: Sequence[int], tiles: dict[str, int]) -> bool:
+    """Whether the tokens of `stack` can be laid on the tiles (per terrain) keeping
+    `keep ... off`, numbering as many tiles as there are tokens or tiles, whichever is
+    fewer. Hall's theorem, over the groups of terrains that forbid the same numbers: a
+    matching covers all but the largest shortfall of a set of groups, its tiles less
+    the tokens any of them may take."""
+    groups: dict[frozenset[int], int] = {}
+    for terrain, n in sorted(tiles.items()):
+        if n > 0:
+            off = kept_off(plan, terrain)
+            groups[off] = groups.get(off, 0) + n
+    kinds = list(groups.items())
+    worst = 0
+    for mask in range(1, 1 << len(kinds)):
+        chosen = [kinds[i] for i in range(len(kinds)) if mask >> i & 1]
+        off_all = frozenset.intersection(*(off for off, _ in chosen))
+        worst = max(worst, sum(n for _, n in chosen) - sum(c for v, c in enumerate(stack) if v not in off_all))
+    total = sum(groups.values())
+    return total - worst >= min(sum(stack), total)
 
 
 def change(s: State, h: int, terrain: int, number: int) -> None:
