@@ -24,6 +24,8 @@ a seed itself):
   no token, a number on water or on a hub hex, an unknown way to lay numbers or harbors)
 - E0422 two harbors share a path or an intersection
 - E0423 the ruleset has no map (the compiler reports this as E0605)
+- E0432 an area names a hex or an intersection off the board
+- E0433 a hidden pool or its stack of numbers cannot be laid
 """
 
 from __future__ import annotations

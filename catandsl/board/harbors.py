@@ -2,8 +2,9 @@
 
 A spot is a hex side between a land hex and a water hex (a frame position is water, and
 so is the space off the board). Each plan's harbors go on its spots in order (`fixed`)
-or after a seeded shuffle (`shuffled`); a `placed` plan leaves its spots empty and its
-harbors in a supply that the players draw from and place during the set-up. A harbor
+or after a seeded shuffle (`shuffled`); a `placed` plan leaves its spots empty (at least
+one per harbor; those left over stay empty) and its harbors in a supply that the players
+draw from and place during the set-up. A harbor
 serves the two intersections of its path, so two harbors may not share a path or an
 intersection.
 """
@@ -38,19 +39,23 @@ def lay_harbors(
     for index, plan in enumerate(plans):
         if plan.method not in ("fixed", "shuffled", "placed"):
             raise BoardError("E0421", f"unknown way to lay harbors: {plan.method!r}", plan.source)
-        if len(plan.harbors) != len(plan.spots):
+        # the board lays a fixed or shuffled plan's tokens, one on each spot; the players
+        # lay a placed plan's on spots of their choice, so it may list more spots
+        placed = plan.method == "placed"
+        if len(plan.harbors) > len(plan.spots) or (not placed and len(plan.harbors) != len(plan.spots)):
             raise BoardError(
                 "E0413",
                 f"the harbor plan has {len(plan.harbors)} harbors for {len(plan.spots)} spots",
                 plan.source,
-                help="list one spot for each harbor",
+                help="list at least one spot for each harbor: the players choose among them" if placed
+                else "list one spot for each harbor",
             )
         sites = [_site(spot, is_land, describe, plan) for spot in plan.spots]
         types: list[HarborType | None] = list(plan.harbors)
         if plan.method == "shuffled":
             random.Random(f"{seed}:harbors:{index}").shuffle(types)
-        elif plan.method == "placed":
-            types = [None] * len(types)
+        elif placed:
+            types = [None] * len(plan.spots)
         for spot, (land, water), kind in zip(plan.spots, sites, types):
             path = geo.canonical_edge(spot.q, spot.r, spot.side)
             laid.append((Harbor(path, kind, land, water), spot, plan))

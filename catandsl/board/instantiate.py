@@ -127,21 +127,27 @@ def _areas(m: Map, terrain_of) -> dict[str, tuple[tuple[geo.Hex, ...], tuple[geo
     of its hexes), all on the board."""
     out = {}
     for area in m.areas:
-        for h in area.hexes:
+        for k, h in enumerate(area.hexes):
             if h not in terrain_of:
                 raise BoardError("E0432", f"area {area.name} names hex ({h[0]},{h[1]}), which is not "
-                                 "on the board", area.source)
+                                 "on the board", _item(area.hex_sources, k, area.source))
         corners = []
-        for q, r, c in area.corners:
+        for k, (q, r, c) in enumerate(area.corners):
             x = geo.corner((q, r), c)
             if not any(h in terrain_of for h in geo.intersection_hexes(x)):
                 raise BoardError("E0432", f"area {area.name} names the intersection ({q},{r}) {c}, "
-                                 "which is not on the board", area.source)
+                                 "which is not on the board", _item(area.corner_sources, k, area.source))
             corners.append(x)
         for h in area.hexes:
             corners.extend(geo.corners(h))
         out[area.name] = (tuple(dict.fromkeys(area.hexes)), tuple(dict.fromkeys(corners)))
     return out
+
+
+def _item(sources, k: int, whole):
+    """Where the k-th item of a list is written (the whole entry's source for an IR
+    that does not say)."""
+    return sources[k] if k < len(sources) else whole
 
 
 def find_islands(land: list[geo.Hex]) -> dict[geo.Hex, int]:

@@ -11,6 +11,9 @@ number yet and are not of a skipped terrain; there must be exactly one token per
   hex in direction `geometry.DIRECTION_NAMES[k]` from the centre: 0 = E, 1 = NE, 2 = NW,
   3 = W, 4 = SW, 5 = SE; None picks one with the seed.
 - `fixed`: nothing to lay; the numbers are in the map's hex slots.
+- `hidden`: nothing to lay either: a face-down stack for a hidden pool, a token drawn
+  as each producing tile is revealed, from those the plan allows there
+  (rules/hexes.py `hidden_choices`; compiler/validate.py deals it in trials, E0434).
 """
 
 from __future__ import annotations
@@ -127,16 +130,20 @@ def _deal_shuffled(plan, targets, numbers, terrain_of, rng: random.Random) -> No
                 banned_hex(plan, targets, trial, terrain_of) is None:
             numbers.update(zip(targets, values))
             return
-    listed = " and ".join(filter(None, [
-        ", ".join(str(v) for v in plan.avoid_adjacent) + " apart" if plan.avoid_adjacent else "",
-        *(f"{', '.join(map(str, b.numbers))} off {', '.join(b.terrains)}" for b in plan.keep_off)]))
     raise BoardError(
         "E0410",
-        f"no deal of the numbers in {deals} shuffles keeps {listed}",
+        f"no deal of the numbers in {deals} shuffles keeps {kept(plan)}",
         plan.source,
         help="there are too many of these numbers for the hexes, or fixed numbers already touch"
              + (f" (a map of {len(targets):,} numbered hexes is dealt {deals} times)" if deals < MAX_DEALS else ""),
     )
+
+
+def kept(plan: NumberPlan) -> str:
+    """What a plan keeps: `6, 8 apart and 6, 8 off gold`."""
+    return " and ".join(filter(None, [
+        ", ".join(str(v) for v in plan.avoid_adjacent) + " apart" if plan.avoid_adjacent else "",
+        *(f"{', '.join(map(str, b.numbers))} off {', '.join(b.terrains)}" for b in plan.keep_off)]))
 
 
 def _lay_spiral(plan, scope, targets, numbers, rng: random.Random) -> None:

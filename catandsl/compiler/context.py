@@ -44,10 +44,11 @@ class Context:
     references: list[Reference] = field(default_factory=list)
     declared: dict[str, dict[str, Span]] = field(default_factory=dict)
     errors: int = 0  # errors recorded through `error`
-    # island names read by rules and conditions, with where: each configuration's map
-    # must name them (checked in validate.py)
-    island_uses: list[tuple[str, Span]] = field(default_factory=list)
-    area_uses: list[tuple[str, Span]] = field(default_factory=list)
+    # island and area names read by rules and conditions, with where and the IR name
+    # that reads them: each configuration's map must name those its rules read (checked
+    # in validate.py)
+    island_uses: list[tuple[str, Span, model.Expr]] = field(default_factory=list)
+    area_uses: list[tuple[str, Span, model.Expr]] = field(default_factory=list)
     map_hexes: int = 0  # hexes of every map lowered so far (maps.MAX_SCENARIO_HEXES)
 
     # ---- diagnostics -----------------------------------------------------------------

@@ -52,14 +52,23 @@ class NameTable:
         self.ctx = ctx
         self.params = params
 
-    def lookup(self, name: str) -> tuple[str, str] | None:
-        """-> (IR op, type) for a declared name, or None."""
-        if name in self.params:
-            return ("param", "int")
-        for kind, type_ in NAME_KINDS.items():
-            if self.ctx.is_declared(kind, name):
-                return ("var", type_)
-        return None
+    def lookup(self, name: str, expected: str | None = None) -> tuple[str, str] | None:
+        """-> (IR op, type) for a declared name, or None. A name declared as several
+        kinds (a scenario's piece `knight` beside the base game's card `knight`) is the
+        kind its place asks for (`expected`, when it is one of them), else the first."""
+        found = self.meanings(name)
+        if expected is not None and expected != "any":
+            for op, type_ in found:
+                if type_ == expected:
+                    return (op, type_)
+        return found[0] if found else None
+
+    def meanings(self, name: str) -> list[tuple[str, str]]:
+        """Every (IR op, type) the name has: an option's or param's value, then each kind
+        of declaration that names it."""
+        out = [("param", "int")] if name in self.params else []
+        out += [("var", type_) for kind, type_ in NAME_KINDS.items() if self.ctx.is_declared(kind, name)]
+        return out
 
     def known(self) -> set[str]:
         out = set(self.params)
@@ -182,7 +191,10 @@ class HookLowering:
         return None
 
     # ---- expressions -----------------------------------------------------------------
-    def expr(self, node, scope: Scope, statement: bool = False) -> tuple[model.Expr, str]:
+    def expr(self, node, scope: Scope, statement: bool = False,
+             expected: str | None = None) -> tuple[model.Expr, str]:
+        """An expression and its type; `expected`, the type its place asks for, decides
+        what a name of several kinds means (NameTable.lookup)."""
         if isinstance(node, ast.Lit):
             v = node.value
             if isinstance(v, bool):
@@ -191,7 +203,7 @@ class HookLowering:
                 return model.Expr("num", value=v), "int"
             return model.Expr("str", value=v), "str"
         if isinstance(node, ast.Var):
-            return self._var(node, scope)
+            return self._var(node, scope, expected)
         if isinstance(node, ast.Call):
             return self._call(node, scope, statement)
         if isinstance(node, ast.Unary):
@@ -202,8 +214,12 @@ class HookLowering:
                                node.operand.span)
             return model.Expr(node.op, (inner,)), want
         if isinstance(node, ast.Binary):
-            left, lt = self.expr(node.left, scope)
-            right, rt = self.expr(node.right, scope)
+            if node.op in ("eq", "ne") and self._several(node.left, scope):
+                right, rt = self.expr(node.right, scope)  # `knight == card`: the card
+                left, lt = self.expr(node.left, scope, expected=rt)
+            else:
+                left, lt = self.expr(node.left, scope)
+                right, rt = self.expr(node.right, scope, expected=lt if node.op in ("eq", "ne") else None)
             if node.op in ("and", "or"):
                 for side, t in ((node.left, lt), (node.right, rt)):
                     if not compatible("bool", t):
@@ -211,8 +227,11 @@ class HookLowering:
                 return model.Expr(node.op, (left, right)), "bool"
             if node.op in _COMPARE:
                 if node.op in ("eq", "ne"):
-                    if not (compatible(lt, rt) or compatible(rt, lt)):
-                        self.ctx.error("E0504", f"cannot compare {lt} with {rt}", node.span)
+                    if not (compatible(lt, rt) or compatible(rt, lt) or _nobody(node.left, rt)
+                            or _nobody(node.right, lt)):
+                        self.ctx.error("E0504", f"cannot compare {lt} with {rt}", node.span,
+                                       help="a seat, a player or an island compares with -1 (nobody, none), "
+                                       "no other number" if "int" in (lt, rt) else None)
                 else:
                     for side, t in ((node.left, lt), (node.right, rt)):
                         if not compatible("int", t):
@@ -227,23 +246,30 @@ class HookLowering:
             b, _ = self.expr(node.second, scope)
             return model.Expr("pair", (a, b)), "hex"
         if isinstance(node, ast.ListExpr):
-            items = [self.expr(i, scope) for i in node.items]
+            elem = expected[5:-1] if expected is not None and expected.startswith("list<") else None
+            items = [self.expr(i, scope, expected=elem) for i in node.items]
             types_ = {t for _, t in items}
             elem = types_.pop() if len(types_) == 1 else "any"
             return model.Expr("list", tuple(e for e, _ in items)), f"list<{elem}>"
         raise TypeError(f"unexpected expression node {node!r}")
 
-    def _var(self, node: ast.Var, scope: Scope) -> tuple[model.Expr, str]:
+    def _several(self, node, scope: Scope) -> bool:
+        """A bare name of several kinds (its meaning then comes from the other side)."""
+        return (isinstance(node, ast.Var) and node.name not in scope.variables
+                and len(self.names.meanings(node.name)) > 1)
+
+    def _var(self, node: ast.Var, scope: Scope, expected: str | None = None) -> tuple[model.Expr, str]:
         if node.name in scope.variables:
             return model.Expr("var", value=node.name), scope.variables[node.name]
-        found = self.names.lookup(node.name)
+        found = self.names.lookup(node.name, expected)
         if found is not None:
             op, type_ = found
+            name = model.Expr(op, value=node.name)
             if type_ == "island":
-                self.ctx.island_uses.append((node.name, node.span))
+                self.ctx.island_uses.append((node.name, node.span, name))
             elif type_ == "area":
-                self.ctx.area_uses.append((node.name, node.span))
-            return model.Expr(op, value=node.name), type_
+                self.ctx.area_uses.append((node.name, node.span, name))
+            return name, type_
         known = set(scope.variables) | self.names.known()
         hint = did_you_mean(node.name, known)
         self.ctx.error("E0505", f"unknown name `{node.name}`", node.span,
@@ -322,7 +348,20 @@ class HookLowering:
                 help=hint or (f"the dice are named {', '.join(named)}" if named else
                               "name the dice to read one: `dice 2d6 { named red, white }`"))
             return model.Expr("var", value=node.name), "die"
-        return self.expr(node, scope)
+        return self.expr(node, scope, expected=prim.params[index].type
+                         if prim is not None and index < len(prim.params) else None)
+
+
+# Queries answer -1 for "nobody" or "none" (`owner`, `project_owner`, `island`): a value
+# of these types compares with the number -1 and no other.
+NOBODY_TYPES = frozenset(("player", "seat", "island"))
+
+
+def _nobody(node, other: str) -> bool:
+    """`-1` written beside a value of a type whose "nobody" is -1."""
+    return (other in NOBODY_TYPES and isinstance(node, ast.Unary) and node.op == "neg"
+            and isinstance(node.operand, ast.Lit) and node.operand.value == 1
+            and not isinstance(node.operand.value, bool))
 
 
 def _literal_int(e: model.Expr) -> int | None:

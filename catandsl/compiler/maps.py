@@ -540,16 +540,21 @@ class MapReader:
         _map_sized(len(lst.items), lst.span, "area entries")
         hexes: list[tuple[int, int]] = []
         corners: list[tuple[int, int, str]] = []
+        hex_sources: list[model.Source] = []
+        corner_sources: list[model.Source] = []
         for ph in lst.items:
             ts = ph.terms
             if len(ts) == 1 and isinstance(ts[0], ast.Coord):
                 hexes.append((ts[0].q, ts[0].r))
+                hex_sources.append(source_of(ph.span))
             elif len(ts) == 2 and isinstance(ts[0], ast.Coord) and isinstance(ts[1], ast.Word) \
                     and ts[1].name in CORNERS:
                 corners.append((ts[0].q, ts[0].r, ts[1].name))
+                corner_sources.append(source_of(ph.span))
             else:
                 raise Shape(ph.span, form, help="an intersection is the N or S corner of one of its hexes")
-        self.areas.append(model.Area(name.name, tuple(hexes), tuple(corners), source_of(e.span)))
+        self.areas.append(model.Area(name.name, tuple(hexes), tuple(corners), source_of(e.span),
+                                     tuple(hex_sources), tuple(corner_sources)))
 
     def sites_line(self, e: ast.Entry) -> None:
         """`sites market [(1, 4) N 10, (1, 4) S 9]`: sites of a kind on intersections,

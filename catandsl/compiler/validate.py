@@ -4,6 +4,8 @@ board's own errors point back at the map's lines)."""
 
 from __future__ import annotations
 
+import random
+from dataclasses import fields, is_dataclass
 from typing import TYPE_CHECKING
 
 from catandsl.compiler.context import Context
@@ -74,6 +76,15 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> Non
             seen.add(key)
             ctx.diagnostics.append(d)
 
+    # each island or area name a rule reads, by the declarations holding it: a name read
+    # only by declarations a configuration leaves out (a rule under `for 4 players`)
+    # needs no place on that configuration's map
+    holders = _holders(scenario, {id(e) for _, _, e in (*ctx.area_uses, *ctx.island_uses)})
+
+    def in_effect(expr: model.Expr, live: set[int]) -> bool:
+        found = holders.get(id(expr))
+        return not found or not found.isdisjoint(live)  # (found nowhere: checked anyway)
+
     mapless: set[int] = set()
     missing_islands: set[tuple] = set()
     hexes = 0  # hexes of the distinct maps built so far
@@ -118,14 +129,17 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> Non
                 if d is not None:
                     report(d)
         areas = {a.name for a in rs.map.areas}
-        for area, used in ctx.area_uses:
-            if area not in areas and (id(rs.map), "area " + area, used) not in missing_islands:
+        live = {id(d) for d in rs.decls.values()}
+        for area, used, expr in ctx.area_uses:
+            if area not in areas and (id(rs.map), "area " + area, used) not in missing_islands \
+                    and in_effect(expr, live):
                 missing_islands.add((id(rs.map), "area " + area, used))
                 report(Diagnostic("E0432", f"the map for {where} names no area `{area}`", used,
                                   help=f"add `area {area} [(q, r), ...]` to that map"))
         named = {i.name for i in rs.map.islands}
-        for island, used in ctx.island_uses:
-            if island not in named and (id(rs.map), island, used) not in missing_islands:
+        for island, used, expr in ctx.island_uses:
+            if island not in named and (id(rs.map), island, used) not in missing_islands \
+                    and in_effect(expr, live):
                 missing_islands.add((id(rs.map), island, used))  # once per map, not per option
                 report(Diagnostic("E0416", f"the map for {where} names no island `{island}`", used,
                                   help=f"add `island {island} at (q, r)` to that map"))
@@ -165,6 +179,31 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> Non
             for d in _other_deals(rs, first, span):
                 report(d)
 
+
+
+def _holders(scenario: model.Scenario, wanted: set[int]) -> dict[int, set[int]]:
+    """For each expression id in `wanted`, the ids of the scenario's declarations (of any
+    section) that hold it, found by walking the IR's dataclasses. Maps hold no
+    expressions: they are left out (the most of a scenario's IR)."""
+    out: dict[int, set[int]] = {}
+    if not wanted:
+        return out
+    for section in scenario.sections:
+        for d in section.decls:
+            if isinstance(d, model.Map):
+                continue
+            todo: list[object] = [d]
+            while todo:
+                x = todo.pop()
+                if isinstance(x, (tuple, list)):
+                    todo.extend(x)
+                elif isinstance(x, dict):
+                    todo.extend(x.values())
+                elif is_dataclass(x):
+                    if id(x) in wanted:
+                        out.setdefault(id(x), set()).add(id(d))
+                    todo.extend(getattr(x, f.name) for f in fields(x))
+    return out
 
 
 # Every configuration's distinct map is built to check it: their hexes together are bounded.
@@ -290,7 +329,8 @@ def _phases_move_what_cannot(rs, span: Span):
 
 
 def _deal_checks(rs, dealt: Deal, span: Span):
-    """What depends on how the map was dealt: starts and sites on the hexes they need."""
+    """What depends on how the map was dealt: starts and sites on the hexes they need,
+    hidden stacks against the numbers around their hexes."""
     for start in rs.map.starts:
         if start.seat is not None:
             continue  # a seat's piece: the game checks its site
@@ -298,6 +338,66 @@ def _deal_checks(rs, dealt: Deal, span: Span):
         if d is not None:
             yield d
     yield from _check_sites(rs, dealt, span)
+    for index, plan in enumerate(rs.map.numbers):
+        if plan.method == "hidden" and (plan.keep_off or plan.avoid_adjacent):
+            d = _hidden_stack_kept(rs, dealt, index, plan, span)
+            if d is not None:
+                yield d
+
+
+def _hidden_stack_kept(rs, dealt: Deal, index: int, plan: model.NumberPlan, span: Span) -> Diagnostic | None:
+    """E0434 unless some deal of a hidden pool and its stack of numbers keeps the plan's
+    `keep ... off` and `avoid_adjacent` while numbering every tile it can. Each trial
+    lays the pool's tiles on its face-down hexes and reveals them in a shuffled order,
+    each numbered tile drawing what `rules.hexes.hidden_choices` allows, as a game
+    does; it succeeds when as many hexes took a number as there were tokens or numbered
+    tiles dealt."""
+    from catandsl.board import geometry as geo
+    from catandsl.board.numbers import MAX_DEALS, MAX_DEALT, kept
+    from catandsl.rules.hexes import hidden_choices
+
+    pool = next(p for p in rs.map.pools if p.name == plan.onto[0])
+    hexes = [h for h, tile in dealt.tiles.items() if tile.pool == pool.name]
+    if not hexes:
+        return None
+    numbers = {h: tile.number for h, tile in dealt.tiles.items() if tile.number}
+
+    def takes_number(terrain: str) -> bool:
+        t = rs.terrains[terrain]
+        return (t.produces is not None or bool(t.choice)) and terrain not in plan.skip
+    pile = [a.name for a in pool.tiles for _ in range(a.count)]
+    numbered: dict[str, int] = {}
+    for terrain in pile:
+        if takes_number(terrain):
+            numbered[terrain] = numbered.get(terrain, 0) + 1
+    start = [0] * 13
+    for token in plan.tokens:
+        start[token.value] += 1
+    rng = random.Random(f"{dealt.seed}:hidden:{index}")
+    trials = max(1, min(MAX_DEALS, MAX_DEALT // len(hexes)))
+    for _ in range(trials):
+        rng.shuffle(hexes)
+        rng.shuffle(pile)
+        stack, left, laid = list(start), dict(numbered), dict(numbers)
+        took = dealt_here = 0
+        for h, terrain in zip(hexes, pile):
+            if terrain not in left:
+                continue
+            dealt_here += 1
+            left[terrain] -= 1
+            choices = hidden_choices(plan, stack, terrain, (laid.get(n, 0) for n in geo.neighbours(h)), left)
+            if choices:
+                v = rng.choices(choices, [stack[c] for c in choices])[0]
+                stack[v] -= 1
+                laid[h] = v
+                took += 1
+        if took == min(dealt_here, len(plan.tokens)):
+            return None
+    return Diagnostic(
+        "E0434", f"no deal of the hidden numbers in {trials} trials keeps {kept(plan)}",
+        _span(plan.source, span),
+        help="a revealed hex would find no number left that may lie on it: give the stack numbers "
+             "that may, or keep fewer numbers off")
 
 
 def _other_deals(rs, first: Deal, span: Span):

@@ -190,6 +190,9 @@ class Interpreter:
         # award -> the code of its measure (scoring.update_awards): one lookup each
         self.statements: dict[int, Code] = {}
         self.awards: dict[int, Code] = {}
+        # (event, subject) -> what `unable` tests: per hook, its condition and its calls
+        self._gates: dict[tuple[str, str], tuple[tuple[Code | None, tuple[tuple[Callable[..., str],
+                                                                               tuple[Code, ...]], ...]], ...]] = {}
         self.no_answers = NO_ANSWERS  # (what a measure is run with, for modules that cannot import it)
 
     def static_condition(self, expr: Expr, env: dict[str, Any], source: Source | None) -> bool:
@@ -228,6 +231,46 @@ class Interpreter:
                           for h, eids in self.game.hooks.get(event, ()))
             plan = self._hooks[event] = (EVENTS[event].filter or "", hooks)
         return plan
+
+    def unable(self, event: str, subject: str, env: dict[str, Any], state: State) -> str:
+        """Why the hooks `event` runs for `subject` (a card played, an action taken) can
+        do nothing of what they say now, "" if they can: a statement of a hook that runs
+        (no condition, or one that holds) calls an effect whose `refuses` gives a reason
+        (`build_free` with nowhere to build). Only the statements every run reaches are
+        read: a hook's own, up to its first `let` or choice. Asked before the card or the
+        action is paid for, so nothing is spent on a rule that cannot happen."""
+        gates = self._gates.get((event, subject))
+        if gates is None:
+            gates = self._gates[(event, subject)] = self._gates_of(event, subject)
+        for condition, calls in gates:
+            try:
+                if condition is not None and not condition(env, state, NO_ANSWERS):
+                    continue
+                for refuses, args in calls:
+                    why = refuses(state, *(a(env, state, NO_ANSWERS) for a in args))
+                    if why:
+                        return why
+            except EngineError:
+                continue  # the rule itself reports it when it runs
+        return ""
+
+    def _gates_of(self, event: str, subject: str) -> tuple:
+        g = self.game
+        out = []
+        for h, eids in g.hooks.get(event, ()):
+            if h.filters and subject not in map(str, h.filters):
+                continue
+            calls = []
+            for eid in eids:
+                e, x = g.effects[eid], g.effects[eid].expr
+                if e.op == "let" or (x is not None and _asks(x)):
+                    break  # a choice may lapse the rest of the block
+                prim = PRIMITIVES.get(str(x.value)) if e.op == "call" and x is not None else None
+                if prim is not None and prim.refuses is not None and x is not None:
+                    calls.append((prim.refuses, tuple(self.measure(a, e.source) for a in x.args)))
+            if calls:
+                out.append((None if h.condition is None else self.measure(h.condition, h.source), tuple(calls)))
+        return tuple(out)
 
     def evaluate(self, e: Expr, env: dict[str, Any], state: State, answers: Answers,
                  source: Source | None = None) -> Any:

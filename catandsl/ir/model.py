@@ -581,7 +581,8 @@ class NumberPlan:
     """How number tokens are laid: fixed (in the map cells), shuffled onto the producing
     hexes of the named pools (all when empty), along the spiral in letter order, or
     `hidden`: a face-down stack for the hidden pool in `onto`, a token drawn for each
-    producing tile revealed.
+    producing tile revealed, among those its `skip`, `keep_off` and `avoid_adjacent`
+    allow there (rules.hexes.hidden_choices).
     `avoid_adjacent` lists numbers that may not touch each other (6, 8)."""
 
     method: str
@@ -694,6 +695,10 @@ class Area:
     hexes: tuple[tuple[int, int], ...] = ()
     corners: tuple[tuple[int, int, str], ...] = ()
     source: Source | None = None
+    # where each hex and each intersection is written, in the same order (an error
+    # points at the item, not at the line)
+    hex_sources: tuple[Source, ...] = ()
+    corner_sources: tuple[Source, ...] = ()
 
 
 @dataclass(frozen=True)

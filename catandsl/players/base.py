@@ -81,9 +81,10 @@ def logged_apply(game, state, action_id: int, who: int) -> dict:
     chance outcome."""
     before = _Seen.of(state)
     turn_player = getattr(state, "turn_player", -1)
-    between = who >= 0 and getattr(state.top(), "KIND", "") == "between_turns"
+    asked = state.top()  # the decision or chance node this action answers
+    between = who >= 0 and getattr(asked, "KIND", "") == "between_turns"
     state.apply_action(action_id)
-    entry = describe(game, action_id, who, before, _Seen.of(state), turn_player)
+    entry = describe(game, action_id, who, before, _Seen.of(state), turn_player, asked)
     if between:  # another player's phase between two turns
         entry["text"] += " between turns"
     return entry
@@ -111,18 +112,25 @@ class _Seen:
                    list(getattr(state, "award_holder", ())))
 
 
-def describe(game, action_id: int, who: int, before: _Seen, after: _Seen, turn_player: int = -1) -> dict:
-    """The log entry of one applied action (see the module's doc)."""
+def describe(game, action_id: int, who: int, before: _Seen, after: _Seen, turn_player: int = -1,
+             asked=None) -> dict:
+    """The log entry of one applied action (see the module's doc). `asked`: the prompt
+    the action answered (`state.top()` before it), which names the thief of a robbery
+    and the player drawing a card: an action runs the rest of its rule too (production
+    after a steal), so the hands alone may not say who it was."""
     act = game.actions[action_id]
     kind = getattr(act, "KIND", "action")
     seat = who
     label = CHANCE_LABELS.get(kind, "chance") if who < 0 else seat_name(who)
     if who < 0:
-        text, seat = _chance_text(game, act, kind, before, after, turn_player, action_id)
+        text, seat = _chance_text(game, act, kind, before, after, turn_player, action_id, asked)
     else:
         text = _decision_text(game, act, kind, who, before, after, action_id)
-    notes = [] if kind in _SAYS_ITS_HANDS else _hand_notes(game, before, after,
-                                                            payer=who if kind in _PAYS else -1)
+    if kind == "stolen" and seat >= 0:
+        notes = _hand_notes(game, _robbed(game, before, act.resource, seat, _victim(before, after, asked)), after)
+    else:
+        notes = [] if kind in _SAYS_ITS_HANDS else _hand_notes(game, before, after,
+                                                                payer=who if kind in _PAYS else -1)
     notes += _other_notes(game, before, after)
     return {"player": who, "action": action_id, "kind": kind, "who": label, "seat": seat,
             "text": text, "notes": notes}
@@ -149,7 +157,7 @@ def entry_line(entry: dict) -> str:
 
 
 def _chance_text(game, act, kind: str, before: _Seen, after: _Seen, turn_player: int,
-                 action_id: int) -> tuple[str, int]:
+                 action_id: int, asked=None) -> tuple[str, int]:
     if kind == "start_player":
         return f"{seat_name(act.player)} goes first", act.player
     if kind == "roll":
@@ -160,16 +168,20 @@ def _chance_text(game, act, kind: str, before: _Seen, after: _Seen, turn_player:
         faces = ", ".join(f"{name} {face}" for name, face in zip(game.dice_names, act.faces))
         return f"{roller}{sum(act.faces)} ({faces})", turn_player
     if kind == "stolen":
-        gains, losses = _deltas(before.hands, after.hands)
-        thief = next((p for p, g in gains.items() if g), turn_player)
-        victim = next((p for p, lost in losses.items() if lost), -1)
+        thief = getattr(asked, "thief", -1)
+        if thief < 0:  # no prompt given: the first seat whose hand grew
+            gains, _ = _deltas(before.hands, after.hands)
+            thief = next((p for p, g in gains.items() if g), turn_player)
+        victim = _victim(before, after, asked)
         source = f" from {seat_name(victim)}" if victim >= 0 else ""
         return f"{seat_name(thief)} steals {act.resource}{source}", thief
     if kind == "rule_roll":
         return f"a rule rolls {act.total}", turn_player
     if kind == "draw":
-        gains, _ = _deltas(before.cards, after.cards)
-        drawer = next((p for p, g in gains.items() if g), turn_player)
+        drawer = getattr(asked, "player", -1)
+        if drawer < 0:  # no prompt given: the first seat whose cards grew
+            gains, _ = _deltas(before.cards, after.cards)
+            drawer = next((p for p, g in gains.items() if g), turn_player)
         return f"{seat_name(drawer)} draws a {act.deck} card: {act.card}", drawer
     return game.action_to_string(action_id), turn_player
 
@@ -249,6 +261,26 @@ def _bundle(text: str) -> str:
 
 
 # ---- what changed ----------------------------------------------------------------------
+
+
+def _victim(before: _Seen, after: _Seen, asked) -> int:
+    """The robbed seat: the robbery's prompt names it, else the first seat whose hand shrank."""
+    victim = getattr(asked, "victim", -1)
+    if victim < 0:
+        _, losses = _deltas(before.hands, after.hands)
+        victim = next((p for p, lost in losses.items() if lost), -1)
+    return victim
+
+
+def _robbed(game, before: _Seen, resource: str, thief: int, victim: int) -> _Seen:
+    """`before` with the stolen card already moved, so the notes show only what the rest
+    of the rule brought about."""
+    hands = [list(row) for row in before.hands]
+    if victim >= 0:
+        r = game.res_index[resource]
+        hands[victim][r] -= 1
+        hands[thief][r] += 1
+    return _Seen(hands, before.cards, before.tokens, before.vp_tokens, before.holders)
 
 
 Changes = dict[int, dict[int, int]]  # seat -> column -> how much

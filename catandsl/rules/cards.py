@@ -183,18 +183,30 @@ def playable(s: State, p: int, names: frozenset[str] | None = None) -> list[int]
     for k in g.table(CardIds).playable:
         if not held[k]:
             continue
-        c = g.cards[k]
-        d = g.decks[c.deck]
-        if names is not None and d.name not in names:
+        if names is not None and g.decks[g.cards[k].deck].name not in names:
             continue
-        if s.played_turn[c.deck] >= d.play_per_turn:
-            continue
-        if held[c.index] - (s.new_cards[c.index] if d.not_turn_bought else 0) <= 0:
-            continue
-        if c.condition is not None and not g.interp.value(c.condition, {"player": p}, s, c.source):
-            continue
-        out.append(c.index)
+        if not unplayable(s, p, k):
+            out.append(k)
     return out
+
+
+def unplayable(s: State, p: int, k: int) -> str:
+    """Why player p may not play card k now ("" if they may): none held, the deck's
+    plays of the turn used, bought this turn, its `playable where` false, or its rule
+    could do nothing (`Interpreter.unable`: a `build_free` with nowhere to build)."""
+    g = s.game
+    c = g.cards[k]
+    d = g.decks[c.deck]
+    held = s.cards[p][k]
+    if not held:
+        return f"player {p} holds no {c.name}"
+    if s.played_turn[c.deck] >= d.play_per_turn:
+        return f"{d.play_per_turn} {d.name} card(s) played this turn already"
+    if held - (s.new_cards[k] if d.not_turn_bought else 0) <= 0:
+        return "bought this turn"
+    if c.condition is not None and not g.interp.value(c.condition, {"player": p}, s, c.source):
+        return "its `playable where` does not hold"
+    return g.interp.unable("card_played", c.name, {"player": p, "card": c.name}, s)
 
 
 def _legal_plays(s: State, p: int, names: frozenset[str] | None) -> list[int]:
@@ -213,6 +225,14 @@ def _apply_play(s: State, p: int, act: PlayCard) -> None:
     s.emit("card_played", {"player": p, "card": act.card})
 
 
+def _refused_play(s: State, p: int, act: Action) -> IllegalAction | None:
+    if not isinstance(act, PlayCard):
+        return None
+    text = s.game.action_to_string(s.game.action_id[act])
+    return IllegalAction("action/not_legal", f"{text}: {unplayable(s, p, s.game.card_index[act.card]) or 'not now'}")
+
+
 PLAY = activity(Activity(
     "play", "play a card (at most the deck's number per turn)", _legal_plays, {PlayCard: _apply_play},
-    names="deck", subject=lambda game, act: game.decks[game.cards[game.card_index[act.card]].deck].name))
+    names="deck", subject=lambda game, act: game.decks[game.cards[game.card_index[act.card]].deck].name,
+    refusal=_refused_play))

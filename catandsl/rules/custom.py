@@ -64,10 +64,10 @@ def available(s: State, p: int, k: int) -> str:
     t = g.table(CustomTables)
     if not affordable(s.hands[p], t.costs[k]) or not affordable(s.tokens_held[p], t.token_costs[k]):
         return "cannot afford it"
-    if a.condition is not None and not g.interp.value(a.condition, {"player": p, "action": a.name}, s,
-                                                      a.source):
+    env = {"player": p, "action": a.name}
+    if a.condition is not None and not g.interp.value(a.condition, env, s, a.source):
         return "its condition does not hold"
-    return ""
+    return g.interp.unable("action_taken", a.name, env, s)  # (a `build_free` with nowhere to build)
 
 
 def _legal(s: State, p: int, names: frozenset[str] | None) -> list[int]:

@@ -5,9 +5,11 @@ from it lie face down, counting as the cover terrain for every query and placeme
 rule, until a rule reveals one (`reveal(player, at)`). Revealing is a chance node: the
 tile is drawn from what is left of the stack, each kind as likely as its count, then
 (a producing tile, with tokens left in a `numbers hidden [...] onto [NAME]` stack) its
-number token the same way. So the state never holds a face-down hex's answer, and
-nothing leaks to an observer. Then the event `revealed` runs, so rules can pay for a
-discovery. `set_terrain` and `set_number` change a face-up hex.
+number token the same way, among the tokens the plan lets lie there
+(`hidden_choices`: its `keep ... off`, `avoid_adjacent` and `skip`). So
+the state never holds a face-down hex's answer, and nothing leaks to an observer. Then
+the event `revealed` runs, so rules can pay for a discovery. `set_terrain` and
+`set_number` change a face-up hex.
 
 State data: `face_down` (hex ids still face down, ascending), `hidden_tiles` ([hidden
 pool][terrain] tiles left in each stack), `hidden_numbers` ([hidden pool][number 0..12]
@@ -22,6 +24,7 @@ no hidden pool and whose rules never change a hex has none of this to do.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -31,7 +34,7 @@ from catandsl.rules.registry import BOARD, FLOW, STATIC, effect, query
 if TYPE_CHECKING:
     from catandsl.engine.game import Game
     from catandsl.engine.state import State
-    from catandsl.ir.model import Effect, Expr
+    from catandsl.ir.model import Effect, Expr, NumberPlan
     from catandsl.ir.ruleset import Ruleset
 
 NUMBERS = 13  # number tokens are 2..12; a stack counts them by value
@@ -68,6 +71,7 @@ class HexTables:
     pool_of: dict[int, int]  # face-down hex -> its pool
     tile_id: dict[str, int]  # terrain -> the RevealTile action id
     number_id: dict[int, int]  # number -> the RevealNumber action id
+    plans: tuple[NumberPlan | None, ...]  # [pool] its stack's plan (`keep`, `avoid_adjacent`, `skip`)
 
     @classmethod
     def build(cls, game: Game) -> HexTables:
@@ -75,18 +79,19 @@ class HexTables:
         pools = tuple(p for p in (m.pools if m is not None else ()) if p.hidden)
         index = {p.name: k for k, p in enumerate(pools)}
         terrain = {name: k for k, name in enumerate(b.terrain_names)}
-        tiles, numbers = [], []
+        tiles, numbers, plans = [], [], []
         for p in pools:
             row = [0] * len(b.terrain_names)
             for a in p.tiles:
                 row[terrain[a.name]] += a.count
             tiles.append(tuple(row))
             stack = [0] * NUMBERS
-            for plan in (m.numbers if m is not None else ()):
-                if plan.method == "hidden" and plan.onto == (p.name,):
-                    for t in plan.tokens:
-                        stack[t.value] += 1
+            plan = next((n for n in (m.numbers if m is not None else ())
+                         if n.method == "hidden" and n.onto == (p.name,)), None)
+            for t in plan.tokens if plan is not None else ():
+                stack[t.value] += 1
             numbers.append(tuple(stack))
+            plans.append(plan)
         pool_of = {}
         for h, at in enumerate(b.hexes):
             name = b.tiles[at].pool
@@ -95,7 +100,8 @@ class HexTables:
         acts = game.actions
         return cls(tuple(p.name for p in pools), tuple(tiles), tuple(numbers), tuple(sorted(pool_of)),
                    pool_of, {acts[k].terrain: k for k in ids_of_kind(game, RevealTile)},  # type: ignore[attr-defined]
-                   {acts[k].number: k for k in ids_of_kind(game, RevealNumber)})  # type: ignore[attr-defined]
+                   {acts[k].number: k for k in ids_of_kind(game, RevealNumber)},  # type: ignore[attr-defined]
+                   tuple(plans))
 
 
 @dataclass(frozen=True, order=True)
@@ -145,11 +151,12 @@ class Revealing(Prompt):
         return super().check(game)
 
     def step(self, s: State) -> bool:
-        """Nothing left to draw: a tile whose number stack ran out lies without one."""
+        """Nothing left to draw: a tile with no number left that may lie on it (the
+        stack ran out, or its plan keeps the rest off) lies without one."""
         pool = s.game.table(HexTables).pool_of[self.hex]
         if self.terrain < 0 and any(s.hidden_tiles[pool]) and self.hex in s.face_down:
             return False
-        if self.terrain >= 0 and any(s.hidden_numbers[pool]):
+        if self.terrain >= 0 and _numbers(s, pool, self.hex, self.terrain):
             return False
         s.pending.pop()
         if self.terrain >= 0:
@@ -165,8 +172,9 @@ class Revealing(Prompt):
             total = sum(left)
             return [(t.tile_id[names[k]], n / total) for k, n in enumerate(left) if n]
         stack = s.hidden_numbers[pool]
-        total = sum(stack)
-        return [(t.number_id[v], n / total) for v, n in enumerate(stack) if n]
+        choices = _numbers(s, pool, self.hex, self.terrain)
+        total = sum(stack[v] for v in choices)
+        return [(t.number_id[v], stack[v] / total) for v in choices]
 
     def apply(self, s: State, act: Action) -> None:
         s.chance_count += 1
@@ -174,7 +182,7 @@ class Revealing(Prompt):
         if isinstance(act, RevealTile):
             self.terrain = s.game.board.terrain_names.index(act.terrain)
             s.hidden_tiles[pool][self.terrain] -= 1
-            if _produces_any(s.game, act.terrain) and any(s.hidden_numbers[pool]):
+            if _numbers(s, pool, self.hex, self.terrain):
                 return  # the number token comes next
             number = 0
         else:
@@ -194,6 +202,73 @@ class Revealing(Prompt):
 def _produces_any(game: Game, terrain: str) -> bool:
     t = game.ruleset.terrains[terrain]
     return t.produces is not None or bool(t.choice)
+
+
+def _numbers(s: State, pool: int, h: int, terrain: int) -> list[int]:
+    """The numbers the tile just turned up on hex h may draw from its pool's stack:
+    none for a tile that produces nothing or that the plan skips; else what the plan
+    allows beside the hexes around it (`hidden_choices`)."""
+    g = s.game
+    plan = g.table(HexTables).plans[pool]
+    names = g.board.terrain_names
+    name = names[terrain]
+    if plan is None or not _produces_any(g, name) or name in plan.skip:
+        return []
+    b = g.board
+    left = {t: c for t, c in zip(names, s.hidden_tiles[pool]) if c and _produces_any(g, t) and t not in plan.skip}
+    return hidden_choices(plan, s.hidden_numbers[pool], name, (b.hex_number[n] for n in b.hex_neighbours[h]), left)
+
+
+def kept_off(plan: NumberPlan, terrain: str) -> frozenset[int]:
+    """The numbers the plan's `keep ... off` forbids on a terrain."""
+    return frozenset(v for ban in plan.keep_off if terrain in ban.terrains for v in ban.numbers)
+
+
+def hidden_choices(plan: NumberPlan, stack: Sequence[int], terrain: str, beside: Iterable[int],
+                   tiles: dict[str, int]) -> list[int]:
+    """The numbers a tile of `terrain` just revealed may draw from a hidden stack
+    (`stack`: the tokens left, a count per number): none that `keep ... off` forbids on
+    its terrain, none of `avoid_adjacent` when a hex `beside` it shows one of them.
+    Among those, the ones that leave the rest of the stack dealable onto the numbered
+    tiles left in the pool (`tiles`, per terrain: as many of them numbered as there are
+    tokens or tiles, keeping `keep ... off`), when some do; so a stack that fits its pool
+    never strands a tile whose numbers went elsewhere. Empty: the tile takes no number.
+    (compiler/validate.py deals a stack in trials with it, so `check` and play agree.)"""
+    off = kept_off(plan, terrain)
+    if plan.avoid_adjacent and any(n in plan.avoid_adjacent for n in beside):
+        off |= frozenset(plan.avoid_adjacent)
+    allowed = [v for v, n in enumerate(stack) if n and v not in off]
+    if plan.keep_off and len(allowed) > 1:
+        rest = list(stack)
+        fine = []
+        for v in allowed:
+            rest[v] -= 1
+            if dealable(plan, rest, tiles):
+                fine.append(v)
+            rest[v] += 1
+        return fine or allowed
+    return allowed
+
+
+def dealable(plan: NumberPlan, stack: Sequence[int], tiles: dict[str, int]) -> bool:
+    """Whether the tokens of `stack` can be laid on the tiles (per terrain) keeping
+    `keep ... off`, numbering as many tiles as there are tokens or tiles, whichever is
+    fewer. Hall's theorem, over the groups of terrains that forbid the same numbers: a
+    matching covers all but the largest shortfall of a set of groups, its tiles less
+    the tokens any of them may take."""
+    groups: dict[frozenset[int], int] = {}
+    for terrain, n in sorted(tiles.items()):
+        if n > 0:
+            off = kept_off(plan, terrain)
+            groups[off] = groups.get(off, 0) + n
+    kinds = list(groups.items())
+    worst = 0
+    for mask in range(1, 1 << len(kinds)):
+        chosen = [kinds[i] for i in range(len(kinds)) if mask >> i & 1]
+        off_all = frozenset.intersection(*(off for off, _ in chosen))
+        worst = max(worst, sum(n for _, n in chosen) - sum(c for v, c in enumerate(stack) if v not in off_all))
+    total = sum(groups.values())
+    return total - worst >= min(sum(stack), total)
 
 
 def change(s: State, h: int, terrain: int, number: int) -> None:

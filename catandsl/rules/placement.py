@@ -436,9 +436,22 @@ BUILD = activity(Activity(
 # ---- free placements ------------------------------------------------------------------------
 
 
-@effect("player: player, pieces: list<piece>, count: int 0..100", writes=(BOARD, FLOW))
+def _nowhere_to_build(s: State, player: int, pieces: list[str], count: int) -> str:
+    """Why `build_free` can place nothing now ("" when it can place one)."""
+    g = s.game
+    kinds = [g.piece_index[p] for p in pieces if p in g.piece_index]
+    if count <= 0 or len(kinds) < len(pieces) or any(g.pieces[k].neutral for k in kinds) or \
+            any(targets(s, player, k, "free") for k in kinds):
+        return ""
+    return f"no {' or '.join(pieces)} can be placed"
+
+
+@effect("player: player, pieces: list<piece>, count: int 0..100", writes=(BOARD, FLOW),
+        refuses=_nowhere_to_build)
 def build_free(s: State, player: int, pieces: list[str], count: int) -> None:
-    """The player places `count` pieces of these kinds at no cost."""
+    """The player places `count` pieces of these kinds at no cost (as many as there are
+    places for). A card played or an action taken whose rule says so is refused when
+    none can be placed: nothing is spent on it."""
     kinds = [s.game.piece_index[p] for p in pieces]
     if any(s.game.pieces[k].neutral for k in kinds):
         raise EngineError("build_free() places a player's pieces, not " +

@@ -51,10 +51,11 @@ def occupied(s: State, at: Site) -> bool:
 
 @query("at: site", returns="list<player>", reads=BOARD)
 def players_around(s: State, at: Site) -> list[int]:
-    """The players with a building on the intersections a site touches, ascending, each
-    once: the corners of a hex, the two ends of a path, an intersection itself (neutral
-    seats left out). `players_around(at)` in a robber's `moves_to` names whom it would
-    stand next to."""
+    """The players with a piece of any kind on the intersections a site touches (a
+    settlement, a city, or any other piece that stands on an intersection), ascending,
+    each once: the corners of a hex, the two ends of a path, an intersection itself
+    (neutral seats left out). `players_around(at)` in a robber's `moves_to` names whom
+    it would stand next to."""
     code, k = at
     b = s.game.board
     corners = b.hex_corners[k] if code == "h" else b.path_ends[k] if code == "p" else (k,)

@@ -100,6 +100,9 @@ class Primitive:
     run: Callable[..., Any]
     # a choice or a random value: the action that answers it, whose one field is the value
     answer: type | None = None
+    # an effect: why it can do nothing now (`fn(state, *args)`, "" when it can), so a card
+    # or an action whose rule calls it unconditionally is refused before anything is paid
+    refuses: Callable[..., str] | None = None
 
     def signature(self) -> str:
         return f"{self.name}({', '.join(map(str, self.params))})"
@@ -145,7 +148,8 @@ def _doc(fn: Callable[..., Any]) -> str:
 
 
 def _register(kind: str, signature: str, returns: str | None, reads: frozenset[str],
-              writes: frozenset[str], answer: type | None = None, name: str | None = None):
+              writes: frozenset[str], answer: type | None = None, name: str | None = None,
+              refuses: Callable[..., str] | None = None):
     params = parse_params(signature)
 
     def register(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -160,7 +164,7 @@ def _register(kind: str, signature: str, returns: str | None, reads: frozenset[s
         if not doc:
             raise ValueError(f"primitive {key} has no docstring")
         PRIMITIVES[key] = Primitive(key, kind, params, returns, frozenset(reads),
-                                    frozenset(writes), doc, fn, answer)
+                                    frozenset(writes), doc, fn, answer, refuses)
         return fn
 
     return register
@@ -169,9 +173,13 @@ def _register(kind: str, signature: str, returns: str | None, reads: frozenset[s
 Parts = frozenset[str] | tuple[str, ...] | str  # one part or several
 
 
-def effect(signature: str, *, writes: Parts, reads: Parts = EVERYTHING, name: str | None = None):
-    """Register an effect: a statement that changes the parts of the game in `writes`."""
-    return _register(EFFECT, signature, None, _parts(reads), _parts(writes), name=name)
+def effect(signature: str, *, writes: Parts, reads: Parts = EVERYTHING, name: str | None = None,
+           refuses: Callable[..., str] | None = None):
+    """Register an effect: a statement that changes the parts of the game in `writes`.
+    `refuses(state, *args)` says why it can do nothing now ("" when it can): a card
+    played or an action taken whose rule calls it unconditionally is then refused before
+    anything is paid (`Interpreter.unable`)."""
+    return _register(EFFECT, signature, None, _parts(reads), _parts(writes), name=name, refuses=refuses)
 
 
 def query(signature: str, *, returns: str, reads: Parts = EVERYTHING, name: str | None = None):

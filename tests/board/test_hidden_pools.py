@@ -57,10 +57,29 @@ def test_the_cover_defaults_to_the_first_water_terrain(tmp_path):
     ("pool unknown hidden [forest x3] cover fort", "", "E0433", "covered by fort"),
     ("pool unknown hidden [forest x3]", "numbers hidden [4] onto [unknown]\\n numbers hidden [5] onto [unknown]",
      "E0433", "two stacks"),
+    # every numbered tile is gold, every token kept off gold
+    ("pool unknown hidden [gold x2, sea x2]", "numbers hidden [6, 8] onto [unknown] keep [6, 8] off [gold]",
+     "E0434", "keeps 6, 8 off gold"),
+    # the three face-down hexes touch each other: three of 6 and 8 never lie apart
+    ("pool unknown hidden [forest x3]", "numbers hidden [6, 8, 6] onto [unknown] avoid_adjacent [6, 8]",
+     "E0434", "keeps 6, 8 apart"),
 ])
 def test_a_stack_that_cannot_serve_its_hexes_is_an_error(tmp_path, pool, numbers, code, words):
-    """The board raises a BoardError; the compiler reports it at the map's line."""
+    """The board raises a BoardError (or, for a stack no deal keeps, the compiler's
+    trials find none); the compiler reports it at the map's line."""
     scenario, diags = compiled(tmp_path, pool, numbers.replace("\\n", "\n   "))
     assert scenario is None
     assert [(d.code, words in d.message) for d in diags] == [(code, True)]
-    assert diags[0].span.line == (13 if "stacks" in words else 11)  # the pool, or the second stack
+    # the pool, the second stack, or the numbers a deal cannot keep
+    assert diags[0].span.line == (13 if "stacks" in words else 12 if code == "E0434" else 11)
+
+
+@pytest.mark.parametrize("pool, numbers", [
+    ("pool unknown hidden [gold, forest x2]", "numbers hidden [6, 8, 5] onto [unknown] keep [6, 8] off [gold]"),
+    ("pool unknown hidden [forest x3]", "numbers hidden [6, 5, 4] onto [unknown] avoid_adjacent [6, 8]"),
+    # more tiles than numbers: the golds may stay without one
+    ("pool unknown hidden [gold x3, forest]", "numbers hidden [6] onto [unknown] keep [6] off [gold]"),
+])
+def test_a_stack_some_deal_keeps_compiles(tmp_path, pool, numbers):
+    scenario, diags = compiled(tmp_path, pool, numbers)
+    assert scenario is not None and not diags, diags

@@ -210,3 +210,49 @@ def test_tokens_from_a_village_are_shown():
 def test_an_entry_of_the_old_shape_still_prints():
     assert entry_line({"player": -1, "action": 0, "text": "roll 8"}) == "chance: roll 8"
     assert entry_line({"player": 2, "action": 0, "text": "end_turn"}) == "P3: end_turn"
+
+
+RAID = '''
+scenario raid "Raid" {
+  uses base
+  rule raid {
+    on dice_rolled if roll == 8 {
+      steal(player, opponents(player))
+      produce(roll)
+    }
+  }
+  map {
+    rows """
+      f8  h5  m4
+        p6  w9
+    """
+    legend { f forest; h hills; m mountains; p pasture; w fields }
+    start robber off board
+  }
+}
+'''
+
+
+def test_a_steal_followed_by_production_names_the_thief(tmp_path):
+    """The robbery's chance outcome also runs the rest of its rule (here production on
+    the same roll), so hands alone do not say who stole: P1 gains lumber from the 8
+    while P3 robs P2."""
+    import catandsl
+    from catandsl.engine.actions import Roll, Steal
+    from catandsl.players.base import logged_apply
+
+    path = tmp_path / "raid.catan"
+    path.write_text(RAID, encoding="utf-8")
+    game = new_game(catandsl.load(path), 3, {}, 1)
+    state = catandsl.position(game).place(0, "settlement", (0, 0, "N")).hand(1, ore=1) \
+        .turn(2, phase="roll").state()
+    entries = [logged_apply(game, state, game.action_id[Roll(8)], -1)]
+    entries.append(logged_apply(game, state, game.action_id[Steal(1)], 2))
+    assert state.is_chance_node()
+    entries.append(logged_apply(game, state, state.legal_actions()[0], -1))
+    assert state.hands[2][game.res_index["ore"]] == 1 and state.hands[0][game.res_index["lumber"]] >= 1
+    assert [entry_line(e) for e in entries[1:]] == ["P3: robs P2", "steal: P3 steals ore from P2"]
+    assert entries[2]["seat"] == 2
+    # the notes show what the rest of the rule did, and not the stolen card again
+    # (the roll's own production paid P1 a lumber before; the raid's `produce` another)
+    assert entries[0]["notes"] == entries[2]["notes"] == ["P1 gets 1 lumber"]

@@ -205,3 +205,30 @@ def test_a_second_map_or_setting_in_one_variant_is_reported(tmp_path):
     found = sorted((d.code, d.span.line, d.message) for d in diags)
     assert found == [("E0303", 5, "setting `victory` is declared twice"),
                      ("E0303", 7, "`map` is declared twice")]
+
+
+def test_a_name_of_two_kinds_is_read_as_the_kind_its_place_asks_for(tmp_path):
+    """A scenario's own piece `knight` beside the base game's card `knight`: the base
+    award's `played(player, [knight])` asks for cards, so it reads the card. With the deck
+    and the award removed nothing is left to name the card; with them kept, the award
+    counts knight cards and the piece is built as any piece."""
+    knight = """
+  piece knight {
+    on intersection where land(at)
+    cost ore + wool
+    limit 3
+    points 1
+  }
+"""
+    removed = small("  without deck development\n  without award largest_army\n" + knight + SMALL_MAP)
+    s, diags = compile_text(tmp_path, removed)
+    assert s is not None and not diags, [(d.code, d.span, d.message) for d in diags]
+    assert "knight" in configure(s, 4).pieces and "largest_army" not in configure(s, 4).awards
+    kept = small(knight + SMALL_MAP)
+    s, diags = compile_text(tmp_path, kept)
+    assert s is not None and not diags, [(d.code, d.span, d.message) for d in diags]
+    rs = configure(s, 4)
+    assert "knight" in rs.pieces and any(c.name == "knight" for c in rs.decks["development"].cards)
+    # the deck removed but the award kept: the award names a card `without` took away
+    s, diags = compile_text(tmp_path, small("  without deck development\n" + knight + SMALL_MAP))
+    assert s is None and [(d.code, d.span.file.endswith("base.catan")) for d in diags] == [("E0607", True)]

@@ -104,3 +104,24 @@ def test_a_spot_taken_or_a_token_conjured_is_refused(game):
     data["harbor_supply"][0] += 1
     with pytest.raises(StateError, match="harbor"):
         game.deserialize_state(json.dumps(data))
+
+
+def test_more_spots_than_tokens_leave_the_players_a_choice(tmp_path_factory):
+    """`harbors placed [...] at [...]` lists the spots a token may go on: at least one per
+    token; the spots left over stay empty. Two tokens, four spots: each player who
+    places one chooses among every empty spot."""
+    g = game_of(tmp_path_factory, SCENARIO.replace("[3:1 x2, wool 2:1, brick 2:1]", "[3:1, wool 2:1]")
+                .replace("    round forward { place harbor }\n    round forward { place harbor }\n",
+                         "    round forward { place harbor }\n"), seed=5)
+    s = g.new_initial_state()
+    act(s, A.StartPlayer(0))
+    offered = []
+    while any(s.harbor_supply):
+        s.apply_action(s.sample_chance())
+        offered.append(len(legal(s)))
+        act(s, legal(s)[0])
+    assert offered == [4, 3]
+    assert sorted(s.harbor_at).count(-1) == 2 and isinstance(legal(s)[0], A.Build)  # two stay empty
+    # fewer spots than tokens is still E0413
+    with pytest.raises(Exception, match="E0413"):
+        game_of(tmp_path_factory, SCENARIO.replace(", (2, 0) E]", "]"))

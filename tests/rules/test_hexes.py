@@ -260,3 +260,61 @@ def test_a_state_may_not_turn_a_hex_into_a_hub(tmp_path_factory):
         g.deserialize_state(json.dumps(data))
     with pytest.raises(EngineError, match="hub terrain"):
         hexes.set_terrain(s, ["h", hx(g, 0, 0)], "fort")
+
+
+# The pasture beside (2,0) shows a 6 here. The stack keeps 6 and 8 off gold and apart,
+# and skips pastures: three numbered tiles (gold, two forests) for three tokens.
+KEPT = (SCENARIO.replace("f8  p5  %   %", "f8  p6  %   %").replace("m6  w3  ~   ~", "m5  w3  ~   ~")
+        .replace("pool fog hidden [forest x2, pasture, sea] cover sea",
+                 "pool fog hidden [gold, forest x2, pasture] cover sea")
+        .replace("numbers hidden [9, 10] onto [fog]",
+                 "numbers hidden [6, 8, 5] onto [fog] skip [pasture] keep [6, 8] off [gold] avoid_adjacent [6, 8]"))
+
+
+@pytest.fixture(scope="module")
+def kept(tmp_path_factory):
+    return game_of(tmp_path_factory, KEPT, players=2)
+
+
+def numbers_offered(s):
+    return {s.game.actions[a].number: p for a, p in s.chance_outcomes()}
+
+
+def reveal_at(s, q, r, tile):
+    """A rule reveals hex (q, r) for player 0, and the tile drawn is `tile`."""
+    hexes.reveal(s, 0, ["h", hx(s.game, q, r)])
+    s.changed()
+    act(s, RevealTile(tile))
+
+
+def test_a_hidden_number_is_drawn_where_keep_and_avoid_allow_it(kept):
+    g = kept
+    s = fresh(g)
+    reveal_at(s, 2, 0, "forest")  # beside the pasture's 6: no 6, no 8
+    assert numbers_offered(s) == {5: 1.0}
+    act(s, RevealNumber(5))
+    assert number(s, ["h", hx(g, 2, 0)]) == 5
+    # the gold turns up where only 6 and 8 are left, both kept off gold: it lies without one
+    reveal_at(s, 3, 0, "gold")
+    assert not s.is_chance_node() and terrain(s, ["h", hx(g, 3, 0)]) == "gold"
+    assert number(s, ["h", hx(g, 3, 0)]) == 0 and s.hidden_numbers[0][6] == s.hidden_numbers[0][8] == 1
+
+
+def test_a_hidden_number_leaves_the_rest_of_the_stack_for_the_tiles_left(kept):
+    g = kept
+    s = fresh(g)
+    # (3,0) touches no number: a forest there may take any token but the 5, which the
+    # gold still in the stack needs (6 and 8 are kept off gold)
+    reveal_at(s, 3, 0, "forest")
+    assert numbers_offered(s) == pytest.approx({6: .5, 8: .5})
+    act(s, RevealNumber(6))
+    reveal_at(s, 2, 1, "gold")  # beside the 6, and gold: the 5
+    assert numbers_offered(s) == {5: 1.0}
+
+
+def test_a_skipped_terrain_draws_no_hidden_number(kept):
+    g = kept
+    s = fresh(g)
+    reveal_at(s, 2, 0, "pasture")
+    assert not s.is_chance_node() and number(s, ["h", hx(g, 2, 0)]) == 0
+    assert sum(s.hidden_numbers[0]) == 3
