@@ -19,6 +19,7 @@ states serialize to equal text; `Game.deserialize_state` reads it back, checked.
 from __future__ import annotations
 
 import json
+import random
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
@@ -277,6 +278,23 @@ class State:
         self._changed = bits(EVERYTHING)
         self._short = 0
         self._setup_legal = None
+
+    def forget_derived(self) -> None:
+        """Drop what was worked out from the hidden data (legal actions, chance outcomes,
+        players found short of victory) after it was redrawn (engine/infostate.py); the
+        pieces' network stays, as the board is unchanged."""
+        self._legal = None
+        self._chance = None
+        self._outcomes = None
+        self._short = 0
+
+    def resample_from_infostate(self, player: int, rng: random.Random) -> State:
+        """A state consistent with what `player` observes (OpenSpiel's name): the same
+        observation for `player`, the opponents' hands and cards, the deck, the cards
+        bought this turn and the seed drawn with `rng` (engine/infostate.py)."""
+        from catandsl.engine.infostate import resample
+
+        return resample(self, player, rng)
 
     def to_json(self) -> dict:
         out: dict[str, Any] = {f: getattr(self, f) for f in FIELDS}
