@@ -1,5 +1,7 @@
 """A Gymnasium environment: one seat (`seat`, default 0) learns, the other seats are
-bots (`RandomPlayer`s by default, seeded from the reset seed), chance nodes are sampled
+bots (`RandomPlayer`s by default; `opponents` is a list of players, or a bot's name such
+as "greedy" or "mcts:200" for that bot at every seat, seeded from the reset seed),
+chance nodes are sampled
 inside. The observation is the Observer's tensor for that seat; `action_masks()` gives
 its legal actions (the method masked PPO, e.g. sb3-contrib's MaskablePPO, reads).
 
@@ -21,19 +23,21 @@ from catandsl.adapters import LIMIT_REASONS, load_scenario, make_game
 from catandsl.adapters.pettingzoo import OBS_HIGH, OBS_LOW
 from catandsl.engine import IllegalAction
 from catandsl.engine.observer import Observer
-from catandsl.players import RandomPlayer
+from catandsl.players import RandomPlayer, is_bot, make_bot
 
 
 class CatanEnv(gym.Env):
     metadata = {"render_modes": ["ansi"]}
 
     def __init__(self, scenario: Any, players: int | None = None, options: dict | None = None, seed: int = 0,
-                 seat: int = 0, opponents: list | None = None, illegal_reward: float = -1.0,
+                 seat: int = 0, opponents: list | str | None = None, illegal_reward: float = -1.0,
                  max_steps: int | None = None, render_mode: str | None = None):
         self.scenario = load_scenario(scenario)
         self.players, self.options = players, options
         self.game = make_game(self.scenario, players, options, seed)
         self.seat = self.game.check_seat(seat, "seat")
+        if isinstance(opponents, str) and not is_bot(opponents):
+            raise ValueError(f"no bot {opponents!r}")
         self.opponents = opponents
         self.illegal_reward = illegal_reward
         self.max_steps = max_steps or self.game.max_game_length()
@@ -44,6 +48,8 @@ class CatanEnv(gym.Env):
         self.state: Any = None
 
     def _bots(self, seed: int) -> list:
+        if isinstance(self.opponents, str):
+            return [make_bot(self.opponents, seed * 31 + p) for p in range(self.game.num_players)]
         if self.opponents is not None:
             return list(self.opponents)
         return [RandomPlayer(seed * 31 + p) for p in range(self.game.num_players)]
