@@ -42,11 +42,14 @@ if TYPE_CHECKING:
     from catandsl.engine.state import State
 
 WIN = 100.0  # a won game, in points
-CARD = 0.08  # a resource card in hand
+CARD = 0.06  # a resource card in hand
+DIVERSE = 0.4  # earning a resource at all (SOME per roll), early in the game
+SOME = 0.12  # per roll: a hex of 4 or 10
 DEV_CARD = 0.35  # a card still to play
 TOKEN = 0.08  # a token that is worth no points itself
 NEAR = 0.45  # the hand's nearness to the best thing it may buy, at no distance
 STEP = 0.55  # the same, for each card still missing
+TRADED = 0.6  # a missing card the hand's spare cards would buy from the bank counts as this much missing
 GROWTH = (1.0, 0.5, 0.25, 0.12)  # a reachable spot's worth, by the paths still to build
 SPOTS = 2  # the best spots counted
 AWARD_SHARE = 0.5  # an award not held: this share of its points, halved per step still to go
@@ -122,7 +125,11 @@ class Evaluator:
         self.awards = [(k, a, g.interp.measure(a.measure, a.source)) for k, a in enumerate(g.awards)]
         self.victories = [(v, v.condition) for v in g.victories]
         self.trades = g.table(TradeTables)
-        self.stops: dict[int, dict[int, int]] = {}  # travelling piece kind -> path -> steps to a stop
+        # (piece kind, seat, stops just visited) -> path -> steps to a stop not just visited
+        self.stops: dict[tuple, dict[int, int]] = {}
+        self._stop_paths: dict[tuple[int, int], list[int]] = {}
+        # (piece kind, seat) -> the ends of the stops it reached last (the player keeps them)
+        self.visited: dict[tuple[int, int], list[frozenset[int]]] = {}
         self.rounds = 12.0
 
     def start(self, root: State) -> None:
@@ -168,7 +175,8 @@ class Evaluator:
             v = float(scores[p])
             inc = income[p]
             v += sum(w * x for w, x in zip(self.weight, inc)) * self.rolls_per_round * rounds * 0.22
-            v += 0.15 * sum(min(x, 0.1) for x in inc) * rounds  # each resource a little: spread
+            # every resource earned at all: a hand that never sees one waits on the bank
+            v += DIVERSE * rounds / 12 * sum(w * min(x, SOME) for w, x in zip(self.weight, inc)) / SOME
             spots = self._spots(s, p, net)
             v += sum(spots) * self.rolls_per_round * rounds * 0.12
             v += self._hand(s, p, bool(spots))
@@ -299,8 +307,8 @@ class Evaluator:
                     missing += need - have
                 elif rates is not None and rates[r] < NO_RATE:
                     spare += (have - need) // rates[r]
-            missing = max(0, missing - spare)
-            near = worth * STEP ** missing
+            # a card the bank would give counts as part missing: the trade is still to make
+            near = worth * STEP ** (max(0, missing - spare) + TRADED * min(missing, spare))
             if near > best:
                 best = near
         return v + NEAR * best
@@ -329,22 +337,20 @@ class Evaluator:
 
     def _travel(self, s: State, e: list[int]) -> float:
         p, pi, at = e[0], e[1], e[2]
-        dist = self._stop_distances(s, pi, p)
-        d = dist.get(at)
-        if d is None:
-            return 0.0
-        return 0.3 * 0.8 ** d
+        d = self._stop_distances(s, pi, p).get(at)
+        return 0.0 if d is None else 0.4 * 0.8 ** d
 
-    def _stop_distances(self, s: State, pi: int, p: int) -> dict[int, int]:
-        """Steps along the paths a travelling piece may take to the nearest path where it
-        stops (worked out once per piece kind: a stop is a place, as a rule)."""
-        kept = self.stops.get(pi)
+    def stops_of(self, s: State, pi: int, p: int) -> list[int]:
+        """The paths where a travelling piece of kind pi stops (`stop where`), judged for
+        p where the piece stands now (worked out once per piece kind and seat: a stop is
+        a place, as a rule)."""
+        key = (pi, p)
+        kept = self._stop_paths.get(key)
         if kept is not None:
             return kept
         g = self.game
-        b = g.board
         P = g.pieces[pi]
-        stops = []
+        stops: list[int] = []
         if P.travel is not None and P.travel.stop is not None:
             for k in P.allowed:
                 env = {"player": p, "from": site("path", k), "at": site("path", k)}
@@ -354,17 +360,35 @@ class Evaluator:
                 except Exception:  # noqa: BLE001 - a stop that needs more than a place: no guide
                     stops = []
                     break
-        dist = dict.fromkeys(stops, 0)
-        todo = list(stops)
-        for k in todo:
+        self._stop_paths[key] = stops
+        return stops
+
+    def _stop_distances(self, s: State, pi: int, p: int) -> dict[int, int]:
+        """Steps along the paths the piece may take to the nearest stop it has not just
+        been to (`visited`, kept by the player: so it tours the stops, each of which may
+        trade something else)."""
+        b = self.game.board
+        seen = self.visited.get((pi, p), ())
+        key = (pi, p, tuple(seen))
+        kept = self.stops.get(key)
+        if kept is not None:
+            return kept
+        stops = self.stops_of(s, pi, p)
+        fresh = [k for k in stops if not any(set(b.path_ends[k]) & ends for ends in seen)] or stops
+        allowed = self.game.pieces[pi].allowed_set
+        dist = dict.fromkeys(fresh, 0)
+        todo = list(fresh)
+        for k in todo:  # breadth first over the paths the piece may stand on
             if dist[k] >= MAX_TRAVEL_STEPS:
                 continue
             for c in b.path_ends[k]:
                 for x in b.corner_paths[c]:
-                    if x not in dist and x in P.allowed_set:
+                    if x not in dist and x in allowed:
                         dist[x] = dist[k] + 1
                         todo.append(x)
-        self.stops[pi] = dist
+        if len(self.stops) > 64:
+            self.stops.clear()
+        self.stops[key] = dist
         return dist
 
 

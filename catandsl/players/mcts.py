@@ -46,6 +46,7 @@ MAX_DEPTH = 40  # the bot's own decisions in one descent
 MAX_REPLIES = 24  # other players' decisions and chance steps in one descent
 TRADES_KEPT = 4  # bank trades and offers among the candidates, at most each
 ROOT_PRIOR_MAX = 60  # candidates ordered by the value one action ahead at the root
+OFFERS_TRIED = 1  # domestic offers proposed in a turn, at most
 
 # the order candidates are tried in below the root, by the action's kind
 _RANK = {"build": 1, "build_stage": 1, "buy_card": 2, "play_card": 2, "take_action": 2, "travel": 2,
@@ -115,6 +116,7 @@ class MCTSPlayer:
                 k = (c.visits, c.value / c.visits)
                 if k > key:
                     best, key = a, k
+        _remember_stop(state, best, me, ev)
         return best
 
     def _iterate(self, state: State, me: int, root: Node, ev: Evaluator, horizon: _Horizon) -> None:
@@ -216,6 +218,8 @@ class MCTSPlayer:
                 if score > 0:
                     bank.append((-score, a))
             elif kind == "offer":
+                if s.offers_made >= OFFERS_TRIED:
+                    continue
                 if wants is None:
                     wants = _wants(s, me, ev)
                 vec = trades.offer_vectors.get(a)
@@ -275,6 +279,19 @@ class _Horizon:
         if self.own_turn:
             return _between(s)
         return not s.pending
+
+
+def _remember_stop(s: State, a: int, me: int, ev: Evaluator) -> None:
+    """A travelling piece steps onto a stop: remember it (the last two), so the value
+    leads the piece to the other stops next."""
+    act = s.game.actions[a]
+    if act.KIND != "travel":
+        return
+    pi = s.game.piece_index[act.piece]  # type: ignore[attr-defined]
+    if act.to in ev.stops_of(s, pi, me):  # type: ignore[attr-defined]
+        seen = ev.visited.setdefault((pi, me), [])
+        seen.append(frozenset(s.game.board.path_ends[act.to]))  # type: ignore[attr-defined]
+        del seen[:-2]
 
 
 def _between(s: State) -> bool:
