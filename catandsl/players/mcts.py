@@ -238,12 +238,17 @@ class MCTSPlayer:
     # ---- other players, inside the horizon ----------------------------------------------
 
     def _reply(self, s: State, p: int, ev: Evaluator) -> int:
-        """Another player's decision inside the horizon: among a few actions, the best
-        for them one action ahead; among many, a random one that is no offer."""
+        """Another player's decision inside the horizon: a discard of the card they hold
+        most of; among a few actions, the best for them one action ahead; among many, a
+        random one that is no offer."""
         legal = s.legal_now()
         if len(legal) == 1:
             return legal[0]
         acts = s.game.actions
+        g = s.game
+        if acts[legal[0]].KIND == "discard":  # (each of many discards: the card held most of, quickly)
+            hand = s.hands[p]
+            return max(legal, key=lambda a: (hand[g.res_index[acts[a].resource]], -a))  # type: ignore[attr-defined]
         if len(legal) <= 6:
             best, best_v = legal[0], -math.inf
             for a in legal:
