@@ -112,7 +112,7 @@ class Evaluator:
         self.spot_piece = spot[0] if spot else None
         self.spot_distance = self.spot_piece.distance if self.spot_piece is not None else 2
         # the paths a player's path piece may ever take
-        paths = set()
+        paths: set[int] = set()
         for p in g.pieces:
             if p.site == "path" and not p.neutral and p.travel is None and any(p.cost):
                 paths |= p.allowed_set

@@ -109,3 +109,13 @@ def test_text_output_and_usage_errors(capsys):
     assert balance(capsys, UNFAIR, "--option", "nope=x")[0] == 2
     assert balance(capsys, UNFAIR, "--format", "xml")[0] == 2
     assert balance(capsys, "tests/fixtures/bad/E0302_unknown_resource.catan")[0] == 1
+
+
+def test_balance_plays_the_bots_asked_for(capsys):
+    code, out, _ = balance(capsys, UNFAIR, "--simulate", "2", "--bots", "mcts:3", "--format", "json")
+    assert code == 0
+    games = json.loads(out)["games"]
+    assert games["bots"] == ["mcts:3"] and games["games"] == 2
+    code, out, _ = balance(capsys, UNFAIR, "--simulate", "2", "--bots", "mcts:3")
+    assert "2 games of mcts:3 bots" in out and "verdict at the 1% level" in out
+    assert balance(capsys, UNFAIR, "--simulate", "2", "--bots", "clever")[0] == 2
