@@ -4,6 +4,7 @@ count, seats rotated, then ratings with 95% intervals and the games' lengths.
     python bench/ladder.py                                   # every shipped configuration
     python bench/ladder.py --bots random,greedy,mcts:50,mcts --rounds 2 --workers 2
     python bench/ladder.py --only base --players 4 --rounds 5 --markdown
+    python bench/ladder.py --save games.jsonl ...; python bench/ladder.py --report games.jsonl
 
 A round, for a configuration of n players, plays every choice of n of the bots (all of
 them when there are n or fewer: seats cycle through the list) once per rotation of the
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import math
 import random
 import statistics
@@ -145,6 +147,8 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--bootstrap", type=int, default=500)
     ap.add_argument("--markdown", action="store_true", help="print the tables as markdown")
+    ap.add_argument("--save", default="", help="append each game's result to this file (JSON lines) as it ends")
+    ap.add_argument("--report", default="", help="only print the tables of the games saved in this file")
     args = ap.parse_args()
     from catandsl.players import is_bot
 
@@ -152,26 +156,41 @@ def main() -> None:
     bad = [b for b in bots if not is_bot(b)]
     if bad or len(set(bots)) != len(bots):
         sys.exit(f"bots must be distinct bot names, not {bad or bots}")
+    if args.report:
+        saved = [json.loads(line) for line in Path(args.report).read_text(encoding="utf-8").splitlines() if line]
+        names = list(dict.fromkeys(n for r in saved for n in r["result"]["names"]))
+        report([b for b in bots if b in names] + [n for n in names if n not in bots],
+               [r["result"] for r in saved], [r["label"] for r in saved], args, 0.0)
+        return
     only = {x.strip() for x in args.only.split(",") if x.strip()}
     counts = {int(x) for x in args.players.split(",") if x.strip()}
-    jobs, labels = [], []
+    per_config: list[list[tuple]] = []
     for name, path, options, players_list in CONFIGS:
         if only and name not in only:
             continue
         for players in players_list:
             if counts and players not in counts:
                 continue
-            for k, seating in enumerate(schedule(bots, players, args.rounds)):
-                jobs.append((path, options, players, args.seed * 1000 + k, seating))
-                labels.append(f"{name} {players}p")
+            per_config.append([((path, options, players, args.seed * 1000 + k, seating), f"{name} {players}p")
+                               for k, seating in enumerate(schedule(bots, players, args.rounds))])
+    # the configurations' games interleaved: a run cut short has played some of each
+    order = [x for group in itertools.zip_longest(*per_config) for x in group if x is not None]
+    jobs, labels = [job for job, _ in order], [label for _, label in order]
     started = time.time()
     if args.workers > 1:
         with ProcessPoolExecutor(args.workers) as pool:
             results = list(pool.map(play_one, jobs))
+        if args.save:
+            with open(args.save, "a", encoding="utf-8") as f:
+                for label, r in zip(labels, results):
+                    f.write(json.dumps({"label": label, "result": r}) + "\n")
     else:
         results = []
         for job, label in zip(jobs, labels):
             results.append(play_one(job))
+            if args.save:
+                with open(args.save, "a", encoding="utf-8") as f:
+                    f.write(json.dumps({"label": label, "result": results[-1]}) + "\n")
             print(f"  {label}: {' '.join(job[4])} -> winner {results[-1]['winner']} "
                   f"in {results[-1]['turns']} turns", file=sys.stderr, flush=True)
     report(bots, results, labels, args, time.time() - started)
