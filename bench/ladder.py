@@ -4,6 +4,7 @@ count, seats rotated, then ratings with 95% intervals and the games' lengths.
     python bench/ladder.py                                   # every shipped configuration
     python bench/ladder.py --bots random,greedy,mcts:50,mcts --rounds 2 --workers 2
     python bench/ladder.py --only base --players 4 --rounds 5 --markdown
+    python bench/ladder.py --one mcts --field greedy --players 4 --rounds 50   # one mcts, three greedy
     python bench/ladder.py --save games.jsonl ...; python bench/ladder.py --report games.jsonl
 
 A round, for a configuration of n players, plays every choice of n of the bots (all of
@@ -147,12 +148,15 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--bootstrap", type=int, default=500)
     ap.add_argument("--markdown", action="store_true", help="print the tables as markdown")
+    ap.add_argument("--one", default="", help="instead of a round robin: one BOT against --field bots, "
+                    "seat rotated, --rounds times each seat")
+    ap.add_argument("--field", default="greedy", help="the other seats' bot with --one")
     ap.add_argument("--save", default="", help="append each game's result to this file (JSON lines) as it ends")
     ap.add_argument("--report", default="", help="only print the tables of the games saved in this file")
     args = ap.parse_args()
     from catandsl.players import is_bot
 
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()] if not args.one else [args.field, args.one]
     bad = [b for b in bots if not is_bot(b)]
     if bad or len(set(bots)) != len(bots):
         sys.exit(f"bots must be distinct bot names, not {bad or bots}")
@@ -171,8 +175,11 @@ def main() -> None:
         for players in players_list:
             if counts and players not in counts:
                 continue
+            seatings = schedule(bots, players, args.rounds) if not args.one else \
+                [tuple(args.one if p == k % players else args.field for p in range(players))
+                 for k in range(players * args.rounds)]
             per_config.append([((path, options, players, args.seed * 1000 + k, seating), f"{name} {players}p")
-                               for k, seating in enumerate(schedule(bots, players, args.rounds))])
+                               for k, seating in enumerate(seatings)])
     # the configurations' games interleaved: a run cut short has played some of each
     order = [x for group in itertools.zip_longest(*per_config) for x in group if x is not None]
     jobs, labels = [job for job, _ in order], [label for _, label in order]
