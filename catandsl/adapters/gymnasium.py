@@ -1,9 +1,9 @@
 """A Gymnasium environment: one seat (`seat`, default 0) learns, the other seats are
-bots (`RandomPlayer`s by default; `opponents` is a list of players, or a bot's name such
-as "greedy" or "mcts:200" for that bot at every seat, seeded from the reset seed),
-chance nodes are sampled
-inside. The observation is the Observer's tensor for that seat; `action_masks()` gives
-its legal actions (the method masked PPO, e.g. sb3-contrib's MaskablePPO, reads).
+bots (`RandomPlayer`s by default, seeded from the reset seed; `opponents` is a list of
+players, or a bot's name such as "greedy" or "mcts:200" for that bot at every seat,
+seeded likewise), chance nodes are sampled inside. The observation is the Observer's
+tensor for that seat; `action_masks()` gives its legal actions (the method masked PPO,
+e.g. sb3-contrib's MaskablePPO, reads).
 
 `terminated` when the game ends by a win (or a rule's end); `truncated` when it is cut
 at the scenario's turn or action bound, or after `max_steps` calls to `step`. The reward
