@@ -48,7 +48,6 @@ CONFIGS = (
     ("traders_events", "scenarios/traders_barbarians/traders_and_barbarians.catan",
      {"event_cards": "on", "harbormaster": "on"}, (3, 4)),
 )
-Z95 = 1.959964
 
 
 def play_one(job: tuple) -> dict:
@@ -128,16 +127,6 @@ def bradley_terry(bots: list[str], games: list[dict], iterations: int = 200) -> 
     return [400 * math.log10(x) for x in gamma]
 
 
-def wilson(k: int, n: int) -> tuple[float, float]:
-    if not n:
-        return 0.0, 1.0
-    p = k / n
-    d = 1 + Z95 ** 2 / n
-    c = (p + Z95 ** 2 / (2 * n)) / d
-    h = Z95 * math.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bots", default="random,greedy,mcts:50,mcts", help="comma-separated bot names")
@@ -204,6 +193,8 @@ def main() -> None:
 
 
 def report(bots: list[str], results: list[dict], labels: list[str], args, elapsed: float) -> None:
+    from catandsl.lint.balance import wilson
+
     rng = random.Random(args.seed)
     ratings = bradley_terry(bots, results)
     samples = [bradley_terry(bots, [rng.choice(results) for _ in results], 60) for _ in range(args.bootstrap)]

@@ -36,7 +36,6 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-Z95 = 1.959964
 CORE_DEPS = ("lark", "networkx", "jsonschema")
 
 RESOURCE = {"WOOD": "lumber", "BRICK": "brick", "SHEEP": "wool", "WHEAT": "grain", "ORE": "ore"}
@@ -341,16 +340,6 @@ def _edits(m: Mirror, game, action, me: int):
     return apply
 
 
-def wilson(k: int, n: int) -> tuple[float, float]:
-    if not n:
-        return 0.0, 1.0
-    p = k / n
-    d = 1 + Z95 ** 2 / n
-    c = (p + Z95 ** 2 / (2 * n)) / d
-    h = Z95 * math.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
-
-
 def inside(args) -> None:
     sys.path.insert(0, str(ROOT))
     import random
@@ -358,6 +347,8 @@ def inside(args) -> None:
     from catanatron import Color, Game
     from catanatron.players.search import VictoryPointPlayer
     from catanatron.players.weighted_random import WeightedRandomPlayer
+
+    from catandsl.lint.balance import wilson
 
     CatandslPlayer = make_player_class()
     colours = [Color.RED, Color.BLUE, Color.WHITE, Color.ORANGE]

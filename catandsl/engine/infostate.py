@@ -64,14 +64,8 @@ def _deal_resources(s: State, g, seat: int, others: list[int], rng: random.Rando
         unseen += [r] * (total - s.bank[r] - mine[r])
     _check_count("resource", unseen, sum(sizes))
     rng.shuffle(unseen)
-    R = len(g.resources)
-    at = 0
-    for p, k in zip(others, sizes):
-        row = [0] * R
-        for r in unseen[at:at + k]:
-            row[r] += 1
+    for p, row in zip(others, _deal(unseen, sizes, len(g.resources))):
         s.hands[p] = row
-        at += k
 
 
 def _deal_cards(s: State, g, seat: int, others: list[int], rng: random.Random) -> None:
@@ -87,24 +81,27 @@ def _deal_cards(s: State, g, seat: int, others: list[int], rng: random.Random) -
     _check_count("card", unseen, sum(sizes) + in_deck)
     rng.shuffle(unseen)
     C = len(g.cards)
-    at = 0
-    for p, k in zip(others, sizes):
-        row = [0] * C
-        for c in unseen[at:at + k]:
-            row[c] += 1
+    *rows, s.deck = _deal(unseen, sizes + [in_deck], C)
+    for p, row in zip(others, rows):
         s.cards[p] = row
-        at += k
-    deck = [0] * C
-    for c in unseen[at:at + in_deck]:
-        deck[c] += 1
-    s.deck = deck
     bought = sum(s.new_cards)
     if s.turn_player != seat and bought:
         held = [c for c, m in enumerate(s.cards[s.turn_player]) for _ in range(m)]
-        new = [0] * C
-        for c in rng.sample(held, bought):
-            new[c] += 1
-        s.new_cards = new
+        (s.new_cards,) = _deal(rng.sample(held, bought), [bought], C)
+
+
+def _deal(shuffled: list[int], sizes: list[int], width: int) -> list[list[int]]:
+    """The shuffled cards (kinds by index) dealt in turn, as many as each size, each hand
+    as counts per kind."""
+    rows = []
+    at = 0
+    for k in sizes:
+        row = [0] * width
+        for x in shuffled[at:at + k]:
+            row[x] += 1
+        rows.append(row)
+        at += k
+    return rows
 
 
 def _check_count(what: str, unseen: list[int], held: int) -> None:

@@ -67,6 +67,17 @@ def chance_number(seed: int, n: int) -> float:
     return ((z ^ (z >> 31)) >> 11) * 2.0**-53
 
 
+def pick_outcome(outcomes: list[tuple[int, float]], x: float) -> int:
+    """The outcome that a number x in [0, 1) falls on, the outcomes laid end to end by
+    their probabilities."""
+    acc = 0.0
+    for a, pr in outcomes:
+        acc += pr
+        if x < acc:
+            return a
+    return outcomes[-1][0]
+
+
 def _fold(seed: int) -> int:
     """A seed outside 0..2**64-1 as 64 bits: its sign and 64-bit words mixed in turn."""
     z = _GOLDEN if seed < 0 else 0
@@ -373,13 +384,7 @@ class State:
             raise IllegalAction("action/not_legal", "this is not a chance node: "
                                 + ("the game is over" if self.stage == "over" else
                                    f"player {self.current_player()} is to act"))
-        x = chance_number(self.seed, self.chance_count)
-        acc = 0.0
-        for a, pr in outcomes:
-            acc += pr
-            if x < acc:
-                return a
-        return outcomes[-1][0]
+        return pick_outcome(outcomes, chance_number(self.seed, self.chance_count))
 
     # ---- applying ---------------------------------------------------------------------
 

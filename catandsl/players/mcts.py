@@ -32,6 +32,7 @@ import math
 import random
 from typing import TYPE_CHECKING
 
+from catandsl.engine.state import pick_outcome
 from catandsl.players.evaluation import Evaluator
 from catandsl.rules.trade import NO_RATE, TradeTables, trade_rates
 
@@ -129,7 +130,7 @@ class MCTSPlayer:
         ended = False
         while not s.is_terminal():
             if s.is_chance_node():
-                a = _sample(s.chance_outcomes(), rng)
+                a = pick_outcome(s.chance_outcomes(), rng.random())
             else:
                 p = s.current_player()
                 if p != me:
@@ -310,16 +311,6 @@ def _is_legal(legal: list[int], a: int) -> bool:
     if k < len(legal) and legal[k] == a:
         return True
     return a in legal  # (an unsorted list: the set-up's is sorted, a turn's as a rule too)
-
-
-def _sample(outcomes: list[tuple[int, float]], rng: random.Random) -> int:
-    x = rng.random()
-    acc = 0.0
-    for a, pr in outcomes:
-        acc += pr
-        if x < acc:
-            return a
-    return outcomes[-1][0]
 
 
 def _wants(s: State, me: int, ev: Evaluator) -> list[tuple[float, list[int], list[int]]]:
