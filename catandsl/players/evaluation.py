@@ -19,8 +19,8 @@ Nothing here knows a scenario. Every term comes from the compiled game:
   measure against the holder's);
 - **`victory ... where` conditions**: partly met conditions count (each `and` part met,
   each `>=` by how far it has come);
-- **cards and tokens held**: a card still to play, tokens (those worth points as their
-  share of a point);
+- **cards and tokens held**: a card still to play; tokens (those worth points by the
+  way to their next point, as the points scored count above);
 - **travelling pieces**: how near each is to a path where it stops (`stop where`).
 
 `Evaluator(game).values(state)` gives every seat's value; `utility(values, me)` is
@@ -43,6 +43,8 @@ if TYPE_CHECKING:
 
 WIN = 100.0  # a won game, in points
 CARD = 0.06  # a resource card in hand
+EARNED = 0.22  # a card earned in the rounds to come, in points (about five make one)
+REACHED = 0.12  # the same, for a spot reached (still to build: about half)
 DIVERSE = 0.4  # earning a resource at all (SOME per roll), early in the game
 SOME = 0.12  # per roll: a hex of 4 or 10
 DEV_CARD = 0.35  # a card still to play
@@ -120,7 +122,7 @@ class Evaluator:
         self.discard_limit = _discard_limit(g)
         self.p_seven = odds[7] if len(odds) > 7 else 0.0
         tables = g.table(SiteTables)
-        self.token_worth = [pts / per if pts else TOKEN for pts, per in tables.token_points]
+        self.token_points = tables.token_points  # per token: (points, per)
         self.card_worth = [0.0 if c.points else DEV_CARD for c in g.cards]
         self.awards = [(k, a, g.interp.measure(a.measure, a.source)) for k, a in enumerate(g.awards)]
         self.victories = [(v, v.condition) for v in g.victories]
@@ -174,16 +176,17 @@ class Evaluator:
         for p in range(self.n):
             v = float(scores[p])
             inc = income[p]
-            v += sum(w * x for w, x in zip(self.weight, inc)) * self.rolls_per_round * rounds * 0.22
+            v += sum(w * x for w, x in zip(self.weight, inc)) * self.rolls_per_round * rounds * EARNED
             # every resource earned at all: a hand that never sees one waits on the bank
             v += DIVERSE * rounds / 12 * sum(w * min(x, SOME) for w, x in zip(self.weight, inc)) / SOME
             spots = self._spots(s, p, net)
-            v += sum(spots) * self.rolls_per_round * rounds * 0.12
+            v += sum(spots) * self.rolls_per_round * rounds * REACHED
             v += self._hand(s, p, bool(spots))
             held = s.cards[p]
             v += sum(n * w for n, w in zip(held, self.card_worth) if n)
-            if g.token_names:
-                v += sum(n * w for n, w in zip(s.tokens_held[p], self.token_worth) if n)
+            if g.token_names:  # (points scored already count above: only the way to the next)
+                v += sum((pts * (n % per) / per if pts else TOKEN * n)
+                         for n, (pts, per) in zip(s.tokens_held[p], self.token_points) if n)
             out.append(v)
         if self.awards:
             self._award_progress(s, out)
@@ -200,9 +203,6 @@ class Evaluator:
         """The seat's value against the strongest opponent's."""
         others = [v for p, v in enumerate(values) if p != me]
         return values[me] - OPPONENT * max(others) if others else values[me]
-
-    def seat_value(self, s: State, p: int) -> float:
-        return self.values(s)[p]
 
     # ---- the terms ---------------------------------------------------------------------
 
