@@ -223,8 +223,8 @@ def report(bots: list[str], results: list[dict], labels: list[str], args, elapse
     conf = [[label, str(len(rs)), f"{statistics.mean(r['turns'] for r in rs):.0f}",
              f"{statistics.median(r['turns'] for r in rs):.0f}",
              f"{sum(r['reason'] == 'victory' for r in rs) / len(rs):.0%}"] for label, rs in by_config.items()]
-    print(f"{len(results)} games, bots {', '.join(bots)}, seed {args.seed}, {args.rounds} round(s), "
-          f"{elapsed:.0f} s wall")
+    print(f"{len(results)} games, bots {', '.join(bots)}, seed {args.seed}, {args.rounds} round(s)"
+          + (f", {elapsed:.0f} s wall" if elapsed else " (saved games)"))
     for h, body in ((head, lines), (conf_head, conf)):
         if args.markdown:
             print("| " + " | ".join(h) + " |")
