@@ -301,7 +301,7 @@ def make_player_class():
                 except ValueError:
                     continue  # (a result the builder cannot pose: not this one)
                 ev = self.bot.evaluator(s.game)
-                ev.start(s)
+                ev.start(s, me)
                 v = ev.utility(ev.values(s), me)
                 if a.action_type == ActionType.MOVE_ROBBER and a.value[1] is not None:
                     v += 0.3  # a card stolen

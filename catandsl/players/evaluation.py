@@ -134,12 +134,12 @@ class Evaluator:
         self.visited: dict[tuple[int, int], list[frozenset[int]]] = {}
         self.rounds = 12.0
 
-    def start(self, root: State) -> None:
+    def start(self, root: State, me: int) -> None:
         """Fix what the value reads of the game's progress for one decision: the rounds
         still to come, by how near the leader is to victory (a card earned now is spent
-        over them). Fixed for the search, so that points scored in it never make
-        production worth less."""
-        lead = max(scoring.points(root, p) for p in range(self.n))
+        over them), as seat `me` sees the points. Fixed for the search, so that points
+        scored in it never make production worth less."""
+        lead = max(scoring.points(root, p) if p == me else scoring.public_points(root, p) for p in range(self.n))
         self.rounds = min(12.0, max(2.0, 1.5 * (self.game.victory - lead)))
 
     def _targets(self) -> list[tuple[tuple[int, ...], float, str, int]]:

@@ -101,9 +101,11 @@ class MCTSPlayer:
             return legal[0]
         me = state.current_player()
         ev = self.evaluator(state.game)
-        ev.start(state)
+        ev.start(state, me)
         root = Node()
-        root.candidates = self._root_candidates(state, me, ev)
+        # (the order at the root is judged on a determinization too: the bot never reads
+        # what its seat cannot see)
+        root.candidates = self._root_candidates(state.resample_from_infostate(me, self.rng), me, ev)
         if len(root.candidates) == 1:
             return root.candidates[0]
         horizon = _Horizon(state, me)
