@@ -30,7 +30,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from catandsl.engine.errors import StateError
+from catandsl.engine.errors import ArgumentError, StateError
 
 if TYPE_CHECKING:
     from catandsl.engine.state import State
@@ -42,7 +42,7 @@ def resample(state: State, seat: int, rng: random.Random) -> State:
     g = state.game
     g.check_seat(seat, "resample_from_infostate")
     if not isinstance(rng, random.Random):
-        raise TypeError(f"resample_from_infostate needs a random.Random, not {type(rng).__name__}")
+        raise ArgumentError(f"resample_from_infostate needs a random.Random, not {type(rng).__name__}")
     s = state.clone()
     n = g.num_players
     others = [p for p in range(n) if p != seat]

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import catandsl
+from catandsl.engine import ArgumentError
 from catandsl.engine.validate import StateError
 from catandsl.players import RandomPlayer
 from tests.budget import count
@@ -160,6 +161,14 @@ def test_a_resample_of_a_state_that_loses_cards_is_refused():
     s.hands[1][0] = 2  # two brick from nowhere
     with pytest.raises(StateError):
         s.resample_from_infostate(0, random.Random(1))
+
+
+def test_a_resample_needs_a_seat_and_an_rng():
+    s = catandsl.new_game(scenario("base.catan"), 3, {}, 1).new_initial_state()
+    with pytest.raises(ArgumentError):
+        s.resample_from_infostate(5, random.Random(1))
+    with pytest.raises(ArgumentError):
+        s.resample_from_infostate(0, 7)
 
 
 def test_the_same_rng_gives_the_same_resample():
