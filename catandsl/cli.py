@@ -267,14 +267,14 @@ def _parse_options(pairs: list[str]) -> dict[str, str]:
 
 
 def _bots(bots: str) -> list[str]:
-    from catandsl.players import BOTS
+    from catandsl.players import BOT_NAMES, is_bot
 
     names = [b.strip() for b in bots.split(",") if b.strip()]
-    unknown = [b for b in names if b not in BOTS]
+    unknown = [b for b in names if not is_bot(b)]
     if unknown or not names:
         import typer
 
-        raise typer.BadParameter(f"unknown bot {unknown[0] if unknown else '(none)'}; bots: {', '.join(BOTS)}",
+        raise typer.BadParameter(f"unknown bot {unknown[0] if unknown else '(none)'}; bots: {BOT_NAMES}",
                                  param_hint="--bots")
     return names
 
@@ -472,7 +472,8 @@ def _app():
         file: str = typer.Argument(..., help="the .catan file (or a shipped scenario's name)"),
         players: int = typer.Option(None, "--players", help="player count (default: the most)"),
         seed: int = typer.Option(1, "--seed", help="the seed of the board and the dice"),
-        bots: str = typer.Option("random", "--bots", help="comma-separated: random, greedy (cycled over seats)"),
+        bots: str = typer.Option("random", "--bots",
+                                 help="comma-separated: random, greedy, mcts, mcts:N (cycled over seats)"),
         option: list[str] = typer.Option([], "--option", help="NAME=ITEM, repeatable"),
         fmt: str = typer.Option("text", "--format", help="text (the log) or json (a summary)"),
         log: Path = typer.Option(None, "--log", help="also write the readable log to this file"),
@@ -484,7 +485,7 @@ def _app():
         from catandsl.board import BoardError
         from catandsl.engine import EngineError, IllegalAction, new_game
         from catandsl.ir import ConfigurationError
-        from catandsl.players import BOTS, play_game
+        from catandsl.players import make_bot, play_game
         from catandsl.players.base import log_lines, seat_name
 
         names = _bots(bots)
@@ -499,7 +500,7 @@ def _app():
         except BoardError as e:
             _board_failed(e, seed, fmt)
         n = game.num_players
-        seats = [BOTS[names[i % len(names)]](seed * 100 + i) for i in range(n)]
+        seats = [make_bot(names[i % len(names)], seed * 100 + i) for i in range(n)]
         try:
             state, entries = play_game(game, seats, seed=seed)
         except (EngineError, IllegalAction) as e:
@@ -542,7 +543,8 @@ def _app():
         workers: int = typer.Option(1, "--workers", min=1, help="processes playing games in parallel"),
         seed: int = typer.Option(1, "--seed", help="the run's seed; game i gets a seed derived from it and i"),
         players: int = typer.Option(None, "--players", help="player count (default: the most)"),
-        bots: str = typer.Option("random", "--bots", help="comma-separated: random, greedy (cycled over seats)"),
+        bots: str = typer.Option("random", "--bots",
+                                 help="comma-separated: random, greedy, mcts, mcts:N (cycled over seats)"),
         option: list[str] = typer.Option([], "--option", help="NAME=ITEM, repeatable"),
         fmt: str = typer.Option("text", "--format", help="text (a table) or json (a summary)"),
         backend: str = typer.Option("local", "--backend",
@@ -766,13 +768,16 @@ def _add_lint_commands(app) -> None:
         samples: int = typer.Option(64, "--samples", min=1, max=10_000, help="deals of a shuffled map to measure"),
         seed: int = typer.Option(1, "--seed", min=0, help="the first deal's seed, and the games' run seed"),
         option: list[str] = typer.Option([], "--option", help="NAME=ITEM, repeatable"),
-        games: int = typer.Option(0, "--simulate", min=0, max=100_000, help="also play G games of greedy bots"),
+        games: int = typer.Option(0, "--simulate", min=0, max=100_000, help="also play G games of bots (--bots)"),
+        bots: str = typer.Option("greedy", "--bots", help="the bots of --simulate: random, greedy, mcts, mcts:N "
+                                 "(cycled over seats); the verdict holds for them"),
         workers: int = typer.Option(1, "--workers", min=1, help="processes playing the games"),
         html: Path = typer.Option(None, "--html", help="write a self-contained HTML page with the plots"),
         fmt: str = typer.Option("text", "--format", help="text or json"),
     ):
         """Pips per resource and number, the strongest intersections, each seat's production
-        under a greedy snake draft; with --simulate, win rates per seat and a fairness verdict."""
+        under a greedy snake draft; with --simulate, win rates per seat and a fairness verdict
+        (for the bots that played)."""
         from catandsl.board import BoardError
         from catandsl.compiler.loader import display_name
         from catandsl.diagnostics import Span
@@ -780,6 +785,7 @@ def _add_lint_commands(app) -> None:
         from catandsl.lint.balance import measure, verdict, wins_in_turn_order
 
         _check_format(fmt)
+        names = tuple(_bots(bots))
         path = scenario_path(file)
         check_outputs([(html, "--html")], (path,))
         options = _parse_options(option)
@@ -798,9 +804,10 @@ def _add_lint_commands(app) -> None:
             from catandsl.simulate import simulate as run
 
             summary = _simulate_with_progress(run, path, games, seed=seed, players=n, workers=workers,
-                                              bots=("greedy",), options=options)
+                                              bots=names, options=options)
             report.games = verdict(wins_in_turn_order(summary.results, n))
             report.games["games"] = games
+            report.games["bots"] = list(names)
             report.games["errors"] = sum(1 for r in summary.results if r.error is not None)
         if html is not None:
             from catandsl.lint.report import ReportUnavailable, render_report
@@ -817,6 +824,8 @@ def _add_lint_commands(app) -> None:
 
 def _print_balance(b) -> None:
     """The balance report as text."""
+    from catandsl.lint.balance import WEAK
+
     total = sum(b.resource_pips.values()) or 1
     deals = f"{b.deals} deals from seed {b.seed}" if b.deals > 1 else "a fixed map"
     lines = [f"{b.title}: {_players_text(b.players, b.players)}, {deals}",
@@ -828,11 +837,12 @@ def _print_balance(b) -> None:
              + (f" (spread {max(b.draft) - min(b.draft):.1f})" if b.draft else "")]
     g = b.games
     if g is not None:
-        lines.append(f"{g['games']} games of greedy bots, {g['decided']} won"
+        lines.append(f"{g['games']} games of {', '.join(g.get('bots', ['greedy']))} bots, {g['decided']} won"
                      + (f", {g['errors']} stopped by an error" if g["errors"] else "")
                      + "; wins by seat in turn order (seat 1 placed first), 95% intervals:")
         lines += [f"  seat {i + 1}: {w} wins, {r:.0%} [{lo:.0%}, {hi:.0%}]"
                   for i, (w, r, (lo, hi)) in enumerate(zip(g["wins"], g["win_rate"], g["interval"]))]
-        lines.append(f"verdict: {g['verdict']} ({g['test']}: chi-square {g['chi_square']}, p = {g['p_value']}; "
-                     f"unfair when p < {g['alpha']})")
+        lines.append(f"verdict at the {g['alpha']:.0%} level: {g['verdict']} ({g['test']}: chi-square "
+                     f"{g['chi_square']}, p = {g['p_value']}; unfair when p < {g['alpha']}, inconclusive when "
+                     f"p < {WEAK}; for these bots)")
     print(printable("\n".join(lines)))

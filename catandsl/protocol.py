@@ -64,6 +64,8 @@ CALLS: dict[str, tuple[dict[str, Any], list[str], str]] = {
     "legal_actions": ({"state": HANDLE}, ["state"], "who acts, the legal ids, and chance outcomes with probabilities"),
     "apply": ({"state": HANDLE, "action": ACTION}, ["state", "action"], "apply an action id or an action's JSON"),
     "sample_chance": ({"state": HANDLE}, ["state"], "the seeded chance outcome at a chance node"),
+    "bot_action": ({"state": HANDLE, "bot": {"type": "string"}, "seed": INT}, ["state", "bot"],
+                   "the action a bot (random, greedy, mcts, mcts:N) takes for the player to act, seeded"),
     "status": ({"state": HANDLE}, ["state"], "stage, turn, current player, scores, winner, reason"),
     "observation": ({"state": HANDLE, "player": INT, "tensor": {"type": "boolean"}}, ["state", "player"],
                     "what a player may see; with tensor, the Observer's numbers, slices and the legal mask"),
@@ -256,6 +258,17 @@ def _sample(ses: Session, m: dict) -> dict:
     return {"action": ses.state(m["state"]).sample_chance()}
 
 
+def _bot_action(ses: Session, m: dict) -> dict:
+    from catandsl.players import BOT_NAMES, is_bot, make_bot
+
+    s = ses.state(m["state"])
+    if not is_bot(m["bot"]):
+        raise ProtocolError("protocol/unknown_bot", f"no bot {m['bot']!r}; the bots are {BOT_NAMES}")
+    if s.is_terminal() or s.is_chance_node():
+        raise ProtocolError("bot/no_decision", "no player decides here: the game is over or chance is to act")
+    return {"action": make_bot(m["bot"], m.get("seed", 0)).choose(s)}
+
+
 def _status(ses: Session, m: dict) -> dict:
     s = ses.state(m["state"])
     return {"stage": s.stage, "turn": s.turns, "turn_player": s.turn_player, "player": s.current_player(),
@@ -357,7 +370,8 @@ def _quit(ses: Session, m: dict) -> dict:
 
 HANDLERS: dict[str, Callable[[Session, dict], Any]] = {
     "new_game": _new_game, "actions": _actions, "legal_actions": _legal, "apply": _apply,
-    "sample_chance": _sample, "status": _status, "observation": _observation, "serialize": _serialize,
+    "sample_chance": _sample, "bot_action": _bot_action, "status": _status, "observation": _observation,
+    "serialize": _serialize,
     "restore": _restore, "clone": _clone, "position": _position, "query": _query, "render": _render,
     "close": _close, "quit": _quit,
 }

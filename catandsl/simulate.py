@@ -50,9 +50,9 @@ class Result:
 
 
 def _bot(kind: str, seed: int):
-    from catandsl.players import BOTS
+    from catandsl.players import make_bot
 
-    return BOTS[kind](seed)
+    return make_bot(kind, seed)
 
 
 _SCENARIOS: dict[str, object] = {}

@@ -1,8 +1,10 @@
 """A Gymnasium environment: one seat (`seat`, default 0) learns, the other seats are
-bots (`RandomPlayer`s by default, seeded from the game's seed), chance nodes are sampled
-inside. The observation is the seat's tensor (`observation="tensor"`, the Observer's) or
-its named features (`observation="features"`, adapters/features.py); `action_masks()`
-gives its legal actions (the method masked PPO, e.g. sb3-contrib's MaskablePPO, reads).
+bots (`RandomPlayer`s by default, seeded from the game's seed; `opponents` is a list of
+players, or a bot's name such as "greedy" or "mcts:200" for that bot at every seat,
+seeded likewise), chance nodes are sampled inside. The observation is the seat's tensor
+(`observation="tensor"`, the Observer's) or its named features (`observation="features"`,
+adapters/features.py); `action_masks()` gives its legal actions (the method masked PPO,
+e.g. sb3-contrib's MaskablePPO, reads).
 
 Registered ids (importing this module registers them):
 
@@ -41,7 +43,7 @@ from catandsl.adapters import LIMIT_REASONS, load_scenario, make_game, next_seed
 from catandsl.adapters.arrays import OBSERVATIONS, observer_for
 from catandsl.adapters.pettingzoo import OBS_HIGH, OBS_LOW
 from catandsl.engine import IllegalAction
-from catandsl.players import RandomPlayer
+from catandsl.players import RandomPlayer, is_bot, make_bot
 
 EPISODE_STEPS = 20_000  # the registered ids' max_episode_steps (the learner's steps)
 
@@ -50,7 +52,7 @@ class CatanEnv(gym.Env):
     metadata = {"render_modes": ["ansi"], "render_fps": 1}  # (text frames: the rate is Gymnasium's to ask)
 
     def __init__(self, scenario: Any, players: int | None = None, options: dict | None = None,
-                 seed: int | None = None, seat: int = 0, opponents: list | None = None,
+                 seed: int | None = None, seat: int = 0, opponents: list | str | None = None,
                  illegal_reward: float = -1.0, max_steps: int | None = None, render_mode: str | None = None,
                  observation: str = "tensor"):
         if observation not in OBSERVATIONS:
@@ -63,6 +65,8 @@ class CatanEnv(gym.Env):
         self.observation_kind = observation
         self.game = make_game(self.scenario, players, options, seed or 0)
         self.seat = self.game.check_seat(seat, "seat")
+        if isinstance(opponents, str) and not is_bot(opponents):
+            raise ValueError(f"no bot {opponents!r}")
         self.opponents = opponents
         self.illegal_reward = illegal_reward
         self.max_steps = max_steps or self.game.max_game_length()
@@ -74,6 +78,8 @@ class CatanEnv(gym.Env):
         self.steps = 0
 
     def _bots(self, seed: int) -> list:
+        if isinstance(self.opponents, str):
+            return [make_bot(self.opponents, seed * 31 + p) for p in range(self.game.num_players)]
         if self.opponents is not None:
             return list(self.opponents)
         return [RandomPlayer(seed * 31 + p) for p in range(self.game.num_players)]

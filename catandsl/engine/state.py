@@ -19,6 +19,7 @@ states serialize to equal text; `Game.deserialize_state` reads it back, checked.
 from __future__ import annotations
 
 import json
+import random
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
@@ -64,6 +65,17 @@ def chance_number(seed: int, n: int) -> float:
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
     return ((z ^ (z >> 31)) >> 11) * 2.0**-53
+
+
+def pick_outcome(outcomes: list[tuple[int, float]], x: float) -> int:
+    """The outcome that a number x in [0, 1) falls on, the outcomes laid end to end by
+    their probabilities."""
+    acc = 0.0
+    for a, pr in outcomes:
+        acc += pr
+        if x < acc:
+            return a
+    return outcomes[-1][0]
 
 
 def _fold(seed: int) -> int:
@@ -278,6 +290,23 @@ class State:
         self._short = 0
         self._setup_legal = None
 
+    def forget_derived(self) -> None:
+        """Drop what was worked out from the hidden data (legal actions, chance outcomes,
+        players found short of victory) after it was redrawn (engine/infostate.py); the
+        pieces' network stays, as the board is unchanged."""
+        self._legal = None
+        self._chance = None
+        self._outcomes = None
+        self._short = 0
+
+    def resample_from_infostate(self, player: int, rng: random.Random) -> State:
+        """A state consistent with what `player` observes (OpenSpiel's name): the same
+        observation for `player`, the opponents' hands and cards, the deck, the cards
+        bought this turn and the seed drawn with `rng` (engine/infostate.py)."""
+        from catandsl.engine.infostate import resample
+
+        return resample(self, player, rng)
+
     def to_json(self) -> dict:
         out: dict[str, Any] = {f: getattr(self, f) for f in FIELDS}
         out["pending"] = [p.to_json() for p in self.pending]
@@ -355,13 +384,7 @@ class State:
             raise IllegalAction("action/not_legal", "this is not a chance node: "
                                 + ("the game is over" if self.stage == "over" else
                                    f"player {self.current_player()} is to act"))
-        x = chance_number(self.seed, self.chance_count)
-        acc = 0.0
-        for a, pr in outcomes:
-            acc += pr
-            if x < acc:
-                return a
-        return outcomes[-1][0]
+        return pick_outcome(outcomes, chance_number(self.seed, self.chance_count))
 
     # ---- applying ---------------------------------------------------------------------
 

@@ -9,7 +9,10 @@ often each seat wins.
   rule; what each seat collects is its expected production, in pips.
 - With games: wins by seat in turn order (seat 1 placed first) with Wilson 95%
   intervals, and a chi-square goodness-of-fit test of the wins against equal shares.
-  The verdict is "unfair" when p < ALPHA.
+  The verdict, at the ALPHA level, follows the test: "unfair" when p < ALPHA;
+  "inconclusive" when p < WEAK only (some evidence, not enough at ALPHA); else "no
+  seat advantage found" (which is not proof of fairness: few games find only large
+  differences). It holds for the bots that played (`--bots`).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from catandsl.ir.ruleset import Ruleset
 from catandsl.lint.maps import MapView, pips, placements
 
 ALPHA = 0.01  # the fairness test's significance level
+WEAK = 0.05  # below this but not ALPHA, the verdict is inconclusive
 Z95 = 1.959964
 
 
@@ -164,7 +168,8 @@ def verdict(wins_by_seat: list[int]) -> dict:
         "chi_square": round(stat, 3),
         "p_value": float(f"{p:.3g}"),  # three significant figures: a tiny p stays readable
         "alpha": ALPHA,
-        "verdict": "unfair" if decided and p < ALPHA else "fair",
+        "verdict": ("unfair" if decided and p < ALPHA else "inconclusive" if decided and p < WEAK
+                    else "no seat advantage found"),
     }
 
 

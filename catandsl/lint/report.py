@@ -99,7 +99,9 @@ def render_report(b: Balance) -> str:
         figures.append(_bars(plt, [f"seat {i + 1}" for i in range(len(rates))], rates,
                              f"Win rate per seat in turn order ({games['decided']} games won), 95% intervals",
                              "win rate", errors=[low, high]))
-        parts.append(f"<p class=verdict>Verdict: {html.escape(games['verdict'])}</p>"
+        bots = ", ".join(games.get("bots", ["greedy"]))
+        parts.append(f"<p class=verdict>Verdict at the {games['alpha']:.0%} level, for {html.escape(bots)} bots: "
+                     f"{html.escape(games['verdict'])}</p>"
                      f"<p>{html.escape(games['test'])}: chi-square {games['chi_square']}, "
                      f"p = {games['p_value']} (unfair when p &lt; {games['alpha']}).</p>")
     for fig in figures:

@@ -64,7 +64,7 @@ def check_save(data: Any) -> dict[str, Any]:
 
 
 def _bots(names: list[str], players: int, seat: int, seed: int):
-    from catandsl.players import BOTS
+    from catandsl.players import BOT_NAMES, is_bot, make_bot
 
     if len(names) != players:
         raise StudioError("request/bots", f"give one bot per seat ({players}), the person's seat too")
@@ -73,9 +73,9 @@ def _bots(names: list[str], players: int, seat: int, seed: int):
         if i == seat:
             seats.append(None)
             continue
-        if name not in BOTS:
-            raise StudioError("request/bots", f"unknown bot {name!r}; bots: {', '.join(BOTS)}")
-        seats.append(BOTS[name](seed * 100 + i))  # the seeds `catandsl play` gives its bots
+        if not isinstance(name, str) or not is_bot(name):
+            raise StudioError("request/bots", f"unknown bot {name!r}; bots: {BOT_NAMES}")
+        seats.append(make_bot(name, seed * 100 + i))  # the seeds `catandsl play` gives its bots
     return seats
 
 

@@ -62,7 +62,16 @@ def test_simulate_text_table(tmp_path):
     assert "P4" not in p.stdout
 
 
+def test_play_with_the_search_bot():
+    p = run("play", "examples/seven_hex_island.catan", "--players", "2", "--seed", "3", "--bots", "mcts:4,greedy",
+            "--format", "json")
+    assert p.returncode == 0, p.stderr
+    summary = json.loads(p.stdout)
+    assert summary["bots"] == ["mcts:4", "greedy"] and summary["reason"] == "victory"
+
+
 def test_simulate_usage_errors():
+    assert main(["simulate", "scenarios/base.catan", "--games", "2", "--bots", "mcts:0"]) == 2
     assert main(["simulate", "scenarios/base.catan", "--games", "2", "--bots", "clever"]) == 2
     assert main(["simulate", "scenarios/base.catan", "--games", "0"]) == 2
     assert main(["simulate", "scenarios/base.catan", "--games", "2", "--format", "xml"]) == 2

@@ -129,6 +129,16 @@ def test_the_vector_env_plays_what_its_single_envs_play():
     assert np.array_equal(obs[0], singles[0].reset(seed=20)[0])
 
 
+def test_gymnasium_opponents_by_a_bots_name():
+    from catandsl.players import MCTSPlayer
+
+    env = CatanEnv(TINY, players=2, seed=2, opponents="mcts:3")
+    env.reset(seed=2)
+    assert all(isinstance(b, MCTSPlayer) and b.budget == 3 for b in env.bots)
+    with pytest.raises(ValueError):
+        CatanEnv(TINY, players=2, seed=2, opponents="clever")
+
+
 def test_openspiel_random_simulation_and_mcts():
     pyspiel = pytest.importorskip("pyspiel")
     from open_spiel.python.algorithms import mcts

@@ -144,3 +144,17 @@ if __name__ == "__main__" and sys.argv[1:] == ["--update"]:
     DOCS.mkdir(parents=True, exist_ok=True)
     for name, make in SCHEMAS.items():
         (DOCS / name).write_text(json.dumps(make(), indent=2) + "\n")
+
+
+def test_a_bot_answers_through_the_protocol():
+    ses = Session()
+    g = ok(ses, {"call": "new_game", "scenario": "base", "players": 3, "seed": 2})
+    s = g["state"]
+    assert ask(ses, {"call": "bot_action", "state": s, "bot": "greedy"})["error"]["code"] == "bot/no_decision"
+    ok(ses, {"call": "apply", "state": s, "action": ok(ses, {"call": "sample_chance", "state": s})["action"]})
+    legal = ok(ses, {"call": "legal_actions", "state": s})["actions"]
+    first = ok(ses, {"call": "bot_action", "state": s, "bot": "mcts:5", "seed": 3})["action"]
+    assert first in legal
+    assert ok(ses, {"call": "bot_action", "state": s, "bot": "mcts:5", "seed": 3})["action"] == first  # seeded
+    assert ok(ses, {"call": "bot_action", "state": s, "bot": "greedy"})["action"] in legal
+    assert ask(ses, {"call": "bot_action", "state": s, "bot": "mcts:0"})["error"]["code"] == "protocol/unknown_bot"

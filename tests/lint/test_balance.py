@@ -65,14 +65,16 @@ def test_statistics_against_known_values():
     assert chi_square_sf(0.0, 3) == 1.0
     low, high = wilson(5, 10)
     assert (round(low, 4), round(high, 4)) == (0.2366, 0.7634)
-    assert verdict([10, 10, 10])["verdict"] == "fair"
+    assert verdict([10, 10, 10])["verdict"] == "no seat advantage found"
     assert verdict([30, 5, 5])["verdict"] == "unfair"
+    # p between 0.01 and 0.05 (chi-square 6.86 on 2 df: p = 0.032): not "fair", not shown unfair
+    assert verdict([22, 10, 10])["verdict"] == "inconclusive"
 
 
 def test_the_verdict_on_an_unfair_map_is_unfair(capsys):
     code, out, _ = balance(capsys, UNFAIR, "--simulate", "20")
     assert code == 0
-    assert "verdict: unfair" in out, out
+    assert "verdict at the 1% level: unfair" in out, out
 
 
 def test_the_verdict_on_the_base_game_is_fair(capsys):
@@ -80,7 +82,8 @@ def test_the_verdict_on_the_base_game_is_fair(capsys):
                            "--format", "json")
     assert code == 0
     games = json.loads(out)["games"]
-    assert games["decided"] == 32 and games["verdict"] == "fair", games
+    assert games["decided"] == 32 and games["verdict"] == "no seat advantage found", games
+    assert games["bots"] == ["greedy"]
 
 
 def test_the_html_page_holds_its_plots(capsys, tmp_path):
@@ -89,7 +92,7 @@ def test_the_html_page_holds_its_plots(capsys, tmp_path):
     assert code == 0, out
     text = page.read_text(encoding="utf-8")
     assert text.count("<svg") == 4  # the heat map, resources, the draft, the win rates
-    assert "Verdict:" in text and "Intersection strength" in text
+    assert "Verdict at the 1% level, for greedy bots:" in text and "Intersection strength" in text
     assert "<script" not in text and "src=" not in text  # self-contained
 
 
@@ -106,3 +109,13 @@ def test_text_output_and_usage_errors(capsys):
     assert balance(capsys, UNFAIR, "--option", "nope=x")[0] == 2
     assert balance(capsys, UNFAIR, "--format", "xml")[0] == 2
     assert balance(capsys, "tests/fixtures/bad/E0302_unknown_resource.catan")[0] == 1
+
+
+def test_balance_plays_the_bots_asked_for(capsys):
+    code, out, _ = balance(capsys, UNFAIR, "--simulate", "2", "--bots", "mcts:3", "--format", "json")
+    assert code == 0
+    games = json.loads(out)["games"]
+    assert games["bots"] == ["mcts:3"] and games["games"] == 2
+    code, out, _ = balance(capsys, UNFAIR, "--simulate", "2", "--bots", "mcts:3")
+    assert "2 games of mcts:3 bots" in out and "verdict at the 1% level" in out
+    assert balance(capsys, UNFAIR, "--simulate", "2", "--bots", "clever")[0] == 2

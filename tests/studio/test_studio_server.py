@@ -210,6 +210,19 @@ def test_a_click_on_a_site_is_its_one_action_or_the_engines_reason(client):
     assert err["code"].startswith("action/") and err["code"] != "action/unknown"
 
 
+def test_the_search_bot_is_an_opponent(client):
+    view = new_game(client, seat=1, bots="mcts:3")  # the bot at seat 0 places first or second
+    gid = view["id"]
+    for _ in range(2):
+        key = next(iter(view["offers"]["sites"]))
+        kind, at = key.split(":")
+        view = client.post(f"/api/games/{gid}/act", json={"site": {"kind": kind, "at": int(at)}}).json()
+    table = client.app.state.studio.tables.get(gid)
+    assert sum(table.state.placed[0]) >= 2  # the bot has placed its pieces too
+    err = error_of(client.post("/api/games", json={"ref": "dir:island.catan", "players": 2, "bots": "mcts:0"}))
+    assert err["code"] == "request/bots"
+
+
 def test_a_saved_game_resumes_and_a_tampered_one_is_refused(client):
     view = new_game(client, seat=1)
     gid = view["id"]

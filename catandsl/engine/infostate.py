@@ -1,0 +1,112 @@
+"""Determinizing: a state consistent with what one seat observes, the rest drawn at random.
+
+`State.observation(seat)` hides the opponents' resource hands and cards (each a count),
+the deck (a count), which cards the active player bought this turn (a count, unless the
+seat is the active player) and the seed (which fixes every future draw). Everything else
+is public. `resample(state, seat, rng)` keeps what the seat sees and draws the rest:
+
+- resources: the cards no one can see are what the game holds of each resource less
+  the bank and the seat's own hand (the bank and hands conserve every resource, the
+  state checks that); they are shuffled and dealt to the opponents, each as many as
+  they hold;
+- cards: the unseen cards of each kind are its count less those played, set aside for
+  good and held by the seat; shuffled and dealt to the opponents (as many as each
+  holds) and to the deck (as many as it holds);
+- the cards the active player bought this turn: as many of their dealt cards as the
+  count says, drawn at random;
+- the seed: drawn from `rng`, so the resampled state's future draws are its own.
+
+Face-down hexes hold no answer in the state (a reveal is a chance node drawn from
+what is left of the stack), so there is nothing to resample there.
+
+Only what the seat observes is read: two states that differ only in what the seat
+cannot see give the same resample for the same `rng` (tests/engine/test_infostate.py).
+The result is a state for search (Monte Carlo tree search, `players/mcts.py`): its
+seed is not the game's, so `Game.deserialize_state` refuses its serialized form.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from catandsl.engine.errors import ArgumentError, StateError
+
+if TYPE_CHECKING:
+    from catandsl.engine.state import State
+
+
+def resample(state: State, seat: int, rng: random.Random) -> State:
+    """A copy of `state` whose hidden data (see the module's doc) is drawn with `rng`
+    consistently with `state.observation(seat)`."""
+    g = state.game
+    g.check_seat(seat, "resample_from_infostate")
+    if not isinstance(rng, random.Random):
+        raise ArgumentError(f"resample_from_infostate needs a random.Random, not {type(rng).__name__}")
+    s = state.clone()
+    n = g.num_players
+    others = [p for p in range(n) if p != seat]
+    if others:
+        _deal_resources(s, g, seat, others, rng)
+        _deal_cards(s, g, seat, others, rng)
+    s.seed = rng.getrandbits(64)
+    s.forget_derived()
+    return s
+
+
+def _deal_resources(s: State, g, seat: int, others: list[int], rng: random.Random) -> None:
+    mine = s.hands[seat]
+    sizes = [sum(s.hands[p]) for p in others]
+    if not any(sizes):
+        return
+    unseen: list[int] = []
+    for r, total in enumerate(g.bank_start):
+        unseen += [r] * (total - s.bank[r] - mine[r])
+    _check_count("resource", unseen, sum(sizes))
+    rng.shuffle(unseen)
+    for p, row in zip(others, _deal(unseen, sizes, len(g.resources))):
+        s.hands[p] = row
+
+
+def _deal_cards(s: State, g, seat: int, others: list[int], rng: random.Random) -> None:
+    sizes = [sum(s.cards[p]) for p in others]
+    in_deck = sum(s.deck)
+    if not any(sizes) and not in_deck:
+        return
+    mine = s.cards[seat]
+    unseen: list[int] = []
+    for c in g.cards:
+        k = c.index
+        unseen += [k] * (c.count - sum(row[k] for row in s.played) - s.discarded[k] - mine[k])
+    _check_count("card", unseen, sum(sizes) + in_deck)
+    rng.shuffle(unseen)
+    C = len(g.cards)
+    *rows, s.deck = _deal(unseen, sizes + [in_deck], C)
+    for p, row in zip(others, rows):
+        s.cards[p] = row
+    bought = sum(s.new_cards)
+    if s.turn_player != seat and bought:
+        held = [c for c, m in enumerate(s.cards[s.turn_player]) for _ in range(m)]
+        (s.new_cards,) = _deal(rng.sample(held, bought), [bought], C)
+
+
+def _deal(shuffled: list[int], sizes: list[int], width: int) -> list[list[int]]:
+    """The shuffled cards (kinds by index) dealt in turn, as many as each size, each hand
+    as counts per kind."""
+    rows = []
+    at = 0
+    for k in sizes:
+        row = [0] * width
+        for x in shuffled[at:at + k]:
+            row[x] += 1
+        rows.append(row)
+        at += k
+    return rows
+
+
+def _check_count(what: str, unseen: list[int], held: int) -> None:
+    """The unseen cards are as many as the hidden rows hold (so a state that conserves
+    its cards, as every checked state does)."""
+    if len(unseen) != held:
+        raise StateError(f"resample_from_infostate: {len(unseen)} {what} cards are unseen, but the hidden "
+                         f"hands hold {held}: the state does not conserve its {what} cards")
