@@ -131,8 +131,6 @@ async def read_json(request: Request) -> dict:
 
 def _answer(e: Exception) -> JSONResponse:
     status, body = error_body(e)
-    if status >= 500:
-        log.error("internal error", exc_info=e)
     return JSONResponse(body, status_code=status, headers=HEADERS)
 
 
