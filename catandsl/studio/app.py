@@ -201,12 +201,14 @@ def new_game(request: Request, body: dict) -> dict:
 def game_view(request: Request, _: dict) -> dict:
     t = _studio(request).tables.get(request.path_params["gid"])
     with t.lock:
+        t.catch_up()
         return t.view()
 
 
 def game_act(request: Request, body: dict) -> dict:
     t = _studio(request).tables.get(request.path_params["gid"])
     with t.lock:
+        t.catch_up()
         if "action" in body:
             t.act(_field(body, "action", int))
         elif "site" in body:

@@ -158,6 +158,11 @@
     renders += 1;
     document.body.setAttribute("data-renders", String(renders));
     document.body.setAttribute("data-over", v.over ? "1" : "0");
+    if (v.bots_moving) {  // a request plays a bounded number of the bots' moves: ask for the rest
+      setTimeout(function () {
+        S.call("GET", "/api/games/" + encodeURIComponent(v.id)).then(show, function (err) { S.showError(S.$("error"), err); });
+      }, 200);
+    }
   }
   S.$("board").addEventListener("click", function (ev) {
     var t = ev.target.closest ? ev.target.closest(".site") : null;
