@@ -215,19 +215,29 @@ class Session:
 
 
 def _check_size(msg: Any) -> None:
-    """Refuse a message of more than MAX_VALUES JSON values, counting as it walks (so a
-    million keys cost a walk of MAX_VALUES, never a call)."""
-    todo, seen = [msg], 0
+    """Refuse a message of more than MAX_VALUES JSON values."""
+    if not values_within(msg, MAX_VALUES):
+        raise ProtocolError("protocol/too_large", f"a message holds at most {MAX_VALUES:,} JSON values")
+
+
+def values_within(data: Any, limit: int) -> bool:
+    """Whether parsed JSON holds at most `limit` values (an object's keys counted),
+    counting as it walks: a million keys cost a walk of `limit`, never more."""
+    todo, seen = [data], 1
     while todo:
         value = todo.pop()
-        seen += 1
-        if seen > MAX_VALUES:
-            raise ProtocolError("protocol/too_large", f"a message holds at most {MAX_VALUES:,} JSON values")
         if isinstance(value, dict):
-            todo.extend(value.values())
-            seen += len(value)  # the keys
+            seen += 2 * len(value)
+            children: Any = value.values()
         elif isinstance(value, list):
-            todo.extend(value)
+            seen += len(value)
+            children = value
+        else:
+            continue
+        if seen > limit:
+            return False
+        todo.extend(children)
+    return True
 
 
 def _check_schema(validator: jsonschema.Draft202012Validator, value: Any, call: str, within: tuple = ()) -> None:

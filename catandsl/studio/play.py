@@ -20,9 +20,7 @@ very state. Whatever else a save makes the engine raise is a typed `save/state`.
 from __future__ import annotations
 
 import logging
-import secrets
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,7 +30,9 @@ from catandsl.studio.errors import StudioError
 from catandsl.studio.library import Entry, Library
 from catandsl.studio.pictures import SiteLayer
 
-MAX_TABLES = 64  # games held at once; the oldest is forgotten first
+MAX_TABLES = 64  # games held at once (the least recently used of the client holding most goes first)
+TABLES_PER_CLIENT = 16  # games one client holds (its own least recently used goes first)
+MAX_SAVED_ACTIONS = 200_000  # the actions of a saved game (the longest game of a shipped scenario has ~100,400)
 BOT_MOVES = 2_000  # bots' moves and chance outcomes one request plays (a round of eight seats is far fewer)
 LOG_SHOWN = 300  # log lines the page gets
 log = logging.getLogger("catandsl.studio")
@@ -48,11 +48,11 @@ SAVE_SCHEMA = {
         "scenario": {"type": "string", "maxLength": 1000},
         "title": {"type": "string"},
         "players": {"type": "integer", "minimum": 1, "maximum": 8},
-        "options": {"type": "object", "additionalProperties": {"type": "string"}},
+        "options": {"type": "object", "maxProperties": 64, "additionalProperties": {"type": "string"}},
         "seed": {"type": "integer", "minimum": 0},
         "seat": {"type": "integer", "minimum": 0},
-        "bots": {"type": "array", "items": {"type": "string"}},
-        "actions": {"type": "array", "items": {"type": "integer", "minimum": 0}},
+        "bots": {"type": "array", "maxItems": 8, "items": {"type": "string", "maxLength": 100}},
+        "actions": {"type": "array", "maxItems": MAX_SAVED_ACTIONS},  # each an id: checked in check_save
         "state": {"type": "string"},
     },
 }
@@ -63,10 +63,13 @@ def check_save(data: Any) -> dict[str, Any]:
     """A saved game's JSON, or a StudioError naming what is wrong with it."""
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise StudioError("save/format", "not a game saved by catandsl serve")
-    errors = sorted(_SAVE_VALIDATOR.iter_errors(data), key=lambda e: list(e.path))
-    if errors:
-        where = "/".join(str(p) for p in errors[0].path) or "the file"
-        raise StudioError("save/shape", f"the saved game is damaged: {where}: {errors[0].message}")
+    # the first error only: the bounds come before anything checked item by item
+    error = next(_SAVE_VALIDATOR.iter_errors(data), None)
+    if error is not None:
+        where = "/".join(str(p) for p in error.path) or "the file"
+        raise StudioError("save/shape", f"the saved game is damaged: {where}: {error.message[:200]}")
+    if not all(type(a) is int and a >= 0 for a in data["actions"]):  # faster than the schema, item by item
+        raise StudioError("save/shape", "the saved game is damaged: actions: each is an action id (a whole number)")
     return data
 
 
@@ -270,29 +273,18 @@ class Table:
 
 
 class Tables:
-    """The games of one studio, by an unguessable id."""
+    """The games of one studio, by an unguessable id, held for their clients."""
 
     def __init__(self, library: Library):
+        from catandsl.studio.clients import Holdings
+
         self.library = library
-        self._tables: OrderedDict[str, Table] = OrderedDict()
-        self._lock = threading.Lock()
+        self.held: Holdings[Table] = Holdings(MAX_TABLES, TABLES_PER_CLIENT, (
+            "game/unknown", "no such game (the server forgets games when it restarts, or when their client "
+            f"holds more than {TABLES_PER_CLIENT})"))
 
     def get(self, tid: object) -> Table:
-        with self._lock:
-            table = self._tables.get(tid) if isinstance(tid, str) else None
-            if table is None:
-                raise StudioError("game/unknown", "no such game (the server forgets games when it restarts)")
-            self._tables.move_to_end(table.id)
-            return table
-
-    def _add(self, make) -> Table:
-        tid = secrets.token_urlsafe(12)
-        table = make(tid)
-        with self._lock:
-            self._tables[tid] = table
-            while len(self._tables) > MAX_TABLES:
-                self._tables.popitem(last=False)
-        return table
+        return self.held.get(tid)
 
     def game_for(self, ref: str, players: int | None, options: dict[str, str], seed: int):
         """(entry, scenario, a new Game) of a reference, or the StudioError of why not."""
@@ -322,7 +314,7 @@ class Tables:
             t.settle()
             return t
 
-        return self._add(make)
+        return self.held.add(make)
 
     def read_save(self, data: Any) -> Saved:
         """A saved game checked and read back: its state through `deserialize_state` (a
@@ -360,7 +352,7 @@ class Tables:
             t.settle()
             return t
 
-        return self._add(make)
+        return self.held.add(make)
 
 
 @dataclass

@@ -23,16 +23,17 @@
   }
   function setup() {
     S.$("setup").hidden = false;
-    S.call("GET", "/api/scenarios").then(function (data) {
+    S.scenarios(function (data, done) {  // asked again while some files are still being checked
       var sel = S.$("ref"), wanted = S.param("ref");
       data.files.concat(data.shipped).forEach(function (s) {
-        if (!s.ok || s.library) return;
+        if (!s.ok || s.library || scenarios[s.ref]) return;
         scenarios[s.ref] = s;
         var o = S.el("option", s.title + " (" + s.label + ")");
         o.value = s.ref;
         if (s.ref === wanted) o.selected = true;
         sel.appendChild(o);
       });
+      if (!done) return;
       if (wanted && !scenarios[wanted]) {
         S.showError(S.$("setup-error"), { code: "scenario/unavailable", message: wanted + " cannot be played: open it in the author view" });
       }
