@@ -11,8 +11,7 @@ reach a loopback server through DNS rebinding); scenarios are named by reference
 
 No request can starve the others (clients.py): each client has its share of requests
 at once and of games held; compiles run in worker processes, bounded in CPU time
-(workers.py); a listing compiles at most `LIST_COMPILES` files, the rest `pending`
-until the page asks again.
+(workers.py); a listing never waits for one (library.py).
 """
 
 from __future__ import annotations
@@ -43,7 +42,6 @@ from catandsl.studio.watch import Watcher
 MAX_BODY = 4 << 20  # a saved game or a log is far smaller
 MAX_VALUES = 250_000  # JSON values in a body: a saved game of the longest game (about 100,000 actions) fits
 MAX_OPTIONS = 64
-LIST_COMPILES = 8  # files one listing compiles; the others are `pending` until the page asks again
 HERE = Path(__file__).resolve().parent
 # path -> (the view: its body in pages/VIEW.html and its script static/VIEW.js, the title)
 PAGES = {"/": ("list", "scenarios"), "/author": ("author", "author"), "/play": ("play", "play"),
@@ -182,22 +180,12 @@ def _studio(request: Request) -> Studio:
 
 
 def scenarios(request: Request, _: dict) -> dict:
-    """The folder's files and the shipped scenarios, each summarised; past LIST_COMPILES
-    compiles, a file not compiled yet is `pending` (the page asks again)."""
+    """The folder's files and the shipped scenarios, each summarised, or `pending` while
+    compiled in the background (the page asks again)."""
     lib = _studio(request).library
     mine, shipped = lib.entries()
-    budget = LIST_COMPILES
-
-    def summary(entry) -> dict:
-        nonlocal budget
-        if not lib.is_cached("compile", entry):
-            if budget <= 0:
-                return {"ref": entry.ref, "label": entry.label, "ok": False, "pending": True}
-            budget -= 1
-        return lib.summary(entry)
-
-    files = [summary(e) for e in mine]
-    return {"folder": lib.root.name + "/", "files": files, "shipped": [summary(e) for e in shipped]}
+    return {"folder": lib.root.name + "/", "files": [lib.listed(e) for e in mine],
+            "shipped": [lib.listed(e) for e in shipped]}
 
 
 def author(request: Request, _: dict) -> dict:
@@ -379,6 +367,7 @@ def create_app(root: Path, host: str = "127.0.0.1", watch: bool = True) -> Starl
         try:
             yield
         finally:
+            studio.library.close()
             studio.watcher.stop.set()
             if task is not None:
                 with contextlib.suppress(asyncio.CancelledError, Exception):

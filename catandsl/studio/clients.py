@@ -13,7 +13,7 @@ still reached by their unguessable ids; it only keeps one client's share from an
   recently used of the client holding the most goes), so a client making games makes
   the studio forget its own, never another's.
 - `current_client`: the client of the request a thread is working for (the compile
-  workers take turns by it).
+  workers take turns by it); `BACKGROUND` for work no request waits for.
 """
 
 from __future__ import annotations
@@ -34,6 +34,8 @@ COOKIE = "catandsl_client"
 RUNNING = 2  # a client's API requests worked on at once (a page makes one or two at a time)
 WAITING = 8  # a client's requests waiting beyond those
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+BACKGROUND = "studio:background"  # the client of work no request waits for (the listing's compiles)
 
 current_client: contextvars.ContextVar[str] = contextvars.ContextVar("current_client", default="")
 

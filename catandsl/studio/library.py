@@ -14,17 +14,25 @@ the served folder (`shipped` files to catandsl's own), and `public` takes any ab
 path of the server's out of what the studio answers. Two requests for the same
 compile wait for one. A file that costs more than the workers' bound is a
 `scenario/too_costly` error, kept like a result until the file changes.
+
+A listing never waits for a compile: a file not compiled yet is listed `pending`, and
+compiled in the background, one file at a time, as a client of its own whose jobs go
+after every request's (workers.py).
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from catandsl.studio.clients import BACKGROUND, current_client
 from catandsl.studio.errors import StudioError
+
+log = logging.getLogger("catandsl.studio")
 
 MAX_FILES = 2000  # .catan files listed under the folder
 MAX_REF = 1000
@@ -64,6 +72,9 @@ class Library:
         self._lock = threading.Lock()
         self._compiled: dict[tuple[str, str], tuple[tuple, Any]] = {}  # (what, path) -> (stamp, result)
         self._flights: dict[tuple[str, str], threading.Event] = {}  # compiles under way
+        self._queued: dict[Path, Entry] = {}  # files the listing waits for, in order
+        self._background: threading.Thread | None = None
+        self.compiles = 0  # jobs run for this library (the tests count them)
         self._paths = [(f"{self.root}{os.sep}", ""), (f"{_data_root()}{os.sep}", SHOWN_SHIPPED),
                        (str(self.root), ".")]
 
@@ -180,6 +191,8 @@ class Library:
         try:
             before = _stamp([entry.path])  # taken first: an edit while compiling makes the result stale
             folder = self._folder_of(entry)
+            with self._lock:
+                self.compiles += 1
             try:
                 result, read = pool().run(what, folder, str(entry.path.relative_to(folder)), str(self.root))
             except TooCostly:
@@ -208,6 +221,40 @@ class Library:
         """`catandsl lint`'s result for the file (check's diagnostics and the map findings),
         with the lint settings of the folder's pyproject.toml."""
         return self._cached("lint", entry)
+
+    def listed(self, entry: Entry) -> dict[str, Any]:
+        """The summary of a file compiled already; else `pending`, its compile queued for
+        the background (the page asks again)."""
+        if self.is_cached("compile", entry):
+            return self.summary(entry)
+        with self._lock:
+            self._queued.setdefault(entry.path, entry)
+            if self._background is None:
+                self._background = threading.Thread(target=self._compile_queued, name="catandsl-listing",
+                                                    daemon=True)
+                self._background.start()
+        return {"ref": entry.ref, "label": entry.label, "ok": False, "pending": True}
+
+    def close(self) -> None:
+        """Forget the compiles queued for the listing (the one under way ends by itself)."""
+        with self._lock:
+            self._queued.clear()
+
+    def _compile_queued(self) -> None:
+        current_client.set(BACKGROUND)  # this thread's own context: its jobs go after every request's
+        while True:
+            with self._lock:
+                if not self._queued:
+                    self._background = None
+                    return
+                entry = next(iter(self._queued.values()))
+            try:
+                self.summary(entry)
+            except Exception:  # noqa: BLE001 - a bug: logged; the listing shows the file's error when asked
+                log.exception("compiling %s for the listing failed", entry.label)
+            finally:
+                with self._lock:
+                    self._queued.pop(entry.path, None)
 
     def summary(self, entry: Entry) -> dict[str, Any]:
         """What the list shows of one file: title, player counts, options, or its errors."""

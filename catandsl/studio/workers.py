@@ -10,9 +10,9 @@ client's compiles.
   gives no answer within `WALL_SECONDS` (a loop the CPU timer cannot interrupt) is
   killed and replaced.
 - A client runs one job at a time. A free worker takes the waiting job of the client
-  served longest ago (clients never served first, then in order of arrival). So one
-  client compiling a folder of costly files holds one worker, and everyone else's jobs
-  go before its next one.
+  served longest ago (clients never served first, then in order of arrival), a
+  request's before the background's. So one client compiling a folder of costly files
+  holds one worker, and everyone else's jobs go before its next one.
 
 The client of a job is `clients.current_client`, set for each request.
 """
@@ -30,6 +30,8 @@ import traceback
 from collections import OrderedDict, deque
 from pathlib import Path
 from typing import IO, Any
+
+from catandsl.studio.clients import BACKGROUND, current_client
 
 CPU_SECONDS = 30.0  # one compile or lint of one file: the shipped scenarios need well under one
 WALL_SECONDS = 600.0  # only a worker stuck where its CPU timer cannot stop it gets near this
@@ -204,8 +206,6 @@ class Pool:
     def run(self, name: str, cwd: Path, *args: Any) -> Any:
         """JOBS[name](*args) in a worker whose working folder is `cwd`; TooCostly past
         the bounds, WorkerFailed when the job raised."""
-        from catandsl.studio.clients import current_client
-
         client = current_client.get()
         ticket = (client, object())
         with self._cond:
@@ -239,11 +239,13 @@ class Pool:
 
     def _turn(self, ticket: tuple[str, object]) -> bool:
         """Whether `ticket` goes now: a worker is free (or may be started), and among the
-        waiting jobs of clients with no job running, its client was served longest ago."""
+        waiting jobs of clients with no job running (a request's before the background's),
+        its client was served longest ago."""
         if not self._idle and self._started >= self.size:
             return False
         ready = [t for t in self._waiting if self._running.get(t[0], 0) < PER_CLIENT]
-        return bool(ready) and min(ready, key=lambda t: self._served.get(t[0], 0)) is ticket
+        urgent = [t for t in ready if t[0] != BACKGROUND] or ready
+        return bool(urgent) and min(urgent, key=lambda t: self._served.get(t[0], 0)) is ticket
 
     def close(self) -> None:
         with self._cond:

@@ -17,8 +17,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from catandsl.studio import workers
-from catandsl.studio.app import LIST_COMPILES, MAX_VALUES, create_app
-from catandsl.studio.clients import COOKIE, RUNNING, WAITING, Gate, current_client
+from catandsl.studio.app import MAX_VALUES, create_app
+from catandsl.studio.clients import BACKGROUND, COOKIE, RUNNING, WAITING, Gate, current_client
 from catandsl.studio.errors import StudioError
 from catandsl.studio.play import MAX_TABLES, TABLES_PER_CLIENT
 from tests.studio.helpers import ROOT, make_folder
@@ -106,22 +106,25 @@ def test_a_clients_requests_past_its_share_wait_then_are_refused():
 # ---- compiles -------------------------------------------------------------------------------------
 
 
-def test_a_listing_compiles_a_bounded_number_of_files(tmp_path):
+def test_a_listing_waits_for_no_compile(tmp_path):
+    """The first listing answers before any compile: every file `pending`, compiled in
+    the background, each once; the listings after it fill in."""
     folder = make_folder(tmp_path / "many")
-    for k in range(LIST_COMPILES + 3):
+    for k in range(6):
         shutil.copy(folder / "island.catan", folder / f"copy{k:02d}.catan")
-    with TestClient(create_app(folder, watch=False), base_url="http://127.0.0.1:8000") as c:
-        jobs = workers.pool().jobs
+    with no_hang(HANG, "listing"), TestClient(create_app(folder, watch=False), base_url="http://127.0.0.1:8000") as c:
+        library = c.app.state.studio.library
         first = c.get("/api/scenarios").json()
         rows = first["files"] + first["shipped"]
-        assert workers.pool().jobs - jobs == LIST_COMPILES
-        assert sum(1 for r in rows if not r.get("pending")) == LIST_COMPILES
-        for _ in range(len(rows)):
+        assert all(r["pending"] for r in rows)
+        for _ in range(2000):  # a bound on the polls, not a speed
             data = c.get("/api/scenarios").json()
             if not any(r.get("pending") for r in data["files"] + data["shipped"]):
                 break
-        assert workers.pool().jobs - jobs == len(rows)  # each file compiled once
+            threading.Event().wait(0.05)
+        assert library.compiles == len(rows)  # each file compiled once
         assert all(r["ok"] for r in data["files"] if r["label"].startswith("copy"))
+        assert c.get("/api/scenarios").json() == data
 
 
 class _HeldWorker:
@@ -144,8 +147,9 @@ class _HeldWorker:
 
 
 def test_compile_jobs_take_turns_by_client(monkeypatch):
-    """One worker; a client with a job running and another waiting; a second client's
-    job goes before the first client's second."""
+    """One worker; a client with a job running and another waiting, then the
+    background's and a second client's: the second client goes first, then the first
+    client's second job, the background's last."""
     monkeypatch.setattr(workers, "_Worker", _HeldWorker)
     _HeldWorker.started, _HeldWorker.gates = [], {}
     pool = workers.Pool(size=1)
@@ -168,14 +172,17 @@ def test_compile_jobs_take_turns_by_client(monkeypatch):
     threads.append(threading.Thread(target=job, args=("flood",)))
     threads[-1].start()
     waiting(1)
-    threads.append(threading.Thread(target=job, args=("other",)))
+    threads.append(threading.Thread(target=job, args=(BACKGROUND,)))
     threads[-1].start()
     waiting(2)
-    _HeldWorker.gates.setdefault("flood", threading.Event()).set()
-    _HeldWorker.gates.setdefault("other", threading.Event()).set()
+    threads.append(threading.Thread(target=job, args=("other",)))
+    threads[-1].start()
+    waiting(3)
+    for who in ("flood", "other", BACKGROUND):
+        _HeldWorker.gates.setdefault(who, threading.Event()).set()
     for t in threads:
         t.join(60)
-    assert _HeldWorker.started == ["flood", "other", "flood"]
+    assert _HeldWorker.started == ["flood", "other", "flood", BACKGROUND]
 
 
 def test_a_compile_past_its_cpu_bound_is_a_typed_answer(tmp_path, monkeypatch):
@@ -185,7 +192,11 @@ def test_a_compile_past_its_cpu_bound_is_a_typed_answer(tmp_path, monkeypatch):
             TestClient(create_app(folder, watch=False), base_url="http://127.0.0.1:8000") as c:
         err = error_of(c.get("/api/author", params={"ref": "dir:island.catan"}), 422)
         assert err["code"] == "scenario/too_costly"
-        row = next(r for r in c.get("/api/scenarios").json()["files"] if r["ref"] == "dir:island.catan")
+        for _ in range(2000):  # a bound on the polls, not a speed
+            row = next(r for r in c.get("/api/scenarios").json()["files"] if r["ref"] == "dir:island.catan")
+            if not row.get("pending"):
+                break
+            threading.Event().wait(0.05)
         assert row["ok"] is False and row["problem"] == "scenario/too_costly"
         err = error_of(c.post("/api/games", json={"ref": "dir:island.catan"}), 422)
         assert err["code"] == "scenario/too_costly"  # kept until the file changes: not compiled again
@@ -201,7 +212,8 @@ def test_a_compile_past_its_cpu_bound_is_a_typed_answer(tmp_path, monkeypatch):
 
 
 def test_a_body_of_too_many_values_is_refused_before_any_work(client):
-    jobs = workers.pool().jobs
+    library = client.app.state.studio.library
+    jobs = library.compiles
     with no_hang(HANG, "a body of many values"):
         save = {"format": "catandsl-studio-game", "version": 1, "scenario": "dir:island.catan", "players": 2,
                 "options": {}, "seed": 2, "seat": 0, "bots": ["greedy", "greedy"],
@@ -211,7 +223,7 @@ def test_a_body_of_too_many_values_is_refused_before_any_work(client):
         err = error_of(client.post("/api/games", json={"ref": "dir:island.catan",
                                                        "options": {f"o{i}": "x" for i in range(MAX_VALUES)}}), 413)
         assert err["code"] == "body/too_large"
-    assert workers.pool().jobs == jobs  # nothing compiled
+    assert library.compiles == jobs  # nothing compiled
 
 
 # ---- paths ----------------------------------------------------------------------------------------
