@@ -199,6 +199,14 @@ def author(request: Request, _: dict) -> dict:
     return author_view(studio.library, entry, players, _options(q.getlist("option")), 1 if seed is None else seed)
 
 
+def _players(body: dict) -> int | None:
+    """The player count asked for: none (the scenario's most), or 1 to 8; 0 is no count."""
+    players = _field(body, "players", int, None)
+    if players is not None and not 1 <= players <= 8:
+        raise StudioError("request/value", "players is from 1 to 8 (leave it out for the scenario's most)")
+    return players
+
+
 def _seed(body: dict) -> int:
     from catandsl.studio.author import MAX_SEED
 
@@ -210,7 +218,7 @@ def _seed(body: dict) -> int:
 
 def new_game(request: Request, body: dict) -> dict:
     ref = _field(body, "ref", str)
-    players = _field(body, "players", int, None)
+    players = _players(body)
     seed = _seed(body)
     seat = _field(body, "seat", int, 0)
     bots = _field(body, "bots", (list, str), "greedy")
@@ -277,7 +285,7 @@ def new_replay(request: Request, body: dict) -> dict:
     elif "log" in body:
         text = _field(body, "log", str)
         steps = parse_log(text)
-        players = _field(body, "players", int, None) or seats_in_log(text) or None
+        players = _players(body) or seats_in_log(text) or None
         _, scenario, game = studio.tables.game_for(_field(body, "ref", str), players, _body_options(body),
                                                    _seed(body))
         if len(steps) > game.max_game_length():

@@ -246,3 +246,13 @@ def test_no_answer_holds_a_path_of_the_server(client, folder):
     missing = next(d for d in answers[1].json()["diagnostics"] if d["code"] == "E0202")
     assert missing["file"] == "missing_import.catan" and "nowhere.catan" in missing["help"]
     assert json.dumps(answers[2].json()["error"]["diagnostics"]).count('"file": "broken.catan"') == 1
+
+
+def test_a_player_count_of_0_is_refused_as_the_engine_refuses_it(client):
+    """0 players is no count (the engine's new_game refuses it), not "the most"."""
+    for body in ({"ref": "dir:island.catan", "players": 0}, {"ref": "dir:island.catan", "players": 9},
+                 {"ref": "dir:island.catan", "players": -1}):
+        assert error_of(client.post("/api/games", json=body))["code"] == "request/value"
+    err = error_of(client.post("/api/replays", json={"log": "P1: builds", "ref": "dir:island.catan", "players": 0}))
+    assert err["code"] == "request/value"
+    assert client.post("/api/games", json={"ref": "dir:island.catan"}).json()["players"].__len__() == 3
