@@ -37,7 +37,7 @@ MAX_SITES = 1_000  # sites in one `neutral` edit
 MAX_NAMES = 256  # entries of one object of counts (`hand`, `bank`, `tokens`, `cards`)
 MAX_OPTIONS = 64  # option choices in one `new_game`
 MAX_ARGS = 16  # arguments of one `query`
-_SIZES = ("maxItems", "maxProperties", "maxLength")  # the schema's bounds: a failure is too_large
+_SIZES = ("maxItems", "maxProperties")  # the schema's bounds: a failure is too_large
 
 INT = {"type": "integer"}
 HANDLE = {"type": "integer", "minimum": 1}
@@ -131,20 +131,16 @@ def response_schema() -> dict[str, Any]:
                  "required": ["id", "ok", "error"], "additionalProperties": False}]}
 
 
-def _validator(schema: dict[str, Any]) -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(schema)
-
-
 # What a message is checked against: the published schema, but an edit is checked by
 # its own op's schema (in _position), not by trying each of `oneOf` in turn.
 _EDIT_OP = {"type": "object", "required": ["op"], "properties": {"op": {"enum": sorted(EDITS)}}}
 _CHECKED = {call: {**props, "edits": {**props["edits"], "items": _EDIT_OP}} if call == "position" else props
             for call, (props, _, _) in CALLS.items()}
-_VALIDATORS = {call: _validator(
+_VALIDATORS = {call: jsonschema.Draft202012Validator(
     {"type": "object", "properties": {"id": {}, "call": {"const": call}, **_CHECKED[call]},
      "required": ["call", *required], "additionalProperties": False})
     for call, (_, required, _) in CALLS.items()}
-_EDIT_VALIDATORS = {op: _validator(schema) for op, schema in EDIT_VARIANTS.items()}
+_EDIT_VALIDATORS = {op: jsonschema.Draft202012Validator(schema) for op, schema in EDIT_VARIANTS.items()}
 
 
 class Session:

@@ -127,7 +127,3 @@ class Holdings(Generic[T]):
 
     def __len__(self) -> int:
         return len(self._items)
-
-    def owned(self, owner: str) -> int:
-        with self._lock:
-            return sum(1 for o, _ in self._items.values() if o == owner)

@@ -75,8 +75,7 @@ class Library:
         self._queued: dict[Path, Entry] = {}  # files the listing waits for, in order
         self._background: threading.Thread | None = None
         self.compiles = 0  # jobs run for this library (the tests count them)
-        self._paths = [(f"{self.root}{os.sep}", ""), (f"{_data_root()}{os.sep}", SHOWN_SHIPPED),
-                       (str(self.root), ".")]
+        self._paths = [(f"{self.root}{os.sep}", ""), (f"{_data_root()}{os.sep}", SHOWN_SHIPPED)]
 
     # ---- references --------------------------------------------------------------------
 
