@@ -8,7 +8,8 @@ client's compiles.
   to that folder. Messages are pickles, between the server and its own children only.
 - A job stops at `CPU_SECONDS` of the worker's CPU time (`TooCostly`); a worker that
   gives no answer within `WALL_SECONDS` (a loop the CPU timer cannot interrupt) is
-  killed and replaced.
+  killed and replaced. Workers run at a lower priority (`NICE`) than the server, so
+  compiling never slows the answers to other requests.
 - A client runs one job at a time. A free worker takes the waiting job of the client
   served longest ago (clients never served first, then in order of arrival), a
   request's before the background's. So one client compiling a folder of costly files
@@ -37,6 +38,7 @@ CPU_SECONDS = 30.0  # one compile or lint of one file: the shipped scenarios nee
 WALL_SECONDS = 600.0  # only a worker stuck where its CPU timer cannot stop it gets near this
 WORKERS = max(1, min(2, os.cpu_count() or 1))
 PER_CLIENT = 1  # jobs of one client running at once
+NICE = 10  # workers' scheduling priority below the server's
 
 
 class TooCostly(Exception):
@@ -113,6 +115,8 @@ def _serve() -> None:
     out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server's Ctrl+C is the server's to handle
+    if hasattr(os, "nice"):
+        os.nice(NICE)  # the server answering requests goes before compiles for the CPU
 
     armed = False  # inside a job: an alarm handled later (it can be) stops nothing
 
