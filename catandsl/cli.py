@@ -90,9 +90,20 @@ def _is_usage_error(e: Exception) -> TypeGuard[_UsageError]:
 
 
 def _console(stderr: bool = False):
+    """A rich console that prints text as it is: no markup, no emoji codes (`:100:` in a
+    location, `[bold]` in a title), no highlighting. Colour comes only from `_say`'s styles."""
     from rich.console import Console
 
-    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+    return Console(stderr=stderr, highlight=False, soft_wrap=True, markup=False, emoji=False)
+
+
+def _say(console, *parts: str | tuple[str, str]) -> None:
+    """Print one line of plain text pieces and (text, style) pieces; every text as it is,
+    control characters made visible."""
+    from rich.text import Text
+
+    console.print(Text.assemble(*((printable(p[0]), p[1]) if isinstance(p, tuple) else printable(p)
+                                  for p in parts)))
 
 
 def _print_diagnostics(diags, sources, fmt: str) -> None:
@@ -106,17 +117,10 @@ def _print_diagnostics(diags, sources, fmt: str) -> None:
         colour = "red" if d.is_error else "yellow"
         text = format_text(d, sources)
         head, _, rest = text.partition("\n")
-        err.print(f"[bold {colour}]{_escape(head)}[/]")
+        _say(err, (head, f"bold {colour}"))
         if rest:
-            err.print(_escape(rest))
+            _say(err, rest)
         err.print()
-
-
-def _escape(text: str) -> str:
-    """Text from a file for rich to print: markup and control characters escaped."""
-    from rich.markup import escape
-
-    return escape(printable(text))
 
 
 # ---- scenario arguments --------------------------------------------------------------------
@@ -378,8 +382,8 @@ def _app():
             else:
                 _print_diagnostics(diags, sources, "text")
                 if scenario is not None:
-                    _console().print(f"[green]ok[/] {_escape(f)}: {_escape(scenario.title)} "
-                                     f"({_players_text(scenario.players_min, scenario.players_max)})")
+                    _say(_console(), ("ok", "green"), f" {f}: {scenario.title} "
+                         f"({_players_text(scenario.players_min, scenario.players_max)})")
             failed |= scenario is None
         if format == "json":
             print(json.dumps(all_json, indent=2))
@@ -465,7 +469,7 @@ def _app():
         else:
             data = svg
         write_output(output, data, "-o")
-        _console().print(f"wrote {_escape(str(output))}: {_escape(title)}, {len(board.hexes)} hexes")
+        _say(_console(), f"wrote {output}: {title}, {len(board.hexes)} hexes")
 
     @app.command()
     def play(
@@ -681,8 +685,8 @@ def _print_simulation(data: dict) -> None:
 
     out = _console()
     n = data["games"]
-    out.print(f"{_escape(data['scenario'])}: {n} games, {data['players']} players, seed {data['seed']}, "
-              f"{data['workers']} worker{'s' if data['workers'] != 1 else ''}")
+    _say(out, f"{data['scenario']}: {n} games, {data['players']} players, seed {data['seed']}, "
+         f"{data['workers']} worker{'s' if data['workers'] != 1 else ''}")
     table = Table("seat", "bot", "wins", "win rate", "mean VP")
     for p in range(data["players"]):
         table.add_row(f"P{p + 1}", data["bots"][p], str(data["wins"][p]), f"{100 * data['win_rate'][p]:.1f}%",

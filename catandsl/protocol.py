@@ -19,20 +19,33 @@ edits) are looked up in the explicit tables below; nothing in a message is run.
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
 import jsonschema
 
-MAX_LINE = 16 << 20  # a serialized state or compiled scenario is far smaller
+log = logging.getLogger("catandsl.engine")
+MAX_LINE = 4 << 20  # a serialized state or compiled scenario is far smaller
 MAX_HANDLES = 100_000
+# Bounds on what one message holds, checked as it is read, before any work: past one,
+# the reply is `protocol/too_large`. Each is far above what a real request needs.
+MAX_VALUES = 100_000  # JSON values in a message (a shipped scenario's compiled JSON has under 8,000)
+MAX_EDITS = 2_000  # edits in one `position` call (a piece on every site of a large board is fewer)
+MAX_SITES = 1_000  # sites in one `neutral` edit
+MAX_NAMES = 256  # entries of one object of counts (`hand`, `bank`, `tokens`, `cards`)
+MAX_OPTIONS = 64  # option choices in one `new_game`
+MAX_ARGS = 16  # arguments of one `query`
+_SIZES = ("maxItems", "maxProperties")  # the schema's bounds: a failure is too_large
 
 INT = {"type": "integer"}
 HANDLE = {"type": "integer", "minimum": 1}
-SITE = {"oneOf": [{"type": "integer", "minimum": 0}, {"type": "array", "items": {"type": ["integer", "string"]},
-                                                       "minItems": 2, "maxItems": 3}]}
-COUNTS = {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}}
+# Each schema names its bound (maxItems, maxProperties) before what it checks item by
+# item: the first error is the one reported, so a list past its bound costs nothing.
+SITE = {"oneOf": [{"type": "integer", "minimum": 0}, {"type": "array", "maxItems": 3, "minItems": 2,
+                                                       "items": {"type": ["integer", "string"]}}]}
+COUNTS = {"type": "object", "maxProperties": MAX_NAMES, "additionalProperties": {"type": "integer", "minimum": 0}}
 ACTION = {"oneOf": [{"type": "integer", "minimum": 0}, {"type": "object", "required": ["kind"]}]}
 
 # Position edits: op -> (the builder's method, its fields' schema, required fields).
@@ -40,7 +53,8 @@ EDITS: dict[str, tuple[str, dict[str, Any], list[str]]] = {
     "place": ("place", {"seat": INT, "piece": {"type": "string"}, "at": SITE, "pay": {"type": "boolean"},
                         "rules": {"type": "boolean"}}, ["seat", "piece", "at"]),
     "remove": ("remove", {"piece": {"type": "string"}, "at": SITE}, ["piece", "at"]),
-    "neutral": ("neutral", {"piece": {"type": "string"}, "sites": {"type": "array", "items": SITE}}, ["piece"]),
+    "neutral": ("neutral", {"piece": {"type": "string"}, "sites": {"type": "array", "maxItems": MAX_SITES,
+                                                                   "items": SITE}}, ["piece"]),
     "hand": ("hand", {"seat": INT, "resources": COUNTS}, ["seat", "resources"]),
     "bank": ("bank", {"resources": COUNTS}, ["resources"]),
     "tokens": ("tokens", {"seat": INT, "tokens": COUNTS}, ["seat", "tokens"]),
@@ -50,15 +64,17 @@ EDITS: dict[str, tuple[str, dict[str, Any], list[str]]] = {
     "reach_sites": ("reach_sites", {}, []),
 }
 
-EDIT_SCHEMA = {"oneOf": [{"type": "object", "properties": {"op": {"const": op}, **props},
-                          "required": ["op", *req], "additionalProperties": False}
-                         for op, (_, props, req) in sorted(EDITS.items())]}
+EDIT_VARIANTS = {op: {"type": "object", "properties": {"op": {"const": op}, **props},
+                      "required": ["op", *req], "additionalProperties": False}
+                 for op, (_, props, req) in sorted(EDITS.items())}
+EDIT_SCHEMA = {"oneOf": list(EDIT_VARIANTS.values())}
 
 # call -> (its fields' schema, required fields, what it does)
 CALLS: dict[str, tuple[dict[str, Any], list[str], str]] = {
     "new_game": ({"scenario": {"type": "string"}, "path": {"type": "string"}, "ir": {"type": "object"},
                   "players": {"type": "integer", "minimum": 1}, "options": {
-                      "type": "object", "additionalProperties": {"type": "string"}}, "seed": INT}, [],
+                      "type": "object", "maxProperties": MAX_OPTIONS, "additionalProperties": {"type": "string"}},
+                  "seed": INT}, [],
                  "a game from a shipped scenario's name, a .catan path or compiled IR JSON, and its first state"),
     "actions": ({"game": HANDLE}, ["game"], "the game's action table: each action's JSON form, by id"),
     "legal_actions": ({"state": HANDLE}, ["state"], "who acts, the legal ids, and chance outcomes with probabilities"),
@@ -72,9 +88,11 @@ CALLS: dict[str, tuple[dict[str, Any], list[str], str]] = {
     "serialize": ({"state": HANDLE}, ["state"], "the state's JSON text (docs/state.schema.json)"),
     "restore": ({"game": HANDLE, "text": {"type": "string"}}, ["game", "text"], "a state from serialize's text"),
     "clone": ({"state": HANDLE}, ["state"], "an independent copy under a new handle"),
-    "position": ({"game": HANDLE, "state": HANDLE, "edits": {"type": "array", "items": EDIT_SCHEMA}},
+    "position": ({"game": HANDLE, "state": HANDLE, "edits": {"type": "array", "maxItems": MAX_EDITS,
+                                                              "items": EDIT_SCHEMA}},
                  ["game", "edits"], "a position built by edits from the blank first turn (or a copy of state)"),
-    "query": ({"state": HANDLE, "name": {"type": "string"}, "args": {"type": "object"}}, ["state", "name"],
+    "query": ({"state": HANDLE, "name": {"type": "string"}, "args": {"type": "object", "maxProperties": MAX_ARGS}},
+              ["state", "name"],
               "one of the queries of catandsl.queries, with its arguments by name"),
     "render": ({"state": HANDLE}, ["state"], "the state as SVG (needs the cli extra)"),
     "close": ({"game": HANDLE, "state": HANDLE}, [], "forget a state, or a game and its states"),
@@ -109,14 +127,22 @@ def response_schema() -> dict[str, Any]:
                 {"type": "object", "properties": {"id": {}, "ok": {"const": False}, "error": {
                     "type": "object", "required": ["code", "message"],
                     "properties": {"code": {"type": "string", "pattern": "^[a-z_]+/[a-z_]+$"},
-                                   "message": {"type": "string"}, "diagnostics": {"type": "array"}}}},
+                                   "message": {"type": "string"}, "diagnostics": {"type": "array"},
+                                   "ref": {"type": "string", "description": "engine/internal: the reference "
+                                           "the engine's log gives with the traceback"}}}},
                  "required": ["id", "ok", "error"], "additionalProperties": False}]}
 
 
+# What a message is checked against: the published schema, but an edit is checked by
+# its own op's schema (in _position), not by trying each of `oneOf` in turn.
+_EDIT_OP = {"type": "object", "required": ["op"], "properties": {"op": {"enum": sorted(EDITS)}}}
+_CHECKED = {call: {**props, "edits": {**props["edits"], "items": _EDIT_OP}} if call == "position" else props
+            for call, (props, _, _) in CALLS.items()}
 _VALIDATORS = {call: jsonschema.Draft202012Validator(
-    {"type": "object", "properties": {"id": {}, "call": {"const": call}, **props},
+    {"type": "object", "properties": {"id": {}, "call": {"const": call}, **_CHECKED[call]},
      "required": ["call", *required], "additionalProperties": False})
-    for call, (props, required, _) in CALLS.items()}
+    for call, (_, required, _) in CALLS.items()}
+_EDIT_VALIDATORS = {op: jsonschema.Draft202012Validator(schema) for op, schema in EDIT_VARIANTS.items()}
 
 
 class Session:
@@ -142,15 +168,15 @@ class Session:
             if not isinstance(msg, dict):
                 raise ProtocolError("protocol/message", "a message is a JSON object")
             mid = msg.get("id")
+            if isinstance(mid, (list, dict)):
+                mid = None  # an id is a number or a string: never echo a structure
+            _check_size(msg)
             call = msg.get("call")
             if not isinstance(call, str) or call not in CALLS:
                 raise ProtocolError("protocol/unknown_call",
-                                    f"no call {call!r}; the calls are {', '.join(sorted(CALLS))}")
-            errors = sorted(_VALIDATORS[call].iter_errors(msg), key=lambda e: list(e.path))
-            if errors:
-                first = errors[0]
-                where = "/".join(str(p) for p in first.path) or "message"
-                raise ProtocolError("protocol/message", f"{call}: {where}: {first.message}")
+                                    f"no call {call if not isinstance(call, str) else call[:60]!r}; "
+                                    f"the calls are {', '.join(sorted(CALLS))}")
+            _check_schema(_VALIDATORS[call], msg, call)
             return {"id": mid, "ok": True, "result": HANDLERS[call](self, msg)}
         except Exception as e:  # every failure becomes an error object; the session goes on
             return {"id": mid, "ok": False, "error": error_object(e)}
@@ -186,8 +212,72 @@ class Session:
         return self.observers[gh]
 
 
+def _check_size(msg: Any) -> None:
+    """Refuse a message of more than MAX_VALUES JSON values."""
+    if not values_within(msg, MAX_VALUES):
+        raise ProtocolError("protocol/too_large", f"a message holds at most {MAX_VALUES:,} JSON values")
+
+
+def values_within(data: Any, limit: int) -> bool:
+    """Whether parsed JSON holds at most `limit` values (an object's keys counted),
+    counting as it walks: a million keys cost a walk of `limit`, never more."""
+    todo, seen = [data], 1
+    while todo:
+        value = todo.pop()
+        if isinstance(value, dict):
+            seen += 2 * len(value)
+            children: Any = value.values()
+        elif isinstance(value, list):
+            seen += len(value)
+            children = value
+        else:
+            continue
+        if seen > limit:
+            return False
+        todo.extend(children)
+    return True
+
+
+def _check_schema(validator: jsonschema.Draft202012Validator, value: Any, call: str, within: tuple = ()) -> None:
+    """The first error of `value` as a ProtocolError: a bound passed is `protocol/too_large`,
+    anything else `protocol/message`. Only the first: each schema puts its bounds before
+    what it checks item by item, so a list past its bound is refused before its items are
+    looked at."""
+    first = next(validator.iter_errors(value), None)
+    if first is None:
+        return
+    at = f"{call}: " + ("/".join(str(p) for p in (*within, *first.path)) or "message")
+    if _is_size(first):
+        raise ProtocolError("protocol/too_large", f"{at}: past the bound ({first.validator} {first.validator_value})")
+    raise ProtocolError("protocol/message", f"{at}: {first.message[:300]}")
+
+
+def _is_size(error: jsonschema.ValidationError) -> bool:
+    """A schema failure that is one of the message's bounds (`maxItems`, ...), here or
+    inside the variant of a `oneOf` that fits."""
+    return error.validator in _SIZES or any(_is_size(e) for e in error.context or ())
+
+
 def error_object(e: Exception) -> dict[str, Any]:
-    """A typed error object for anything a call raised."""
+    """A typed error object for anything a call raised: the caller's mistake in its own
+    code, anything else `engine/internal` with a reference the log also gives."""
+    return known_error(e) or internal_error(e)
+
+
+def internal_error(e: BaseException, code: str = "engine/internal", logger: logging.Logger = log) -> dict[str, Any]:
+    """The error object of an exception no caller can cause (a bug in catandsl): a fresh
+    reference in the message and in the log line that holds the traceback."""
+    import secrets
+
+    ref = secrets.token_hex(6)
+    logger.error("internal error %s", ref, exc_info=e)
+    return {"code": code, "ref": ref,
+            "message": f"internal error {ref} ({type(e).__name__}): a bug in catandsl, not in the request; "
+                       "please report it with this reference and the log around it"}
+
+
+def known_error(e: Exception) -> dict[str, Any] | None:
+    """The error object of an exception a caller can cause, or None."""
     from catandsl.diagnostics import CatanError
     from catandsl.engine import ArgumentError, EngineError, IllegalAction, StateError
     from catandsl.engine.position import PositionError
@@ -207,12 +297,24 @@ def error_object(e: Exception) -> dict[str, Any]:
         return {"code": "argument/invalid", "message": str(e)}
     if isinstance(e, EngineError):
         return {"code": "engine/rule_error", "message": str(e)}
-    if isinstance(e, (OSError, ValueError, KeyError, TypeError, IndexError)):
-        return {"code": "argument/invalid", "message": f"{type(e).__name__}: {e}"}
-    return {"code": "engine/internal", "message": f"{type(e).__name__}: {e}"}
+    return None
 
 
 # ---- the calls -------------------------------------------------------------------------
+
+
+def _call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """`fn(*args, **kwargs)`, arguments that do not fit its parameters (a name it lacks,
+    one given twice) refused as `argument/invalid` before it runs."""
+    import inspect
+
+    whole = getattr(fn, "__func__", fn)  # a method's own `self` too: a name `self` given twice
+    bound = (fn.__self__,) if whole is not fn else ()  # type: ignore[attr-defined]
+    try:
+        inspect.signature(whole).bind(*bound, *args, **kwargs)
+    except TypeError as e:
+        raise ProtocolError("argument/invalid", str(e)) from None
+    return fn(*args, **kwargs)
 
 
 def _new_game(ses: Session, m: dict) -> dict:
@@ -250,7 +352,12 @@ def _apply(ses: Session, m: dict) -> dict:
 
     s = ses.state(m["state"])
     a = m["action"]
-    s.apply_action(action_from_json(a) if isinstance(a, dict) else a)
+    if isinstance(a, dict):
+        try:
+            a = action_from_json(a)
+        except ValueError as e:  # its way of saying the JSON is no action
+            raise ProtocolError("argument/invalid", str(e)) from None
+    s.apply_action(a)
     return {"player": s.current_player(), "terminal": s.is_terminal()}
 
 
@@ -307,6 +414,8 @@ def _position(ses: Session, m: dict) -> dict:
     base = ses.state(m["state"]) if "state" in m else None
     if base is not None and base.game is not g:
         raise ProtocolError("protocol/message", "position: the state is of another game")
+    for k, edit in enumerate(m["edits"]):
+        _check_schema(_EDIT_VALIDATORS[edit["op"]], edit, "position", ("edits", k))
     pos = Position(g, base)
     for k, edit in enumerate(m["edits"]):
         op = edit["op"]
@@ -314,17 +423,20 @@ def _position(ses: Session, m: dict) -> dict:
                                 for f, v in edit.items() if f != "op"}
         try:
             if op == "neutral":
-                pos.neutral(args["piece"], *[tuple(v) if isinstance(v, list) else v for v in args.get("sites", [])])
+                _call(pos.neutral, args["piece"], *[tuple(v) if isinstance(v, list) else v
+                                                    for v in args.get("sites", [])])
             elif op == "hand":
-                pos.hand(args["seat"], **args["resources"])
+                _call(pos.hand, args["seat"], **args["resources"])
             elif op == "bank":
-                pos.bank(**args["resources"])
+                _call(pos.bank, **args["resources"])
             elif op == "tokens":
-                pos.tokens(args["seat"], **args["tokens"])
+                _call(pos.tokens, args["seat"], **args["tokens"])
             else:
-                getattr(pos, EDITS[op][0])(**args)
+                _call(getattr(pos, EDITS[op][0]), **args)
         except Exception as e:
-            err = error_object(e)
+            err = known_error(e)
+            if err is None:
+                raise
             raise ProtocolError(err["code"], f"edits[{k}] ({op}): {err['message']}") from None
     return {"state": ses.add_state(m["game"], pos.state())}
 
@@ -336,7 +448,7 @@ def _query(ses: Session, m: dict) -> Any:
     if fn is None:
         raise ProtocolError("protocol/unknown_call",
                             f"no query {m['name']!r}; the queries are {', '.join(sorted(QUERIES))}")
-    result = fn(ses.state(m["state"]), **m.get("args", {}))
+    result = _call(fn, ses.state(m["state"]), **m.get("args", {}))
     return {str(k): v for k, v in result.items()} if isinstance(result, dict) else result
 
 

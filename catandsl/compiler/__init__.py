@@ -33,6 +33,15 @@ def _is_file(path: Path) -> bool:
         return False
 
 
+def _size(path: Path) -> int:
+    """A file's size on disk before it is read (0 when it cannot be told: reading it
+    then reports why)."""
+    try:
+        return path.stat().st_size
+    except (OSError, ValueError):
+        return 0
+
+
 def _key(path: Path) -> str:
     """The name a file is known by (for cycles and diagnostics): resolved when it exists."""
     try:
@@ -140,6 +149,9 @@ class _Compilation:
             self.ctx.error("E0205", f"imports nest deeper than {MAX_IMPORT_DEPTH} files or name more than {MAX_FILES}",
                            stmt.span)
             return
+        if self.total_bytes + _size(path) > MAX_TOTAL_BYTES:  # found before the file is read
+            self._too_many_bytes(stmt)
+            return
         text, diag = read_source(path, stmt.span)
         if diag is not None:
             if diag.code == "E0005" and isinstance(stmt, ast.Import):
@@ -148,10 +160,9 @@ class _Compilation:
             self.ctx.diagnostics.append(diag)
             return
         assert text is not None  # read_source gives the text or a diagnostic
-        self.total_bytes += len(text)
-        if self.total_bytes > MAX_TOTAL_BYTES:
-            self.ctx.error("E0205", f"the scenario and its imports hold more than {MAX_TOTAL_BYTES:,} "
-                           "characters", stmt.span, help="a scenario needs a fraction of this")
+        self.total_bytes += len(text.encode("utf-8"))
+        if self.total_bytes > MAX_TOTAL_BYTES:  # a file that grew since its size was read
+            self._too_many_bytes(stmt)
             return
         self.ctx.sources.add(key, text)
         try:
@@ -172,6 +183,13 @@ class _Compilation:
                 self.ctx.error("E0208", "an imported file holds rulesets, not a scenario", item.span,
                                help="import files that declare `ruleset NAME { }`")
         self._leave(key)
+
+    def _too_many_bytes(self, stmt) -> None:
+        """E0205 for an import past the bound on the bytes of a scenario and its imports;
+        every later import is refused the same way, none read."""
+        self.total_bytes = MAX_TOTAL_BYTES + 1
+        self.ctx.error("E0205", f"the files a scenario imports hold more than {MAX_TOTAL_BYTES:,} bytes together",
+                       stmt.span, help="a scenario needs a fraction of this")
 
     def _inside_root(self, path: Path) -> bool:
         if self.root is None:

@@ -16,7 +16,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from catandsl import resources
-from catandsl.compiler import compile_ast
+from catandsl.compiler import MAX_TOTAL_BYTES, compile_ast
+from catandsl.compiler.loader import read_source
 from catandsl.diagnostics import CatanError, Diagnostic, Sources, Span
 from catandsl.ir import model
 from catandsl.rules.registry import EVENTS, PRIMITIVES
@@ -138,8 +139,11 @@ def flat(decls: list[Declaration] | tuple[Declaration, ...]) -> list[Declaration
 
 
 def included_files(tree: ast.File | None, filename: str) -> list[Path]:
-    """The files `uses` and `import` bring in, transitively, in order (read, never run)."""
+    """The files `uses` and `import` bring in, transitively, in order (read, never run),
+    within the compiler's bounds: at most MAX_INCLUDED files and MAX_TOTAL_BYTES
+    together, each file's size read before the file."""
     seen: list[Path] = []
+    total = 0
     todo: list[tuple[ast.File, Path]] = [(tree, Path(filename))] if tree else []
     while todo and len(seen) < MAX_INCLUDED:
         current, path = todo.pop(0)
@@ -148,6 +152,9 @@ def included_files(tree: ast.File | None, filename: str) -> list[Path]:
                       else path.parent / stmt.path.value)
             if target in seen or not target.is_file():
                 continue
+            total += target.stat().st_size
+            if total > MAX_TOTAL_BYTES or len(seen) >= MAX_INCLUDED:
+                return seen
             seen.append(target)
             parsed = _parse_file(str(target))
             if parsed is not None:
@@ -169,9 +176,12 @@ def _includes(tree: ast.File) -> list[ast.Uses | ast.Import]:
 
 @lru_cache(maxsize=64)
 def _parse_cached(path: str, mtime: float) -> ast.File | None:
+    text, _ = read_source(Path(path))  # the compiler's checks: size, encoding, control characters
+    if text is None:
+        return None
     try:
-        return parse(Path(path).read_text(encoding="utf-8"), path)
-    except (OSError, UnicodeDecodeError, CatanError):
+        return parse(text, path)
+    except CatanError:
         return None
 
 

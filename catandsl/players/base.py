@@ -26,11 +26,21 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from catandsl.rules.base import EngineError
+
 
 class Player(Protocol):
     def choose(self, state) -> int:
         """One of `state.legal_actions()`."""
         ...
+
+
+class NoLegalAction(EngineError):
+    """A bot was asked to choose where the seat to move has no legal action: a state no
+    game reaches (one tampered with). Raised instead of choosing from nothing."""
+
+    def __init__(self) -> None:
+        super().__init__("no legal action for the player to move: no game reaches this state")
 
 
 def seat_name(player: int) -> str:

@@ -24,6 +24,7 @@ import random
 
 from catandsl.board.numbers import PIPS as _PIPS
 from catandsl.engine import actions as A
+from catandsl.players.base import NoLegalAction
 from catandsl.rules.base import site
 from catandsl.rules.custom import CustomTables
 
@@ -205,8 +206,10 @@ class GreedyPlayer:
     def choose(self, state) -> int:
         self._dist = self._trips = None  # the state object lives on, changed: cache per call
         g = state.game
-        me = state.current_player()
         legal = state.legal_actions()
+        if not legal:
+            raise NoLegalAction()
+        me = state.current_player()
         scored = [(self._score(state, g.actions[aid], me), aid) for aid in legal]
         if state.stage == "turn" and not state.pending:
             # phases go forward, never back: an action of a later phase (the wagon's

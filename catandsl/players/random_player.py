@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from bisect import bisect_left
 
+from catandsl.players.base import NoLegalAction
 from catandsl.rules.trade import TradeTables
 
 
@@ -33,6 +34,8 @@ class RandomPlayer:
 
     def choose(self, state) -> int:
         actions = state.legal_now()  # the state's own list: read, never copied
+        if not actions:
+            raise NoLegalAction()
         ids = state.game.table(TradeTables).offer_ids
         if ids:
             # the offers are one run of the sorted list: pick among the rest (or among
@@ -52,4 +55,6 @@ class UniformPlayer:
 
     def choose(self, state) -> int:
         actions = state.legal_now()
+        if not actions:
+            raise NoLegalAction()
         return actions[below(self.rng, len(actions))]

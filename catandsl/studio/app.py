@@ -4,9 +4,14 @@ API the pages call.
 Every API answer is JSON; every error a user can cause is `{"error": {"code",
 "message"}}` with a 4xx status (errors.py), and anything else is a typed
 `studio/internal` error, its traceback only in the server's log. Request bodies are
-JSON of at most `MAX_BODY` bytes; a request whose Host is not the server's own is
-refused (so a web page elsewhere cannot reach a loopback server through DNS
-rebinding); scenarios are named by references (library.py), never paths.
+JSON of at most `MAX_BODY` bytes and `MAX_VALUES` values, read in a worker thread; a
+request whose Host is not the server's own is refused (so a web page elsewhere cannot
+reach a loopback server through DNS rebinding); scenarios are named by references
+(library.py), never paths, and no answer holds an absolute path of the server's.
+
+No request can starve the others (clients.py): each client has its share of requests
+at once and of games held; compiles run in worker processes, bounded in CPU time
+(workers.py); a listing never waits for one (library.py).
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from catandsl.studio.clients import Gate, client_of, cookie_header, current_client, new_token
 from catandsl.studio.errors import StudioError, error_body
 from catandsl.studio.library import Library
 from catandsl.studio.play import Tables
@@ -34,6 +40,7 @@ from catandsl.studio.replays import Replays
 from catandsl.studio.watch import Watcher
 
 MAX_BODY = 4 << 20  # a saved game or a log is far smaller
+MAX_VALUES = 250_000  # JSON values in a body: a saved game of the longest game (about 100,000 actions) fits
 MAX_OPTIONS = 64
 HERE = Path(__file__).resolve().parent
 # path -> (the view: its body in pages/VIEW.html and its script static/VIEW.js, the title)
@@ -59,6 +66,7 @@ class Studio:
         self.tables = Tables(self.library)
         self.replays = Replays()
         self.watcher = Watcher(self.library.root)
+        self.gate = Gate()
 
 
 # ---- reading requests ------------------------------------------------------------------------
@@ -120,35 +128,46 @@ async def read_json(request: Request) -> dict:
         if size > MAX_BODY:
             raise StudioError("body/too_large", f"a request body is at most {MAX_BODY:,} bytes")
         chunks.append(chunk)
+    return await run_in_threadpool(parse_body, b"".join(chunks))
+
+
+def parse_body(raw: bytes) -> dict:
+    """A body's JSON object, refused past MAX_VALUES values before anything reads it."""
+    from catandsl.protocol import values_within
+
     try:
-        data = json.loads(b"".join(chunks).decode("utf-8"))
+        data = json.loads(raw.decode("utf-8"))
     except (ValueError, RecursionError):
         raise StudioError("body/json", "the request body is not JSON") from None
     if not isinstance(data, dict):
         raise StudioError("body/json", "the request body is a JSON object")
+    if not values_within(data, MAX_VALUES):
+        raise StudioError("body/too_large", f"a request body holds at most {MAX_VALUES:,} JSON values")
     return data
 
 
-def _answer(e: Exception) -> JSONResponse:
+def _answer(request: Request, e: Exception) -> JSONResponse:
     status, body = error_body(e)
-    if status >= 500:
-        log.error("internal error", exc_info=e)
-    return JSONResponse(body, status_code=status, headers=HEADERS)
+    return JSONResponse(_studio(request).library.public(body), status_code=status, headers=HEADERS)
 
 
 def api(fn: Callable[..., Any], body: bool = False):
-    """An endpoint: `fn(request, body)` run in a worker thread (it compiles and plays),
-    its result as JSON, any exception as a typed error."""
+    """An endpoint: `fn(request, body)` run in a worker thread (it compiles and plays)
+    when the client's turn comes (clients.Gate), its result as JSON without the server's
+    paths, any exception as a typed error."""
 
     async def endpoint(request: Request) -> Response:
+        client = client_of(request.cookies, request.client.host if request.client else None)
+        current_client.set(client)  # the worker thread runs in a copy of this context
         try:
-            data = await read_json(request) if body else {}
-            result = await run_in_threadpool(fn, request, data)
+            async with _studio(request).gate.admit(client):
+                data = await read_json(request) if body else {}
+                result = await run_in_threadpool(fn, request, data)
         except Exception as e:  # noqa: BLE001 - every failure is a typed answer
-            return _answer(e)
+            return _answer(request, e)
         if isinstance(result, Response):
             return result
-        return JSONResponse(result, headers=HEADERS)
+        return JSONResponse(_studio(request).library.public(result), headers=HEADERS)
 
     return endpoint
 
@@ -161,10 +180,12 @@ def _studio(request: Request) -> Studio:
 
 
 def scenarios(request: Request, _: dict) -> dict:
+    """The folder's files and the shipped scenarios, each summarised, or `pending` while
+    compiled in the background (the page asks again)."""
     lib = _studio(request).library
     mine, shipped = lib.entries()
-    return {"folder": lib.root.name + "/", "files": [lib.summary(e) for e in mine],
-            "shipped": [lib.summary(e) for e in shipped]}
+    return {"folder": lib.root.name + "/", "files": [lib.listed(e) for e in mine],
+            "shipped": [lib.listed(e) for e in shipped]}
 
 
 def author(request: Request, _: dict) -> dict:
@@ -178,6 +199,14 @@ def author(request: Request, _: dict) -> dict:
     return author_view(studio.library, entry, players, _options(q.getlist("option")), 1 if seed is None else seed)
 
 
+def _players(body: dict) -> int | None:
+    """The player count asked for: none (the scenario's most), or 1 to 8; 0 is no count."""
+    players = _field(body, "players", int, None)
+    if players is not None and not 1 <= players <= 8:
+        raise StudioError("request/value", "players is from 1 to 8 (leave it out for the scenario's most)")
+    return players
+
+
 def _seed(body: dict) -> int:
     from catandsl.studio.author import MAX_SEED
 
@@ -189,7 +218,7 @@ def _seed(body: dict) -> int:
 
 def new_game(request: Request, body: dict) -> dict:
     ref = _field(body, "ref", str)
-    players = _field(body, "players", int, None)
+    players = _players(body)
     seed = _seed(body)
     seat = _field(body, "seat", int, 0)
     bots = _field(body, "bots", (list, str), "greedy")
@@ -203,12 +232,14 @@ def new_game(request: Request, body: dict) -> dict:
 def game_view(request: Request, _: dict) -> dict:
     t = _studio(request).tables.get(request.path_params["gid"])
     with t.lock:
+        t.catch_up()
         return t.view()
 
 
 def game_act(request: Request, body: dict) -> dict:
     t = _studio(request).tables.get(request.path_params["gid"])
     with t.lock:
+        t.catch_up()
         if "action" in body:
             t.act(_field(body, "action", int))
         elif "site" in body:
@@ -254,7 +285,7 @@ def new_replay(request: Request, body: dict) -> dict:
     elif "log" in body:
         text = _field(body, "log", str)
         steps = parse_log(text)
-        players = _field(body, "players", int, None) or seats_in_log(text) or None
+        players = _players(body) or seats_in_log(text) or None
         _, scenario, game = studio.tables.game_for(_field(body, "ref", str), players, _body_options(body),
                                                    _seed(body))
         if len(steps) > game.max_game_length():
@@ -301,7 +332,10 @@ def page(view: str, title: str):
     html = frame.replace("{title}", title).replace("{view}", view).replace("{body}", body)
 
     async def endpoint(request: Request) -> Response:
-        return HTMLResponse(html, headers=HEADERS)
+        headers = dict(HEADERS)
+        if client_of(request.cookies, None).startswith("address:"):  # a browser new to the studio: its token
+            headers["Set-Cookie"] = cookie_header(new_token())
+        return HTMLResponse(html, headers=headers)
 
     return endpoint
 
@@ -341,6 +375,7 @@ def create_app(root: Path, host: str = "127.0.0.1", watch: bool = True) -> Starl
         try:
             yield
         finally:
+            studio.library.close()
             studio.watcher.stop.set()
             if task is not None:
                 with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -8,7 +8,6 @@ server error."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from catandsl.diagnostics import Diagnostic, Sources, format_text
@@ -20,12 +19,11 @@ MAX_SEED = 2**63 - 1
 
 
 def diagnostic_json(d: Diagnostic, sources: Sources, library: Library) -> dict[str, Any]:
-    """A diagnostic for the page: the JSON form, the file under the folder when it is
-    there, the text `check` prints, and the source lines around it."""
+    """A diagnostic for the page: the JSON form, the file, the text `check` prints, and
+    the source lines around it."""
     out = d.to_json()
     span = d.span
-    rel = library.relative(span.file) if span.file and Path(span.file).exists() else None
-    out["file"] = rel if rel is not None else span.file
+    out["file"] = span.file  # relative to the folder the compile ran in (the studio's answers hide the rest)
     out["text"] = format_text(d, sources)
     lines = []
     if span.line >= 1:
@@ -51,7 +49,8 @@ def author_view(library: Library, entry: Entry, players: int | None, options: di
     result = library.linted(entry)
     compiled, _, _ = library.compiled(entry)
     diags = [diagnostic_json(d, result.sources, library) for d in result.diagnostics]
-    watched = sorted({rel for name in result.sources.texts if (rel := library.relative(name)) is not None})
+    watched = sorted({rel for name in result.sources.texts if (rel := library.relative(name)) is not None}
+                     if entry.ref.startswith("dir:") else ())
     out: dict[str, Any] = {"ref": entry.ref, "label": entry.label, "diagnostics": diags, "watch": watched,
                            "errors": result.errors, "warnings": result.warnings, "svg": None, "problem": None}
     # the board needs a scenario that compiles; the trial game's E0701 does not stop the picture

@@ -2,17 +2,22 @@
 {"code", "message"}}`, with an HTTP status, never a traceback.
 
 The engine's own errors (an illegal action, a tampered state, a bad configuration, a
-scenario with diagnostics) are encoded by the protocol's `error_object`, so the page
-shows the same codes and messages as `catandsl engine`.
+scenario with diagnostics) are encoded by the protocol's `known_error`, so the page
+shows the same codes and messages as `catandsl engine`; anything else is a bug,
+`studio/internal` with a reference that the server's log repeats with the traceback.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
+
+log = logging.getLogger("catandsl.studio")
 
 # the status of each family of codes; anything else a user caused is a plain 400
 _STATUS = {"path/": 404, "body/too_large": 413, "request/media_type": 415, "game/unknown": 404,
-           "replay/unknown": 404, "request/not_found": 404, "request/method": 405, "request/host": 400}
+           "replay/unknown": 404, "request/not_found": 404, "request/method": 405, "request/host": 400,
+           "request/busy": 429, "scenario/too_costly": 422, "log/too_costly": 422}
 
 
 class StudioError(Exception):
@@ -30,19 +35,24 @@ def status_of(code: str) -> int:
     return 500 if code == "studio/internal" else 400
 
 
-def error_body(e: Exception) -> tuple[int, dict[str, Any]]:
-    """(status, `{"error": {...}}`) for anything an endpoint raised."""
+def is_typed(e: Exception) -> bool:
+    """Whether an exception is one a user can cause (a typed 4xx), not a bug."""
     from catandsl.engine import IllegalAction
+    from catandsl.protocol import known_error
+
+    return isinstance(e, (StudioError, IllegalAction)) or known_error(e) is not None
+
+
+def error_body(e: Exception) -> tuple[int, dict[str, Any]]:
+    """(status, `{"error": {...}}`) for anything an endpoint raised; a bug is
+    `studio/internal` with a reference the server's log gives with the traceback."""
+    from catandsl.engine import IllegalAction
+    from catandsl.protocol import internal_error, known_error
 
     if isinstance(e, StudioError):
         err = {"code": e.code, "message": e.message, **e.extra}
     elif isinstance(e, IllegalAction):  # its text repeats the code: the message alone
         err = {"code": e.code, "message": e.message}
     else:
-        from catandsl.protocol import error_object
-
-        err = error_object(e)
-        if err["code"] == "engine/internal":  # a bug: say so, without a traceback
-            err = {"code": "studio/internal", "message": f"internal error ({type(e).__name__}); "
-                   "this is a bug in catandsl, please report what you did"}
+        err = known_error(e) or internal_error(e, "studio/internal", log)
     return status_of(err["code"]), {"error": err}

@@ -8,21 +8,35 @@ location (symlinks followed) lies outside the folder.
 
 Compiling is cached per file by the size and modification time of every file it read,
 so a listing or a change of player count does not compile again, and an edit on disk
-(of the file or of one it imports) does.
+(of the file or of one it imports) does. A compile runs in a worker process
+(workers.py), in the folder of the files it reads: paths in diagnostics are relative to
+the served folder (`shipped` files to catandsl's own), and `public` takes any absolute
+path of the server's out of what the studio answers. Two requests for the same
+compile wait for one. A file that costs more than the workers' bound is a
+`scenario/too_costly` error, kept like a result until the file changes.
+
+A listing never waits for a compile: a file not compiled yet is listed `pending`, and
+compiled in the background, one file at a time, as a client of its own whose jobs go
+after every request's (workers.py).
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from catandsl.studio.clients import BACKGROUND, current_client
 from catandsl.studio.errors import StudioError
+
+log = logging.getLogger("catandsl.studio")
 
 MAX_FILES = 2000  # .catan files listed under the folder
 MAX_REF = 1000
+SHOWN_SHIPPED = "<catandsl>/"  # what stands for catandsl's own folder in what the studio answers
 
 
 @dataclass(frozen=True)
@@ -43,12 +57,25 @@ def _stamp(paths) -> tuple:
     return tuple(out)
 
 
+def _data_root() -> Path:
+    """catandsl's own folder of stdlib/ and scenarios/."""
+    from catandsl import resources
+
+    return resources.stdlib_dir().parent.resolve()
+
+
 class Library:
+    """The served folder's scenarios and the shipped ones, and their compiles."""
+
     def __init__(self, root: Path):
         self.root = root.resolve()
         self._lock = threading.Lock()
-        self._compiling = threading.Lock()
         self._compiled: dict[tuple[str, str], tuple[tuple, Any]] = {}  # (what, path) -> (stamp, result)
+        self._flights: dict[tuple[str, str], threading.Event] = {}  # compiles under way
+        self._queued: dict[Path, Entry] = {}  # files the listing waits for, in order
+        self._background: threading.Thread | None = None
+        self.compiles = 0  # jobs run for this library (the tests count them)
+        self._paths = [(f"{self.root}{os.sep}", ""), (f"{_data_root()}{os.sep}", SHOWN_SHIPPED)]
 
     # ---- references --------------------------------------------------------------------
 
@@ -105,57 +132,139 @@ class Library:
         return Entry(f"dir:{'/'.join(parts)}", real, "/".join(parts))
 
     def relative(self, path: Path | str) -> str | None:
-        """A file's path under the folder (as `dir:` references and the watcher name it), or None."""
-        real = Path(path).resolve()
+        """A file's path under the folder (as `dir:` references and the watcher name it), or
+        None. A relative path is one a compile named, relative to the folder."""
+        real = (self.root / path).resolve()
         return real.relative_to(self.root).as_posix() if real.is_relative_to(self.root) else None
+
+    def public(self, value: Any) -> Any:
+        """`value` (JSON) with the server's absolute paths taken out of every string: a
+        file under the folder by its path there, catandsl's own files under `<catandsl>/`."""
+        if isinstance(value, str):
+            if os.sep in value:
+                for prefix, shown in self._paths:
+                    value = value.replace(prefix, shown)
+            return value
+        if isinstance(value, dict):
+            return {k: self.public(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self.public(v) for v in value]
+        return value
 
     # ---- compiling ---------------------------------------------------------------------
 
-    def _cached(self, what: str, entry: Entry, make):
-        key = (what, str(entry.path))
+    def _folder_of(self, entry: Entry) -> Path:
+        """Where a compile of the entry runs: the served folder, or catandsl's own."""
+        return self.root if entry.ref.startswith("dir:") else _data_root()
+
+    def _hit(self, key: tuple[str, str]):
         with self._lock:
             hit = self._compiled.get(key)
         if hit is not None and _stamp(p for p, *_ in hit[0]) == hit[0]:
-            return hit[1]
-        before = _stamp([entry.path])  # taken first: an edit while compiling makes the result stale
-        with self._compiling:  # one compile at a time: the endpoints run in threads, the parser is shared
-            result, read = make()
-        stamp = before + _stamp(p for p in read if p != entry.path)
-        with self._lock:
-            if len(self._compiled) > 4 * MAX_FILES:
-                self._compiled.clear()
-            self._compiled[key] = (stamp, result)
+            return hit
+        return None
+
+    def is_cached(self, what: str, entry: Entry) -> bool:
+        return self._hit((what, str(entry.path))) is not None
+
+    def _cached(self, what: str, entry: Entry):
+        """The job's result for the entry, compiled when the cache has none that is
+        current; a compile already under way is waited for, not repeated."""
+        from catandsl.studio.workers import TooCostly, pool
+
+        key = (what, str(entry.path))
+        while True:
+            hit = self._hit(key)
+            if hit is not None:
+                result = hit[1]
+                if isinstance(result, StudioError):
+                    raise StudioError(result.code, result.message)
+                return result
+            with self._lock:
+                other = self._flights.get(key)
+                if other is None:
+                    flight = self._flights[key] = threading.Event()
+            if other is None:
+                break
+            other.wait()
+        try:
+            before = _stamp([entry.path])  # taken first: an edit while compiling makes the result stale
+            folder = self._folder_of(entry)
+            with self._lock:
+                self.compiles += 1
+            try:
+                result, read = pool().run(what, folder, str(entry.path.relative_to(folder)), str(self.root))
+            except TooCostly:
+                from catandsl.studio.workers import CPU_SECONDS
+
+                result, read = StudioError("scenario/too_costly", f"checking {entry.label} takes more than "
+                                           f"{CPU_SECONDS:g} s of CPU time: the studio gave up on it"), []
+            stamp = before + _stamp(p for p in read if p != entry.path)
+            with self._lock:
+                if len(self._compiled) > 4 * MAX_FILES:
+                    self._compiled.clear()
+                self._compiled[key] = (stamp, result)
+        finally:
+            with self._lock:
+                del self._flights[key]
+            flight.set()
+        if isinstance(result, StudioError):
+            raise StudioError(result.code, result.message)
         return result
 
     def compiled(self, entry: Entry):
         """(scenario or None, diagnostics, sources): the compiler alone, no trial game."""
-        from catandsl.compiler import compile_path
-
-        def make():
-            scenario, diags, sources = compile_path(entry.path)
-            return (scenario, diags, sources), _files_read(sources)
-
-        return self._cached("compile", entry, make)
+        return self._cached("compile", entry)
 
     def linted(self, entry: Entry):
         """`catandsl lint`'s result for the file (check's diagnostics and the map findings),
         with the lint settings of the folder's pyproject.toml."""
-        from catandsl.lint import ConfigError, find_pyproject, lint_path, load_config
+        return self._cached("lint", entry)
 
-        def make():
+    def listed(self, entry: Entry) -> dict[str, Any]:
+        """The summary of a file compiled already; else `pending`, its compile queued for
+        the background (the page asks again)."""
+        if self.is_cached("compile", entry):
+            return self.summary(entry)
+        with self._lock:
+            self._queued.setdefault(entry.path, entry)
+            if self._background is None:
+                self._background = threading.Thread(target=self._compile_queued, name="catandsl-listing",
+                                                    daemon=True)
+                self._background.start()
+        return {"ref": entry.ref, "label": entry.label, "ok": False, "pending": True}
+
+    def close(self) -> None:
+        """Forget the compiles queued for the listing (the one under way ends by itself)."""
+        with self._lock:
+            self._queued.clear()
+
+    def _compile_queued(self) -> None:
+        current_client.set(BACKGROUND)  # this thread's own context: its jobs go after every request's
+        while True:
+            with self._lock:
+                if not self._queued:
+                    self._background = None
+                    return
+                entry = next(iter(self._queued.values()))
             try:
-                config = load_config(find_pyproject(self.root))
-            except ConfigError:
-                config = None  # a broken pyproject.toml: the defaults, as the language server does
-            result = lint_path(entry.path, config)
-            return result, _files_read(result.sources)
-
-        return self._cached("lint", entry, make)
+                self.summary(entry)
+            except Exception:  # noqa: BLE001 - a bug: logged; the listing shows the file's error when asked
+                log.exception("compiling %s for the listing failed", entry.label)
+            finally:
+                with self._lock:
+                    self._queued.pop(entry.path, None)
 
     def summary(self, entry: Entry) -> dict[str, Any]:
         """What the list shows of one file: title, player counts, options, or its errors."""
-        scenario, diags, _ = self.compiled(entry)
         out: dict[str, Any] = {"ref": entry.ref, "label": entry.label}
+        try:
+            scenario, diags, _ = self.compiled(entry)
+        except StudioError as e:
+            if e.code != "scenario/too_costly":
+                raise
+            out.update(ok=False, errors=0, first=e.message, problem=e.code)
+            return out
         errors = [d for d in diags if d.is_error]
         if scenario is None:
             out.update(ok=False, errors=len(errors), first=errors[0].message if errors else "")
@@ -168,12 +277,3 @@ class Library:
                              "items": [{"name": i.name, "title": i.title} for i in o.items]}
                             for o in scenario.options])
         return out
-
-
-def _files_read(sources) -> list[Path]:
-    out = []
-    for name in sources.texts:
-        p = Path(name)
-        if p.exists():
-            out.append(p.resolve())
-    return out

@@ -7,17 +7,20 @@ seeded RNG) until the person is to decide or the game is over, so the page only 
 waits for the person. A move the engine refuses raises its `IllegalAction`, and the
 state is as it was.
 
+One request plays at most `BOT_MOVES` bots' moves and chance outcomes; a game whose
+bots have more to play says so (`bots_moving`), and the next request on it plays on.
+
 A saved game is JSON: the scenario's reference, the configuration, the seat and bots,
 the action ids and the serialized state. Resuming reads the state back through
-`game.deserialize_state` (a tampered state is a `StateError`); the actions rebuild
-the log when they lead to that very state.
+`game.deserialize_state` (a tampered state is a `StateError`) and checks that someone
+can move in it before any bot does; the actions rebuild the log when they lead to that
+very state. Whatever else a save makes the engine raise is a typed `save/state`.
 """
 
 from __future__ import annotations
 
-import secrets
+import logging
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,8 +30,12 @@ from catandsl.studio.errors import StudioError
 from catandsl.studio.library import Entry, Library
 from catandsl.studio.pictures import SiteLayer
 
-MAX_TABLES = 64  # games held at once; the oldest is forgotten first
+MAX_TABLES = 64  # games held at once (the least recently used of the client holding most goes first)
+TABLES_PER_CLIENT = 16  # games one client holds (its own least recently used goes first)
+MAX_SAVED_ACTIONS = 200_000  # the actions of a saved game (the longest game of a shipped scenario has ~100,400)
+BOT_MOVES = 2_000  # bots' moves and chance outcomes one request plays (a round of eight seats is far fewer)
 LOG_SHOWN = 300  # log lines the page gets
+log = logging.getLogger("catandsl.studio")
 SAVE_FORMAT = "catandsl-studio-game"
 SAVE_VERSION = 1
 
@@ -41,11 +48,11 @@ SAVE_SCHEMA = {
         "scenario": {"type": "string", "maxLength": 1000},
         "title": {"type": "string"},
         "players": {"type": "integer", "minimum": 1, "maximum": 8},
-        "options": {"type": "object", "additionalProperties": {"type": "string"}},
+        "options": {"type": "object", "maxProperties": 64, "additionalProperties": {"type": "string"}},
         "seed": {"type": "integer", "minimum": 0},
         "seat": {"type": "integer", "minimum": 0},
-        "bots": {"type": "array", "items": {"type": "string"}},
-        "actions": {"type": "array", "items": {"type": "integer", "minimum": 0}},
+        "bots": {"type": "array", "maxItems": 8, "items": {"type": "string", "maxLength": 100}},
+        "actions": {"type": "array", "maxItems": MAX_SAVED_ACTIONS},  # each an id: checked in check_save
         "state": {"type": "string"},
     },
 }
@@ -56,10 +63,13 @@ def check_save(data: Any) -> dict[str, Any]:
     """A saved game's JSON, or a StudioError naming what is wrong with it."""
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise StudioError("save/format", "not a game saved by catandsl serve")
-    errors = sorted(_SAVE_VALIDATOR.iter_errors(data), key=lambda e: list(e.path))
-    if errors:
-        where = "/".join(str(p) for p in errors[0].path) or "the file"
-        raise StudioError("save/shape", f"the saved game is damaged: {where}: {errors[0].message}")
+    # the first error only: the bounds come before anything checked item by item
+    error = next(_SAVE_VALIDATOR.iter_errors(data), None)
+    if error is not None:
+        where = "/".join(str(p) for p in error.path) or "the file"
+        raise StudioError("save/shape", f"the saved game is damaged: {where}: {error.message[:200]}")
+    if not all(type(a) is int and a >= 0 for a in data["actions"]):  # faster than the schema, item by item
+        raise StudioError("save/shape", "the saved game is damaged: actions: each is an action id (a whole number)")
     return data
 
 
@@ -95,6 +105,7 @@ class Table:
         self.actions: list[int] = []
         self.lock = threading.Lock()
         self.stopped: dict[str, str] | None = None  # an error that ended the game
+        self.bots_moving = False  # the bots have moves left that the last request did not play
         self.notice = ""
         self._sites: dict | None = None
         self.layer = SiteLayer(game.board)  # ids never change, so neither does the layer
@@ -108,24 +119,33 @@ class Table:
         self.actions.append(aid)
 
     def settle(self) -> None:
-        """Bots' moves and chance outcomes until the person decides or the game ends
-        (within the game's own bound on its length)."""
+        """Bots' moves and chance outcomes until the person decides or the game ends, at
+        most BOT_MOVES of them: the rest wait for the next request (`bots_moving`)."""
         from catandsl.engine import EngineError
 
         s = self.state
+        self.bots_moving = False
+        if self.stopped is not None:
+            return
         try:
-            for _ in range(self.game.max_game_length() + 1):
+            for moves in range(BOT_MOVES + 1):
                 if s.is_terminal():
                     return
-                if s.is_chance_node():
-                    self._apply(s.sample_chance(), -1)
-                    continue
-                who = s.current_player()
+                chance = s.is_chance_node()
+                who = -1 if chance else s.current_player()
                 if who == self.seat:
                     return
-                self._apply(self.players[who].choose(s), who)
-        except EngineError as e:
+                if moves == BOT_MOVES:
+                    self.bots_moving = True
+                    return
+                self._apply(s.sample_chance() if chance else self.players[who].choose(s), who)
+        except EngineError as e:  # a bot with nothing to choose from too (NoLegalAction)
             self.stopped = {"code": "engine/rule_error", "message": str(e)}
+
+    def catch_up(self) -> None:
+        """Before a request reads or moves: the bots' moves a previous request left."""
+        if self.bots_moving:
+            self.settle()
 
     def act(self, aid: int) -> None:
         """The person's move: an action id, checked by the engine."""
@@ -133,6 +153,8 @@ class Table:
 
         if self.stopped is not None:
             raise StudioError("game/stopped", f"the game stopped: {self.stopped['message']}")
+        if self.bots_moving:
+            raise StudioError("action/not_your_turn", "wait: the bots are still moving")
         try:
             self.game.check_action_id(aid)
         except ArgumentError as e:
@@ -221,6 +243,7 @@ class Table:
             "over": s.is_terminal(), "winner": s.winner, "winners": list(s.winners), "reason": s.reason,
             "status": status, "players": players, "bank": dict(zip(g.resources, s.bank)),
             "victory": g.victory, "offers": on_offer, "stopped": self.stopped, "notice": self.notice,
+            "bots_moving": self.bots_moving,
             "log": lines[-LOG_SHOWN:], "log_length": len(lines), "actions_applied": len(self.actions),
             "svg": with_sites(render_state(g, s, title=self.scenario.title), self.layer, targets),
         }
@@ -231,6 +254,8 @@ class Table:
         s = self.state
         if self.stopped is not None:
             return f"the game stopped: {self.stopped['message']}"
+        if self.bots_moving:
+            return "the bots are moving"
         if s.is_terminal():
             winners = [s.winner] if s.winner >= 0 else list(s.winners)
             names = " and ".join(seat_label(self.game, p) for p in winners) or "nobody"
@@ -248,29 +273,18 @@ class Table:
 
 
 class Tables:
-    """The games of one studio, by an unguessable id."""
+    """The games of one studio, by an unguessable id, held for their clients."""
 
     def __init__(self, library: Library):
+        from catandsl.studio.clients import Holdings
+
         self.library = library
-        self._tables: OrderedDict[str, Table] = OrderedDict()
-        self._lock = threading.Lock()
+        self.held: Holdings[Table] = Holdings(MAX_TABLES, TABLES_PER_CLIENT, (
+            "game/unknown", "no such game (the server forgets games when it restarts, or when their client "
+            f"holds more than {TABLES_PER_CLIENT})"))
 
     def get(self, tid: object) -> Table:
-        with self._lock:
-            table = self._tables.get(tid) if isinstance(tid, str) else None
-            if table is None:
-                raise StudioError("game/unknown", "no such game (the server forgets games when it restarts)")
-            self._tables.move_to_end(table.id)
-            return table
-
-    def _add(self, make) -> Table:
-        tid = secrets.token_urlsafe(12)
-        table = make(tid)
-        with self._lock:
-            self._tables[tid] = table
-            while len(self._tables) > MAX_TABLES:
-                self._tables.popitem(last=False)
-        return table
+        return self.held.get(tid)
 
     def game_for(self, ref: str, players: int | None, options: dict[str, str], seed: int):
         """(entry, scenario, a new Game) of a reference, or the StudioError of why not."""
@@ -300,7 +314,7 @@ class Tables:
             t.settle()
             return t
 
-        return self._add(make)
+        return self.held.add(make)
 
     def read_save(self, data: Any) -> Saved:
         """A saved game checked and read back: its state through `deserialize_state` (a
@@ -311,8 +325,19 @@ class Tables:
             raise StudioError("save/shape", "the saved game's seat or player count is not this scenario's")
         if len(data["actions"]) > game.max_game_length():
             raise StudioError("save/shape", "the saved game has more actions than a game of this scenario can")
-        state = game.deserialize_state(data["state"])
-        entries, actions = rebuild_log(game, data["actions"], state)
+        try:
+            state = game.deserialize_state(data["state"])
+            check_playable(state)
+            entries, actions = rebuild_log(game, data["actions"], state)
+        except StudioError:
+            raise
+        except Exception as e:  # noqa: BLE001 - whatever a save makes the engine raise is the save's fault
+            from catandsl.studio.errors import is_typed
+
+            if is_typed(e):
+                raise
+            log.warning("a saved game the engine could not read", exc_info=e)
+            raise StudioError("save/state", f"the saved state cannot be played ({type(e).__name__})") from None
         return Saved(data, entry, scenario, game, state, entries, actions)
 
     def resume(self, data: Any) -> Table:
@@ -327,7 +352,7 @@ class Tables:
             t.settle()
             return t
 
-        return self._add(make)
+        return self.held.add(make)
 
 
 @dataclass
@@ -341,6 +366,20 @@ class Saved:
     state: Any
     entries: list[dict]  # the log, empty when the actions do not lead to the state
     actions: list[int]
+
+
+def check_playable(state) -> None:
+    """Refuse a state in which nothing can happen: not over, not a chance node with
+    outcomes, and no legal action for the seat to move."""
+    if state.is_terminal():
+        return
+    if state.is_chance_node():
+        if not state.chance_outcomes():
+            raise StudioError("save/state", "the saved state waits on chance with no outcome")
+        return
+    if not state.legal_actions():
+        raise StudioError("save/state", f"in the saved state P{state.current_player() + 1} is to move "
+                          "and has no legal action: no game reaches it")
 
 
 def rebuild_log(game, actions: list[int], state) -> tuple[list[dict], list[int]]:

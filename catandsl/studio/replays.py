@@ -8,20 +8,22 @@ notes (`players.base.describe`, the function that wrote the log), so the log nee
 ids; a line no action matches is an error naming that line.
 
 States are kept every `CHECKPOINT` steps, so any step is a few actions from one.
+Matching a log tries at most `MAX_TRIALS` actions in all (each a copy of the state and
+one move), so a log no game matches costs a bounded amount of work (`log/too_costly`).
 """
 
 from __future__ import annotations
 
 import re
-import threading
-from collections import OrderedDict
 from typing import Any
 
 from catandsl.studio.errors import StudioError
 from catandsl.studio.pictures import SiteLayer
 
 CHECKPOINT = 32
-MAX_REPLAYS = 32
+MAX_REPLAYS = 32  # held at once (the least recently used of the client holding most goes first)
+REPLAYS_PER_CLIENT = 8
+MAX_TRIALS = 200_000  # actions tried to match one log (a long game of ~600 actions tries a few thousand)
 LOG_INDENT = "      "  # how log_lines indents notes
 _SEAT = re.compile(r"\bP(\d+)\b")
 
@@ -125,6 +127,7 @@ def match_log(game, steps: list[tuple[str, list[str]]]) -> tuple[list[int], list
     s = game.new_initial_state()
     actions: list[int] = []
     entries: list[dict] = []
+    trials = 0
     for number, (line, notes) in enumerate(steps, 1):
         if s.is_terminal():
             raise StudioError("log/mismatch", f"log line {number} comes after the end of the game: {line[:80]!r}")
@@ -136,6 +139,10 @@ def match_log(game, steps: list[tuple[str, list[str]]]) -> tuple[list[int], list
             candidates = [first] + [a for a in candidates if a != first]
         found = None
         for aid in candidates:
+            trials += 1
+            if trials > MAX_TRIALS:
+                raise StudioError("log/too_costly", f"matching the log tried {MAX_TRIALS:,} moves by line {number}: "
+                                  "the studio gave up (is it a log of this scenario?)")
             trial = s.clone()
             try:
                 e = logged_apply(game, trial, aid, who)
@@ -154,24 +161,16 @@ def match_log(game, steps: list[tuple[str, list[str]]]) -> tuple[list[int], list
 
 
 class Replays:
+    """The replays of one studio, by an unguessable id, held for their clients."""
+
     def __init__(self) -> None:
-        self._replays: OrderedDict[str, Replay] = OrderedDict()
-        self._lock = threading.Lock()
+        from catandsl.studio.clients import Holdings
+
+        self.held: Holdings[Replay] = Holdings(MAX_REPLAYS, REPLAYS_PER_CLIENT, (
+            "replay/unknown", "no such replay (the server forgets them when it restarts)"))
 
     def add(self, title: str, game, actions: list[int], entries: list[dict]) -> Replay:
-        import secrets
-
-        rid = secrets.token_urlsafe(12)
-        replay = Replay(rid, title, game, actions, entries)
-        with self._lock:
-            self._replays[rid] = replay
-            while len(self._replays) > MAX_REPLAYS:
-                self._replays.popitem(last=False)
-        return replay
+        return self.held.add(lambda rid: Replay(rid, title, game, actions, entries))
 
     def get(self, rid: object) -> Replay:
-        with self._lock:
-            replay = self._replays.get(rid) if isinstance(rid, str) else None
-        if replay is None:
-            raise StudioError("replay/unknown", "no such replay (the server forgets them when it restarts)")
-        return replay
+        return self.held.get(rid)

@@ -72,6 +72,92 @@ def test_a_bad_message_gets_a_typed_error_and_the_session_goes_on(line, code):
     assert ok(ses, {"id": 7, "call": "status", "state": 2})["stage"] == "setup"
 
 
+@pytest.mark.parametrize("message", [
+    {"call": "apply", "state": 2, "action": {"kind": "nonsense"}},
+    {"call": "apply", "state": 2, "action": {"kind": "build"}},
+    {"call": "apply", "state": 2, "action": {"kind": "build", "piece": ["road"], "at": {}}},
+    {"call": "apply", "state": 2, "action": {"kind": "end_turn", "extra": 1}},
+    {"call": "query", "state": 2, "name": "route_length", "args": {"player": 0, "pieces": [1]}},
+    {"call": "query", "state": 2, "name": "production", "args": {"totals": 5}},
+    {"call": "position", "game": 1, "edits": [{"op": "bank", "resources": {"self": 1}}]},
+    {"call": "position", "game": 1, "edits": [{"op": "tokens", "seat": 0, "tokens": {"seat": 1}}]},
+])
+def test_a_callers_mistake_is_never_called_internal(message):
+    ses = Session()
+    ok(ses, {"call": "new_game", "scenario": "base", "players": 3, "seed": 1})
+    reply = ask(ses, message)
+    assert not reply["ok"] and reply["error"]["code"] != "engine/internal", reply
+
+
+def test_an_internal_error_says_so_with_a_reference_the_log_gives(monkeypatch, caplog):
+    """A bug (here a handler made to fail as a bug would) is `engine/internal`, never the
+    caller's fault, with a reference that the log line holding the traceback repeats."""
+    from catandsl import protocol
+
+    def broken(ses, m):
+        return {"turn": [][m["state"]]}  # an IndexError no request can cause
+
+    monkeypatch.setitem(protocol.HANDLERS, "status", broken)
+    ses = Session()
+    ok(ses, {"call": "new_game", "scenario": "base", "players": 3, "seed": 1})
+    with caplog.at_level("ERROR", logger="catandsl.engine"):
+        first = ask(ses, {"id": 1, "call": "status", "state": 2})["error"]
+        second = ask(ses, {"id": 2, "call": "status", "state": 2})["error"]
+    assert first["code"] == second["code"] == "engine/internal"
+    assert first["ref"] != second["ref"] and first["ref"] in first["message"] and "bug" in first["message"]
+    logged = [r for r in caplog.records if first["ref"] in r.getMessage()]
+    assert len(logged) == 1 and logged[0].exc_info[0] is IndexError
+    assert ok(ses, {"call": "legal_actions", "state": 2})["actions"]  # the session goes on
+
+
+def test_every_list_in_a_message_is_bounded_before_any_work(monkeypatch):
+    """Past a bound, the reply is `protocol/too_large` and nothing of the call runs (the
+    position builder and new_game are counted, not timed)."""
+    import catandsl
+    from catandsl import protocol
+    from catandsl.engine.position import Position
+    from tests.watchdog import no_hang
+
+    ses = Session()
+    ok(ses, {"call": "new_game", "scenario": "base", "players": 3, "seed": 1})
+    calls = {"edits": 0, "games": 0}
+    real_hand, real_new_game = Position.hand, catandsl.new_game
+
+    def counted_hand(self, *a, **kw):
+        calls["edits"] += 1
+        return real_hand(self, *a, **kw)
+
+    def counted_new_game(*a, **kw):
+        calls["games"] += 1
+        return real_new_game(*a, **kw)
+
+    monkeypatch.setattr(Position, "hand", counted_hand)
+    monkeypatch.setattr(catandsl, "new_game", counted_new_game)
+    hand = {"op": "hand", "seat": 0, "resources": {"ore": 1}}
+    too_large = [
+        {"call": "new_game", "scenario": "base", "options": {f"o{i}": "x" for i in range(protocol.MAX_OPTIONS + 1)}},
+        {"call": "position", "game": 1, "edits": [hand] * (protocol.MAX_EDITS + 1)},
+        {"call": "position", "game": 1, "edits": [{"op": "hand", "seat": 0, "resources": {
+            f"r{i}": 1 for i in range(protocol.MAX_NAMES + 1)}}]},
+        {"call": "position", "game": 1, "edits": [{"op": "neutral", "piece": "robber",
+                                                   "sites": [0] * (protocol.MAX_SITES + 1)}]},
+        {"call": "query", "state": 2, "name": "production", "args": {f"a{i}": 1 for i in range(protocol.MAX_ARGS + 1)}},
+        {"call": "new_game", "scenario": "base", "id": 1, "seed": 1, "ir": {"x": [0] * protocol.MAX_VALUES}},
+        # the most keys a message of MAX_LINE characters holds: a walk of MAX_VALUES, then refused
+        {"call": "new_game", "scenario": "base", "options": {f"{i:x}": "" for i in range(protocol.MAX_LINE // 14)}},
+    ]
+    with no_hang(120, "refusing large messages"):
+        for message in too_large:
+            line = json.dumps(message)
+            assert len(line) <= protocol.MAX_LINE
+            reply = ask(ses, line)
+            assert reply["error"]["code"] == "protocol/too_large", (reply, line[:100])
+    assert calls == {"edits": 0, "games": 0}
+    # at the bound, the work is done
+    ok(ses, {"call": "position", "game": 1, "edits": [hand] * protocol.MAX_EDITS})
+    assert calls["edits"] == protocol.MAX_EDITS
+
+
 def test_a_game_position_queries_and_restore_through_the_protocol():
     ses = Session()
     g = ok(ses, {"call": "new_game", "path": str(ROOT / "scenarios" / "base.catan"), "players": 3, "seed": 4})

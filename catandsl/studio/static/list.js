@@ -15,8 +15,12 @@
     var a = S.el("a", s.label);
     a.href = "/author?ref=" + encodeURIComponent(s.ref);
     var td = S.el("td"); td.appendChild(a); tr.appendChild(td);
-    if (!s.ok) {
-      tr.appendChild(S.el("td", s.errors + " error" + (s.errors === 1 ? "" : "s") + ": " + s.first, "bad"));
+    if (s.pending) {
+      tr.appendChild(S.el("td", "checking...", "pending"));
+      tr.appendChild(S.el("td", "")); tr.appendChild(S.el("td", "")); tr.appendChild(S.el("td", ""));
+    } else if (!s.ok) {
+      tr.appendChild(S.el("td", s.problem ? s.first : s.errors + " error" + (s.errors === 1 ? "" : "s") + ": " + s.first,
+                          "bad"));
       tr.appendChild(S.el("td", "")); tr.appendChild(S.el("td", "")); tr.appendChild(S.el("td", ""));
     } else {
       tr.appendChild(S.el("td", s.title, "title"));
@@ -32,12 +36,13 @@
     }
     tbody.appendChild(tr);
   }
-  S.call("GET", "/api/scenarios").then(function (data) {
+  S.scenarios(function (data, done) {
     S.$("folder").textContent = data.folder;
     var files = document.querySelector("#files tbody"), shipped = document.querySelector("#shipped tbody");
+    files.textContent = ""; shipped.textContent = "";
     data.files.forEach(function (s) { row(files, s); });
     data.shipped.forEach(function (s) { row(shipped, s); });
     if (!data.files.length) files.appendChild(S.el("tr", "no .catan files in this folder"));
-    document.body.setAttribute("data-ready", "1");
+    if (done) document.body.setAttribute("data-ready", "1");
   }, function (err) { S.showError(S.$("error"), err); });
 })();

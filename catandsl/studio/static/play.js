@@ -23,16 +23,17 @@
   }
   function setup() {
     S.$("setup").hidden = false;
-    S.call("GET", "/api/scenarios").then(function (data) {
+    S.scenarios(function (data, done) {  // asked again while some files are still being checked
       var sel = S.$("ref"), wanted = S.param("ref");
       data.files.concat(data.shipped).forEach(function (s) {
-        if (!s.ok || s.library) return;
+        if (!s.ok || s.library || scenarios[s.ref]) return;
         scenarios[s.ref] = s;
         var o = S.el("option", s.title + " (" + s.label + ")");
         o.value = s.ref;
         if (s.ref === wanted) o.selected = true;
         sel.appendChild(o);
       });
+      if (!done) return;
       if (wanted && !scenarios[wanted]) {
         S.showError(S.$("setup-error"), { code: "scenario/unavailable", message: wanted + " cannot be played: open it in the author view" });
       }
@@ -158,6 +159,11 @@
     renders += 1;
     document.body.setAttribute("data-renders", String(renders));
     document.body.setAttribute("data-over", v.over ? "1" : "0");
+    if (v.bots_moving) {  // a request plays a bounded number of the bots' moves: ask for the rest
+      setTimeout(function () {
+        S.call("GET", "/api/games/" + encodeURIComponent(v.id)).then(show, function (err) { S.showError(S.$("error"), err); });
+      }, 200);
+    }
   }
   S.$("board").addEventListener("click", function (ev) {
     var t = ev.target.closest ? ev.target.closest(".site") : null;

@@ -106,7 +106,16 @@ var Studio = (function () {
     }
   }
   function param(name) { return new URLSearchParams(location.search).get(name); }
+  // the scenario list: `onData(data, done)` with each answer; a listing compiles a few
+  // files at a time, so while some are `pending` it is asked for again
+  function scenarios(onData, onError) {
+    call("GET", "/api/scenarios").then(function (data) {
+      var pending = data.files.concat(data.shipped).some(function (s) { return s.pending; });
+      onData(data, !pending);
+      if (pending) setTimeout(function () { scenarios(onData, onError); }, 300);
+    }, onError);
+  }
   return { $: $, call: call, showError: showError, el: el, hoverIds: hoverIds, playersTable: playersTable,
            optionFields: optionFields, chosenOptions: chosenOptions, playerChoices: playerChoices, param: param,
-           counts: counts };
+           counts: counts, scenarios: scenarios };
 })();
