@@ -33,6 +33,7 @@ import random
 from typing import TYPE_CHECKING
 
 from catandsl.engine.state import pick_outcome
+from catandsl.players.base import NoLegalAction
 from catandsl.players.evaluation import Evaluator
 from catandsl.rules.trade import NO_RATE, TradeTables, trade_rates
 
@@ -97,6 +98,8 @@ class MCTSPlayer:
 
     def choose(self, state: State) -> int:
         legal = state.legal_actions()
+        if not legal:
+            raise NoLegalAction()
         if len(legal) == 1:
             return legal[0]
         me = state.current_player()
