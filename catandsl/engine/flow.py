@@ -539,7 +539,7 @@ def legal(s: State) -> list[int]:
     if s.stage == "over":
         return []
     if s._chance if s._chance is not None else s.is_chance_node():
-        return [a for a, _ in s.chance_outcomes()]
+        return [a for a, _ in s._outcomes_now()]
     top = s.pending[-1] if s.pending else STANDING[s.stage]
     return top.legal(s) if top.legal_sorted else sorted(top.legal(s))
 
@@ -573,7 +573,7 @@ def apply(s: State, aid: int, player: int | None) -> None:
         raise IllegalAction("action/not_your_turn",
                             f"player {player} may not act now; player {s.current_player()} is to act")
     if s._chance if s._chance is not None else s.is_chance_node():  # one of the outcomes
-        for a, _ in (s._outcomes if s._outcomes is not None else s.chance_outcomes()):
+        for a, _ in (s._outcomes if s._outcomes is not None else s._outcomes_now()):
             if a == aid:
                 break
         else:
@@ -627,5 +627,5 @@ def refusal(s: State, aid: int) -> IllegalAction:
     one, else `action/not_legal`."""
     act = s.game.actions[aid]
     text = s.action_to_string(aid)
-    why = None if s.is_chance_node() else s.top().refusal(s, act)
+    why = None if s.is_chance_node() else s._top().refusal(s, act)
     return why or IllegalAction("action/not_legal", f"{text} is not legal now")
