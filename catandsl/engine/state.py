@@ -342,8 +342,14 @@ class State:
         return (self.pending[-1] if self.pending else flow.STANDING[self.stage]).actor(self)
 
     def legal_actions(self, player: int | None = None) -> list[int]:
-        if player is not None and player != self.current_player():
-            return []
+        """The legal action ids, ascending (a new list); with `player`, those of that
+        seat: none unless it is to act (CHANCE: the chance outcomes' ids at a chance
+        node). ArgumentError for a player that is neither a seat nor CHANCE."""
+        if player is not None:
+            if player != CHANCE:
+                self.game.check_seat(player, "legal_actions")
+            if player != self.current_player():
+                return []
         return list(self.legal_now())
 
     def legal_now(self) -> tuple[int, ...]:
@@ -383,8 +389,11 @@ class State:
     # ---- applying ---------------------------------------------------------------------
 
     def apply_action(self, action: int | Action, player: int | None = None) -> None:
-        """Apply a legal action (an id or an Action); IllegalAction otherwise, with the
-        state unchanged."""
+        """Apply a legal action (an id or an Action), as `player` if given (a seat, or
+        CHANCE); IllegalAction otherwise, ArgumentError for a player that is neither,
+        with the state unchanged."""
+        if player is not None and player != CHANCE:
+            self.game.check_seat(player, "apply_action")
         flow.apply(self, flow.action_id(self, action), player)
 
     # ---- the end ------------------------------------------------------------------------
@@ -393,10 +402,14 @@ class State:
         return [scoring.points(self, p) for p in range(self.game.num_players)]
 
     def points(self, player: int) -> int:
-        return scoring.points(self, player)
+        """The seat's victory points, hidden ones (victory point cards) included;
+        ArgumentError for a player that is not a seat."""
+        return scoring.points(self, self.game.check_seat(player, "points"))
 
     def public_points(self, player: int) -> int:
-        return scoring.public_points(self, player)
+        """The seat's victory points as the other players see them; ArgumentError for a
+        player that is not a seat."""
+        return scoring.public_points(self, self.game.check_seat(player, "public_points"))
 
     def returns(self) -> list[float]:
         n = self.game.num_players
