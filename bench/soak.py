@@ -1,17 +1,26 @@
 """Soak: uniformly random agents (every legal action equally likely: offers, answers,
-ship moves and all) play many games of every shipped scenario at every player count;
-every game must end within the game's `max_game_length()`.
+ship moves and all) play many games of every shipped scenario at its largest player
+count, and every state is checked before every action: the invariants (resources,
+cards and tokens conserved, pieces within limits, points adding up), live (over, a
+chance node, or the seat to act has a legal action), and saved and loaded back equal
+(the same text, decision and observations; the same next state played from the copy
+read back). Even games use the scenario's default options, odd ones each option's next
+item in turn (tests/engine/test_round_trip.py's variants).
 
-    python bench/soak.py [--games 1000] [--workers 2] [--seed 1]
+    python bench/soak.py [--games 1000] [--workers 2] [--seed 1] [--scenario base.catan ...]
 
-Prints, per scenario and player count, the games played, how they ended, the mean and
-the longest game in actions, and the bound; exits 1 if a game failed or ran past it.
-tests/engine/test_random_agents.py plays 20 games of each the same way.
+Prints per scenario the games, the actions played, the breaks (games where a check
+failed or that ran past `max_game_length()`), the longest game and the bound, then the
+totals and the first breaks with their seeds; exits 1 on any break. Every action costs a
+serialization round trip (a few milliseconds), so a thousand games per scenario is
+hours of CPU: `--games` and `--scenario` size a run to the machine.
+tests/engine/test_round_trip.py does the same for a few games of every scenario and example.
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing as mp
 import sys
 import time
 from pathlib import Path
@@ -22,35 +31,75 @@ sys.path.insert(0, str(ROOT))
 SCENARIOS = ("base.catan", "seafarers/heading_for_new_shores.catan", "seafarers/four_islands.catan",
              "seafarers/cloth_for_catan.catan", "traders_barbarians/traders_and_barbarians.catan")
 
+_LOADED: dict[str, object] = {}
+
+
+def play(task: tuple[str, int, int]) -> tuple[str, int, int, int, str | None]:
+    """One checked game: (scenario, game index, seed, actions played, what broke or None)."""
+    import catandsl
+    from catandsl.players import UniformPlayer
+    from catandsl.simulate import game_seed
+    from tests.engine.soundness import play_checked
+    from tests.engine.test_round_trip import variant
+    from tests.engine.test_seafarers_games import check_cheap
+
+    name, index, seed = task
+    s = game_seed(seed, index)
+    played = [0]
+
+    def check(state) -> None:
+        played[0] = state.actions_applied
+        check_cheap(state)
+
+    try:  # (what broke goes back as text: an exception may not survive the trip between processes)
+        sc = _LOADED.get(name)
+        if sc is None:
+            sc = _LOADED[name] = catandsl.load(ROOT / "scenarios" / name)
+        players, options = sc.players_max, variant(sc, index % 2)[1]  # type: ignore[attr-defined]
+        game = catandsl.new_game(sc, players, options, s)
+        _, n = play_checked(game, [UniformPlayer(s * 10 + p) for p in range(players)], check)
+    except Exception as e:  # noqa: BLE001 - a break of any kind is reported, not raised
+        return name, index, s, played[0], f"{type(e).__name__} after {played[0]} actions: {e}"[:400]
+    return name, index, s, n, None
+
 
 def main() -> int:
-    import catandsl
-    from catandsl.simulate import simulate
-
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--games", type=int, default=1000, help="games per scenario")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--scenario", action="append", choices=SCENARIOS, help="only these (repeatable)")
     args = ap.parse_args()
-    failed = False
-    print(f"{'scenario':<44}{'players':>8}{'games':>7}{'mean':>8}{'longest':>9}{'bound':>8}  ends")
+    names = args.scenario or list(SCENARIOS)
+    tasks = [(name, i, args.seed) for name in names for i in range(args.games)]
     started = time.perf_counter()
-    for name in SCENARIOS:
-        path = ROOT / "scenarios" / name
-        scenario = catandsl.load(path)
-        for players in range(scenario.players_min, scenario.players_max + 1):
-            bound = catandsl.new_game(scenario, players, {}, args.seed).max_game_length()
-            report = simulate(path, args.games, seed=args.seed, players=players, workers=args.workers,
-                              bots=("uniform",)).to_json()
-            ends = ", ".join(f"{k} {v}" for k, v in report["ends"].items())
-            print(f"{name:<44}{players:>8}{args.games:>7}{report['mean_actions']:>8.0f}"
-                  f"{report['longest_game']:>9}{bound:>8}  {ends}")
-            if report["errors"] or report["longest_game"] > bound:
-                failed = True
-                for e in report["errors"][:5]:
-                    print(f"  error in game {e['game']} (seed {e['seed']}): {e['error']}")
-    print(f"{time.perf_counter() - started:.0f} s")
-    return 1 if failed else 0
+    rows: dict[str, list] = {name: [] for name in names}
+    with mp.get_context("fork").Pool(args.workers) as pool:
+        for result in pool.imap_unordered(play, tasks, chunksize=1):
+            rows[result[0]].append(result)
+    import catandsl
+
+    print(f"{'scenario':<50}{'games':>7}{'actions':>11}{'breaks':>8}{'longest':>9}{'bound':>8}")
+    total_games = total_actions = total_breaks = longest = 0
+    breaks = []
+    for name in names:
+        sc = catandsl.load(ROOT / "scenarios" / name)
+        bound = catandsl.new_game(sc, sc.players_max, {}, args.seed).max_game_length()
+        done = rows[name]
+        broken = [r for r in done if r[4] is not None]
+        actions = sum(r[3] for r in done)
+        most = max((r[3] for r in done), default=0)
+        print(f"{name:<50}{len(done):>7}{actions:>11,}{len(broken):>8}{most:>9}{bound:>8}")
+        total_games += len(done)
+        total_actions += actions
+        total_breaks += len(broken)
+        longest = max(longest, most)
+        breaks += sorted(broken, key=lambda r: r[1])
+    print(f"{'all':<50}{total_games:>7}{total_actions:>11,}{total_breaks:>8}{longest:>9}")
+    for name, index, seed, _, why in breaks[:10]:
+        print(f"  {name} game {index} (seed {seed}): {why}")
+    print(f"{time.perf_counter() - started:.0f} s, {args.workers} worker(s)")
+    return 1 if total_breaks else 0
 
 
 if __name__ == "__main__":

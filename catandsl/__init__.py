@@ -19,9 +19,20 @@ from __future__ import annotations
 from pathlib import Path
 
 from catandsl.diagnostics import CatanError, Diagnostic, Sources, Span
-from catandsl.syntax.parser import parse
+from catandsl.syntax import parser as _parser
 
 __version__ = "0.1.0"
+
+
+def parse(text: str | bytes, filename: str = "<input>"):
+    """One file's text (a str, or the bytes of a file: UTF-8) -> its AST, or CatanError
+    with the diagnostics; ArgumentError for a text or file name of another type."""
+    if not isinstance(text, (str, bytes)) or not isinstance(filename, str):
+        from catandsl.engine import ArgumentError
+
+        raise ArgumentError(f"parse takes a file's text (str, or bytes in UTF-8) and its name (str), "
+                            f"not {type(text).__name__} and {type(filename).__name__}")
+    return _parser.parse(text, filename)
 
 
 def check(tree) -> list[Diagnostic]:
@@ -53,11 +64,16 @@ def load(path: str | Path):
 
 
 def board_for(scenario, players: int | None = None, options: dict | None = None, seed: int = 0):
-    """One concrete board of a compiled scenario."""
+    """One concrete board of a compiled scenario (or of a .catan file given by its path),
+    for a player count (the most the scenario allows by default), options and seed: the
+    arguments as `new_game` takes them."""
     from catandsl.board import instantiate
+    from catandsl.engine.game import check_arguments
     from catandsl.ir import configure
 
-    players = players or scenario.players_max
+    if isinstance(scenario, (str, Path)):
+        scenario = load(scenario)
+    players = check_arguments("board_for", scenario, players, options, seed)
     return instantiate(configure(scenario, players, options), seed)
 
 
@@ -65,14 +81,9 @@ def new_game(scenario, players: int | None = None, options: dict | None = None, 
     """A game of a compiled scenario, or of a .catan file given by its path, for a player
     count (the most the scenario allows by default), options and seed."""
     from catandsl.engine import new_game as _new_game
-    from catandsl.ir import model
 
     if isinstance(scenario, (str, Path)):
         scenario = load(scenario)
-    elif not isinstance(scenario, model.Scenario):
-        from catandsl.engine import ArgumentError
-
-        raise ArgumentError(f"new_game needs a Scenario or a path, not {type(scenario).__name__}")
     return _new_game(scenario, players, options, seed)
 
 

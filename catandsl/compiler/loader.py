@@ -9,7 +9,7 @@ import stat
 from pathlib import Path
 
 from catandsl.diagnostics import Diagnostic, Span
-from catandsl.syntax.parser import MAX_FILE_BYTES, check_text_limits
+from catandsl.syntax.parser import MAX_FILE_BYTES, decode_source
 
 
 def display_name(path: Path) -> str:
@@ -56,21 +56,4 @@ def read_source(path: Path, at: Span | None = None) -> tuple[str | None, Diagnos
     finally:
         if fd >= 0:
             os.close(fd)
-    if len(data) > MAX_FILE_BYTES:
-        return None, Diagnostic("E0001", f"{name} is more than {MAX_FILE_BYTES:,} bytes",
-                                Span(name, 1, 1), help="split the scenario with `import`")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        line_start = data.rfind(b"\n", 0, e.start) + 1
-        # columns count characters, as everywhere else, not bytes
-        col = len(data[line_start:e.start].decode("utf-8", "replace")) + 1
-        return None, Diagnostic("E0002", f"{name} is not valid UTF-8 (byte 0x{data[e.start]:02x})",
-                                Span(name, line, col), help="save the file as UTF-8 text")
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    diag = check_text_limits(text, name)
-    if diag is not None:
-        return None, diag
-    return text, None
+    return decode_source(data, name)

@@ -26,9 +26,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from catandsl.engine.interpreter import NO_ANSWERS, Answers, NeedChoice
 from catandsl.rules import harbors, placement, scoring
 from catandsl.rules.base import CHANCE, TERMINAL, Action, EngineError, IllegalAction, Prompt, seats_ok, site
-from catandsl.rules.choices import ChoiceIds, ChoosePlayer, ChooseResource
 from catandsl.rules.dice import RollDice
-from catandsl.rules.registry import CHOICE, FLOW, PRIMITIVES, RANDOM
+from catandsl.rules.registry import CHOICE, FLOW, PRIMITIVES, RANDOM, Primitive
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game
@@ -100,10 +99,11 @@ class Effects(Prompt):
         if not all(isinstance(k, int) and 0 <= k < len(game.effects) for k in self.statements):
             return "statements must be ids of the game's rule statements"
         w = self.waiting
-        if w is not None and not (isinstance(w, list) and len(w) == 3 and w[0] in PRIMITIVES
-                                  and isinstance(w[1], int) and isinstance(w[2], list) and w[2]
-                                  and _waits_right(game, PRIMITIVES[w[0]].kind, w[1], w[2])):
-            return "waiting must be [choice, player, options] or [random value, -1, [[value, weight], ...]]"
+        if w is not None and not (isinstance(w, list) and len(w) == 3 and isinstance(w[0], str)
+                                  and w[0] in PRIMITIVES and type(w[1]) is int and isinstance(w[2], list)
+                                  and w[2] and _waits_right(game, PRIMITIVES[w[0]], w[1], w[2])):
+            return ("waiting must be [choice, player, options the choice's answer takes] or "
+                    "[random value, -1, [[value its answer takes, weight > 0], ...]]")
         return super().check(game)
 
     @property
@@ -134,28 +134,37 @@ class Effects(Prompt):
     def legal(self, s: State) -> list[int]:
         assert self.waiting is not None
         name, _, options = self.waiting
-        ids = s.game.table(ChoiceIds)
-        if PRIMITIVES[name].answer is ChooseResource:
-            return [ids.resource[s.game.res_index[r]] for r in options]
-        return [ids.player[p] for p in options]
+        answer = PRIMITIVES[name].answer
+        assert answer is not None
+        ids = s.game.action_id
+        return [ids[answer(v)] for v in options]
 
     def apply(self, s: State, act: Action) -> None:
         if self.chance:
             s.chance_count += 1
-            (value,) = (getattr(act, f.name) for f in fields(act))  # the answer's one field
-            self.answers.append(value)
-        else:
-            self.answers.append(act.resource if isinstance(act, ChooseResource) else
-                                act.player if isinstance(act, ChoosePlayer) else None)
+        (value,) = (getattr(act, f.name) for f in fields(act))  # the answer's one field
+        self.answers.append(value)
         self.waiting = None
 
 
-def _waits_right(game: Game, kind: str, player: int, options: list) -> bool:
-    if kind == CHOICE:
-        return seats_ok(game, player)
-    return kind == RANDOM and player == CHANCE and all(
-        isinstance(o, list) and len(o) == 2 and all(isinstance(x, int) for x in o) and o[1] > 0
+def _waits_right(game: Game, primitive: Primitive, player: int, options: list) -> bool:
+    """Whether a statement may wait as `waiting` says, by the primitive's own declaration:
+    a choice waits on a seat, a random value on chance; every option (a random value's
+    with a positive weight) is a value the primitive's `answer` action takes in this
+    game, so whatever a primitive offers (resources, seats, token kinds, cards, totals)
+    is checked the same way."""
+    if primitive.kind == CHOICE:
+        return seats_ok(game, player) and all(_answers(game, primitive, v) for v in options)
+    return primitive.kind == RANDOM and player == CHANCE and all(
+        isinstance(o, list) and len(o) == 2 and type(o[1]) is int and o[1] > 0 and _answers(game, primitive, o[0])
         for o in options)
+
+
+def _answers(game: Game, primitive: Primitive, value: Any) -> bool:
+    """Whether `value` is one the primitive's answer action has in this game."""
+    if type(value) not in (str, int) or primitive.answer is None:
+        return False
+    return primitive.answer(value) in game.action_id
 
 
 # Statements the rules may run for one action (a hook that triggers itself, `for` loops
@@ -530,7 +539,7 @@ def legal(s: State) -> list[int]:
     if s.stage == "over":
         return []
     if s._chance if s._chance is not None else s.is_chance_node():
-        return [a for a, _ in s.chance_outcomes()]
+        return [a for a, _ in s._outcomes_now()]
     top = s.pending[-1] if s.pending else STANDING[s.stage]
     return top.legal(s) if top.legal_sorted else sorted(top.legal(s))
 
@@ -564,7 +573,7 @@ def apply(s: State, aid: int, player: int | None) -> None:
         raise IllegalAction("action/not_your_turn",
                             f"player {player} may not act now; player {s.current_player()} is to act")
     if s._chance if s._chance is not None else s.is_chance_node():  # one of the outcomes
-        for a, _ in (s._outcomes if s._outcomes is not None else s.chance_outcomes()):
+        for a, _ in (s._outcomes if s._outcomes is not None else s._outcomes_now()):
             if a == aid:
                 break
         else:
@@ -618,5 +627,5 @@ def refusal(s: State, aid: int) -> IllegalAction:
     one, else `action/not_legal`."""
     act = s.game.actions[aid]
     text = s.action_to_string(aid)
-    why = None if s.is_chance_node() else s.top().refusal(s, act)
+    why = None if s.is_chance_node() else s._top().refusal(s, act)
     return why or IllegalAction("action/not_legal", f"{text} is not legal now")

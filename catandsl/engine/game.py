@@ -634,9 +634,11 @@ class Game:
         parts = [str(v) for k, v in a.to_json().items() if k != "kind"]
         return " ".join([a.KIND] + parts)
 
-    def action_site(self, a: Action) -> tuple[str, int] | None:
-        """The board site an action names (`at`): the site kind of its piece, or its
-        class's `SITE`; None for an action that names no site."""
+    def action_site(self, a: Action | int) -> tuple[str, int] | None:
+        """The board site an action (an Action of this game, or its id) names (`at`):
+        the site kind of its piece, or its class's `SITE`; None for an action that names
+        no site. ArgumentError for anything that is not an action of this game."""
+        a = self.actions[self.action_id_of(a) if isinstance(a, Action) else self.check_action_id(a)]
         at = getattr(a, "at", None)
         if not isinstance(at, int):
             return None
@@ -669,9 +671,16 @@ def new_game(scenario: model.Scenario, players: int | None = None, options: dict
     the seed only in how the map is dealt: a game whose map is dealt as an earlier one's
     was (a fixed map, as a rule) is that game's copy with its own seed, its tables and
     compiled rules shared (`_Templates`), not built again."""
+    return _TEMPLATES.game(scenario, check_arguments("new_game", scenario, players, options, seed), options, seed)
+
+
+def check_arguments(what: str, scenario: Any, players: Any, options: Any, seed: Any) -> int:
+    """The player count a call for a game or board of `scenario` means (None: the most
+    the scenario allows; 0 is no count, refused by the scenario like any other it does
+    not offer), or ArgumentError for an argument of the wrong type."""
     if not isinstance(scenario, model.Scenario):
-        raise ArgumentError(f"new_game needs a compiled Scenario, not {type(scenario).__name__} "
-                            "(catandsl.new_game also takes a path to a .catan file)")
+        raise ArgumentError(f"{what} needs a compiled Scenario, not {type(scenario).__name__} "
+                            f"(catandsl.{what} also takes a path to a .catan file)")
     if players is not None and (not isinstance(players, int) or isinstance(players, bool)):
         raise ArgumentError(f"players is a number, not {players!r}")
     if options is not None and not (isinstance(options, dict) and all(
@@ -679,7 +688,7 @@ def new_game(scenario: model.Scenario, players: int | None = None, options: dict
         raise ArgumentError(f"options map option names to item names (strings), not {options!r}")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ArgumentError(f"a seed is an integer, not {seed!r}")
-    return _TEMPLATES.game(scenario, scenario.players_max if players is None else players, options, seed)
+    return scenario.players_max if players is None else players
 
 
 class _Templates:

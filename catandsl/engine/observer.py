@@ -101,7 +101,7 @@ class Layout:
         for t in range(n):
             fresh.turn_player = t
             for p in range(n):
-                views[p][t] = fresh.observation(p, copy=False)
+                views[p][t] = fresh._view(p)
         fresh.turn_player = 0
         self.fields: list[FieldPlan] = []
         layout: list[tuple[str, int]] = [("seat", n), ("to_act", 1), ("prompt", len(self.prompt_kinds)),
@@ -199,7 +199,7 @@ class Observer:
         """The tensor made the straightforward way, from `state.observation(player)`:
         what `tensor` must equal (slow: a fresh list and every field flattened)."""
         n = self.layout.num_players
-        view = state.observation(player, copy=False)  # checks the seat; read only
+        view = state._view(player)  # observation() without copies: checks the seat; read only
         out = [0.0] * self.size
         sl = self.slices
 
@@ -209,7 +209,7 @@ class Observer:
 
         put("seat", [float(p == player) for p in range(n)])
         put("to_act", [float(state.current_player() == player)])
-        kind = type(state.top()).KIND
+        kind = type(state._top()).KIND
         put("prompt", [float(k == kind) for k in self.prompt_kinds])
         put("stage", [float(state.stage == s) for s in STAGES])
         put("scores", [float(x) for x in view["scores"]])
@@ -290,7 +290,7 @@ class Tensor:
         if to_act is not self._to_act:
             self._to_act = to_act
             buf[self._at[0]] = float(to_act)
-        kind = lay.prompt_at.get(type(s.top()).KIND, -1)
+        kind = lay.prompt_at.get(type(s._top()).KIND, -1)
         if kind != self._kind:
             self._one_hot(self._at[1], self._kind, kind)
             self._kind = kind
@@ -490,7 +490,7 @@ def _check_counts(layout: Layout, fresh: State) -> None:
     for t in range(n):
         probe.turn_player = t
         for p in range(n):
-            view = probe.observation(p, copy=False)
+            view = probe._view(p)
             for i in layout.hidden_fields:
                 plan = layout.fields[i]
                 if _seen(getattr(probe, plan.name), plan.hiding[p][t]) != view[plan.name]:

@@ -234,7 +234,7 @@ class State:
         self.hidden_tiles = [list(row) for row in hexes.tiles]
         self.hidden_numbers = [list(row) for row in hexes.numbers]
         self.hex_changes = []
-        self._legal: list[int] | None = None
+        self._legal: tuple[int, ...] | None = None
         self._chance: bool | None = None  # is_chance_node(), until the next action
         self._outcomes: list[tuple[int, float]] | None = None  # chance_outcomes(), until the next action
         # each seat's pieces and route lines (rules/network.py): derived on first use, not serialized
@@ -308,13 +308,23 @@ class State:
         return resample(self, player, rng)
 
     def to_json(self) -> dict:
+        """What `serialize()` writes, as a dict of the caller's own lists."""
+        out = self._json()
+        for f, v in zip(_LISTS, _get_lists(self)):
+            out[f] = v[:]
+        for f, v in zip(_TABLES, _get_tables(self)):
+            out[f] = [x[:] if type(x) is list else x for x in v]
+        return out
+
+    def _json(self) -> dict:
+        """What `serialize()` writes; the fields' lists are the state's own (to be read only)."""
         out: dict[str, Any] = {f: getattr(self, f) for f in FIELDS}
         out["pending"] = [p.to_json() for p in self.pending]
         out["format"] = FORMAT
         return out
 
     def serialize(self) -> str:
-        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+        return json.dumps(self._json(), sort_keys=True, separators=(",", ":"))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.serialize() == other.serialize()
@@ -330,10 +340,13 @@ class State:
         self.pending.append(prompt)
 
     def top(self) -> Prompt:
-        """The decision the game waits for: the top prompt, else the flow's own."""
-        if self.pending:
-            return self.pending[-1]
-        return flow.STANDING[self.stage]
+        """The decision the game waits for: the top prompt (a copy: the state's own
+        changes only in play), else the flow's own (which holds nothing)."""
+        return self.pending[-1].copy() if self.pending else flow.STANDING[self.stage]
+
+    def _top(self) -> Prompt:
+        """top(), the state's own prompt: for the engine, which alone changes it."""
+        return self.pending[-1] if self.pending else flow.STANDING[self.stage]
 
     def before_roll(self) -> bool:
         """In a regular turn, the dice of this turn are still to come."""
@@ -358,28 +371,38 @@ class State:
         return (self.pending[-1] if self.pending else flow.STANDING[self.stage]).actor(self)
 
     def legal_actions(self, player: int | None = None) -> list[int]:
-        if player is not None and player != self.current_player():
-            return []
+        """The legal action ids, ascending (a new list); with `player`, those of that
+        seat: none unless it is to act (CHANCE: the chance outcomes' ids at a chance
+        node). ArgumentError for a player that is neither a seat nor CHANCE."""
+        if player is not None:
+            if player != CHANCE:
+                self.game.check_seat(player, "legal_actions")
+            if player != self.current_player():
+                return []
         return list(self.legal_now())
 
-    def legal_now(self) -> list[int]:
-        """The legal action ids, kept until the next action: never edit the list."""
+    def legal_now(self) -> tuple[int, ...]:
+        """The legal action ids, ascending, kept until the next action (a tuple: the
+        same one until then, with nothing copied)."""
         if self._legal is None:
-            self._legal = flow.legal(self)
+            self._legal = tuple(flow.legal(self))
         return self._legal
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """(action id, probability) of each outcome at a chance node, kept until the next
-        action: never edit the list."""
+        """(action id, probability) of each outcome at a chance node (a new list)."""
+        return list(self._outcomes_now())
+
+    def _outcomes_now(self) -> list[tuple[int, float]]:
+        """chance_outcomes(), kept until the next action (the engine's own: never edited)."""
         if self._outcomes is None:
-            self._outcomes = self.top().outcomes(self) if self.is_chance_node() else []
+            self._outcomes = self._top().outcomes(self) if self.is_chance_node() else []
         return self._outcomes
 
     def sample_chance(self) -> int:
         """A chance outcome drawn with `chance_number(seed, chance outcomes applied so
         far)`: the same game gives the same draws everywhere, and a clone draws what its
         original would."""
-        outcomes = self._outcomes if self._outcomes is not None else self.chance_outcomes()
+        outcomes = self._outcomes if self._outcomes is not None else self._outcomes_now()
         if not outcomes:
             raise IllegalAction("action/not_legal", "this is not a chance node: "
                                 + ("the game is over" if self.stage == "over" else
@@ -389,8 +412,11 @@ class State:
     # ---- applying ---------------------------------------------------------------------
 
     def apply_action(self, action: int | Action, player: int | None = None) -> None:
-        """Apply a legal action (an id or an Action); IllegalAction otherwise, with the
-        state unchanged."""
+        """Apply a legal action (an id or an Action), as `player` if given (a seat, or
+        CHANCE); IllegalAction otherwise, ArgumentError for a player that is neither,
+        with the state unchanged."""
+        if player is not None and player != CHANCE:
+            self.game.check_seat(player, "apply_action")
         flow.apply(self, flow.action_id(self, action), player)
 
     # ---- the end ------------------------------------------------------------------------
@@ -399,10 +425,14 @@ class State:
         return [scoring.points(self, p) for p in range(self.game.num_players)]
 
     def points(self, player: int) -> int:
-        return scoring.points(self, player)
+        """The seat's victory points, hidden ones (victory point cards) included;
+        ArgumentError for a player that is not a seat."""
+        return scoring.points(self, self.game.check_seat(player, "points"))
 
     def public_points(self, player: int) -> int:
-        return scoring.public_points(self, player)
+        """The seat's victory points as the other players see them; ArgumentError for a
+        player that is not a seat."""
+        return scoring.public_points(self, self.game.check_seat(player, "public_points"))
 
     def returns(self) -> list[float]:
         n = self.game.num_players
@@ -418,16 +448,21 @@ class State:
     def action_to_string(self, action_id: int) -> str:
         return self.game.action_to_string(action_id)
 
-    def observation(self, player: int, copy: bool = True) -> dict:
+    def observation(self, player: int) -> dict:
         """What `player` may see: their own hand and cards; opponents' resource hands and
         development cards as counts only (so a stolen card's identity stays hidden); the
         deck as a count; public pieces, awards, played cards and the bank in full. The
-        seed is left out: with it, future draws (the deck order) could be computed.
-        `copy=False` (for readers such as the Observer) shares the state's own lists:
-        read it, never edit it."""
+        seed is left out: with it, future draws (the deck order) could be computed."""
+        return self._seen(player, self.to_json())
+
+    def _view(self, player: int) -> dict:
+        """observation(), sharing the state's own lists (for readers such as the
+        Observer, which only read it)."""
+        return self._seen(player, self._json())
+
+    def _seen(self, player: int, data: dict) -> dict:
         g = self.game
         g.check_seat(player, "observation")
-        data = json.loads(self.serialize()) if copy else self.to_json()
         data["hands"] = [row if p == player else sum(row) for p, row in enumerate(data["hands"])]
         data["cards"] = [row if p == player else sum(row) for p, row in enumerate(data["cards"])]
         data["deck"] = sum(self.deck)

@@ -2,8 +2,9 @@
 game could reach. `check_state` raises `StateError` (a ValueError naming the field)
 for text that is not JSON, a field that is missing, of the wrong shape or out of range,
 resources, cards or tokens that are not conserved, pieces past their limit or counted
-wrongly, or a prompt of an unknown kind or with wrong fields. What is derived from the
-rest (award holders) is recomputed, as after any action.
+wrongly, a prompt of an unknown kind or with wrong fields, or a dead state (one play
+cannot go on from: `check_live`). What is derived from the rest (award holders) is
+recomputed, as after any action.
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ class StateError(ValueError):
     `state/shape` (a value of the wrong type, length or range), `state/not_conserved`
     (resources, cards, tokens or harbors), `state/over_limit` (pieces counted wrongly or
     past their limit), `state/off_site` (a piece where it may never stand), `state/prompt`
-    (a pending prompt)."""
+    (a pending prompt), `state/dead` (no play can go on from it: not over, no chance
+    node and nobody with a legal action, or not at a decision at all)."""
 
     def __init__(self, message: str, code: str = "state/shape", field: str = ""):
         super().__init__(message)
@@ -52,9 +54,15 @@ def _int(v: Any) -> bool:
 def _ints(field: str, v: Any, length: int, lo: int, hi: int) -> None:
     if not isinstance(v, list) or len(v) != length:
         raise _fail(field, f"must be a list of {length} integers")
-    for x in v:
-        if not _int(x) or not lo <= x <= hi:
-            raise _fail(field, f"{x!r} is not an integer in {lo}..{hi}")
+    # (the whole list at once: every state read checks some thousand numbers; JSON gives
+    # exact ints, never a subclass, so the types are checked as a set)
+    if v and not (set(map(type, v)) == _JUST_INT and lo <= min(v) and max(v) <= hi):
+        for x in v:
+            if not _int(x) or not lo <= x <= hi:
+                raise _fail(field, f"{x!r} is not an integer in {lo}..{hi}")
+
+
+_JUST_INT = {int}
 
 
 def _rows(field: str, v: Any, rows: int, length: int, lo: int, hi: int) -> None:
@@ -104,7 +112,44 @@ def check_state(game: Game, text: str) -> State:
     _check_harbor_tokens(game, s)
     s.changed()
     scoring.update_awards(s)  # award holders are derived: recomputed, as after any action
+    check_live(s)
     return s
+
+
+def check_live(s: State) -> None:
+    """A state play can go on from: over, at a chance node with its outcomes, or a seat
+    with a legal action, and at that decision (the engine never stops where the flow
+    would move on by itself: a set-up step with nowhere to place, hook statements still
+    to run). StateError (`state/dead`) otherwise, naming the field that holds the
+    decision: `pending[k]` for a prompt, `setup_pos` for the set-up's next step, `phase`
+    for the turn."""
+    g = s.game
+    if s.stage == "over":
+        return
+    if s.start_player < 0 and (s.stage != "setup" or s.setup_pos != 0):
+        raise _fail("start_player", "the start player is drawn before anything else happens", "state/dead")
+    where = f"pending[{len(s.pending) - 1}]" if s.pending else "setup_pos" if s.stage == "setup" else "phase"
+    at = f" at set-up step {s.setup_pos} (the start player is {s.start_player})" if where == "setup_pos" else ""
+    try:
+        if not s._top().waits:  # a prompt that may settle by itself: the engine would have let it
+            c = s.clone()
+            if c._top().step(c):
+                raise _fail(where, f"the game does not wait{at}: the flow moves on without a decision "
+                            "(nothing to decide there)", "state/dead")
+        if s.is_chance_node():
+            outcomes = s.chance_outcomes()
+            if not outcomes or abs(sum(pr for _, pr in outcomes) - 1) > 1e-9:
+                raise _fail(where, "a chance node without outcomes", "state/dead")
+            return
+        p = s.current_player()
+        if not 0 <= p < g.num_players:
+            raise _fail(where, f"{p} is to act, not a player", "state/dead")
+        if not s.legal_now():
+            raise _fail(where, f"player {p} is to act{at} and has no legal action", "state/dead")
+    except (IndexError, KeyError, TypeError, ValueError, EngineError) as e:
+        if isinstance(e, StateError):
+            raise
+        raise _fail(where, f"the decision cannot be read ({type(e).__name__}: {e})", "state/dead") from None
 
 
 def _list(field: str, v: Any) -> list:

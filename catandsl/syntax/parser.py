@@ -253,9 +253,13 @@ def _save_cached(dir_fd: int, name: str, parser: Lark) -> None:
             os.unlink(tmp, dir_fd=dir_fd)
 
 
-def parse(text: str, filename: str = "<input>") -> ast.File:
-    """Parse one file's text into an AST, or raise CatanError."""
-    diag = check_text_limits(text, filename)
+def parse(text: str | bytes, filename: str = "<input>") -> ast.File:
+    """Parse one file's text (or its bytes, UTF-8) into an AST, or raise CatanError."""
+    if isinstance(text, bytes):
+        decoded, diag = decode_source(text, filename)
+        text = decoded or ""
+    else:
+        diag = check_text_limits(text, filename)
     if diag is not None:
         raise CatanError([diag])
     try:
@@ -276,6 +280,29 @@ def parse(text: str, filename: str = "<input>") -> ast.File:
         line, column = deep
         raise CatanError([_too_deep(filename, line, column)])
     return _ToAst(filename).transform(tree)
+
+
+def decode_source(data: bytes, name: str) -> tuple[str | None, Diagnostic | None]:
+    """A file's bytes as its text (UTF-8, a byte order mark dropped) within the limits:
+    (text, None) or (None, diagnostic)."""
+    if len(data) > MAX_FILE_BYTES:
+        return None, Diagnostic("E0001", f"{name} is more than {MAX_FILE_BYTES:,} bytes",
+                                Span(name, 1, 1), help="split the scenario with `import`")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        line_start = data.rfind(b"\n", 0, e.start) + 1
+        # columns count characters, as everywhere else, not bytes
+        col = len(data[line_start:e.start].decode("utf-8", "replace")) + 1
+        return None, Diagnostic("E0002", f"{name} is not valid UTF-8 (byte 0x{data[e.start]:02x})",
+                                Span(name, line, col), help="save the file as UTF-8 text")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    diag = check_text_limits(text, name)
+    if diag is not None:
+        return None, diag
+    return text, None
 
 
 def check_text_limits(text: str, filename: str) -> Diagnostic | None:

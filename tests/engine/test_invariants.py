@@ -8,11 +8,11 @@ import sys
 
 import pytest
 
-from catandsl.engine import TERMINAL
 from catandsl.engine import actions as A
 from catandsl.players import GreedyPlayer, RandomPlayer, play_game
 from catandsl.rules.placement import pieces_on_board
 from tests.engine.helpers import base_scenario, check_resources, game
+from tests.engine.soundness import check_live, round_trip
 from tests.budget import count
 
 
@@ -42,13 +42,7 @@ def check(s) -> None:
         vp += sum(s.cards[p][c.index] * c.points for c in g.cards)
         vp += sum(aw.points for k, aw in enumerate(g.awards) if s.award_holder[k] == p)
         assert vp == s.points(p)
-    # someone can act unless the game is over
-    if s.is_terminal():
-        assert s.current_player() == TERMINAL
-    else:
-        assert s.legal_actions()
-        if s.is_chance_node():
-            assert abs(sum(pr for _, pr in s.chance_outcomes()) - 1) < 1e-9
+    check_live(s)  # someone can act unless the game is over
 
 
 # count(100) whole games (tests/budget.py): every 4th with 3 players; odd seats propose domestic trades now and
@@ -81,8 +75,8 @@ def test_random_games_keep_invariants():
             assert steps < g.max_game_length(), "the game does not end"
             check(s)
             if steps % ROUND_TRIP == 0:
-                _round_trip(s)
-        _round_trip(s)
+                round_trip(s)
+        round_trip(s)
         assert s.reason in ("victory", "turn_limit")
         if s.reason == "victory":
             assert s.points(s.winner) >= g.victory and s.winner == s.turn_player
@@ -90,15 +84,6 @@ def test_random_games_keep_invariants():
         ended += 1
     assert ended == GAMES
     assert trades > 0 and reasons == {"victory", "turn_limit"}
-
-
-def _round_trip(s) -> None:
-    g = s.game
-    text = s.serialize()
-    back = g.deserialize_state(text)
-    assert back.serialize() == text
-    assert back.legal_actions() == s.legal_actions()
-    assert s.clone().serialize() == text
 
 
 def test_clone_is_independent():

@@ -1,7 +1,8 @@
 """Games always end: a uniformly random agent over `legal_actions()` (offers, answers
 and all; not the bots, which never propose a trade) plays every shipped scenario at
 every player count, and every game ends within `max_game_length()` with a stated
-reason. bench/soak.py plays a thousand games per scenario the same way."""
+reason, live after every action. bench/soak.py plays a thousand games per scenario at its
+largest player count, checked (and saved and read back) before every action."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import catandsl
 from catandsl.players import UniformPlayer
 from catandsl.rules.placement import pieces_on_board
 from tests.engine.helpers import check_resources
+from tests.engine.soundness import check_live
 from tests.budget import count
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,6 +40,7 @@ def play_uniformly(game, seed: int):
         a = s.sample_chance() if s.is_chance_node() else seats[s.current_player()].choose(s)
         s.apply_action(a)
         n += 1
+        check_live(s)
     return s, n
 
 

@@ -23,13 +23,13 @@ from functools import lru_cache
 import pytest
 
 import catandsl
-from catandsl.engine import TERMINAL, new_game
+from catandsl.engine import new_game
 from catandsl.engine import actions as A
 from catandsl.players import RandomPlayer
 from catandsl.rules.placement import pieces_on_board
 from catandsl.rules.sites import SiteTables
 from tests.engine.helpers import check_resources
-from tests.engine.test_invariants import _round_trip
+from tests.engine.soundness import check_live, round_trip
 from tests.budget import count
 
 SCENARIOS = ("heading_for_new_shores", "four_islands", "cloth_for_catan")
@@ -83,13 +83,7 @@ def check_cheap(s) -> None:
             if owner == p:
                 vp += sum(stage.points for stage in project.stages[:level])
         assert vp + tokens[p] == s.points(p)
-    # someone can act unless the game is over
-    if s.is_terminal():
-        assert s.current_player() == TERMINAL
-    else:
-        assert s.legal_actions()
-        if s.is_chance_node():
-            assert abs(sum(pr for _, pr in s.chance_outcomes()) - 1) < 1e-9
+    check_live(s)  # someone can act unless the game is over
 
 
 def check_board(s) -> set[tuple[int, int]]:
@@ -164,9 +158,9 @@ def play_checked(name: str, n: int, seed: int) -> dict:
                 for p, x in sorted(lost))
         moves += isinstance(act, A.PutDown)
         if steps % ROUND_TRIP == 0:
-            _round_trip(s)
+            round_trip(s)
     assert not check_board(s)
-    _round_trip(s)
+    round_trip(s)
     assert s.reason in {"victory", "turn_limit"} | ENDS.get(name, set())
     if s.reason == "victory":
         assert s.points(s.winner) >= g.victory and s.winner == s.turn_player
