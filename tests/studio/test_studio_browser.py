@@ -101,8 +101,8 @@ def test_an_edit_on_disk_shows_its_diagnostic_and_the_fix_brings_the_board_back(
 
 # The scripted player's order of preference among the groups of buttons (by the engine's
 # action kind): answer prompts first, never offer or trade, end the turn last.
-PREFERENCE = ["discard", "steal", "take", "choose_resource", "choose_player", "accept", "cancel_offer",
-              "roll_dice", "play_card", "end_turn"]
+PREFERENCE = ["discard", "steal", "take", "choose_resource", "choose_player", "accept", "roll_dice", "play_card",
+              "end_turn"]
 
 
 def _renders(page) -> int:
