@@ -163,22 +163,29 @@ def test_gold_is_not_a_resource_card(game):
     assert sum(s.hands[0]) == 4 and gold_of(s, 0) == 30
 
 
-def offer(s, give, get):
+def card(s, p, name):
+    """Player p takes one card of resource `name` from the bank; its index."""
+    r = s.game.res_index[name]
+    s.hands[p][r] += 1
+    s.bank[r] -= 1
+    s.changed()
+    return r
+
+
+def offer(s, give, get, propose=True):
     """Open an offer, put each item on its side one action at a time, propose it."""
     act(s, A.NewOffer())
     for x in give:
         act(s, A.OfferAdd("give", x))
     for x in get:
         act(s, A.OfferAdd("get", x))
-    act(s, A.Propose())
+    if propose:
+        act(s, A.Propose())
 
 
 def test_gold_offered_for_a_card_and_accepted(game):
     s = started(game)
-    ore = game.res_index["ore"]
-    s.hands[1][ore] += 1
-    s.bank[ore] -= 1
-    s.changed()
+    ore = card(s, 1, "ore")
     offer(s, ["gold", "gold"], ["ore"])
     assert set(names(s)) == {A.Accept(), A.Decline(), A.Counter()}
     act(s, A.Accept())
@@ -189,10 +196,7 @@ def test_gold_offered_for_a_card_and_accepted(game):
 
 def test_any_amount_of_gold_and_never_gold_for_gold(game):
     s = started(game)
-    ore = game.res_index["ore"]
-    s.hands[1][ore] += 1
-    s.bank[ore] -= 1
-    s.changed()
+    ore = card(s, 1, "ore")
     act(s, A.NewOffer())
     for _ in range(5):  # all the gold the player holds: no cap on a side
         act(s, A.OfferAdd("give", "gold"))
@@ -212,18 +216,12 @@ def test_any_amount_of_gold_and_never_gold_for_gold(game):
 
 def test_gold_asked_for_and_declined(game):
     s = started(game)
-    wool = game.res_index["wool"]
-    s.hands[0][wool] += 1
-    s.bank[wool] -= 1
-    s.changed()
+    wool = card(s, 0, "wool")
     offer(s, ["wool"], ["gold", "gold"])
     act(s, A.Decline())
     assert s.top().KIND != "offer"  # everyone declined: the offer lapsed
     assert s.hands[0][wool] == 1 and [gold_of(s, 0), gold_of(s, 1)] == [5, 5] and conserved(s)
-    act(s, A.NewOffer())
-    act(s, A.OfferAdd("give", "wool"))
-    act(s, A.OfferAdd("get", "gold"))
-    act(s, A.OfferAdd("get", "gold"))
+    offer(s, ["wool"], ["gold", "gold"], propose=False)
     assert A.Propose() not in names(s)  # not again this turn
 
 
@@ -231,20 +229,13 @@ def test_an_offer_needs_the_gold_on_both_sides(game):
     s = started(game)
     set_gold(s, 0, 1)
     set_gold(s, 1, 0)
-    ore = game.res_index["ore"]
-    s.hands[1][ore] += 1
-    s.bank[ore] -= 1
-    s.changed()
+    card(s, 1, "ore")
     act(s, A.NewOffer())
     act(s, A.OfferAdd("give", "gold"))
     assert A.OfferAdd("give", "gold") not in names(s)  # the proposer holds one
     act(s, A.Withdraw())
-    wool = game.res_index["wool"]
-    s.hands[0][wool] += 1
-    s.bank[wool] -= 1
-    s.changed()
-    act(s, A.NewOffer())
-    act(s, A.OfferAdd("give", "wool"))
+    card(s, 0, "wool")
+    offer(s, ["wool"], [], propose=False)
     before = s.serialize()
     with pytest.raises(IllegalAction) as err:  # nobody else holds gold to give
         act(s, A.OfferAdd("get", "gold"))

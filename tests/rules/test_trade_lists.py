@@ -62,7 +62,7 @@ def scratch_trades(s, p: int, names) -> list[int]:
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_the_kept_trade_lists_are_the_ones_worked_out_from_scratch(name):
     scenario = catandsl.load(ROOT / name)
-    checked = offered = not_offered = traded = harbor_rates = 0
+    checked = offered = traded = harbor_rates = 0
     for seed in range(count(2)):
         game = catandsl.new_game(scenario, None, {}, seed)
         # uniform players offer trades (most get declined); the others rarely do
@@ -85,15 +85,12 @@ def test_the_kept_trade_lists_are_the_ones_worked_out_from_scratch(name):
                         assert list(trade.trade_rates(s, p, t)) == scratch_rates(s, p, t)
                         checked += 1
                         offered += t.new_offer in a.legal(s, p, names)
-                        not_offered += t.new_offer not in a.legal(s, p, names)
                         harbor_rates += trade.trade_rates(s, p, t) != t.no_harbor
             a = seats[s.current_player()].choose(s)
             traded += game.actions[a].KIND == "trade_with"
             s.apply_action(a)
     assert checked > 50  # turn decisions that offered trade were seen, and compared
     assert offered > 0 and traded > 0  # with an offer possible, and trades made
-    if "traders" not in name:  # (there every player holds gold, to trade, all game)
-        assert not_offered > 0  # and without one
     if name != "examples/fan_maps/crowded.catan":  # (there nobody reaches a harbor in these games)
         assert harbor_rates > 0  # and with players at a harbor
 
