@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
-from catandsl.rules.trade import OfferAdd, OfferRemove
+from catandsl.engine.actions import OfferAdd, OfferRemove
 
 # Headings for the engine's own action kinds (the kinds are the engine's, never a
 # scenario's); any other kind is headed by its name.
