@@ -23,15 +23,13 @@ from catandsl.rules.trade import TradeTables
 
 
 def candidates(state) -> list[int]:
-    """The legal actions, domestic offers left out as RandomPlayer leaves them out: they
-    are most of the actions when hands are full, and a random bot never accepts wisely."""
+    """The legal actions, opening a domestic offer left out as RandomPlayer leaves it out:
+    composing one takes many steps, and a random bot never accepts wisely."""
     actions = state.legal_actions()
-    ids = state.game.table(TradeTables).offer_ids
-    if ids:
-        lo, hi = bisect_left(actions, ids.start), bisect_left(actions, ids.stop)
-        rest = actions[:lo] + actions[hi:]
-        if rest:  # offers only when nothing else is legal (never: ending the turn always is)
-            actions = rest
+    new = state.game.table(TradeTables).new_offer
+    k = bisect_left(actions, new)
+    if new >= 0 and k < len(actions) and actions[k] == new and len(actions) > 1:
+        actions = actions[:k] + actions[k + 1:]
     return actions
 
 

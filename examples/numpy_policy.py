@@ -9,7 +9,10 @@ softmax over the legal actions only (the mask) picks. It learns by REINFORCE ove
 first turns of many games: each decision is credited with what the seat gained after
 it in the episode (victory points, `player[me].points` in the features, and a little
 for each card its hand gained, `player[me].hand`), less the mean credit of decisions in
-that turn. Turns are counted, not decisions, so ending turns sooner earns nothing.
+that turn. Turns are counted, not decisions, so ending turns sooner earns nothing. It
+never opens a domestic offer (as the random bot by default): composing one is a run of
+steps that gains nothing a turn's credit could tell apart, so a policy that learned to
+like them would compose and withdraw drafts until the game's action limit.
 
     python examples/numpy_policy.py [STEPS] [GAMES]
 
@@ -25,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from catandsl.adapters.gymnasium import CatanEnv
+from catandsl.engine.actions import NewOffer
 from catandsl.players import RandomPlayer
 
 TINY = str(Path(__file__).resolve().parent / "seven_hex_island.catan")
@@ -68,6 +72,7 @@ class Policy:
             self.around[c, list(around)] = 1.0
         self.points = f.names.index("player[me].points")
         self.hand = f.names.index("player[me].hand")
+        self.opens_offer = g.action_id.get(NewOffer(), -1)
         self.bias = np.zeros(len(self.names))
         self.site = np.zeros(len(self.names))
         self.rng = rng
@@ -76,6 +81,8 @@ class Policy:
     def act(self, obs: np.ndarray, mask: np.ndarray) -> tuple[int, tuple]:
         """An action drawn from the policy, and what learning from it needs."""
         legal = np.flatnonzero(mask)
+        if len(legal) > 1:
+            legal = legal[legal != self.opens_offer]
         kinds = self.kind_of[legal]
         yields = self.around[self.site_of[legal]] @ obs[self.pips] / 10.0  # pips around each site
         logits = (self.bias[kinds] + self.site[kinds] * yields) / self.temperature

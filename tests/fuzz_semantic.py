@@ -335,8 +335,7 @@ def _n_dice(rng, n, m, s1, s2):
 
 def _n_trade(rng, n, m, s1, s2):
     return Patch(body=[rng.choice([f"trade domestic {{\n    cards {n}\n    offers_per_turn {m}\n  }}",
-                                   f"trade domestic {{\n    cards {rng.randint(1, 4)}\n"
-                                   f"    offers_per_turn {rng.choice([1, 50])}\n  }}",
+                                   f"trade domestic {{\n    tokens gold {n}\n  }}", "trade domestic",
                                    f"trade bank {n}:{m}", f"trade bank {n}:1", f"trade bank 1:{n}"])])
 
 
@@ -1059,7 +1058,7 @@ def many_patch(rng: random.Random) -> Patch:
         if rng.random() < 0.5:
             body.append(_settlement(cost=" + ".join(names[: rng.choice([5, 20, r])])))
         if rng.random() < 0.5:
-            body.append(f"trade domestic {{\n    cards {rng.choice([1, 2, 4])}\n    offers_per_turn 3\n  }}")
+            body.append("trade domestic")
         mp = "  map {\n" + "\n".join("    " + x for x in _hex_lines([f"t{k}" for k in range(r)], 10)) + \
              "\n    hex (0, 20) desert\n    start robber on desert\n  }"
         return Patch(body=body, map_block=mp, desc=f"many:resources {r}")

@@ -199,9 +199,12 @@ CASES: dict[str, tuple[Callable[[Path], Path], str | None]] = {
         + "    }\n  }\n")), "E0512"),
     "let_chain_that_squares": (text_case("squares", scenario("  rule r {\n    on dice_rolled {\n      let v = roll\n"
         + "      let v = v * v\n" * 40 + "      take_from_bank(player, wool, v)\n    }\n  }\n")), "E0701"),
-    "eighty_resources_and_offers": (text_case("resources", scenario(
-        "  resources " + ", ".join(f"r{i}" for i in range(80)) + "\n")), "E0608"),
+    "two_hundred_fifty_resources": (text_case("resources", scenario(
+        "  resources " + ", ".join(f"r{i}" for i in range(250)) + "\n")), "E0608"),
     "offers_of_1000_cards": (text_case("offers", scenario("  trade domestic { cards 1000 }\n")), "E0304"),
+    "a_thousand_tokens_traded": (text_case("tokens", scenario(
+        "".join(f"  token t{i} {{ supply 1 }}\n" for i in range(1000))
+        + "  trade domestic { tokens " + ", ".join(f"t{i}" for i in range(1000)) + " }\n")), None),
     "a_rule_that_triggers_itself": (text_case("loop", scenario(
         "  rule r {\n    on game_started {\n      for p in players() { for q in players() { for r in players() "
         "{ take_from_bank(p, wool, 0) } } }\n    }\n  }\n")), None),

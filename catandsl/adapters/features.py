@@ -25,7 +25,12 @@ Blocks, in order (each row-major; `columns` names the numbers of one row):
   card played, `placed=P` per piece kind on the board;
 - `me` (one row): the viewer's own `hand=R` per resource and `card=C` per card held;
 - `game` (one row): `to_act`, `prompt=K` one-hot over the prompt kinds, `stage=S`,
-  `bank=R` per resource, `deck` (cards left), `last_roll`.
+  `bank=R` per resource, `deck` (cards left), `last_roll`;
+- with domestic trade, `offer` (one row): the proposed offer's `give=X` and `get=X` per
+  item (the resources, then the tokens traded), and the viewer's own draft's
+  `draft_give=X` and `draft_get=X`; and `trade` (one row per seat, the viewer's first):
+  `proposer`, `asked`, `accepted`, `declined`, `countered`, its counter-offer's
+  `counter_give=X` and `counter_get=X`, and `draft_to` (the partner of the viewer's draft).
 
 Everything is read from the seat's own tensor (engine/observer.py's `Tensor`, which
 shows what `state.observation(seat)` shows) and from the public board as it stands, so
@@ -41,8 +46,10 @@ import numpy as np
 
 from catandsl.adapters.arrays import legal_mask
 from catandsl.engine.observer import STAGES, Observer, Tensor
+from catandsl.rules.trade import TradeTables
 
 PIPS_SCALE = 36  # `pips` is a number's chance in 36ths: the dots printed on a 2d6 token
+SEAT_BLOCKS = frozenset(("player", "trade"))  # blocks of one row per seat, the viewer's first
 
 
 @dataclass(frozen=True)
@@ -84,6 +91,14 @@ class FeatureObserver:
             ("game", 1, ["to_act"] + [f"prompt={k}" for k in layout.prompt_kinds] + [f"stage={s}" for s in STAGES]
              + [f"bank={r}" for r in g.resources] + ["deck", "last_roll"]),
         ]
+        self._items = g.table(TradeTables).items if layout.trade else ()
+        if self._items:
+            items = self._items
+            blocks += [
+                ("offer", 1, [f"{side}={x}" for side in ("give", "get", "draft_give", "draft_get") for x in items]),
+                ("trade", n, ["proposer", "asked", "accepted", "declined", "countered"]
+                 + [f"counter_{side}={x}" for side in ("give", "get") for x in items] + ["draft_to"]),
+            ]
         self.blocks: dict[str, Block] = {}
         self.names: list[str] = []
         at = 0
@@ -91,9 +106,9 @@ class FeatureObserver:
             block = self.blocks[name] = Block(at, rows, tuple(columns))
             at = block.stop
             for r in range(rows):
-                row = "me" if name == "player" and r == 0 else f"+{r}" if name == "player" else str(r)
-                self.names += [f"{name}[{row}].{c}" if rows > 1 or name == "player" else f"{name}.{c}"
-                               for c in columns]
+                seats = name in SEAT_BLOCKS
+                row = "me" if seats and r == 0 else f"+{r}" if seats else str(r)
+                self.names += [f"{name}[{row}].{c}" if rows > 1 or seats else f"{name}.{c}" for c in columns]
         self.size = at
         # where each piece kind's one-hot column lies in its site's block (-1: not there)
         self._piece_col = np.full(len(g.pieces) + 1, -1, np.intp)  # (index -1, no piece: the last)
@@ -213,6 +228,14 @@ class FeatureObserver:
         k += R
         row[k] = part("deck#count")[0] if "deck#count" in sl else 0.0
         row[k + 1] = part("last_roll")[0]
+        if self._items:
+            block("offer")[0] = np.concatenate([part(f) for f in ("offer_give", "offer_get", "draft_give",
+                                                                  "draft_get")])
+            I2 = 2 * len(self._items)
+            seat_rows = np.concatenate([part("offer_by").reshape(n, 1), part("offer_to").reshape(n, 1),
+                                        part("offer_answers").reshape(n, 3), part("offer_counters").reshape(n, I2),
+                                        part("draft_to").reshape(n, 1)], axis=1)
+            block("trade")[:] = seat_rows[order]
         return x
 
     def mask(self, state: Any, out: np.ndarray | None = None) -> np.ndarray:

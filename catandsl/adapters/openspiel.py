@@ -8,7 +8,7 @@ OpenSpiel's algorithms (MCTS, CFR-style tools, its random-simulation test) run o
 Parameters: `scenario` (a shipped name or a .catan path), `players` (0: the most the
 scenario allows), `seed`, `options` (`name=item,name=item`), `max_game_length` (0:
 the scenario's bound; less ends a game sooner, reason `action_limit`, returns all 0:
-uniformly random play, as in OpenSpiel's tests and rollouts, trades without end). Chance is explicit: dice,
+uniformly random play, as in OpenSpiel's tests and rollouts, which haggles at length). Chance is explicit: dice,
 steals and draws are chance nodes with the engine's outcomes; actions are the game's
 fixed action table; returns are the engine's (+1 the winner, -1 the others). The
 observation (string and tensor) is the engine's Observer for the player.

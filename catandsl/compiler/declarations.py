@@ -495,58 +495,55 @@ class Lowering:
         self.emit(model.HarborsOverride("harbors", maps.read_harbors(self.ctx, e), source_of(e.span)))
 
 
-# A domestic offer holds 1 to `cards` cards a side: the offers are every pair of such bundles,
-# which grows as resources ** (2 * cards); these bounds keep it to some thousands (E0608
-# counts the offers, the tokens' too).
-MAX_OFFER_CARDS, MAX_OFFERS_PER_TURN, MAX_OFFER_TOKENS = 4, 50, 10
-DOMESTIC_PROPS = ["cards", "offers_per_turn", "tokens"]
+# An offer is composed card by card (rules/trade.py), so it has no size and a turn no
+# number of offers: these words of older files are refused with that said.
+DOMESTIC_PROPS = ["tokens"]
+DROPPED_PROPS = {
+    "cards": "an offer holds any number of cards: it is composed card by card",
+    "offers_per_turn": "a player makes any number of offers a turn (an offer every player declined "
+                       "cannot be made again that turn)",
+}
 
 
 def _domestic(low: Lowering, e: ast.Entry) -> dict:
-    """`trade domestic { cards 2; offers_per_turn 3; tokens coin 4 }`"""
+    """`trade domestic { tokens gold, spice }`"""
     out: dict = {}
-    tokens: list[tuple[ast.Word, int | None]] = []
+    tokens: list[ast.Word] = []
     for st in (e.block.stmts if e.block is not None else ()):
-        if not isinstance(st, ast.Entry) or st.head.name not in DOMESTIC_PROPS:
-            raise Shape(st.span, "a domestic trade holds `cards N`, `offers_per_turn N` and `tokens TOKEN N`",
-                        help=did_you_mean(getattr(getattr(st, "head", None), "name", ""), DOMESTIC_PROPS))
+        head = getattr(getattr(st, "head", None), "name", "")
+        if isinstance(st, ast.Entry) and head in DROPPED_PROPS:
+            raise Shape(st.head.span, f"`{head}` is no longer part of `trade domestic`: {DROPPED_PROPS[head]}",
+                        help=f"remove `{head}`")
+        if not isinstance(st, ast.Entry) or head not in DOMESTIC_PROPS:
+            raise Shape(st.span, "a domestic trade holds `tokens TOKEN, ...`: the tokens traded with the cards",
+                        help=did_you_mean(head, DOMESTIC_PROPS))
         no_block(st)
-        if st.head.name == "tokens":
-            tokens += _offered_tokens(low, st)
-            continue
-        n = single_number(st)
-        most = MAX_OFFER_CARDS if st.head.name == "cards" else MAX_OFFERS_PER_TURN
-        if not 1 <= n.value <= most:
-            raise Shape(n.span, f"`{st.head.name}` is 1 to {most}")
-        out[st.head.name] = n.value
+        tokens += _offered_tokens(low, st, tokens)
     if tokens:
-        cards = out.get("cards", 1)
-        out["tokens"] = tuple(model.Amount(w.name, cards if n is None else n) for w, n in tokens)
-        for w, _ in tokens:
+        out["tokens"] = tuple(w.name for w in tokens)
+        for w in tokens:
             low.later(lambda w=w: _not_a_resource(low, w))
     return out
 
 
-def _offered_tokens(low: Lowering, st: ast.Entry) -> list[tuple[ast.Word, int | None]]:
-    """`tokens coin 4, spice`: each phrase a token and the most of it on one side of an
-    offer (default: the `cards` bound)."""
-    out: list[tuple[ast.Word, int | None]] = []
-    seen: set[str] = set()
+def _offered_tokens(low: Lowering, st: ast.Entry, seen: list[ast.Word]) -> list[ast.Word]:
+    """`tokens gold, spice`: the tokens a side of an offer may hold, besides cards."""
+    out: list[ast.Word] = []
+    names = {w.name for w in seen}
     for phrase in st.phrases:
         items = list(phrase.terms)
         w = need_word(items, 0, st, "a token's name")
-        n = None
-        if len(items) > 1:
-            number = need_number(items, 1, w, "the most tokens on one side")
-            n = in_range(number, 1, MAX_OFFER_TOKENS, "the tokens on one side of an offer")
-        no_more(items, 2, "tokens")
-        if w.name in seen:
+        if len(items) > 1 and isinstance(items[1], ast.Number):
+            raise Shape(items[1].span, "an offer holds any number of tokens: name the token alone",
+                        help=f"tokens {w.name}")
+        no_more(items, 1, "tokens")
+        if w.name in names:
             raise Shape(w.span, f"token `{w.name}` is named twice")
-        seen.add(w.name)
+        names.add(w.name)
         low.ctx.refer("token", w, context="`trade domestic`")
-        out.append((w, n))
+        out.append(w)
     if not out:
-        raise Shape(st.span, "write `tokens TOKEN N`: the tokens a side of an offer may hold")
+        raise Shape(st.span, "write `tokens TOKEN`: the tokens a side of an offer may hold")
     return out
 
 

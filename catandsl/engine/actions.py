@@ -21,16 +21,28 @@ from catandsl.rules.placement import Build
 from catandsl.rules.projects import BuildStage
 from catandsl.rules.roll_cards import RevealCard
 from catandsl.rules.seats import BuildFor
-from catandsl.rules.trade import Accept, BankTrade, CancelOffer, Decline, Offer, TradeWith
+from catandsl.rules.trade import (
+    Accept,
+    BankTrade,
+    Counter,
+    Decline,
+    NewOffer,
+    OfferAdd,
+    OfferRemove,
+    OfferTo,
+    OfferToAll,
+    Propose,
+    TradeWith,
+    Withdraw,
+)
 from catandsl.rules.travel import Travel
 
 ACTION_TYPES = ACTIONS  # kind -> class, every kind registered by the rule modules
 
 __all__ = [
     "ACTION_TYPES", "Accept", "Action", "BankTrade", "Build", "BuildFor", "BuildStage", "BuyCard",
-    "CancelOffer", "ChoosePlayer", "ChooseResource", "Damage", "Decline", "Discard", "Draw", "DrawHarbor", "DrawnCard",
-    "DrawToken", "EndTurn", "Move", "Offer", "Pass", "PickUp", "PlaceHarbor", "PlayCard", "PutDown",
-    "RevealCard", "Roll", "RollDice", "RollFaces", "RuleRoll", "StartPlayer", "Steal", "Stolen", "Take", "TakeAction",
-    "TradeWith",
-    "Travel", "action_from_json",
+    "ChoosePlayer", "ChooseResource", "Counter", "Damage", "Decline", "Discard", "Draw", "DrawHarbor", "DrawnCard",
+    "DrawToken", "EndTurn", "Move", "NewOffer", "OfferAdd", "OfferRemove", "OfferTo", "OfferToAll", "Pass", "PickUp",
+    "PlaceHarbor", "PlayCard", "Propose", "PutDown", "RevealCard", "Roll", "RollDice", "RollFaces", "RuleRoll",
+    "StartPlayer", "Steal", "Stolen", "Take", "TakeAction", "TradeWith", "Travel", "Withdraw", "action_from_json",
 ]

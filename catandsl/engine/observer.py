@@ -15,7 +15,12 @@ being listed here:
 - `seat` (one-hot: whose view this is), `scores` (as the observation shows them),
   `to_act` (1 if this player decides now), `prompt` (one-hot: the kind of decision the
   game waits for), and the board (`hex_terrain`, `hex_number`: static, and public:
-  the engine has no face-down hexes).
+  the engine has no face-down hexes);
+- in a game with domestic trade, the trade as the observation's `trade` shows it
+  (rules/trade.py `observed`): the proposed offer (`offer_by`, `offer_to` one-hot over
+  the seats, `offer_give`, `offer_get` per item, `offer_answers` per seat: accepted,
+  declined, countered; `offer_counters` per seat: give and get), and the player's own
+  draft (`draft_give`, `draft_get`, `draft_to`); another seat's draft is never shown.
 
     obs = Observer(game)
     obs.size, obs.slices["hands"]                # (start, stop) into the tensor
@@ -41,7 +46,7 @@ from typing import TYPE_CHECKING, Any
 
 from catandsl.engine import flow
 from catandsl.engine.state import FIELDS, State
-from catandsl.rules import scoring
+from catandsl.rules import scoring, trade
 from catandsl.rules.base import PROMPTS
 
 if TYPE_CHECKING:
@@ -119,6 +124,8 @@ class Layout:
             if plan.hidden:
                 layout.append((f + "#count", len(shape) if shape and any(isinstance(x, list) for x in shape) else 1))
         layout += [("hex_terrain", self.num_hexes), ("hex_number", self.num_hexes)]
+        self.trade = tuple(trade.observed(game))  # the trade's slices (none without domestic trade)
+        layout += self.trade
         self.slices: dict[str, tuple[int, int]] = {}
         at = 0
         for name, k in layout:
@@ -148,7 +155,8 @@ def layout_of(game: Game) -> Layout:
     state has the same shapes (the games of one scenario, player count and options), or
     planned now."""
     fresh = State(game)
-    key = (game.num_players, len(game.board.hexes), tuple(sorted(PROMPTS)), _shapes(fresh))
+    key = (game.num_players, len(game.board.hexes), tuple(sorted(PROMPTS)), _shapes(fresh),
+           tuple(trade.observed(game)))
     known = _LAYOUTS.get(key)
     if known is not None:
         return known
@@ -226,6 +234,9 @@ class Observer:
         a, _ = sl["hex_terrain"]
         board = self.layout.board(state.game.base)  # the board as dealt
         out[a:a + len(board)] = board
+        if self.layout.trade:
+            for name, values in trade.observed_values(state.game, view["trade"], player).items():
+                put(name, values)
         return out
 
     def string(self, state: State, player: int) -> str:
@@ -271,6 +282,7 @@ class Tensor:
         # the observed fields the scores read when last counted, or None: count every time
         self._score_reads: frozenset[int] | None = None
         self._to_act: bool | None = None
+        self._trade: Any = None  # the trade as last written (trade.trade_view), None: nothing
 
     def update(self, s: State) -> Any:
         lay, buf, shown = self.layout, self.buffer, self._shown
@@ -301,7 +313,22 @@ class Tensor:
         reads = self._score_reads
         if reads is None or not reads.isdisjoint(changed) or s.game is not self._score_game:
             self._count_scores(s)
+        if lay.trade and (s.pending or self._trade is not None):  # (no trade without a prompt)
+            self._write_trade(s)
         return buf
+
+    def _write_trade(self, s: State) -> None:
+        """The trade's slices, rewritten when what the seat sees of the trade changed."""
+        seen = trade.trade_view(s, self.player)
+        if seen == self._trade:
+            return
+        lay, buf = self.layout, self.buffer
+        a, z = lay.slices[lay.trade[0][0]][0], lay.slices[lay.trade[-1][0]][1]
+        buf[a:z] = [0.0] * (z - a)
+        for name, values in trade.observed_values(s.game, seen, self.player).items():
+            x, y = lay.slices[name]
+            buf[x:y] = values
+        self._trade = seen if seen["offer"] is not None or seen["draft"] is not None else None
 
     def _one_hot(self, at: int, before: int, now: int) -> None:
         if before >= 0:

@@ -24,7 +24,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from catandsl.engine import flow
-from catandsl.rules import roll_cards, scoring
+from catandsl.rules import roll_cards, scoring, trade
 from catandsl.rules.base import CHANCE, TERMINAL, Action, IllegalAction, Prompt
 from catandsl.rules.harbors import HarborTables
 from catandsl.rules.hexes import HexTables
@@ -137,8 +137,10 @@ class State:
     token_supply: list[int]  # [token] the general supply
     tokens_held: list[list[int]]  # [p][token]
     partners: list[list[int]]  # [site, player] in the order trade began
-    offers_made: int  # domestic offers made this turn
-    offers_declined: list[int]  # offer action ids every other player declined this turn
+    offers_made: int  # domestic offers proposed this turn
+    # offers every player asked declined this turn: [proposer, seats asked (a bit each), *give, *get]
+    # (rules/trade.py): such an offer is not made again this turn
+    offers_declined: list[list[int]]
     acted: list[int]  # [custom action] times taken this turn
     harbor_at: list[int]  # [harbor spot] the harbor type lying there, -1 for none (rules/harbors.py)
     harbor_supply: list[int]  # [harbor type] tokens the players have still to place
@@ -451,8 +453,11 @@ class State:
     def observation(self, player: int) -> dict:
         """What `player` may see: their own hand and cards; opponents' resource hands and
         development cards as counts only (so a stolen card's identity stays hidden); the
-        deck as a count; public pieces, awards, played cards and the bank in full. The
-        seed is left out: with it, future draws (the deck order) could be computed."""
+        deck as a count; public pieces, awards, played cards and the bank in full; the
+        pending prompts, another seat's draft of a trade offer hidden (`Prompt.seen_by`),
+        and `trade`, the domestic trade as the player sees it (rules/trade.trade_view:
+        the proposed offer, its answers and counter-offers, and the player's own draft).
+        The seed is left out: with it, future draws (the deck order) could be computed."""
         return self._seen(player, self.to_json())
 
     def _view(self, player: int) -> dict:
@@ -473,6 +478,9 @@ class State:
             scoring.points(self, p) if p == player else scoring.public_points(self, p)
             for p in range(g.num_players)
         ]
+        # a prompt holding a seat's secret (a draft of an offer) hides it from the others
+        data["pending"] = [p.seen_by(player) for p in self.pending]
+        data["trade"] = trade.trade_view(self, player)
         return data
 
     def __str__(self) -> str:

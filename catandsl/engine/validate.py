@@ -19,6 +19,7 @@ from catandsl.rules.base import PROMPTS, EngineError, Prompt
 from catandsl.rules.harbors import HarborTables, PlacingHarbor
 from catandsl.rules.placement import pieces_on_board
 from catandsl.rules.roll_cards import RollCardTables
+from catandsl.rules.trade import trade_items
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game
@@ -275,8 +276,11 @@ def _check_data(g: Game, s: State) -> None:
         _ints(f"partners[{k}]", e, 2, 0, big)
         if e[0] >= len(g.sites) or e[1] >= n:
             raise _fail(f"partners[{k}]", "not a site and a player")
-    _ints("offers_declined", s.offers_declined, len(_list("offers_declined", s.offers_declined)), 0,
-          len(g.actions) - 1)
+    items = len(trade_items(g))
+    for k, row in enumerate(_list("offers_declined", s.offers_declined)):  # [proposer, seats asked, *give, *get]
+        _ints(f"offers_declined[{k}]", row, 2 + 2 * items, 0, big)
+        if row[0] >= n or not 0 < row[1] < 1 << n:
+            raise _fail(f"offers_declined[{k}]", "not a player, the players asked, and the offer's terms")
     _ints("acted", s.acted, len(g.custom_actions), 0, big)
     _rows("counters", s.counters, n, len(g.counter_names), 0, 1_000_000)
     for k, e in enumerate(_list("travellers", s.travellers)):

@@ -246,20 +246,16 @@ class Award:
 @dataclass(frozen=True)
 class Trade:
     """A way to trade: `bank` (give:get with the bank) or `domestic` (between players:
-    offers of 1 to `cards` resource cards on each side, at most `offers_per_turn` a
-    turn; an offer every other player declined is not made again in that turn).
-    `tokens` (domestic): token kinds a side may also hold, each with the most of it on
-    one side (`tokens coin 4`); a side then holds 0 to `cards` cards and 0 to that many
-    of each token, not nothing at all."""
+    offers composed card by card, any number of cards a side; an offer every player it
+    asked declined is not made again in that turn). `tokens` (domestic): the token
+    kinds a side may hold besides resource cards (`tokens gold`), never on both sides."""
 
     KIND: ClassVar[str] = "trade"
     name: str
     give: int = 0
     get: int = 0
-    cards: int = 1
-    offers_per_turn: int = 3
     source: Source | None = None
-    tokens: tuple[Amount, ...] = ()
+    tokens: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -135,7 +135,7 @@ def describe(game, action_id: int, who: int, before: _Seen, after: _Seen, turn_p
     if who < 0:
         text, seat = _chance_text(game, act, kind, before, after, turn_player, action_id, asked)
     else:
-        text = _decision_text(game, act, kind, who, before, after, action_id)
+        text = _decision_text(game, act, kind, who, before, after, action_id, asked)
     if kind == "stolen" and seat >= 0:
         notes = _hand_notes(game, _robbed(game, before, act.resource, seat, _victim(before, after, asked)), after)
     else:
@@ -196,7 +196,8 @@ def _chance_text(game, act, kind: str, before: _Seen, after: _Seen, turn_player:
     return game.action_to_string(action_id), turn_player
 
 
-def _decision_text(game, act, kind: str, who: int, before: _Seen, after: _Seen, action_id: int) -> str:
+def _decision_text(game, act, kind: str, who: int, before: _Seen, after: _Seen, action_id: int,
+                   asked=None) -> str:
     if kind == "build":
         return f"builds {act.piece} at {_site(game, act.piece, act.at)}"
     if kind == "build_for":
@@ -236,14 +237,23 @@ def _decision_text(game, act, kind: str, who: int, before: _Seen, after: _Seen, 
         gave = _losses_of(game, before.hands, after.hands, who)
         got = _gains_of(game, before.hands, after.hands, who)
         return f"trades {gave or 'nothing'} for {got or 'nothing'} with {seat_name(act.player)}"
-    if kind == "offer":
-        return f"offers {_bundle(act.give)} for {_bundle(act.get)}"
+    if kind == "new_offer":
+        return "opens an offer"
+    if kind in ("offer_add", "offer_remove"):
+        return f"{'adds' if kind == 'offer_add' else 'takes'} 1 {act.item} " \
+               f"{'to' if kind == 'offer_add' else 'off'} {act.side}"
+    if kind == "offer_to":
+        return f"offers it to {seat_name(act.player)} alone"
+    if kind == "offer_to_all":
+        return "offers it to everyone"
+    if kind in ("propose", "withdraw"):
+        return _offer_words(game, asked, kind, who)
     if kind == "accept":
         return "accepts the offer"
     if kind == "decline":
         return "declines the offer"
-    if kind == "cancel_offer":
-        return "withdraws the offer"
+    if kind == "counter":
+        return "counters the offer"
     if kind == "buy_card":
         return f"buys a {act.deck} card"
     if kind == "play_card":
@@ -255,19 +265,37 @@ def _decision_text(game, act, kind: str, who: int, before: _Seen, after: _Seen, 
     return game.action_to_string(action_id)
 
 
+def _offer_words(game, asked, kind: str, who: int) -> str:
+    """What `who`'s `propose` or `withdraw` did to `asked`, the prompt it answered (as the
+    action left it), with the terms: `offers 2 brick for 1 ore to everyone`, `counters
+    with 1 ore for 1 wool`, `drops the offer`, `withdraws the offer`."""
+    from catandsl.rules.trade import Composing, Offering, TradeTables
+
+    items = game.table(TradeTables).items
+    n = len(items)
+
+    def said(give: list[int], get: list[int]) -> str:
+        def side(counts: list[int]) -> str:
+            return ", ".join(f"{c} {x}" for x, c in zip(items, counts) if c)
+        return f"{side(give)} for {side(get)}"
+
+    if isinstance(asked, Composing):
+        if kind == "withdraw":
+            return "drops the offer"
+        return f"offers {said(asked.give, asked.get)} to " + (seat_name(asked.to) if asked.to >= 0 else "everyone")
+    if isinstance(asked, Offering) and who != asked.proposer:  # a counter-offer, proposed or dropped
+        if kind == "withdraw":
+            return "drops the counter-offer: declines"
+        terms = next(c[1:] for c in asked.counters if c[0] == who)
+        return f"counters with {said(terms[:n], terms[n:])}"
+    return "withdraws the offer" if kind == "withdraw" else kind
+
+
 def _site(game, piece: str, at: int) -> str:
     index = getattr(game, "piece_index", {})
     if piece in index:
         return game.site_name(game.pieces[index[piece]].site, at)
     return str(at)
-
-
-def _bundle(text: str) -> str:
-    """`brick+brick+ore` -> `2 brick, 1 ore`, in the bundle's order."""
-    counts: dict[str, int] = {}
-    for name in text.split("+"):
-        counts[name] = counts.get(name, 0) + 1
-    return ", ".join(f"{n} {name}" for name, n in counts.items())
 
 
 # ---- what changed ----------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """A simple heuristic player: builds for points, settles on high-pip spots, plays a
-knight when its production is blocked, otherwise random among the rest. It never
-proposes a domestic trade and declines every offer.
+knight when its production is blocked, otherwise random among the rest. It trades with
+the other players toward what it is a card or two short of, and takes up offers that
+bring it closer to something (players/trading.py).
 
 On boards with islands (read generically from the board's island tables and the pieces'
 tables, nothing scenario-specific): after the set-up it prefers settlement spots on an
@@ -25,8 +26,10 @@ import random
 from catandsl.board.numbers import PIPS as _PIPS
 from catandsl.engine import actions as A
 from catandsl.players.base import NoLegalAction
+from catandsl.players.trading import Trader
 from catandsl.rules.base import site
 from catandsl.rules.custom import CustomTables
+from catandsl.rules.trade import Composing, Offering
 
 _END_TURN_SCORE = 0.5
 _TOKEN_RESERVE = 3
@@ -41,6 +44,7 @@ class GreedyPlayer:
         # last: it heads for a stop elsewhere, so it tours every stop in turn instead of
         # shuttling between the two nearest
         self._visited: dict[int, list[frozenset[int]]] = {}
+        self.trader = Trader()
 
     def _new_island(self, state, c: int, me: int) -> bool:
         """The spot is on an island where `me` has no building (never in the set-up)."""
@@ -199,8 +203,8 @@ class GreedyPlayer:
             return 1 + self.rng.random()
         if isinstance(a, (A.EndTurn, A.Pass)):  # done with the turn, or with a phase between turns
             return _END_TURN_SCORE
-        if isinstance(a, (A.Offer, A.Accept)):
-            return -1  # never proposes, declines every offer
+        if isinstance(a, A.NewOffer):  # an offer toward what it lacks, before the bank
+            return 7 + self.rng.random() if self.trader.plan(state, me) is not None else -1
         return self.rng.random()
 
     def choose(self, state) -> int:
@@ -210,6 +214,8 @@ class GreedyPlayer:
         if not legal:
             raise NoLegalAction()
         me = state.current_player()
+        if state.pending and isinstance(state.pending[-1], (Composing, Offering)):
+            return self.trader.choose(state, me, legal)
         scored = [(self._score(state, g.actions[aid], me), aid) for aid in legal]
         if state.stage == "turn" and not state.pending:
             # phases go forward, never back: an action of a later phase (the wagon's

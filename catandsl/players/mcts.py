@@ -17,10 +17,15 @@ Each decision runs `budget` iterations. An iteration
 
 A new node of the bot's own is evaluated as soon as it is reached: the search is
 shallow, its strength the value's. Candidates come from the legal actions: every one,
-but of the many trades only those that bring the hand nearer to something it may buy,
-a few; they are ordered at the root by the value one action ahead, below it by kind
+but of the many bank trades only those that bring the hand nearer to something it may
+buy, a few; they are ordered at the root by the value one action ahead, below it by kind
 (points first, ending the turn early, trades last), so widening tries the likely ones
 first. The answer is the root's most visited child.
+
+Domestic trades are composed card by card over many decisions, too deep for the search:
+the bot follows the greedy player's Trader (players/trading.py) for them. Before a
+search it proposes an offer when the Trader has one in mind (once a turn); it composes,
+answers and picks a partner with the Trader; the search itself never opens a draft.
 
 Deterministic: the bot's RNG is seeded; the same seed and the same game give the same
 choices. Strength is the budget (`mcts:N` names a bot with N iterations per decision).
@@ -35,7 +40,9 @@ from typing import TYPE_CHECKING
 from catandsl.engine.state import pick_outcome
 from catandsl.players.base import NoLegalAction
 from catandsl.players.evaluation import Evaluator
-from catandsl.rules.trade import NO_RATE, TradeTables, trade_rates
+from catandsl.players.trading import Trader
+from catandsl.rules import trade as T
+from catandsl.rules.trade import NO_RATE, Composing, Offering, TradeTables, trade_rates
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game
@@ -52,7 +59,10 @@ OFFERS_TRIED = 1  # domestic offers proposed in a turn, at most
 
 # the order candidates are tried in below the root, by the action's kind
 _RANK = {"build": 1, "build_stage": 1, "buy_card": 2, "play_card": 2, "take_action": 2, "travel": 2,
-         "end_turn": 0, "pass": 0, "roll_dice": 0, "move": 3, "steal": 2, "bank_trade": 4, "offer": 5}
+         "end_turn": 0, "pass": 0, "roll_dice": 0, "move": 3, "steal": 2, "bank_trade": 4}
+# a domestic trade is composed card by card: the search leaves it to the Trader's policy
+_TRADE_STEPS = frozenset(c.KIND for c in (T.NewOffer, T.OfferAdd, T.OfferRemove, T.OfferTo, T.OfferToAll,
+                                         T.Propose, T.Withdraw, T.Accept, T.Decline, T.Counter, T.TradeWith))
 
 
 class Node:
@@ -85,6 +95,7 @@ class MCTSPlayer:
         self.explore = explore
         self._evaluators: dict[int, tuple[Game, Evaluator]] = {}
         self.iterations = 0  # run so far, over every decision (a count for the bench)
+        self.trader = Trader()  # its domestic trades: composed and answered by the greedy policy
 
     def evaluator(self, game: Game) -> Evaluator:
         kept = self._evaluators.get(id(game))
@@ -103,6 +114,13 @@ class MCTSPlayer:
         if len(legal) == 1:
             return legal[0]
         me = state.current_player()
+        top = state.pending[-1] if state.pending else None
+        if isinstance(top, (Composing, Offering)):
+            return self.trader.choose(state, me, legal)  # a draft's step, or an answer
+        new_offer = state.game.table(TradeTables).new_offer
+        if (new_offer in legal and state.offers_made < OFFERS_TRIED
+                and self.trader.plan(state, me) is not None):
+            return new_offer  # one or two cards short of something worth having: ask the others
         ev = self.evaluator(state.game)
         ev.start(state, me)
         root = Node()
@@ -211,7 +229,6 @@ class MCTSPlayer:
         trades = ev.trades
         wants = None
         bank: list[tuple[float, int]] = []
-        offers: list[tuple[float, int]] = []
         rest: list[tuple[int, float, int]] = []
         rng = self.rng
         for a in legal:
@@ -223,22 +240,13 @@ class MCTSPlayer:
                 score = _bank_score(s, me, act, wants, trades, g, ev)
                 if score > 0:
                     bank.append((-score, a))
-            elif kind == "offer":
-                if s.offers_made >= OFFERS_TRIED:
-                    continue
-                if wants is None:
-                    wants = _wants(s, me, ev)
-                vec = trades.offer_vectors.get(a)
-                if vec is not None and a not in trades.offer_tokens:
-                    score = _offer_score(s.hands[me], vec, wants)
-                    if score > 0:
-                        offers.append((-score, a))
+            elif kind in _TRADE_STEPS:
+                continue  # (domestic trades are the Trader's, at the root: see choose)
             else:
                 rest.append((_RANK.get(kind, 3), rng.random(), a))
         rest.sort()
         bank.sort()
-        offers.sort()
-        out = [a for _, _, a in rest] + [a for _, a in bank[:TRADES_KEPT]] + [a for _, a in offers[:TRADES_KEPT]]
+        out = [a for _, _, a in rest] + [a for _, a in bank[:TRADES_KEPT]]
         return out or list(legal)
 
     # ---- other players, inside the horizon ----------------------------------------------
@@ -264,7 +272,7 @@ class MCTSPlayer:
                 if v > best_v:
                     best, best_v = a, v
             return best
-        choices = [a for a in legal if acts[a].KIND != "offer"] or list(legal)
+        choices = [a for a in legal if acts[a].KIND not in _TRADE_STEPS] or list(legal)
         return choices[self.rng.randrange(len(choices))]
 
 
@@ -346,19 +354,6 @@ def _bank_score(s: State, me: int, act, wants, trades: TradeTables, g, ev: Evalu
         if lack[get] and spare[give] >= rate:
             best = max(best, worth / (sum(lack)))
     return best
-
-
-def _offer_score(hand: list[int], vec, wants) -> float:
-    if not wants:
-        return 0.0
-    _, lack, spare = wants[0]
-    give, get = vec
-    if any(n > spare[r] for r, n in enumerate(give)):
-        return 0.0
-    helps = sum(min(n, lack[r]) for r, n in enumerate(get))
-    if not helps or sum(give) < sum(get):
-        return 0.0  # (never more cards asked than given: nobody takes that)
-    return helps * 2.0 - sum(give) * 0.5 + (0.1 if sum(give) <= sum(get) else 0.0)
 
 
 def budget_of(name: str) -> int | None:

@@ -335,6 +335,11 @@ class Prompt:
             out[f.name] = _copy(getattr(self, f.name))
         return out
 
+    def seen_by(self, player: int) -> dict:
+        """Its JSON form as `player` may see it (`state.observation`): a prompt holding
+        another seat's secret (a draft of a trade offer) shows None in its place."""
+        return self.to_json()
+
 
 @dataclass
 class CardByCard(Prompt):

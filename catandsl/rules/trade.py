@@ -1,24 +1,35 @@
 """Trade (A.8), the `trade` activity: maritime trade at the best rate the player's
-harbors give (`trade bank 4:1`), and domestic offers between the active player and the
-others (`trade domestic { cards 2; offers_per_turn 3 }`).
+harbors give (`trade bank 4:1`), and domestic trade negotiated between the player and
+the others (`trade domestic`, with `{ tokens gold }` when tokens may change hands too).
 
-A domestic offer (`Offer(give, get)`: bundles of 1 to `cards` resource cards, never the
-same resource on both sides; with `tokens coin 4`, a side may also hold 0 to 4 coins,
-or coins alone, never coins on both sides) is answered by every other player in seat
-order (`Accept`, only with the cards and tokens asked for, or `Decline`); the proposer then trades with one who
-accepted (`TradeWith`) or cancels (`CancelOffer`). If nobody accepts, the offer lapses,
-and that offer may not be made again this turn; at most `offers_per_turn` offers are
-made in a turn. Both bounds keep every game finite. Counter-offers are not modelled.
-Tokens change hands with the cards, so they are conserved.
+A domestic trade is negotiated step by step, each step one action of a fixed table,
+so an offer may hold any number of cards while the game's actions stay few:
+
+1. `NewOffer` opens a draft (`Composing`, seen by its composer alone): `OfferAdd`
+   puts one card (or token) on the side it gives or the side it gets, `OfferRemove`
+   takes one off, `OfferTo` names one partner, `OfferToAll` everyone (the default);
+   `Withdraw` drops the draft, `Propose` makes the offer.
+2. The offer is public (`Offering`): the players asked answer in seat order from the
+   proposer's left, each with `Accept` (only holding what the offer asks), `Decline`,
+   or `Counter`, which opens that player's own draft, pre-filled with the offer turned
+   round and composed the same way, then proposed back to the proposer (withdrawing a
+   counter is declining). Answers and proposed counters are public.
+3. The proposer trades with one who accepted or countered (`TradeWith`, on that
+   player's terms) or withdraws the offer.
+
+What a side may hold is what the rules allow: only cards (and tokens) the giver holds,
+never the same kind on both sides, never tokens on both sides, and never nothing (cards
+are not given away); development cards are never traded. A side asks for no more of a
+kind than the other players hold in all (what the bank and the player's own hand leave:
+public), so a draft is finite. An offer that every player it asked declined cannot be
+made again in that turn; with `turn_limit` and `action_limit` that bounds every game.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
-from itertools import combinations_with_replacement, product
 from operator import ge
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from catandsl.rules import network
 from catandsl.rules.base import (
@@ -28,7 +39,6 @@ from catandsl.rules.base import (
     Prompt,
     action_source,
     activity,
-    ids_of_kind,
     seats_ok,
 )
 from catandsl.rules.harbors import HarborTables
@@ -41,6 +51,8 @@ if TYPE_CHECKING:
 
 NO_RATE = 10**6  # no trade with the bank at all
 MAX_RATES = 4096  # trade rates kept per game (by the harbor intersections held)
+SIDES = ("give", "get")  # the two sides of an offer, as its composer sees them
+GIVE, GET = 0, 1
 
 
 @dataclass(frozen=True, order=True)
@@ -54,20 +66,71 @@ class BankTrade(Action):
 
 
 @dataclass(frozen=True, order=True)
-class Offer(Action):
-    """The active player offers the others `give` for `get` (A.8). A bundle is resource
-    names joined by "+" in declaration order, e.g. "brick+brick" or "wool+ore", then the
-    tokens offered, one name per token ("ore+coin+coin", "coin+coin")."""
+class NewOffer(Action):
+    """Open a draft of an offer to the other players (an empty one)."""
 
-    KIND: ClassVar[str] = "offer"
+    KIND: ClassVar[str] = "new_offer"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
-    give: str
-    get: str
+
+
+@dataclass(frozen=True, order=True)
+class OfferAdd(Action):
+    """Put one `item` (a resource card, or a token traded in this game) on one side of
+    the draft: `side` "give" (what its composer gives) or "get"."""
+
+    KIND: ClassVar[str] = "offer_add"
+    WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
+    side: str
+    item: str
+
+
+@dataclass(frozen=True, order=True)
+class OfferRemove(Action):
+    """Take one `item` off one side of the draft."""
+
+    KIND: ClassVar[str] = "offer_remove"
+    WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
+    side: str
+    item: str
+
+
+@dataclass(frozen=True, order=True)
+class OfferTo(Action):
+    """Make the draft an offer to one player alone."""
+
+    KIND: ClassVar[str] = "offer_to"
+    WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
+    player: int
+
+
+@dataclass(frozen=True, order=True)
+class OfferToAll(Action):
+    """Make the draft an offer to every other player (a new draft is one)."""
+
+    KIND: ClassVar[str] = "offer_to_all"
+    WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
+
+
+@dataclass(frozen=True, order=True)
+class Propose(Action):
+    """Make the draft public: the offer, or a counter-offer to it."""
+
+    KIND: ClassVar[str] = "propose"
+    WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
+
+
+@dataclass(frozen=True, order=True)
+class Withdraw(Action):
+    """Drop the draft, or the offer waiting for its proposer's choice; a counter being
+    composed is withdrawn as a decline."""
+
+    KIND: ClassVar[str] = "withdraw"
+    WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
 
 
 @dataclass(frozen=True, order=True)
 class Accept(Action):
-    """Answer to an offer: willing to trade."""
+    """Answer to an offer: willing to trade on its terms."""
 
     KIND: ClassVar[str] = "accept"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
@@ -75,84 +138,54 @@ class Accept(Action):
 
 @dataclass(frozen=True, order=True)
 class Decline(Action):
+    """Answer to an offer: not willing to trade."""
+
     KIND: ClassVar[str] = "decline"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
 
 
 @dataclass(frozen=True, order=True)
+class Counter(Action):
+    """Answer to an offer with one's own terms: opens a draft, composed step by step."""
+
+    KIND: ClassVar[str] = "counter"
+    WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
+
+
+@dataclass(frozen=True, order=True)
 class TradeWith(Action):
-    """The proposer trades with one of the players who accepted."""
+    """The proposer trades with one who accepted (on the offer's terms) or countered
+    (on the counter's)."""
 
     KIND: ClassVar[str] = "trade_with"
     WRITES: ClassVar[frozenset[str]] = frozenset((HANDS, TOKENS))
     player: int
 
 
-@dataclass(frozen=True, order=True)
-class CancelOffer(Action):
-    KIND: ClassVar[str] = "cancel_offer"
-    WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
-
-
-def bundles(game: Game) -> list[tuple[str, tuple[int, ...], tuple[int, ...]]]:
-    """Every side an offer may have: (name, resource vector, token vector). First the
-    bundles of 1 to `cards` resource cards, then (with `tokens`) each count of the offered
-    tokens with 0 to `cards` cards."""
+def trade_items(game: Game) -> tuple[str, ...]:
+    """What a side of an offer may hold: the resources, then the tokens `trade domestic
+    { tokens ... }` names (no domestic trade: nothing)."""
     domestic = game.ruleset.trades.get("domestic")
     if domestic is None:
-        return []
-    R = game.resources
-    tables = game.table(SiteTables)
-    cards: list[tuple[str, tuple[int, ...]]] = [("", (0,) * len(R))]
-    for size in range(1, domestic.cards + 1):
-        for combo in combinations_with_replacement(range(len(R)), size):
-            v = [0] * len(R)
-            for r in combo:
-                v[r] += 1
-            cards.append(("+".join(R[r] for r in combo), tuple(v)))
-    none = (0,) * len(tables.token_names)
-    out = [(name, cv, none) for name, cv in cards[1:]]
-    kinds = [tables.token_index[a.name] for a in domestic.tokens]
-    for counts in product(*(range(a.count + 1) for a in domestic.tokens)):
-        if not any(counts):
-            continue  # the card bundles above
-        tv = [0] * len(tables.token_names)
-        names = []
-        for t, n in zip(kinds, counts):
-            tv[t] += n
-            names += [tables.token_names[t]] * n
-        for name, cv in cards:
-            out.append(("+".join(([name] if name else []) + names), cv, tuple(tv)))
-    return out
+        return ()
+    return tuple(game.resources) + tuple(domestic.tokens)
 
 
 @action_source
 def trade_actions(game: Game) -> list[Action]:
     R = game.resources
     out: list[Action] = [BankTrade(r, g) for r in R for g in R if g != r]
-    out += [TradeWith(p) for p in range(game.num_players)]
-    both = tuple(bundles(game))
-    if both:
-        out += [Accept(), Decline(), CancelOffer()]
-        out += _offers(both)
+    items = trade_items(game)
+    if items:
+        out += [NewOffer(), OfferToAll(), Propose(), Withdraw(), Accept(), Decline(), Counter()]
+        out += [kind(side, x) for kind in (OfferAdd, OfferRemove) for side in SIDES for x in items]
+        out += [kind(p) for kind in (OfferTo, TradeWith) for p in range(game.num_players)]
     return out
 
 
-@cache  # the games of a scenario have the same bundles: the same Offer objects serve them all
-def _offers(both: tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...]) -> tuple[Offer, ...]:
-    """Every offer of these bundles: the two sides hold nothing in common (cards, tokens)."""
-    holds = [frozenset(k for k, x in enumerate(v + t) if x) for _, v, t in both]
-    return tuple(Offer(give, get) for (give, _, _), gives in zip(both, holds)
-                 for (get, _, _), gets in zip(both, holds) if gives.isdisjoint(gets))
-
-
-# offers_by_give -> the memo of `TradeTables.offers_by_hand`, shared by the games that
-# have the same offers (the games of one scenario): the offers of a hand are the same in each
-_OFFER_MEMOS: dict[tuple, dict[tuple[tuple[int, ...], tuple[int, ...]], list[int]]] = {}
-MAX_OFFER_MEMOS = 64
-_LEGAL_MEMOS: dict[tuple, dict[tuple, list[int]]] = {}  # (offers_by_give, bank_id) -> legal_by_key
-CUT = "cut"  # first of a key by counts cut (`_legal_trades`): never equal to an exact one
-MAX_LEGAL = 10_000  # trade lists kept (a few hundred ids at most); past this the memo starts again
+_LEGAL_MEMOS: dict[tuple, dict[tuple, list[int]]] = {}  # (bank_id, new_offer) -> legal_by_key
+MAX_LEGAL_MEMOS = 64
+MAX_LEGAL = 10_000  # trade lists kept (a few dozen at most); past this the memo starts again
 
 
 @dataclass(frozen=True)
@@ -167,31 +200,31 @@ class TradeTables:
     harbors_placed: bool  # players place harbors (`harbor_at` changes in play)
     bank_id: tuple[tuple[int, ...], ...]  # [give][get] -> BankTrade id (-1 on the diagonal)
     bank_gets: tuple[tuple[int, ...], ...]  # [give] -> bank_id[give] but the diagonal: a bank with every resource
-    offer_ids: range  # the offers: one contiguous run of the action table
-    # per bundle given: (the cards it needs, the tokens it needs, the offer ids)
-    offers_by_give: tuple[tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...], tuple[int, ...]], ...]
-    offer_vectors: dict[int, tuple[tuple[int, ...], tuple[int, ...]]]  # offer id -> (give, get)
-    offer_tokens: dict[int, tuple[tuple[int, ...], tuple[int, ...]]]  # offers with tokens -> (give, get)
-    offers_per_turn: int
-    # the offers a hand (and the tokens held) can make, by (hand, tokens) each count cut
-    # to the most any offer gives (`card_caps`, `token_caps`): so few hands differ that
-    # the offers, most of the legal actions of a turn, are found once each, and kept for
-    # every game with the same offers (`_OFFER_MEMOS`)
-    card_caps: tuple[int, ...]
-    token_caps: tuple[int, ...]
-    key_caps: tuple[int, ...]  # card_caps, at least 1: a cut count tells none from some
-    offers_by_hand: dict[tuple[tuple[int, ...], tuple[int, ...]], list[int]]
-    # `_legal_trades` by what it depends on, shared like `offers_by_hand` by the games
-    # with the same trade actions (the same ids: `_LEGAL_MEMOS`)
+    # `_legal_trades` by what it depends on, shared by the games with the same trade
+    # actions (the same ids: `_LEGAL_MEMOS`)
     legal_by_key: dict[tuple, list[int]]
+    # domestic trade: the items a side may hold (`trade_items`), the first `resources`
+    # of them resource cards, the rest tokens (`item_token`: each one's token index)
+    items: tuple[str, ...]
+    resources: int
+    item_token: tuple[int, ...]
+    cards_in_game: int  # every resource card there is (the bank's start): others' cards are what is not in view
+    card_totals: tuple[int, ...]  # per resource
+    new_offer: int  # -1: no domestic trade
+    add: tuple[tuple[int, ...], tuple[int, ...]]  # [GIVE or GET][item] -> OfferAdd id
+    remove: tuple[tuple[int, ...], tuple[int, ...]]  # likewise OfferRemove
+    offer_to: tuple[int, ...]  # by seat
+    offer_to_all: int
+    propose: int
+    withdraw: int
     accept: int
     decline: int
-    cancel: int
+    counter: int
     trade_with: tuple[int, ...]  # by seat
 
     @classmethod
     def build(cls, game: Game) -> TradeTables:
-        rs, ids, acts, R = game.ruleset, game.action_id, game.actions, game.resources
+        rs, ids, R = game.ruleset, game.action_id, game.resources
         rate = 0
         for t in rs.trades.values():
             if t.give > 0:
@@ -201,30 +234,17 @@ class TradeTables:
             (t.give // max(t.get, 1), game.res_index[t.resource] if t.resource else -1)
             for t in game.table(HarborTables).types)
         spots = {c: h for c, h in enumerate(game.board.corner_harbor) if h >= 0}
-        offers = ids_of_kind(game, Offer)
-        both = bundles(game)
-        vector = {name: v for name, v, _ in both}
-        token_vector = {name: tv for name, _, tv in both}
-        by_give: dict[str, list[int]] = {}
-        for k in offers:
-            by_give.setdefault(acts[k].give, []).append(k)  # type: ignore[attr-defined]
-        domestic = rs.trades.get("domestic")
-        offers_by_give = tuple((tuple((r, n) for r, n in enumerate(vector[g]) if n),
-                                tuple((t, n) for t, n in enumerate(token_vector[g]) if n), tuple(ks))
-                               for g, ks in by_give.items())
-        memo = _OFFER_MEMOS.get(offers_by_give)
-        if memo is None:
-            if len(_OFFER_MEMOS) >= MAX_OFFER_MEMOS:
-                _OFFER_MEMOS.clear()
-            memo = _OFFER_MEMOS[offers_by_give] = {}
         bank_id = tuple(tuple(ids.get(BankTrade(r, g), -1) for g in R) for r in R)
-        caps = tuple(map(max, zip(*vector.values()))) or (0,) * len(R)
-        legal_key = (offers_by_give, bank_id)
+        items = trade_items(game)
+        token_index = game.table(SiteTables).token_index
+        new_offer = ids.get(NewOffer(), -1)
+        legal_key = (bank_id, new_offer)
         legal_memo = _LEGAL_MEMOS.get(legal_key)
         if legal_memo is None:
-            if len(_LEGAL_MEMOS) >= MAX_OFFER_MEMOS:
+            if len(_LEGAL_MEMOS) >= MAX_LEGAL_MEMOS:
                 _LEGAL_MEMOS.clear()
             legal_memo = _LEGAL_MEMOS[legal_key] = {}
+        seats = range(game.num_players)
         return cls(
             bank_rate=rate or NO_RATE,
             least_rate=min([rate or NO_RATE] + [r for r, _ in harbor_rates]),
@@ -236,46 +256,30 @@ class TradeTables:
             harbors_placed=any(game.table(HarborTables).supply),
             bank_id=bank_id,
             bank_gets=tuple(tuple(ids.get(BankTrade(r, g), -1) for g in R if g != r) for r in R),
-            offer_ids=offers,
-            offers_by_give=offers_by_give,
-            offer_vectors={k: (vector[acts[k].give], vector[acts[k].get])  # type: ignore[attr-defined]
-                           for k in offers},
-            offer_tokens={k: (token_vector[acts[k].give], token_vector[acts[k].get])  # type: ignore[attr-defined]
-                          for k in offers if any(token_vector[acts[k].give]) or  # type: ignore[attr-defined]
-                          any(token_vector[acts[k].get])},  # type: ignore[attr-defined]
-            offers_per_turn=domestic.offers_per_turn if domestic is not None else 0,
-            card_caps=caps,
-            key_caps=tuple(max(c, 1) for c in caps),
-            token_caps=tuple(map(max, zip(*token_vector.values()))) or
-            (0,) * len(game.table(SiteTables).token_names),
-            offers_by_hand=memo,
             legal_by_key=legal_memo,
+            items=items,
+            resources=len(R),
+            item_token=tuple(token_index[x] for x in items[len(R):]),
+            cards_in_game=sum(game.bank_start),
+            card_totals=tuple(game.bank_start),
+            new_offer=new_offer,
+            add=(tuple(ids.get(OfferAdd("give", x), -1) for x in items),
+                 tuple(ids.get(OfferAdd("get", x), -1) for x in items)),
+            remove=(tuple(ids.get(OfferRemove("give", x), -1) for x in items),
+                    tuple(ids.get(OfferRemove("get", x), -1) for x in items)),
+            offer_to=tuple(ids.get(OfferTo(p), -1) for p in seats),
+            offer_to_all=ids.get(OfferToAll(), -1),
+            propose=ids.get(Propose(), -1),
+            withdraw=ids.get(Withdraw(), -1),
             accept=ids.get(Accept(), -1),
             decline=ids.get(Decline(), -1),
-            cancel=ids.get(CancelOffer(), -1),
-            trade_with=tuple(ids[TradeWith(p)] for p in range(game.num_players)),
+            counter=ids.get(Counter(), -1),
+            trade_with=tuple(ids.get(TradeWith(p), -1) for p in seats),
         )
 
-    MAX_HANDS = 100_000  # hands whose offers are kept (many resources); past this the memo starts again
-
-    def offers_for(self, hand: list[int], held: list[int]) -> list[int]:
-        """The offer ids whose given side `hand` and `held` (tokens) can pay, ascending
-        (never edit the list)."""
-        memo = self.offers_by_hand
-        exact = (tuple(hand), tuple(held))
-        out = memo.get(exact)
-        if out is None:  # a hand not seen yet: maybe one with the same counts, cut
-            cut = (tuple(map(min, hand, self.card_caps)), tuple(map(min, held, self.token_caps)))
-            out = memo.get(cut)
-            if out is None:
-                out = []
-                for need, need_tokens, ids in self.offers_by_give:
-                    if all(hand[r] >= n for r, n in need) and all(held[x] >= n for x, n in need_tokens):
-                        out += ids
-            if len(memo) >= self.MAX_HANDS:
-                memo.clear()
-            memo[exact] = memo[cut] = out
-        return out
+    def item_of(self, act: Any) -> tuple[int, int]:
+        """(side, item index) of an OfferAdd or OfferRemove."""
+        return SIDES.index(act.side), self.items.index(act.item)
 
 
 def trade_rate(s: State, p: int, r: int) -> int:
@@ -323,58 +327,196 @@ def _rates(s: State, t: TradeTables, corners: set[int]) -> tuple[int, ...]:
     return rates
 
 
+# ---- what a seat holds, and what the others hold ------------------------------------------
+
+
+def holding(s: State, t: TradeTables, p: int) -> list[int]:
+    """Per item, what player p holds: resource cards, then the tokens traded."""
+    held = s.tokens_held[p]
+    return s.hands[p] + [held[x] for x in t.item_token]
+
+
+def others_hold(s: State, t: TradeTables, p: int) -> list[int]:
+    """Per item, what the players other than p hold in all: for resource cards, what
+    neither the bank nor p's hand holds, for tokens the others' own (both in view of
+    everyone, so a draft bounded by it tells nobody anything)."""
+    hand = s.hands[p]
+    out = [total - b - h for total, b, h in zip(t.card_totals, s.bank, hand)]
+    for x in t.item_token:
+        out.append(sum(row[x] for q, row in enumerate(s.tokens_held) if q != p))
+    return out
+
+
+def _can_offer(s: State, t: TradeTables, p: int) -> bool:
+    """Whether p could make some offer: holds an item, and the others one of another
+    kind (not a token for a token)."""
+    hand = s.hands[p]
+    if not t.item_token:  # resource cards only (the base game): a few sums, no lists
+        held = sum(hand)
+        if not held:
+            return False
+        others = t.cards_in_game - sum(s.bank) - held
+        if others <= 0:
+            return False
+        if len(hand) - hand.count(0) > 1:
+            return True  # two kinds held: the others hold some kind other than one of them
+        r = next(k for k, n in enumerate(hand) if n)
+        return others > t.card_totals[r] - s.bank[r] - hand[r]
+    R = t.resources
+    mine = [i for i, n in enumerate(holding(s, t, p)) if n]
+    theirs = [j for j, n in enumerate(others_hold(s, t, p)) if n]
+    if not mine or not theirs:
+        return False
+    if mine[0] < R and (len(theirs) > 1 or len(mine) > 1 or mine[0] != theirs[0]):
+        return True  # a card for another kind (a token or a card): a resource is held
+    return theirs[0] < R and (len(theirs) > 1 or theirs[0] != mine[0])  # tokens only held: a card for them
+
+
+# ---- drafts: the terms of an offer being composed ---------------------------------------------
+
+
+def _draft_legal(s: State, t: TradeTables, p: int, give: list[int], get: list[int], to: int,
+                 turned: tuple[list[int], list[int]] | None) -> list[int]:
+    """The steps p may take on a draft: `turned` is the offer a counter answers, turned
+    round (None: p's own offer, which names its partner)."""
+    mine, theirs = holding(s, t, p), others_hold(s, t, p)
+    R = t.resources
+    token_given, token_got = any(give[R:]), any(get[R:])
+    add_give, add_get = t.add
+    out: list[int] = []
+    for i, (g, x, have, there) in enumerate(zip(give, get, mine, theirs)):
+        token = i >= R
+        if g < have and not x and not (token and token_got):
+            out.append(add_give[i])
+        if x < there and not g and not (token and token_given):
+            out.append(add_get[i])
+        if g:
+            out.append(t.remove[GIVE][i])
+        if x:
+            out.append(t.remove[GET][i])
+    if turned is None:
+        out += [t.offer_to[q] for q in range(s.game.num_players) if q != p and q != to]
+        if to >= 0:
+            out.append(t.offer_to_all)
+    if not _draft_refusal(s, t, p, give, get, to, turned, mine, theirs):
+        out.append(t.propose)
+    out.append(t.withdraw)
+    return out
+
+
+def _draft_refusal(s: State, t: TradeTables, p: int, give: list[int], get: list[int], to: int,
+                   turned: tuple[list[int], list[int]] | None, mine: list[int], theirs: list[int]) -> str:
+    """Why the draft may not be proposed now ("" if it may)."""
+    if not any(give) or not any(get):
+        return "an offer gives something and gets something: cards are never given away"
+    if any(g > h for g, h in zip(give, mine)):
+        return "it gives more than its composer holds"
+    if any(x > h for x, h in zip(get, theirs)):
+        return "it asks for more than the others hold"
+    if turned is not None:
+        if give == turned[0] and get == turned[1]:
+            return "a counter-offer on the offer's own terms is an acceptance: accept it"
+    elif declined(s, t, p, give, get, to):
+        return "every player it asks declined it this turn"
+    return ""
+
+
+def _asked(s: State, p: int, to: int) -> list[int]:
+    """Who answers p's offer, in order: the partner, or the others from p's left."""
+    n = s.game.num_players
+    return [to] if to >= 0 else [(p + k) % n for k in range(1, n)]
+
+
+def declined(s: State, t: TradeTables, p: int, give: list[int], get: list[int], to: int) -> bool:
+    """Every player an offer of these terms would ask declined them this turn."""
+    want = 0
+    for q in _asked(s, p, to):
+        want |= 1 << q
+    n = len(give)
+    for row in s.offers_declined:
+        if row[0] == p and row[2:2 + n] == give and row[2 + n:] == get:
+            want &= ~row[1]
+    return not want
+
+
+def _edit(t: TradeTables, give: list[int], get: list[int], act: Action) -> None:
+    """Apply OfferAdd or OfferRemove to a draft's sides."""
+    side, i = t.item_of(act)
+    (give if side == GIVE else get)[i] += 1 if isinstance(act, OfferAdd) else -1
+
+
+def _step_refusal(s: State, t: TradeTables, p: int, give: list[int], get: list[int], to: int,
+                  turned: tuple[list[int], list[int]] | None, act: Action) -> IllegalAction:
+    """Why a step on a draft is refused (it is not among `_draft_legal`)."""
+    text = s.game.action_to_string(s.game.action_id[act])
+    mine, theirs = holding(s, t, p), others_hold(s, t, p)
+    if isinstance(act, (OfferAdd, OfferRemove)):
+        side, i = t.item_of(act)
+        ours, other = (give, get) if side == GIVE else (get, give)
+        item = t.items[i]
+        if isinstance(act, OfferRemove):
+            return IllegalAction("action/not_legal", f"{text}: no {item} on that side")
+        if other[i]:
+            return IllegalAction("action/not_legal", f"{text}: {item} is on the other side; "
+                                 "a trade never swaps a kind for itself")
+        if i >= t.resources and any(other[t.resources:]):
+            return IllegalAction("action/not_legal", f"{text}: tokens are already on the other side; "
+                                 "tokens are never traded for tokens")
+        if side == GIVE:
+            return IllegalAction("action/cannot_afford", f"{text}: you hold {mine[i]} {item}, "
+                                 f"all of it on the offer already" if mine[i] else f"{text}: you hold no {item}")
+        return IllegalAction("action/not_legal", f"{text}: the other players hold {theirs[i]} {item} in all")
+    if isinstance(act, (OfferTo, OfferToAll)):
+        if turned is not None:
+            return IllegalAction("action/not_legal", f"{text}: a counter-offer goes to the proposer")
+        return IllegalAction("action/invalid_target", f"{text}: not another player, or already the partner")
+    if isinstance(act, Propose):
+        why = _draft_refusal(s, t, p, give, get, to, turned, mine, theirs)
+        return IllegalAction("action/not_legal", f"{text}: {why}")
+    return IllegalAction("action/not_legal", f"{text}: the offer is being composed")
+
+
 # ---- the `trade` activity -------------------------------------------------------------------
 
 
 def _legal_trades(s: State, p: int, names: frozenset[str] | None) -> list[int]:
-    """The bank trades and offers player p may make now. They depend on few things, and
-    are kept by them (`TradeTables.legal_by_key`): the hand and tokens, the rates, which
-    resources the bank has (when it lacks one), whether p may still offer; the offers
-    every other player declined this turn are taken out afterwards. A hand not seen yet
-    is looked up again as the list sees it: which resources p has enough of for the
-    bank at those rates, and each count cut to the most an offer gives (`key_caps`), so
-    few of those differ that a list is worked out once per scenario, not once per hand."""
+    """The bank trades and the new offer player p may make now. The bank trades depend
+    on which resources p holds enough of at p's rates, and on which resources the bank
+    has (when it lacks one): the list is kept by those (`TradeTables.legal_by_key`), so
+    it is worked out a few dozen times per scenario, not once per hand."""
     t = s.game.table(TradeTables)
     hand = s.hands[p]
     bank = s.bank
     rates = trade_rates(s, p, t) if (names is None or "bank" in names) and hand and \
         max(hand) >= t.least_rate else None
-    domestic = (names is None or "domestic" in names) and s.offers_made < t.offers_per_turn
-    held = s.tokens_held[p]
+    offer = t.new_offer >= 0 and (names is None or "domestic" in names) and _can_offer(s, t, p)
     lacks = None if rates is None or 0 not in bank else tuple(map(bool, bank))
-    key = (names, tuple(hand), tuple(held), rates, lacks, domestic)
+    key = (None if rates is None else tuple(map(ge, hand, rates)), lacks, offer)
     memo = t.legal_by_key
     out = memo.get(key)
     if out is None:
-        # (a count at least the rate, its cut count above 0: `n and n >= rates[r]` below)
-        cut = (CUT, names, tuple(map(min, hand, t.key_caps)), tuple(map(min, held, t.token_caps)),
-               None if rates is None else tuple(map(ge, hand, rates)), lacks, domestic)
-        out = memo.get(cut)
-        if out is None:
-            out = _trades_for(t, hand, held, rates, bank, domestic)
+        out = _trades_for(t, key[0], bank)
+        if offer:
+            out.append(t.new_offer)  # (after every bank trade: "new_offer" sorts after "bank_trade")
         if len(memo) >= MAX_LEGAL:
             memo.clear()
-        memo[key] = memo[cut] = out
-    declined = s.offers_declined
-    return [k for k in out if k not in declined] if declined and domestic else out  # (kept: never edited)
+        memo[key] = out
+    return out  # (kept: never edited)
 
 
-def _trades_for(t: TradeTables, hand: list[int], held: list[int], rates: tuple[int, ...] | None,
-                bank: list[int], domestic: bool) -> list[int]:
-    """The bank trades (at these rates, None: none) and offers (if `domestic`) of a hand."""
+def _trades_for(t: TradeTables, enough: tuple[bool, ...] | None, bank: list[int]) -> list[int]:
+    """The bank trades of the resources a hand holds `enough` of (None: none), ascending."""
     out: list[int] = []
-    if rates is not None:
+    if enough is not None:
         every = 0 not in bank  # (as a rule: then each give gets every other resource)
-        for r, n in enumerate(hand):
-            if n and n >= rates[r]:
+        for r, ok in enumerate(enough):
+            if ok:
                 if every:
                     out += t.bank_gets[r]
                 else:
                     ids = t.bank_id[r]
                     out += [ids[x] for x, left in enumerate(bank) if left and x != r]
-    if domestic:
-        out += t.offers_for(hand, held)
-    out.sort()  # (once per list kept: ascending, the turn's sort of its joined lists has least to do)
+    out.sort()
     return out
 
 
@@ -389,91 +531,311 @@ def _apply_bank_trade(s: State, p: int, act: BankTrade) -> None:
     s.emit("traded", {"player": p})
 
 
-def _apply_offer(s: State, p: int, act: Offer) -> None:
-    n = s.game.num_players
-    s.offers_made += 1
-    s.push(Offering(p, s.game.action_id[act], [(p + k) % n for k in range(1, n)], []))
+def _apply_new_offer(s: State, p: int, act: NewOffer) -> None:
+    n = len(s.game.table(TradeTables).items)
+    s.push(Composing(p, [0] * n, [0] * n, -1))
 
 
 def _refusal(s: State, p: int, act: Action) -> IllegalAction:
-    t = s.game.table(TradeTables)
-    aid = s.game.action_id[act]
-    text = s.game.action_to_string(aid)
-    if isinstance(act, Offer):
-        if s.offers_made >= t.offers_per_turn:
-            return IllegalAction("action/not_legal", f"{text}: at most {t.offers_per_turn} offers a turn")
-        if aid in s.offers_declined:
-            return IllegalAction("action/not_legal", f"{text}: every other player declined it this turn")
+    text = s.game.action_to_string(s.game.action_id[act])
+    if isinstance(act, NewOffer):
+        return IllegalAction("action/cannot_afford", f"{text}: nothing you hold could be traded "
+                             "for anything the others hold")
     return IllegalAction("action/cannot_afford", f"{text}: cannot afford it")
 
 
 TRADE = activity(Activity(
     "trade", "trade with the bank (`trade bank`) and offer trades to the others (`trade domestic`)",
-    _legal_trades, {BankTrade: _apply_bank_trade, Offer: _apply_offer}, names="trade",
+    _legal_trades, {BankTrade: _apply_bank_trade, NewOffer: _apply_new_offer}, names="trade",
     subject=lambda game, act: "bank" if isinstance(act, BankTrade) else "domestic",
     refusal=_refusal))
 
 
+# ---- the prompts --------------------------------------------------------------------------------
+
+
+def _vector_ok(game: Game, v: Any, n: int) -> bool:
+    return isinstance(v, list) and len(v) == n and all(isinstance(x, int) and 0 <= x <= 10**6 for x in v)
+
+
+def _sides_ok(game: Game, give: list[int], get: list[int]) -> str:
+    t = game.table(TradeTables)
+    n, R = len(t.items), t.resources
+    if not t.items or not _vector_ok(game, give, n) or not _vector_ok(game, get, n):
+        return f"give and get must be {n} counts each (the items a domestic trade holds)"
+    if any(a and b for a, b in zip(give, get)) or (any(give[R:]) and any(get[R:])):
+        return "an item on both sides, or tokens on both sides"
+    return ""
+
+
+@dataclass
+class Composing(Prompt):
+    """`player` composes an offer (`give`, `get`: counts per item of `TradeTables.items`;
+    `to`: the partner, -1 for every other player). Only the composer sees the draft."""
+
+    KIND: ClassVar[str] = "composing"
+    player: int
+    give: list[int]
+    get: list[int]
+    to: int
+
+    def check(self, game: Game) -> str:
+        if not seats_ok(game, self.player) or not -1 <= self.to < game.num_players or self.to == self.player:
+            return "player must be a seat and to another seat or -1"
+        return _sides_ok(game, self.give, self.get) or super().check(game)
+
+    def actor(self, s: State) -> int:
+        return self.player
+
+    def legal(self, s: State) -> list[int]:
+        return _draft_legal(s, s.game.table(TradeTables), self.player, self.give, self.get, self.to, None)
+
+    def apply(self, s: State, act: Action) -> None:
+        t = s.game.table(TradeTables)
+        kind = type(act)
+        if kind is OfferAdd or kind is OfferRemove:
+            _edit(t, self.give, self.get, act)
+        elif kind is OfferTo:
+            self.to = act.player  # type: ignore[attr-defined]
+        elif kind is OfferToAll:
+            self.to = -1
+        elif kind is Withdraw:
+            s.pending.pop()
+        else:
+            assert kind is Propose
+            s.pending.pop()
+            s.offers_made += 1
+            s.push(Offering(self.player, self.to, self.give, self.get, _asked(s, self.player, self.to),
+                            [], [], [], []))
+
+    def refusal(self, s: State, act: Action) -> IllegalAction | None:
+        return _step_refusal(s, s.game.table(TradeTables), self.player, self.give, self.get, self.to, None, act)
+
+    def seen_by(self, player: int) -> dict:
+        out = self.to_json()
+        if player != self.player:  # a draft is its composer's secret: it tells what they hold
+            out["give"] = out["get"] = out["to"] = None
+        return out
+
+
 @dataclass
 class Offering(Prompt):
-    """A domestic offer by `proposer` (`offer`: its action id): the players in `asked`
-    answer first to last; `accepted` lists those willing. Then the proposer picks."""
+    """A proposed offer (public): `proposer` gives `give` for `get`, to `to` (-1: every
+    other player). The players in `asked` answer first to last; `accepted` and
+    `declined` list the answers, `counters` the counter-offers ([player, *give, *get],
+    from the counter's proposer's side). While the first asked composes a counter,
+    `draft` holds it ([*give, *get]; [] otherwise), seen by that player alone. Once
+    all have answered the proposer picks (`TradeWith`) or withdraws; an offer nobody
+    took up lapses, and is not made again this turn."""
 
     KIND: ClassVar[str] = "offer"
     proposer: int
-    offer: int
+    to: int
+    give: list[int]
+    get: list[int]
     asked: list[int]
     accepted: list[int]
+    declined: list[int]
+    counters: list[list[int]]
+    draft: list[int]
 
     def check(self, game: Game) -> str:
-        if not seats_ok(game, self.proposer, *self.asked, *self.accepted) or \
-                self.offer not in game.table(TradeTables).offer_vectors:
-            return "not a proposer, an offer and players"
-        return super().check(game)
+        n = len(game.table(TradeTables).items)
+        answered = self.accepted + self.declined + [c[0] for c in self.counters if c]
+        seats = self.asked + answered
+        if not seats_ok(game, self.proposer, *seats) or self.proposer in seats or len(set(seats)) != len(seats) \
+                or not -1 <= self.to < game.num_players or self.to == self.proposer:
+            return "proposer, to and the players asked and answering must be distinct seats"
+        if not all(len(c) == 1 + 2 * n for c in self.counters) or (self.draft and (
+                len(self.draft) != 2 * n or not self.asked)):
+            return "counters must be [player, *give, *get] and a draft [*give, *get] of the first asked"
+        why = _sides_ok(game, self.give, self.get)
+        for c in self.counters:
+            why = why or _sides_ok(game, c[1:1 + n], c[1 + n:])
+        if self.draft:
+            why = why or _sides_ok(game, self.draft[:n], self.draft[n:])
+        if not why and not (any(self.give) and any(self.get)):
+            why = "an offer gives something and gets something"
+        return why or super().check(game)
 
     def step(self, s: State) -> bool:
-        if self.asked or self.accepted:
+        if self.asked or self.accepted or self.counters:
             return False
         s.pending.pop()  # everyone declined: the offer lapses, not to be made again this turn
-        s.offers_declined.append(self.offer)
+        mask = 0
+        for q in self.declined:
+            mask |= 1 << q
+        s.offers_declined.append([self.proposer, mask] + self.give + self.get)
         return True
 
     def actor(self, s: State) -> int:
         return self.asked[0] if self.asked else self.proposer
 
+    def _turned(self) -> tuple[list[int], list[int]]:
+        """The offer from an answerer's side: what it would give, and get."""
+        return self.get, self.give
+
     def legal(self, s: State) -> list[int]:
         t = s.game.table(TradeTables)
+        n = len(t.items)
         if self.asked:
-            want = t.offer_vectors[self.offer][1]
-            hand = s.hands[self.asked[0]]
-            out = [t.decline]
-            tokens = t.offer_tokens.get(self.offer)
-            if all(h >= v for h, v in zip(hand, want)) and (
-                    tokens is None or all(h >= v for h, v in zip(s.tokens_held[self.asked[0]], tokens[1]))):
+            q = self.asked[0]
+            if self.draft:
+                return _draft_legal(s, t, q, self.draft[:n], self.draft[n:], self.proposer, self._turned())
+            mine = holding(s, t, q)
+            out = [t.decline, t.counter] if any(mine) else [t.decline]
+            if all(h >= x for h, x in zip(mine, self.get)):
                 out.append(t.accept)
             return out
-        return [t.cancel] + [t.trade_with[q] for q in self.accepted]
+        out = [t.withdraw]
+        mine = holding(s, t, self.proposer)
+        for q, give, get in self._terms():
+            theirs = holding(s, t, q)
+            if all(h >= x for h, x in zip(mine, give)) and all(h >= x for h, x in zip(theirs, get)):
+                out.append(t.trade_with[q])
+        return out
+
+    def _terms(self) -> list[tuple[int, list[int], list[int]]]:
+        """(player, what the proposer gives, what it gets) of each acceptance and counter."""
+        n = len(self.give)
+        out = [(q, self.give, self.get) for q in self.accepted]
+        out += [(c[0], c[1 + n:], c[1:1 + n]) for c in self.counters]
+        return out
 
     def apply(self, s: State, act: Action) -> None:
+        t = s.game.table(TradeTables)
         kind = type(act)
+        n = len(t.items)
+        if self.draft:  # the first asked composes a counter
+            if kind is Propose:
+                self.counters.append([self.asked.pop(0)] + self.draft)
+                self.draft = []
+            elif kind is Withdraw:
+                self.declined.append(self.asked.pop(0))
+                self.draft = []
+            else:
+                give, get = self.draft[:n], self.draft[n:]
+                _edit(t, give, get, act)
+                self.draft = give + get
+            return
         if kind is Accept:
             self.accepted.append(self.asked.pop(0))
         elif kind is Decline:
-            self.asked.pop(0)
-        elif kind is CancelOffer:
+            self.declined.append(self.asked.pop(0))
+        elif kind is Counter:  # the offer turned round, with what the answerer holds of what it asks
+            mine = holding(s, t, self.asked[0])
+            self.draft = [min(x, h) for x, h in zip(self.get, mine)] + self.give
+        elif kind is Withdraw:
             s.pending.pop()
         else:
             assert isinstance(act, TradeWith)
             s.pending.pop()
-            give, get = s.game.table(TradeTables).offer_vectors[self.offer]
-            mine, theirs = s.hands[self.proposer], s.hands[act.player]
-            for r, (x, y) in enumerate(zip(give, get)):
-                mine[r] += y - x
-                theirs[r] += x - y
-            tokens = s.game.table(TradeTables).offer_tokens.get(self.offer)
-            if tokens is not None:  # tokens change hands with the cards
-                mine, theirs = s.tokens_held[self.proposer], s.tokens_held[act.player]
-                for x, (a, b) in enumerate(zip(*tokens)):
-                    mine[x] += b - a
-                    theirs[x] += a - b
+            give, get = next((g, x) for q, g, x in self._terms() if q == act.player)
+            _exchange(s, t, self.proposer, act.player, give, get)
             s.emit("traded", {"player": self.proposer})
+
+    def refusal(self, s: State, act: Action) -> IllegalAction | None:
+        t = s.game.table(TradeTables)
+        n = len(t.items)
+        text = s.game.action_to_string(s.game.action_id[act])
+        if self.asked and self.draft:
+            return _step_refusal(s, t, self.asked[0], self.draft[:n], self.draft[n:], self.proposer,
+                                 self._turned(), act)
+        if self.asked and isinstance(act, Accept):
+            return IllegalAction("action/cannot_afford", f"{text}: you do not hold what the offer asks")
+        if not self.asked and isinstance(act, TradeWith):
+            if not any(q == act.player for q, _, _ in self._terms()):
+                return IllegalAction("action/not_legal", f"{text}: that player took up no offer")
+            return IllegalAction("action/cannot_afford", f"{text}: you do not hold what that counter-offer asks")
+        return None
+
+    def seen_by(self, player: int) -> dict:
+        out = self.to_json()
+        if not (self.asked and self.asked[0] == player):  # a counter is its composer's secret till proposed
+            out["draft"] = None
+        return out
+
+
+def _exchange(s: State, t: TradeTables, p: int, q: int, give: list[int], get: list[int]) -> None:
+    """p gives `give` to q and gets `get` from q: resource cards and tokens."""
+    R = t.resources
+    mine, theirs = s.hands[p], s.hands[q]
+    for r in range(R):
+        mine[r] += get[r] - give[r]
+        theirs[r] += give[r] - get[r]
+    mine, theirs = s.tokens_held[p], s.tokens_held[q]
+    for k, x in enumerate(t.item_token):
+        mine[x] += get[R + k] - give[R + k]
+        theirs[x] += give[R + k] - get[R + k]
+
+
+# ---- what a seat sees of the trade -----------------------------------------------------------
+
+
+def _named(t: TradeTables, counts: list[int]) -> dict[str, int]:
+    return {x: n for x, n in zip(t.items, counts) if n}
+
+
+def trade_view(s: State, player: int) -> dict[str, Any]:
+    """The trade as `player` sees it, items by name: `offer` (the public offer, its
+    answers and counter-offers, or None) and `draft` (the player's own draft, of an
+    offer or a counter, or None); another's draft is never shown."""
+    t = s.game.table(TradeTables)
+    n = len(t.items)
+    offer: dict[str, Any] | None = None
+    draft: dict[str, Any] | None = None
+    for prompt in s.pending:
+        if isinstance(prompt, Offering):
+            offer = {"proposer": prompt.proposer, "to": prompt.to, "give": _named(t, prompt.give),
+                     "get": _named(t, prompt.get), "asked": list(prompt.asked),
+                     "accepted": list(prompt.accepted), "declined": list(prompt.declined),
+                     "counters": [{"player": c[0], "give": _named(t, c[1:1 + n]), "get": _named(t, c[1 + n:])}
+                                  for c in prompt.counters]}
+            if prompt.draft and prompt.asked[0] == player:
+                draft = {"player": player, "to": prompt.proposer, "counter": True,
+                         "give": _named(t, prompt.draft[:n]), "get": _named(t, prompt.draft[n:])}
+        elif isinstance(prompt, Composing) and prompt.player == player:
+            draft = {"player": player, "to": prompt.to, "counter": False,
+                     "give": _named(t, prompt.give), "get": _named(t, prompt.get)}
+    return {"offer": offer, "draft": draft}
+
+
+def observed(game: Game) -> list[tuple[str, int]]:
+    """The Observer's slices for the trade (engine/observer.py), sizes for this game."""
+    t = game.table(TradeTables)
+    n, p = len(t.items), game.num_players
+    if not n:
+        return []
+    return [("offer_by", p), ("offer_to", p), ("offer_give", n), ("offer_get", n), ("offer_answers", 3 * p),
+            ("offer_counters", 2 * n * p), ("draft_give", n), ("draft_get", n), ("draft_to", p)]
+
+
+def observed_values(game: Game, seen: dict[str, Any], player: int) -> dict[str, list[float]]:
+    """The values of `observed`'s slices, from what `player` sees (`trade_view`)."""
+    t = game.table(TradeTables)
+    if not t.items:
+        return {}
+    n, p = len(t.items), game.num_players
+    out: dict[str, list[float]] = {}
+
+    def counts(named: dict[str, int]) -> list[float]:
+        return [float(named.get(x, 0)) for x in t.items]
+
+    offer, draft = seen["offer"], seen["draft"]
+    if offer is not None:
+        out["offer_by"] = [float(q == offer["proposer"]) for q in range(p)]
+        out["offer_to"] = [float(q == offer["to"] or (offer["to"] < 0 and q != offer["proposer"])) for q in range(p)]
+        out["offer_give"], out["offer_get"] = counts(offer["give"]), counts(offer["get"])
+        answers = [0.0] * (3 * p)
+        for k, key in enumerate(("accepted", "declined")):
+            for q in offer[key]:
+                answers[3 * q + k] = 1.0
+        counters = [0.0] * (2 * n * p)
+        for c in offer["counters"]:
+            answers[3 * c["player"] + 2] = 1.0
+            counters[2 * n * c["player"]:2 * n * (c["player"] + 1)] = counts(c["give"]) + counts(c["get"])
+        out["offer_answers"], out["offer_counters"] = answers, counters
+    if draft is not None:
+        out["draft_give"], out["draft_get"] = counts(draft["give"]), counts(draft["get"])
+        out["draft_to"] = [float(q == draft["to"] or (draft["to"] < 0 and q != player)) for q in range(p)]
+    return out

@@ -8,19 +8,24 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
+from catandsl.engine.actions import OfferAdd, OfferRemove
+
 # Headings for the engine's own action kinds (the kinds are the engine's, never a
 # scenario's); any other kind is headed by its name.
 TITLES = {
     "roll_dice": "Roll", "end_turn": "End turn", "build": "Build", "buy_card": "Buy", "play_card": "Play a card",
-    "bank_trade": "Trade with the bank", "offer": "Offer a trade", "accept": "Answer the offer",
-    "decline": "Answer the offer", "trade_with": "Trade with", "cancel_offer": "Withdraw the offer",
+    "bank_trade": "Trade with the bank", "new_offer": "Offer a trade to the others",
+    "offer_add:give": "Your offer gives", "offer_add:get": "Your offer asks for", "offer_remove": "Take off the offer",
+    "offer_to": "Offer it to", "propose": "The offer", "accept": "Answer the offer", "trade_with": "Trade with",
     "discard": "Discard", "move": "Move", "steal": "Rob", "take": "Take", "choose_resource": "Choose a resource",
     "choose_player": "Choose a player", "pass": "Pass", "take_action": "Actions", "build_stage": "Build a stage",
     "pick_up": "Pick up", "put_down": "Put down", "travel": "Travel", "build_for": "Build for",
     "place_harbor": "Place a harbor", "damage": "Damage",
 }
-# kinds shown together under one heading (an offer's two answers)
-SAME_GROUP = {"decline": "accept"}
+# kinds shown together under one heading (an offer's answers, a draft's partner, its end)
+SAME_GROUP = {"decline": "accept", "counter": "accept", "offer_to_all": "offer_to", "withdraw": "propose"}
+# kinds shown under one heading per value of a field (an item to give, or to get)
+SPLIT_BY = {"offer_add": "side"}
 SEAT_FIELDS = ("player", "seat")
 
 
@@ -36,6 +41,12 @@ def action_label(game, aid: int) -> str:
     a = game.actions[aid]
     if game.action_site(a) is not None:
         return game.action_to_string(aid)
+    if isinstance(a, OfferAdd):  # under "Your offer gives" / "asks for"
+        return a.item
+    if isinstance(a, OfferRemove):
+        return f"{a.item} from {a.side}"
+    if a.KIND == "offer_to_all":
+        return "everyone"
     values = []
     for f in fields(a):
         v = getattr(a, f.name)
@@ -63,9 +74,11 @@ def offers(state, seat: int) -> dict[str, Any]:
         key = SAME_GROUP.get(a.KIND, a.KIND)
         if key == "build" and where is not None:  # one group per piece: "Build road"
             key = f"build:{getattr(a, 'piece', '')}"
+        elif key in SPLIT_BY:
+            key = f"{key}:{getattr(a, SPLIT_BY[key])}"
         group = groups.get(key)
         if group is None:
-            title = TITLES.get(key.partition(":")[0], key.replace("_", " "))
+            title = TITLES.get(key, TITLES.get(key.partition(":")[0], key.replace("_", " ")))
             if key.startswith("build:"):
                 title = f"Build {key.partition(':')[2]}"
             group = groups[key] = {"kind": key, "title": title, "actions": []}

@@ -37,6 +37,7 @@ BOT_MOVES = 2_000  # bots' moves and chance outcomes one request plays (a round 
 LOG_SHOWN = 300  # log lines the page gets
 log = logging.getLogger("catandsl.studio")
 SAVE_FORMAT = "catandsl-studio-game"
+DRAFT_STEPS = frozenset(("offer_add", "offer_remove", "offer_to", "offer_to_all"))  # the log hides others' drafts
 SAVE_VERSION = 1
 
 SAVE_SCHEMA = {
@@ -234,7 +235,7 @@ class Table:
         who = s.current_player()
         from catandsl.players.base import log_lines
 
-        lines = log_lines(self.entries)
+        lines = log_lines(self.public_entries())
         status = self._status(who)
         return {
             "id": self.id, "ref": self.entry.ref, "title": self.scenario.title, "seat": self.seat,
@@ -244,9 +245,15 @@ class Table:
             "status": status, "players": players, "bank": dict(zip(g.resources, s.bank)),
             "victory": g.victory, "offers": on_offer, "stopped": self.stopped, "notice": self.notice,
             "bots_moving": self.bots_moving,
+            "trade": seen["trade"],
             "log": lines[-LOG_SHOWN:], "log_length": len(lines), "actions_applied": len(self.actions),
             "svg": with_sites(render_state(g, s, title=self.scenario.title), self.layer, targets),
         }
+
+    def public_entries(self) -> list[dict]:
+        """The log without another seat's steps on a draft of an offer (a draft is its
+        composer's secret till proposed: its items tell what the composer holds)."""
+        return [e for e in self.entries if e.get("kind") not in DRAFT_STEPS or e.get("seat") == self.seat]
 
     def _status(self, who: int) -> str:
         from catandsl.studio.offers import seat_label

@@ -169,8 +169,12 @@ def test_a_domestic_trade_shows_both_sides(uniform):
         assert hand(game, after, other) - hand(game, before, other) == amounts(m.group(1))
         trades += 1
     assert trades > 0
-    offers = [e["text"] for e in entries if e["kind"] == "offer"]
-    assert offers and all(re.match(r"^offers \d \w+(, \d \w+)* for \d \w+(, \d \w+)*$", t) for t in offers)
+    terms = r"\d \w+(, \d \w+)* for \d \w+(, \d \w+)*"
+    offers = [e["text"] for e in entries if e["kind"] == "propose"]
+    assert any(t.startswith("offers ") for t in offers) and any(t.startswith("counters ") for t in offers)
+    assert all(re.match(rf"^(offers {terms} to (everyone|P\d)|counters with {terms})$", t) for t in offers), offers
+    steps = [e["text"] for e in entries if e["kind"] in ("offer_add", "offer_remove")]
+    assert steps and all(re.match(r"^(adds 1 \w+ to|takes 1 \w+ off) (give|get)$", t) for t in steps)
 
 
 def test_a_card_draw_names_the_buyer_and_the_card(greedy):

@@ -94,3 +94,27 @@ def test_points_awards_and_the_prompt_as_the_game_goes(base):
         game = _row(f, x, "game", 0)
         assert game[f"prompt={type(s.top()).KIND}"] == 1.0
         assert game.get("to_act", 0.0) == (1.0 if s.current_player() == seat else 0.0)
+
+
+def test_an_offer_its_answers_and_ones_own_draft_from_each_side(base):
+    """The `offer` and `trade` blocks: the proposed offer and each seat's answer, seen
+    alike by all; a draft, by its composer alone."""
+    from catandsl.engine.actions import action_from_json
+
+    f = FeatureObserver(Observer(base))
+    s = catandsl.position(base).hand(0, brick=2).hand(1, ore=1).hand(2, ore=1).turn(0, rolled=True).state()
+    for a in ({"kind": "new_offer"}, {"kind": "offer_add", "side": "give", "item": "brick"},
+              {"kind": "offer_add", "side": "get", "item": "ore"}):
+        s.apply_action(action_from_json(a))
+    assert _row(f, f.tensor(s, 0), "offer", 0) == {"draft_give=brick": 1.0, "draft_get=ore": 1.0}
+    assert _row(f, f.tensor(s, 0), "trade", 1) == {"draft_to": 1.0} == _row(f, f.tensor(s, 0), "trade", 2)
+    assert not _row(f, f.tensor(s, 1), "offer", 0) and not _row(f, f.tensor(s, 1), "trade", 2)  # not its draft
+    for a in ({"kind": "propose"}, {"kind": "accept"}):
+        s.apply_action(action_from_json(a))
+    for seat in range(3):  # seat 2 is to answer; the rows are seats from the viewer's side
+        x = f.tensor(s, seat)
+        assert _row(f, x, "offer", 0) == {"give=brick": 1.0, "get=ore": 1.0}
+        assert _row(f, x, "trade", (0 - seat) % 3) == {"proposer": 1.0}
+        assert _row(f, x, "trade", (1 - seat) % 3) == {"asked": 1.0, "accepted": 1.0}
+        assert _row(f, x, "trade", (2 - seat) % 3) == {"asked": 1.0}
+    assert "trade[+1].counter_give=ore" in f.names and f.blocks["trade"].rows == 3

@@ -189,6 +189,34 @@ def test_a_game_position_queries_and_restore_through_the_protocol():
     assert ask(ses, {"call": "status", "state": s})["error"]["code"] == "protocol/unknown_handle"
 
 
+def test_a_trade_composed_through_the_protocol_in_json_actions():
+    """An offer composed by JSON actions, one item each; the others' observations show
+    no draft until it is proposed, then the offer by name; a refused step says why."""
+    ses = Session()
+    g = ok(ses, {"call": "new_game", "scenario": "base", "players": 3, "seed": 4})
+    s = ok(ses, {"call": "position", "game": g["game"], "edits": [
+        {"op": "hand", "seat": 0, "resources": {"brick": 3}}, {"op": "hand", "seat": 1, "resources": {"ore": 1}},
+        {"op": "turn", "seat": 0, "rolled": True}]})["state"]
+    for action in ({"kind": "new_offer"}, {"kind": "offer_add", "side": "give", "item": "brick"},
+                   {"kind": "offer_add", "side": "give", "item": "brick"}):
+        ok(ses, {"call": "apply", "state": s, "action": action})
+    refused = ask(ses, {"call": "apply", "state": s, "action": {"kind": "offer_add", "side": "get", "item": "brick"}})
+    assert refused["error"]["code"] == "action/not_legal" and "itself" in refused["error"]["message"]
+    ok(ses, {"call": "apply", "state": s, "action": {"kind": "offer_add", "side": "get", "item": "ore"}})
+    mine = ok(ses, {"call": "observation", "state": s, "player": 0})["observation"]
+    theirs = ok(ses, {"call": "observation", "state": s, "player": 1})["observation"]
+    assert mine["trade"]["draft"] == {"player": 0, "to": -1, "counter": False, "give": {"brick": 2}, "get": {"ore": 1}}
+    assert theirs["trade"] == {"offer": None, "draft": None}
+    assert theirs["pending"][-1]["give"] is None and "brick" not in json.dumps(theirs["pending"])
+    ok(ses, {"call": "apply", "state": s, "action": {"kind": "propose"}})
+    theirs = ok(ses, {"call": "observation", "state": s, "player": 2})["observation"]
+    assert theirs["trade"]["offer"]["give"] == {"brick": 2} and theirs["trade"]["offer"]["asked"] == [1, 2]
+    for action in ({"kind": "accept"}, {"kind": "decline"}, {"kind": "trade_with", "player": 1}):
+        ok(ses, {"call": "apply", "state": s, "action": action})
+    end = ok(ses, {"call": "observation", "state": s, "player": 1})["observation"]
+    assert end["hands"][1] == [2, 0, 0, 0, 0] and end["trade"] == {"offer": None, "draft": None}
+
+
 def test_the_engine_command_reads_lines_until_quit():
     lines = ['{"id": "a", "call": "new_game", "scenario": "base", "seed": 2}', "garbage",
              '{"id": "b", "call": "legal_actions", "state": 2}', '{"call": "quit"}',

@@ -41,7 +41,7 @@ def test_every_state_round_trips_and_plays_on_the_same():
             s.apply_action(a)
             back.apply_action(a)
             assert back == s
-    assert {"discard", "offer", "effects"} <= kinds  # prompts were serialized on the way
+    assert {"discard", "composing", "offer", "effects"} <= kinds  # prompts were serialized on the way
 
 
 def _tampered(s, **fields) -> str:

@@ -89,8 +89,9 @@ def test_a_phase_after_the_roll_may_come_first_and_ends_with_the_dice(tmp_path):
 """)
     s = blank(g)
     give(s, 0, 4, 0, 0, 0, 0)
+    give(s, 1, 0, 0, 0, 0, 1)
     # before the dice: trade, or ask for the dice; the turn cannot end yet
-    assert kinds(s) == {"bank_trade", "offer", "roll_dice"}
+    assert kinds(s) == {"bank_trade", "new_offer", "roll_dice"}
     act(s, A.BankTrade("brick", "wool"))
     act(s, A.RollDice())
     assert s.is_chance_node()

@@ -20,9 +20,7 @@ scenario "Gold" {
   players 2..3
   token gold { supply 40 }
   trade domestic {
-    cards 1
-    offers_per_turn 3
-    tokens gold 2
+    tokens gold
   }
   action buy_resource "Buy a resource" {
     cost 2 gold
@@ -165,50 +163,84 @@ def test_gold_is_not_a_resource_card(game):
     assert sum(s.hands[0]) == 4 and gold_of(s, 0) == 30
 
 
+def card(s, p, name):
+    """Player p takes one card of resource `name` from the bank; its index."""
+    r = s.game.res_index[name]
+    s.hands[p][r] += 1
+    s.bank[r] -= 1
+    s.changed()
+    return r
+
+
+def offer(s, give, get, propose=True):
+    """Open an offer, put each item on its side one action at a time, propose it."""
+    act(s, A.NewOffer())
+    for x in give:
+        act(s, A.OfferAdd("give", x))
+    for x in get:
+        act(s, A.OfferAdd("get", x))
+    if propose:
+        act(s, A.Propose())
+
+
 def test_gold_offered_for_a_card_and_accepted(game):
     s = started(game)
-    ore = game.res_index["ore"]
-    s.hands[1][ore] += 1
-    s.bank[ore] -= 1
-    s.changed()
-    assert A.Offer("gold+gold", "ore") in names(s)
-    assert A.Offer("gold+gold", "gold") not in game.action_id  # never gold on both sides
-    act(s, A.Offer("gold+gold", "ore"))
-    assert set(names(s)) == {A.Accept(), A.Decline()}
+    ore = card(s, 1, "ore")
+    offer(s, ["gold", "gold"], ["ore"])
+    assert set(names(s)) == {A.Accept(), A.Decline(), A.Counter()}
     act(s, A.Accept())
     act(s, A.TradeWith(1))
     assert s.hands[0][ore] == 1 and s.hands[1][ore] == 0
     assert gold_of(s, 0) == 3 and gold_of(s, 1) == 7 and conserved(s)
 
 
+def test_any_amount_of_gold_and_never_gold_for_gold(game):
+    s = started(game)
+    ore = card(s, 1, "ore")
+    act(s, A.NewOffer())
+    for _ in range(5):  # all the gold the player holds: no cap on a side
+        act(s, A.OfferAdd("give", "gold"))
+    before = s.serialize()
+    with pytest.raises(IllegalAction) as err:
+        act(s, A.OfferAdd("give", "gold"))  # a sixth: holds 5
+    assert err.value.code == "action/cannot_afford" and s.serialize() == before
+    with pytest.raises(IllegalAction) as err:
+        act(s, A.OfferAdd("get", "gold"))  # gold for gold
+    assert err.value.code == "action/not_legal" and s.serialize() == before
+    act(s, A.OfferAdd("get", "ore"))
+    act(s, A.Propose())
+    act(s, A.Accept())
+    act(s, A.TradeWith(1))
+    assert gold_of(s, 0) == 0 and gold_of(s, 1) == 10 and s.hands[0][ore] == 1 and conserved(s)
+
+
 def test_gold_asked_for_and_declined(game):
     s = started(game)
-    wool = game.res_index["wool"]
-    s.hands[0][wool] += 1
-    s.bank[wool] -= 1
-    s.changed()
-    act(s, A.Offer("wool", "gold+gold"))
+    wool = card(s, 0, "wool")
+    offer(s, ["wool"], ["gold", "gold"])
     act(s, A.Decline())
     assert s.top().KIND != "offer"  # everyone declined: the offer lapsed
     assert s.hands[0][wool] == 1 and [gold_of(s, 0), gold_of(s, 1)] == [5, 5] and conserved(s)
-    assert A.Offer("wool", "gold+gold") not in names(s)  # not again this turn
+    offer(s, ["wool"], ["gold", "gold"], propose=False)
+    assert A.Propose() not in names(s)  # not again this turn
 
 
 def test_an_offer_needs_the_gold_on_both_sides(game):
     s = started(game)
     set_gold(s, 0, 1)
-    legal = names(s)
-    assert A.Offer("gold", "ore") in legal and A.Offer("gold+gold", "ore") not in legal
     set_gold(s, 1, 0)
-    act(s, A.Offer("gold", "ore"))
-    assert names(s) == [A.Decline()]  # player 1 has no ore to give
-    act(s, A.Decline())
-    wool = game.res_index["wool"]
-    s.hands[0][wool] += 1
-    s.bank[wool] -= 1
-    s.changed()
-    act(s, A.Offer("wool", "gold"))
-    assert names(s) == [A.Decline()]  # player 1 holds no gold
+    card(s, 1, "ore")
+    act(s, A.NewOffer())
+    act(s, A.OfferAdd("give", "gold"))
+    assert A.OfferAdd("give", "gold") not in names(s)  # the proposer holds one
+    act(s, A.Withdraw())
+    card(s, 0, "wool")
+    offer(s, ["wool"], [], propose=False)
+    before = s.serialize()
+    with pytest.raises(IllegalAction) as err:  # nobody else holds gold to give
+        act(s, A.OfferAdd("get", "gold"))
+    assert err.value.code == "action/not_legal" and "hold 0 gold" in err.value.message
+    assert s.serialize() == before
 
 
 def test_a_toll_moves_gold_between_players_and_stops_at_what_the_payer_holds(game):
@@ -230,17 +262,31 @@ def _compile(tmp_path, text):
     return [(d.code, d.message) for d in diags]
 
 
-def test_offers_with_tokens_are_counted_against_the_action_limit(tmp_path):
-    text = SCENARIO.replace("cards 1\n", "cards 4\n").replace("tokens gold 2", "tokens gold 10")
-    diags = _compile(tmp_path, text)
-    assert [c for c, _ in diags] == ["E0608"] and "tokens offered" in diags[0][1]
+def test_a_trade_with_tokens_adds_a_few_actions_per_token(tmp_path):
+    """Offers are composed item by item: a token traded adds its steps, not a bundle per
+    count of it (`cards`, `offers_per_turn` and a count after a token are gone)."""
     assert _compile(tmp_path, SCENARIO) == []
+    g = catandsl.new_game(catandsl.load(_write(tmp_path, SCENARIO)), 2, {}, 1)
+    plain = catandsl.new_game(catandsl.load(_write(tmp_path, SCENARIO.replace(
+        "trade domestic {\n    tokens gold\n  }", "trade domestic"))), 2, {}, 1)
+    steps = {"offer_add", "offer_remove"}
+    assert sum(a.KIND in steps for a in g.actions) == sum(a.KIND in steps for a in plain.actions) + 4
+    for old, new, words in (("tokens gold", "tokens gold 3", "any number of tokens"),
+                            ("tokens gold", "cards 2", "`cards` is no longer"),
+                            ("tokens gold", "offers_per_turn 3", "`offers_per_turn` is no longer")):
+        diags = _compile(tmp_path, SCENARIO.replace(old, new))
+        assert [c for c, _ in diags] == ["E0304"] and words in diags[0][1], diags
+
+
+def _write(tmp_path, text):
+    path = tmp_path / "t.catan"
+    path.write_text(text, encoding="utf-8")
+    return path
 
 
 @pytest.mark.parametrize("old, new, code", [
-    ("tokens gold 2", "tokens silver 2", "E0302"),
-    ("tokens gold 2", "tokens gold 11", "E0304"),
-    ("tokens gold 2", "tokens gold 2, gold 1", "E0304"),
+    ("tokens gold", "tokens silver", "E0302"),
+    ("tokens gold", "tokens gold, gold", "E0304"),
     ("cost 2 gold", "cost 2 silver", "E0302"),
     ("token gold { supply 40 }", "token gold { supply 40 }\n  resources brick, lumber, wool, grain, ore, gold",
      "E0304"),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -342,3 +343,49 @@ def test_markup_in_a_file_reaches_the_page_as_text(client, folder):
     data = client.get("/api/author", params={"ref": "dir:hostile.catan", "players": 2}).json()
     assert data["title"] == "<img src=x onerror=alert(1)> & Co"  # JSON: the page sets it as textContent
     assert "<img" not in data["svg"] and "&lt;img src=x onerror=alert(1)&gt; &amp; Co" in data["svg"]
+
+
+def test_a_trade_composed_card_by_card_through_the_studio(folder):
+    """The person opens an offer, gives and asks card by card, proposes; the bots answer
+    (accept, decline or counter) before the person picks. The page's groups name the
+    steps, `trade` shows the draft and the offer, and the log shows no bot's draft."""
+    import catandsl
+    from catandsl.studio.library import Library
+    from catandsl.studio.offers import offers
+    from catandsl.studio.play import Tables
+
+    tables = Tables(Library(folder))
+    table = tables.new("shipped:base", 4, {}, 3, 0, "random")
+    pos = catandsl.position(table.game)
+    for seat, hand in enumerate(({"brick": 2, "lumber": 1}, {"ore": 2, "wool": 1}, {"ore": 1}, {"grain": 2})):
+        pos.hand(seat, **hand)
+    table.state = pos.turn(0, rolled=True).state()
+
+    def do(kind, **fields):
+        a = next(x for g in offers(table.state, 0)["groups"] for x in g["actions"]
+                 if x["action"] == {"kind": kind, **fields})
+        table.act(a["id"])
+        return table.view()
+
+    view = do("new_offer")
+    assert view["trade"] == {"offer": None, "draft": {"player": 0, "to": -1, "counter": False, "give": {}, "get": {}}}
+    titles = {g["kind"]: g["title"] for g in view["offers"]["groups"]}
+    assert titles["offer_add:give"] == "Your offer gives" and titles["offer_add:get"] == "Your offer asks for"
+    gives = [a["label"] for g in view["offers"]["groups"] if g["kind"] == "offer_add:give" for a in g["actions"]]
+    assert gives == ["brick", "lumber"]  # what the person holds
+    do("offer_add", side="give", item="brick")
+    view = do("offer_add", side="get", item="ore")
+    assert view["trade"]["draft"]["give"] == {"brick": 1} and view["trade"]["draft"]["get"] == {"ore": 1}
+    view = do("propose")  # the bots answer at once
+    offer = view["trade"]["offer"]
+    assert offer["proposer"] == 0 and offer["give"] == {"brick": 1} and offer["asked"] == []
+    assert sorted(offer["accepted"] + offer["declined"] + [c["player"] for c in offer["counters"]]) == [1, 2, 3]
+    groups = {g["kind"]: g["actions"] for g in view["offers"]["groups"]}
+    assert [a["label"] for a in groups["propose"]] == ["withdraw"]
+    took_up = offer["accepted"] + [c["player"] for c in offer["counters"]]
+    assert all(a["action"]["player"] in took_up for a in groups.get("trade_with", []))
+    # a bot's counter is in the log as proposed, its steps are not (the person's own are)
+    assert offer["counters"] and any(re.match(r"^P\d: counters with ", line) for line in view["log"])
+    assert not [line for line in view["log"] if re.match(r"^P[234]: (adds|takes) 1 ", line)]
+    assert any(line == "P1: adds 1 brick to give" for line in view["log"])
+    assert len(table.public_entries()) < len(table.entries)

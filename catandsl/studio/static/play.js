@@ -134,6 +134,30 @@
     }
     return fs;
   }
+  // the domestic trade as the person's seat sees it: the offer on the table, its answers
+  // and counter-offers, and the person's own draft (no one else's)
+  function seatName(v, p) { return p >= 0 && v.players[p] ? v.players[p].name : "everyone"; }
+  function terms(t) { return (S.counts(t.give) || "nothing") + " for " + (S.counts(t.get) || "nothing"); }
+  function showTrade(v) {
+    var box = S.$("trade"), t = v.trade || {};
+    box.textContent = "";
+    box.hidden = !t.offer && !t.draft;
+    if (t.offer) {
+      var o = t.offer;
+      box.appendChild(S.el("p", seatName(v, o.proposer) + " offers " + terms(o) + " to " + seatName(v, o.to)));
+      var answers = [];
+      o.accepted.forEach(function (p) { answers.push(seatName(v, p) + " accepts"); });
+      o.declined.forEach(function (p) { answers.push(seatName(v, p) + " declines"); });
+      o.counters.forEach(function (c) { answers.push(seatName(v, c.player) + " counters: " + terms(c)); });
+      if (o.asked.length) answers.push("waiting for " + o.asked.map(function (p) { return seatName(v, p); }).join(", "));
+      answers.forEach(function (a) { box.appendChild(S.el("p", a, "note")); });
+    }
+    if (t.draft) {
+      var d = t.draft, what = d.counter ? "your counter-offer: " : "your draft: ";
+      box.appendChild(S.el("p", what + "you give " + (S.counts(d.give) || "nothing") + ", you get " +
+                           (S.counts(d.get) || "nothing") + ", to " + seatName(v, d.to)));
+    }
+  }
   function show(v) {
     view = v;
     S.$("table").hidden = false;
@@ -148,6 +172,7 @@
     S.$("board").innerHTML = v.svg;
     var actions = S.$("actions");
     actions.textContent = "";
+    showTrade(v);
     v.offers.groups.forEach(function (g) { actions.appendChild(group(g)); });
     if (!v.offers.groups.length) actions.appendChild(S.el("p", v.over ? "the game is over" : "waiting", "note"));
     S.playersTable(document.querySelector("#players-table tbody"), v.players);
