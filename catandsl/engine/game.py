@@ -472,6 +472,7 @@ class Game:
         phases: list[PhaseInfo] = []
         # a phase between turns: what each other player may do once a turn has ended
         self.between_turns: tuple[tuple[Activity, frozenset[str] | None], ...] = ()
+        between_rolls: PhaseInfo | None = None
         for declared in rs.turn.phases:
             allows: dict[str, frozenset[str] | None] = {}
             for a in declared.allows:
@@ -484,6 +485,9 @@ class Game:
             if declared.between_turns:
                 self.between_turns = tuple((ACTIVITIES[a], allows[a]) for a in sorted(allows))
                 continue
+            if declared.between_rolls:  # (it ends with the dice, like the roll phase)
+                between_rolls = PhaseInfo(declared.name, True, allows)
+                continue
             phases.append(PhaseInfo(declared.name, "roll" in allows, allows))
         rolls = [k for k, ph in enumerate(phases) if ph.rolls]
         if len(rolls) > 1:
@@ -491,6 +495,13 @@ class Game:
         self.roll_phase = rolls[0] if rolls else -1
         if self.roll_phase == len(phases) - 1:
             phases.append(PhaseInfo("after the roll", False, {}))  # where the turn ends
+        # `phase NAME between rolls`: where the turn waits between two rolls of the dice
+        # (last of the phases, outside their sequence: its span is itself); -1: the next
+        # roll follows at once
+        self.between_rolls = -1
+        if between_rolls is not None and self.roll_phase >= 0:
+            self.between_rolls = len(phases)
+            phases.append(between_rolls)
         self.phases: tuple[PhaseInfo, ...] = tuple(phases)
         # what the player may do from each phase: its activities and those of the phases
         # after it, up to the next roll phase (phases go forward, never past the dice)

@@ -66,7 +66,7 @@ def play_setup(g, spots: list):
 # ---- the seats and the set-up (V1.1, V1.2) -------------------------------------------------------------
 
 
-@rule(MAP, "neutral_seats 2", unsure=True)
+@rule(MAP, "neutral_seats 2", fixed="TODO")
 def test_two_two_neutral_seats_start_with_a_settlement_each():
     """Two players play with two neutral seats in the unused colours: each starts with a
     settlement (no road) on its fixed intersection; they take no turns and hold nothing."""
@@ -143,7 +143,7 @@ def test_two_each_roll_is_resolved_before_the_next():
     assert s.is_chance_node() and hand(s, 1)[g.resources[g.hex_resource[h]]] == 1
 
 
-@rule(MAP, "rolls 2 distinct", unsure=True)
+@rule(MAP, "rolls 2 distinct", fixed="TODO")
 def test_two_with_event_cards_two_cards_a_turn():
     """With Event Cards, two cards are revealed a turn: a second card of the first one's total
     is set aside unplayed and another revealed."""
@@ -158,7 +158,7 @@ def test_two_with_event_cards_two_cards_a_turn():
     assert s.turn_rolls == [8, 6] and not s.is_chance_node()
 
 
-@rule(MAP, "rolls 2 distinct", unsure=True)
+@rule(MAP, "rolls 2 distinct", fixed="TODO")
 def test_two_no_knight_between_the_rolls():
     """Nothing is played between the two rolls, not even a Knight."""
     g = two()
@@ -189,7 +189,7 @@ def test_two_a_settlement_on_a_trade_hex_earns_a_token():
 
 
 @rule(MAP, "if touches(at, castle) or touches(at, quarry) or touches(at, glassworks) {",
-      after="rule trade_tokens_earned {", unsure=True)
+      after="rule trade_tokens_earned {", fixed="TODO")
 def test_two_coast_and_trade_hex_earn_both():
     """A settlement on the coast and on a trade hex earns both tokens, 2."""
     g, s = settler(BOTH)
@@ -238,7 +238,7 @@ def test_two_a_road_gives_a_neutral_seat_a_road():
     assert s.path_owner[offered[0].at] == offered[0].seat and not s.pending
 
 
-@rule(MAP, "build_free_for(player, neutral_seats(), [settlement, road])", unsure=True)
+@rule(MAP, "build_free_for(player, neutral_seats(), [settlement, road])", fixed="TODO")
 def test_two_a_settlement_gives_a_neutral_settlement_or_else_a_road():
     """Each settlement a player builds in play gives a neutral seat a free settlement, on that
     seat's network by the usual rules; when no neutral seat has a spot for one, a road."""
@@ -262,7 +262,7 @@ def test_two_cities_and_cards_give_the_neutral_seats_nothing():
     assert not s.pending and A.EndTurn() in legal(s)
 
 
-@rule(MAP, "on built(road) if not in_setup() and not neutral_seat(player) {", unsure=True)
+@rule(MAP, "on built(road) if not in_setup() and not neutral_seat(player) {", fixed="TODO")
 def test_two_road_building_gives_a_neutral_road_per_road():
     """Road Building's two roads give two neutral roads, one after each."""
     g = two()
@@ -274,7 +274,7 @@ def test_two_road_building_gives_a_neutral_road_per_road():
     assert s.placed[2][g.piece_index["road"]] + s.placed[3][g.piece_index["road"]] == 2
 
 
-@rule(MAP, "on built(settlement) if not neutral_seat(player) {", unsure=True)
+@rule(MAP, "on built(settlement) if not neutral_seat(player) {", fixed="TODO")
 def test_two_a_neutral_settlement_earns_nobody_a_token():
     """A settlement built for a neutral seat earns no trade token, for the seat or the builder,
     even on the coast or a trade hex."""
@@ -355,7 +355,7 @@ def test_two_no_forced_trade_against_an_empty_hand():
     refused(s, A.TakeAction("forced_trade"))
 
 
-@rule(MAP, "counter token_actions { per turn }", unsure=True)
+@rule(MAP, "counter token_actions { per turn }", fixed="TODO")
 def test_two_one_token_action_a_turn():
     """A player takes at most one trade-token action a turn."""
     s = main(tokens(position(two())).hand(0, brick=2).hand(1, wool=2)).state()
@@ -364,7 +364,7 @@ def test_two_one_token_action_a_turn():
     assert A.TakeAction("move_barbarian") not in legal(s)
 
 
-@rule(MAP, "phase roll     { roll; play; forced_trade; move_barbarian; discard_knight }", unsure=True)
+@rule(MAP, "phase roll     { roll; play; forced_trade; move_barbarian; discard_knight }", fixed="TODO")
 def test_two_token_actions_before_the_rolls_or_after_never_between():
     """Token actions come before the rolls or while trading and building, never between the
     rolls."""
@@ -376,7 +376,7 @@ def test_two_token_actions_before_the_rolls_or_after_never_between():
     assert A.TakeAction("move_barbarian") in legal(s)
 
 
-@rule(MAP, "relocate(player, [barbarian])", unsure=True)
+@rule(MAP, "relocate(player, [barbarian])", fixed="TODO")
 def test_two_a_barbarian_moved_for_a_token_robs_nobody():
     """For 1 trade token a player moves a barbarian to a free path; nobody is robbed."""
     g = two()
@@ -433,7 +433,7 @@ def test_two_a_step_is_refused_only_when_its_toll_is_due_and_unpaid():
     refused(s, A.Travel("wagon", r[0], r[1]))
 
 
-@rule(MAP, "counter neutral_paths_odd  { per turn }", unsure=True)
+@rule(MAP, "counter neutral_paths_odd  { per turn }", fixed="TODO")
 def test_two_tolls_are_halved_move_by_move():
     """The halving counts the paths of one turn's move: the next turn starts afresh."""
     g, r, s = _tolled(2, 2)
@@ -468,7 +468,7 @@ def test_two_neutral_seats_are_never_robbed_and_never_owed():
     assert hand(s, 1)[resource] == 1
 
 
-@rule(MAP, "V1.8, F.12: 13 points still win", unsure=True)
+@rule(MAP, "V1.8, F.12: 13 points still win", fixed="TODO")
 def test_two_thirteen_points_still_win():
     """Two players still play to 13 victory points."""
     wins_at(two(), 13)

@@ -110,20 +110,28 @@ def test_cloth_robber_on_the_fields_twelve_pirate_on_its_mark():
     assert s.neutral_at[g.piece_index["pirate"]] == hexid(g, 6, 4)
 
 
-def _setup(pass_third: bool = False):
-    g = cloth()
+def _setup(pass_third: bool = False, **options):
+    """The set-up played with the first legal action each time: the game, the state after
+    it, the seats in the order they placed settlements, and each seat's settlements."""
+    g = cloth(**options)
     s = g.new_initial_state()
     act(s, A.StartPlayer(0))
-    order, last = [], {}
+    order, placed = [], {}
     while s.stage == "setup":
         p, a = s.current_player(), legal(s)[0]
         if pass_third and p == 0 and len(order) == 8 and A.Pass() in legal(s):
             a = A.Pass()
         if isinstance(a, A.Build) and a.piece == "settlement":
             order.append(p)
-            last[p] = a.at
+            placed.setdefault(p, []).append(a.at)
         act(s, a)
-    return g, s, order, last
+    return g, s, order, placed
+
+
+def _owed(g, corners) -> Counter:
+    """The resources of the hexes around these intersections."""
+    return Counter(g.resources[g.hex_resource[h]] for c in corners for h in g.board.corner_hexes[c]
+                   if g.hex_resource[h] >= 0)
 
 
 @rule(CL, "round forward from last {")
@@ -134,13 +142,23 @@ def test_cloth_a_third_settlement_clockwise_from_the_last_player():
     assert order == [0, 1, 2, 3, 3, 2, 1, 0, 0, 1, 2, 3]
 
 
-@rule(CL, "collect last", after="round forward from last {", unsure=True)
+@rule(CL, "item third \"from the third settlement only (the seed names no other)\" default",
+      option="setup_collect=third")
 def test_cloth_only_the_third_settlement_collects():
     """Starting resources come from the third settlement only."""
-    g, s, _, third = _setup()
-    for p, c in third.items():
-        owed = Counter(g.resources[g.hex_resource[h]] for h in g.board.corner_hexes[c] if g.hex_resource[h] >= 0)
-        assert Counter({r: n for r, n in zip(g.resources, s.hands[p]) if n}) == owed
+    g, s, _, placed = _setup()
+    for p, corners in placed.items():
+        assert Counter({r: n for r, n in zip(g.resources, s.hands[p]) if n}) == _owed(g, corners[2:])
+
+
+@rule(CL, "item second_and_third \"from the second settlement and the third\"",
+      alternative="setup_collect=second_and_third")
+def test_cloth_the_second_settlement_collects_too_by_option():
+    """With the option `second_and_third`, the second settlement collects its starting
+    resources as in the base game, and the third too."""
+    g, s, _, placed = _setup(setup_collect="second_and_third")
+    for p, corners in placed.items():
+        assert Counter({r: n for r, n in zip(g.resources, s.hands[p]) if n}) == _owed(g, corners[1:])
 
 
 @rule(CL, "place settlement optional")
@@ -223,7 +241,7 @@ def test_cloth_two_cloth_make_a_point():
         assert s.points(0) == points
 
 
-@rule(CL, "token cloth {", unsure=True)
+@rule(CL, "token cloth {", fixed="TODO")
 def test_cloth_is_no_resource_card():
     """Cloth is not a resource card: it does not count toward the 7 cards."""
     g = cloth()
@@ -232,7 +250,7 @@ def test_cloth_is_no_resource_card():
     assert s.current_player() == 0 and of_kind(s, A.Move)  # nobody discards
 
 
-@rule(CL, "token cloth {", unsure=True)
+@rule(CL, "token cloth {", fixed="TODO")
 def test_cloth_monopoly_never_takes_cloth():
     """Monopoly takes resource cards only, never cloth."""
     g = cloth()

@@ -127,7 +127,7 @@ def test_events_conflict_without_the_army_the_single_knight_leader_or_nobody():
     assert not s.pending and s.current_player() == 0 and cards(s, 0) == 1
 
 
-@rule(EVENTS, "for p in leaders(knights) { take_from_bank(p, choose_from_bank(p), 1) }", unsure=True)
+@rule(EVENTS, "for p in leaders(knights) { take_from_bank(p, choose_from_bank(p), 1) }", fixed="TODO")
 def test_events_tournament_the_most_knights_take_one_each():
     """Tournament: the players with the most Knights played each take 1 resource of choice;
     when nobody has played one, nothing happens."""
@@ -204,7 +204,7 @@ def test_events_no_new_road_until_the_damaged_one_is_repaired():
     assert s.damaged == [] and hand(s, 0)["brick"] == 1 and r[2] in builds(s, "road")
 
 
-@rule(EVENTS, "a damaged road is repaired at a", unsure=True)
+@rule(EVENTS, "a damaged road is repaired at a", fixed="TODO")
 def test_events_road_building_may_repair():
     """Each free road of Road Building may repair a damaged road instead."""
     g, r, s = _damaged(lambda pos: pos.cards(0, held={"road_building": 1}))
@@ -278,7 +278,7 @@ def test_events_calm_sea_the_most_harbor_buildings_take_one():
 # ---- with Traders & Barbarians (V2.6) -----------------------------------------------------------------
 
 
-@rule(TB, "Robber Attacks is the", unsure=True)
+@rule(TB, "Robber Attacks is the", fixed="TODO")
 def test_events_tb_robber_attacks_discards_then_moves_a_barbarian():
     """With Traders & Barbarians, Robber Attacks is the scenario's 7: first the discards, then
     a barbarian moves and robs."""
@@ -335,7 +335,7 @@ def test_events_tb_a_damaged_road_costs_a_wagon_two_and_no_toll():
         assert s.travellers[0][3] == 4 - cost and held(s, 1, "gold") == 5 + toll
 
 
-@rule(TB, "Sea counts the harbors only, never a trade hex", unsure=True)
+@rule(TB, "Sea counts the harbors only, never a trade hex", fixed="TODO")
 def test_events_tb_calm_sea_counts_harbors_not_trade_hexes():
     """With Traders & Barbarians, Calm Sea counts buildings on harbors only: a trade hex is no
     harbor."""
@@ -350,7 +350,7 @@ def test_events_tb_calm_sea_counts_harbors_not_trade_hexes():
     assert [cards(s, p) for p in range(3)] == [0, 1, 0]
 
 
-@rule(EVENTS, "only resource cards change hands (gold is a token: V2.6)", unsure=True)
+@rule(EVENTS, "only resource cards change hands (gold is a token: V2.6)", fixed="TODO")
 def test_events_tb_gold_never_changes_hands_by_events():
     """Events move resource cards only: gold, a token, is never passed on by Good Neighbors."""
     g = ev(TB, 3)

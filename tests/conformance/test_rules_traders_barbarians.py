@@ -80,7 +80,7 @@ def test_tb_no_robber_and_no_longest_road():
     assert "robber" not in g.piece_index and [a.name for a in g.awards] == ["largest_army"]
 
 
-@rule(MAP, "pool land shuffled [forest x4, pasture x3, fields x3, hills x3, mountains x3]", unsure=True)
+@rule(MAP, "pool land shuffled [forest x4, pasture x3, fields x3, hills x3, mountains x3]", fixed="TODO")
 def test_tb_sixteen_terrain_hexes_and_three_trade_hexes():
     """The island is 16 terrain hexes (4 forest, 3 pasture, 3 fields, 3 hills, 3 mountains: no
     desert) and the three trade hexes on corners of the outer ring."""
@@ -132,7 +132,7 @@ def test_tb_roads_on_the_spurs_but_not_on_the_sea_sides():
     refused(s, A.Build("road", side(g, 0, -2, "W")))
 
 
-@rule(MAP, "start barbarian at [(1, -1) NE, (0, 1) SE, (-1, 0) W]", unsure=True)
+@rule(MAP, "start barbarian at [(1, -1) NE, (0, 1) SE, (-1, 0) W]", fixed="TODO")
 def test_tb_three_barbarians_start_on_their_paths():
     """Three barbarians start on paths of the middle ring, half-way between the trade hexes."""
     g = tb()
@@ -291,7 +291,7 @@ def test_tb_the_wagon_moves_by_its_levels_points(level, points):
     assert left(s) == points - 2
 
 
-@rule(RULES, "step_cost sum_of([if_else(occupied(at) and not damaged_at(at), 1, 2),", unsure=True)
+@rule(RULES, "step_cost sum_of([if_else(occupied(at) and not damaged_at(at), 1, 2),", fixed="TODO")
 def test_tb_a_path_costs_two_without_a_road_and_one_on_the_own_road():
     """Entering a path without a road costs 2 moving points, one with the player's own road 1."""
     g = tb()
@@ -475,7 +475,7 @@ def test_tb_a_load_the_hex_does_not_take_stays_and_nothing_more_is_drawn():
     assert load(s) == {"sand": 1} and not s.is_chance_node() and s.token_stock[0] == stock
 
 
-@rule(RULES, "tokens(player, marble), tokens(player, glass)]) == 0 {", after="rule castle_trade {", unsure=True)
+@rule(RULES, "tokens(player, marble), tokens(player, glass)]) == 0 {", after="rule castle_trade {", fixed="TODO")
 def test_tb_an_empty_stack_leaves_the_wagon_unloaded():
     """When the hex's stack is empty, the wagon stays unloaded and must load elsewhere."""
     g = tb()
@@ -518,7 +518,7 @@ def test_tb_upgrades_to_levels_4_and_5_cost_two_lumber_ore_and_wool():
     assert not {A.TakeAction("upgrade"), A.TakeAction("upgrade_far")} & set(legal(s))  # 5 is the top
 
 
-@rule(RULES, "per_turn 4", after="action upgrade ", unsure=True)
+@rule(RULES, "per_turn 4", after="action upgrade ", fixed="TODO")
 def test_tb_several_upgrades_a_turn_one_level_at_a_time():
     """Levels go up one at a time, several in one turn when each is paid."""
     g = tb()
@@ -537,7 +537,7 @@ def test_tb_level_five_is_worth_a_point():
     assert s.points(0) == before + 1
 
 
-@rule(RULES, "phase upgrades { upgrade; upgrade_far }", unsure=True)
+@rule(RULES, "phase upgrades { upgrade; upgrade_far }", fixed="TODO")
 def test_tb_upgrades_after_building_then_the_move():
     """After trading and building come the upgrades, then the wagon's move; an upgrade bought
     this turn already gives its points, and nothing is traded, built or upgraded once the
@@ -573,7 +573,7 @@ def test_tb_a_chase_needs_level_two_and_a_barbarian_in_front():
     assert A.TakeAction("chase") not in legal(s)
 
 
-@rule(RULES, "if die >= nth([7, 6, 5, 4, 3], tokens(player, level)) {", unsure=True)
+@rule(RULES, "if die >= nth([7, 6, 5, 4, 3], tokens(player, level)) {", fixed="TODO")
 @pytest.mark.parametrize("level, least", [(2, 6), (3, 5), (4, 4), (5, 3)])
 def test_tb_a_chase_succeeds_on_one_die_by_level(level, least):
     """A chase rolls one die: it succeeds on a 6 at level 2, 5 or more at 3, 4 or more at 4 and
@@ -628,7 +628,7 @@ def test_tb_two_gold_buy_a_resource_twice_a_turn():
     refused(s, A.TakeAction("buy_with_gold"))
 
 
-@rule(RULES, "gold is a token, not a card", unsure=True)
+@rule(RULES, "gold is a token, not a card", fixed="TODO")
 def test_tb_harbors_and_the_bank_take_resources_not_gold():
     """Harbors and the 4:1 bank trade take resource cards as usual; gold buys only through the
     2-gold exchange."""
@@ -648,7 +648,7 @@ def test_tb_the_scenarios_own_deck():
         "knight": 16, "road_building": 3, "swift_journey": 3, "victory_point": 3}
 
 
-@rule(RULES, "Largest Army stays, as the base game has it", unsure=True)
+@rule(RULES, "Largest Army stays, as the base game has it", fixed="TODO")
 def test_tb_largest_army_stays():
     """Largest Army (3 Knights, 2 points) stays in the game."""
     g = tb()
@@ -656,7 +656,7 @@ def test_tb_largest_army_stays():
     assert holder(s, "largest_army") == 0 and s.points(0) == 2
 
 
-@rule(RULES, "playable where traveled_this_turn(player, wagon)", unsure=True)
+@rule(RULES, "playable where traveled_this_turn(player, wagon)", fixed="TODO")
 def test_tb_swift_journey_after_the_move_with_full_points():
     """Swift Journey is played only after the wagon moved this turn: it moves again, with its
     level's full points."""
