@@ -542,6 +542,9 @@ def action_id(s: State, action: int | Action) -> int:
     if isinstance(action, Action):
         aid = g.action_id.get(action, -1)
         if aid < 0:
+            why = action.absent(g)
+            if why:
+                raise IllegalAction("action/invalid_target", f"{action.KIND} {why}")
             at = getattr(action, "at", None)
             piece = getattr(action, "piece", None)
             if isinstance(piece, str) and piece in g.piece_index and at is not None:

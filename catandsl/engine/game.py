@@ -108,6 +108,18 @@ class PhaseInfo:
     allows: dict[str, frozenset[str] | None]  # activity -> names it is restricted to (None: all)
 
 
+def _names_frame(where: model.Expr | None) -> bool:
+    """Whether a piece's `where` calls the query `frame`: then the frame's sites are
+    judged by it too, rather than left out."""
+    todo = [where] if where is not None else []
+    while todo:
+        x = todo.pop()
+        if x.op == "call" and x.value == "frame":
+            return True
+        todo.extend(x.args)
+    return False
+
+
 class Game:
     def __init__(self, scenario: model.Scenario, players: int, options: dict | None = None,
                  seed: int = 0, *, ruleset: Ruleset | None = None, dealt: Deal | None = None):
@@ -278,7 +290,9 @@ class Game:
         b = self.board
         # The frame is the edge of the world (B.10): its positions count as sea beside the
         # map, but no piece stands on a frame position, or on a path or intersection that
-        # touches nothing but frame positions.
+        # touches nothing but frame positions, unless its `where` names the frame (B.5:
+        # the pirate on frame sea "where the scenario allows": `where water(at) or
+        # frame(at)`); the query `frame(at)` says which sites those are.
         frame = [b.tiles[h].frame_piece is not None for h in b.hexes]
         inside = {
             "hex": tuple(h for h in range(len(b.hexes)) if not frame[h]),
@@ -286,6 +300,8 @@ class Game:
             "intersection": tuple(c for c, hs in enumerate(b.corner_hexes)
                                   if not all(frame[h] for h in hs)),
         }
+        everywhere = {"hex": tuple(range(len(b.hexes))), "path": tuple(range(len(b.paths))),
+                      "intersection": tuple(range(len(b.intersections)))}
         no_build = self.table(SiteTables).no_build_corners
         self.pieces: list[PieceInfo] = []
         for k, p in enumerate(self.ruleset.pieces.values()):
@@ -302,7 +318,7 @@ class Game:
             info.neutral, info.blocks = p.neutral, p.blocks
             info.movable_by, info.moves_to, info.takes = p.movable_by, p.moves_to, tuple(p.takes)
             info.count = p.count if p.neutral else 1
-            sites = inside[p.site]
+            sites = everywhere[p.site] if _names_frame(p.where) else inside[p.site]
             if p.site == "intersection" and not p.neutral and no_build:
                 # a site whose kind has `no building`: nobody ever builds there
                 sites = tuple(k for k in sites if k not in no_build)

@@ -12,7 +12,7 @@ from catandsl.rules.roll_cards import RollCardTables
 from tests.conformance.catalog import rule
 from tests.conformance.play import act, builds, cards, hand, held, legal, of_kind, refused, roll, roll_card, sites_of
 from tests.conformance.positions import BASE, TB, game, main, position, step, wagon
-from tests.conformance.sites import corner, hexid, ring
+from tests.conformance.sites import corner, hexid, ring, side
 
 EVENTS = "stdlib/event_cards.catan"
 
@@ -127,7 +127,7 @@ def test_events_conflict_without_the_army_the_single_knight_leader_or_nobody():
     assert not s.pending and s.current_player() == 0 and cards(s, 0) == 1
 
 
-@rule(EVENTS, "for p in leaders(knights) { take_from_bank(p, choose_from_bank(p), 1) }", fixed="TODO")
+@rule(EVENTS, "item no_event 0 \"no event (recommended)\" default", option="tournament_without_knights=no_event")
 def test_events_tournament_the_most_knights_take_one_each():
     """Tournament: the players with the most Knights played each take 1 resource of choice;
     when nobody has played one, nothing happens."""
@@ -138,6 +138,21 @@ def test_events_tournament_the_most_knights_take_one_each():
     s = position(ev()).state()
     roll(s, 5, "tournament")
     assert not s.pending and sum(map(sum, s.hands)) == 0
+
+
+@rule(EVENTS, "item everyone 1 \"every player, all tied at none, takes 1 resource\"",
+      alternative="tournament_without_knights=everyone")
+def test_events_tournament_without_knights_everyone_takes_one_by_option():
+    """With the option `everyone`, when nobody has played a Knight every player, tied for the
+    most at none, takes 1 resource of choice; otherwise the leaders alone."""
+    s = position(ev(tournament_without_knights="everyone")).state()
+    roll(s, 5, "tournament")
+    act(s, *[A.ChooseResource("ore")] * 4)
+    assert [cards(s, p) for p in range(4)] == [1, 1, 1, 1]
+    s = position(ev(tournament_without_knights="everyone")).cards(2, played={"knight": 1}).state()
+    roll(s, 5, "tournament")
+    act(s, A.ChooseResource("ore"))
+    assert [cards(s, p) for p in range(4)] == [0, 0, 1, 0] and not s.pending
 
 
 @rule(EVENTS, "param trade_advantage_most_roads 0", option="trade_advantage_most_roads=0")
@@ -204,7 +219,9 @@ def test_events_no_new_road_until_the_damaged_one_is_repaired():
     assert s.damaged == [] and hand(s, 0)["brick"] == 1 and r[2] in builds(s, "road")
 
 
-@rule(EVENTS, "a damaged road is repaired at a", fixed="TODO")
+@rule(EVENTS, "a damaged road is repaired at a",
+      fixed="each free road may repair, which covers both cases the sources ask about (two repairs, or "
+            "a repair and a new road); no source limits a card to one repair")
 def test_events_road_building_may_repair():
     """Each free road of Road Building may repair a damaged road instead."""
     g, r, s = _damaged(lambda pos: pos.cards(0, held={"road_building": 1}))
@@ -278,7 +295,8 @@ def test_events_calm_sea_the_most_harbor_buildings_take_one():
 # ---- with Traders & Barbarians (V2.6) -----------------------------------------------------------------
 
 
-@rule(TB, "Robber Attacks is the", fixed="TODO")
+@rule(TB, "item discards_first \"the discards, then a barbarian moves and robs, as a 7 (V12, recommended)\" default",
+      option="robber_attacks_order=discards_first")
 def test_events_tb_robber_attacks_discards_then_moves_a_barbarian():
     """With Traders & Barbarians, Robber Attacks is the scenario's 7: first the discards, then
     a barbarian moves and robs."""
@@ -287,6 +305,22 @@ def test_events_tb_robber_attacks_discards_then_moves_a_barbarian():
     assert s.current_player() == 1
     act(s, *[A.Discard("ore")] * 4)
     assert {a.piece for a in of_kind(s, A.Move)} == {"barbarian"}
+
+
+@rule(TB, "item move_first \"a barbarian moves and robs, then the discards (the seed lists them so)\"",
+      alternative="robber_attacks_order=move_first")
+def test_events_tb_robber_attacks_moves_first_by_option():
+    """With the option `move_first`, Robber Attacks moves a barbarian and robs first, then the
+    players over 7 cards discard (a card just stolen counts)."""
+    g = ev(TB, 3, robber_attacks_order="move_first")
+    road = ring(g, 0, 0)[0]
+    s = position(g).place(1, "road", road).hand(1, ore=8).hand(0, ore=7).state()
+    roll(s, 7, "robber_attacks")
+    assert s.current_player() == 0 and {a.piece for a in of_kind(s, A.Move)} == {"barbarian"}
+    act(s, A.Move("barbarian", road, side(g, 1, -1, "NE")), A.Steal(1), A.Stolen("ore"))
+    assert (cards(s, 0), cards(s, 1)) == (8, 7) and s.current_player() == 0
+    act(s, *[A.Discard("ore")] * 4)
+    assert (cards(s, 0), cards(s, 1)) == (4, 7) and not s.pending
 
 
 @rule(TB, "without rule robber_flees")
@@ -335,7 +369,8 @@ def test_events_tb_a_damaged_road_costs_a_wagon_two_and_no_toll():
         assert s.travellers[0][3] == 4 - cost and held(s, 1, "gold") == 5 + toll
 
 
-@rule(TB, "Sea counts the harbors only, never a trade hex", fixed="TODO")
+@rule(TB, "Sea counts the harbors only, never a trade hex",
+      fixed="no source counts a trade hex as a harbor, and none proposes it")
 def test_events_tb_calm_sea_counts_harbors_not_trade_hexes():
     """With Traders & Barbarians, Calm Sea counts buildings on harbors only: a trade hex is no
     harbor."""

@@ -165,7 +165,9 @@ def test_new_shores_three_player_map():
         assert Counter(h.type.give for h in b.harbors) == {2: 5, 3: 3}
 
 
-@rule(NS, "pool small shuffled [hills x2, mountains x2, pasture, fields, forest, gold x2]", fixed="TODO")
+@rule(NS, "pool small shuffled [hills x2, mountains x2, pasture, fields, forest, gold x2]",
+      fixed="the only other source's counts per island do not add up to its own totals: no playable "
+            "split but this one (JSettlers2's), whose totals both agree on")
 def test_new_shores_four_player_map():
     """For 4 players: the base game's 19-hex island with its desert and its numbers along the
     letter spiral, small islands of 2, 5 and 2 hexes holding 2 gold fields and one each of
