@@ -111,7 +111,7 @@ def test_two_setup_settlements_earn_no_tokens_by_option():
     assert trade_tokens(play_setup(two(setup_tokens="off"), [COAST, *OTHERS]), 0) == 5
 
 
-@rule(MAP, "on built(road) if not in_setup() and not neutral_seat(player) {")
+@rule(MAP, "on built(road) if not in_setup() and not neutral_seat(player) and")
 def test_two_the_setup_builds_nothing_for_the_neutral_seats():
     """Set-up placements give the neutral seats nothing."""
     g = two()
@@ -202,7 +202,7 @@ def test_two_a_knight_between_the_rolls_by_option():
 # ---- trade tokens earned (V1.5, V1.9) -------------------------------------------------------------------
 
 
-@rule(MAP, "if coast(at) {", after="rule trade_tokens_earned {")
+@rule(MAP, "if coast(at) and (trade_hex_token == 1 or not hub) {", after="rule trade_tokens_earned {")
 def test_two_a_settlement_on_the_coast_earns_a_token():
     """A player's settlement on the coast earns 1 trade token."""
     g, s = settler(COAST)
@@ -210,7 +210,7 @@ def test_two_a_settlement_on_the_coast_earns_a_token():
     assert trade_tokens(s) == 6
 
 
-@rule(MAP, "if touches(at, castle) or touches(at, quarry) or touches(at, glassworks) {",
+@rule(MAP, "let hub = touches(at, castle) or touches(at, quarry) or touches(at, glassworks)",
       after="rule trade_tokens_earned {")
 def test_two_a_settlement_on_a_trade_hex_earns_a_token():
     """A player's settlement on one of a trade hex's land corners earns 1 trade token."""
@@ -264,7 +264,7 @@ def test_two_an_empty_supply_pays_nothing():
 # ---- neutral building (V1.4) -----------------------------------------------------------------------------
 
 
-@rule(MAP, "build_free_for(player, neutral_seats(), [road])")
+@rule(MAP, "build_free_for(player, neutral_seats(), [road])", after="rule neutral_building {")
 def test_two_a_road_gives_a_neutral_seat_a_road():
     """Each road a player builds in play gives one free road to a neutral seat: the builder
     picks the seat and the spot, which must touch that seat's own settlement or road."""
@@ -430,7 +430,7 @@ def test_two_a_forced_trade_against_one_card_still_gives_two():
     assert cards(s, 0) == 2 and hand(s, 1) == dict(hand(s, 1), brick=1, ore=1, wool=0) and cards(s, 1) == 2
 
 
-@rule(MAP, "tokens(player, trade_token) >= if_else(ahead(player), 2, 1)) {")
+@rule(MAP, "and tokens(player, trade_token) >= if_else(ahead(player), 2, 1)) {")
 def test_two_a_token_action_costs_one_or_two_when_ahead():
     """A forced trade costs 1 trade token, or 2 for a player ahead on the points everyone sees
     (hidden Victory Point cards do not count)."""
@@ -592,7 +592,7 @@ def test_two_the_opponents_roads_pay_half_rounded_down():
         assert (held(s, 0, "gold"), held(s, 1, "gold")) == (5 - paid, 5 + paid)
 
 
-@rule(MAP, "or (not neutral_seat(owner(at)) and counter(player, opponent_paths_odd) == 0))")
+@rule(MAP, "and (toll_halving == 1 or counter(player, opponent_paths_odd) == 0)))")
 def test_two_a_step_is_refused_only_when_its_toll_is_due_and_unpaid():
     """Without gold the wagon still enters a road whose step costs no toll, but not one whose
     step would."""

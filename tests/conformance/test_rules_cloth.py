@@ -241,7 +241,9 @@ def test_cloth_two_cloth_make_a_point():
         assert s.points(0) == points
 
 
-@rule(CL, "token cloth {", fixed="TODO")
+@rule(CL, "token cloth {",
+      fixed="no source says whether cloth counts as a card, and none proposes that it does; a token "
+            "counts as no card (see `token` in docs/language.md)")
 def test_cloth_is_no_resource_card():
     """Cloth is not a resource card: it does not count toward the 7 cards."""
     g = cloth()
@@ -250,7 +252,9 @@ def test_cloth_is_no_resource_card():
     assert s.current_player() == 0 and of_kind(s, A.Move)  # nobody discards
 
 
-@rule(CL, "token cloth {", fixed="TODO")
+@rule(CL, "token cloth {",
+      fixed="no source says whether cloth counts as a card, and none proposes that it does; a token "
+            "counts as no card (see `token` in docs/language.md)")
 def test_cloth_monopoly_never_takes_cloth():
     """Monopoly takes resource cards only, never cloth."""
     g = cloth()

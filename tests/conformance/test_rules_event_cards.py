@@ -96,7 +96,7 @@ def test_events_robber_flees_to_the_desert():
     assert sites_of(s, "robber") == [hexid(g, 0, 0)]
 
 
-@rule(EVENTS, "for p in players() { take_from_bank(p, choose_from_bank(p), 1) }")
+@rule(EVENTS, "for p in players() { take_from_bank(p, choose_from_bank(p), 1) }", after="rule plentiful_year {")
 def test_events_plentiful_year_everyone_takes_one_of_choice():
     """Plentiful Year: every player takes 1 resource of choice from the bank."""
     s = position(ev()).state()
@@ -369,7 +369,7 @@ def test_events_tb_a_damaged_road_costs_a_wagon_two_and_no_toll():
         assert s.travellers[0][3] == 4 - cost and held(s, 1, "gold") == 5 + toll
 
 
-@rule(TB, "Sea counts the harbors only, never a trade hex",
+@rule(TB, "Calm Sea counts the harbors only,",
       fixed="no source counts a trade hex as a harbor, and none proposes it")
 def test_events_tb_calm_sea_counts_harbors_not_trade_hexes():
     """With Traders & Barbarians, Calm Sea counts buildings on harbors only: a trade hex is no
@@ -385,7 +385,8 @@ def test_events_tb_calm_sea_counts_harbors_not_trade_hexes():
     assert [cards(s, p) for p in range(3)] == [0, 1, 0]
 
 
-@rule(EVENTS, "only resource cards change hands (gold is a token: V2.6)", fixed="TODO")
+@rule(TB, "item cards_only \"resource cards only: gold is no card (recommended)\" default",
+      option="events_gold=cards_only")
 def test_events_tb_gold_never_changes_hands_by_events():
     """Events move resource cards only: gold, a token, is never passed on by Good Neighbors."""
     g = ev(TB, 3)
@@ -393,3 +394,21 @@ def test_events_tb_gold_never_changes_hands_by_events():
     roll(s, 6, "good_neighbors")
     act(s, A.ChooseResource("ore"))
     assert [held(s, p, "gold") for p in range(3)] == [0, 5, 0] and hand(s, 0)["ore"] == 1
+
+
+@rule(TB, "item gold_too \"a player may give 1 gold in place of a card\"", alternative="events_gold=gold_too")
+def test_events_tb_neighbours_may_give_gold_by_option():
+    """With the option `gold_too`, Good Neighbors and Helpful Neighbor let a player give 1 gold
+    in place of a card: one with gold and no card gives gold."""
+    g = ev(TB, 3, events_gold="gold_too")
+    s = position(g).tokens(1, gold=5).hand(1, ore=1).hand(2, ore=1).state()
+    roll(s, 6, "good_neighbors")
+    assert s.current_player() == 1 and set(legal(s)) == {A.ChooseResource("ore"), A.ChooseToken("gold")}
+    act(s, A.ChooseToken("gold"), A.ChooseResource("ore"))
+    assert [held(s, p, "gold") for p in range(3)] == [0, 4, 1] and [hand(s, p)["ore"] for p in range(3)] == [1, 1, 0]
+    s = position(g).place(0, "city", (0, 0, "N")).tokens(0, gold=2).state()  # the leader holds gold only
+    roll(s, 10, "helpful_neighbor")
+    act(s, A.ChoosePlayer(2))
+    assert legal(s) == [A.ChooseToken("gold")]
+    act(s, A.ChooseToken("gold"))
+    assert [held(s, p, "gold") for p in range(3)] == [1, 0, 1]

@@ -694,15 +694,38 @@ def test_tb_two_gold_buy_a_resource_twice_a_turn():
     refused(s, A.TakeAction("buy_with_gold"))
 
 
-@rule(RULES, "gold is a token, not a card", fixed="TODO")
+def _on_a_generic_harbor(g, gold: int):
+    """Seat 0's settlement on a 3:1 harbor's intersection, `gold` gold and 3 wool."""
+    harbor = next(h for h in g.board.harbors if h.type.resource is None)
+    c = next(c for c in g.board.path_ends[g.board.path_id(*harbor.path)] if g.board.corner_harbor[c] >= 0)
+    return wagon(g, ring(g, 0, 0)[0], gold=gold).place(0, "settlement", c).hand(0, wool=3).state()
+
+
+@rule(RULES, "item resources \"resource cards only; gold buys through the 2-gold exchange (recommended)\" default",
+      option="gold_trade=resources")
 def test_tb_harbors_and_the_bank_take_resources_not_gold():
     """Harbors and the 4:1 bank trade take resource cards as usual; gold buys only through the
     2-gold exchange."""
     g = tb()
-    harbor = next(h for h in g.board.harbors if h.type.resource is None)
-    c = next(c for c in g.board.path_ends[g.board.path_id(*harbor.path)] if g.board.corner_harbor[c] >= 0)
-    s = wagon(g, ring(g, 0, 0)[0], gold=30).place(0, "settlement", c).hand(0, wool=3).state()
+    s = _on_a_generic_harbor(g, 30)
     assert {(a.give, a.get) for a in of_kind(s, A.BankTrade)} == {("wool", r) for r in g.resources if r != "wool"}
+    assert {a.action for a in of_kind(s, A.TakeAction)} == {"buy_with_gold"}
+
+
+@rule(RULES, "item gold_too \"gold too: 4 for 1, or 3 with a 3:1 harbor\"", alternative="gold_trade=gold_too")
+def test_tb_gold_trades_at_the_harbors_rates_by_option():
+    """With the option `gold_too`, gold also trades at the bank's rate: 4 gold for 1 resource
+    of choice, 3 with a 3:1 harbor, as often as the player pays."""
+    g = tb(gold_trade="gold_too")
+    s = _on_a_generic_harbor(g, 6)
+    for left in (3, 0):
+        act(s, A.TakeAction("gold_at_bank_rate"), A.ChooseResource("ore"))
+        assert held(s, 0, "gold") == left
+    assert hand(s, 0)["ore"] == 2 and A.TakeAction("gold_at_bank_rate") not in legal(s)
+    s = wagon(g, ring(g, 0, 0)[0], gold=7).state()  # no harbor: 4 for 1
+    act(s, A.TakeAction("gold_at_bank_rate"), A.ChooseResource("brick"))
+    assert held(s, 0, "gold") == 3 and hand(s, 0)["brick"] == 1
+    assert A.TakeAction("gold_at_bank_rate") not in legal(s)
 
 
 @rule(RULES, "deck development {")
