@@ -292,12 +292,17 @@ def test_cloth_only_a_trading_player_moves_the_pirate_on_a_seven():
 @rule(CL, "item limited \"only a player who trades with a village, as on a 7\" default",
       option="knight_pirate=limited")
 def test_cloth_the_same_limit_for_a_knight():
-    """A Knight moves the pirate only for a player who trades with a village (the option
-    `anyone` lifts this for the Knight; the 7 keeps it)."""
+    """A Knight moves the pirate only for a player who trades with a village."""
     g = cloth()
     s = position(g).cards(0, held={"knight": 1}).state()
     act(s, A.PlayCard("knight"))
     assert not moves(s, "pirate")
+
+
+@rule(CL, "item anyone \"anyone (the seed names the limit only for the 7)\"", alternative="knight_pirate=anyone")
+def test_cloth_a_knight_moves_the_pirate_for_anyone_by_option():
+    """With the option `anyone`, a Knight moves the pirate for any player; the 7 keeps the
+    limit."""
     g = cloth(knight_pirate="anyone")
     s = position(g).cards(0, held={"knight": 1}).state()
     act(s, A.PlayCard("knight"))
@@ -351,10 +356,15 @@ def test_cloth_the_game_ends_when_three_villages_have_cloth():
 @rule(CL, "item seed \"most resource cards, then most cloth (the seed)\" default", option="tie=seed")
 def test_cloth_a_tie_goes_to_most_resource_cards_then_most_cloth():
     """Equal points at that end: the most resource cards win, then the most cloth, and players
-    equal in all share the victory (the option `cloth`: the most cloth)."""
+    equal in all share the victory."""
     s = _ending(cloth(), {}, {})
     assert s.winners == [1, 2]  # all equal: they share it
     s = _ending(cloth(), {1: 3, 2: 1}, {2: 1})
     assert s.winner == 1
+
+
+@rule(CL, "item cloth \"most cloth (JSettlers2)\"", alternative="tie=cloth")
+def test_cloth_a_tie_goes_to_most_cloth_by_option():
+    """With the option `cloth`, equal points at that end go to the most cloth."""
     s = _ending(cloth(tie="cloth"), {1: 3, 2: 1}, {2: 1})
     assert s.winner == 2

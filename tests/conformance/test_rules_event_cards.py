@@ -340,16 +340,27 @@ def test_events_tb_robber_flees_and_trade_advantage_do_nothing():
       option="cards_2_12=event_then_again")
 def test_events_tb_the_2_and_12_cards_have_their_event_then_another_card():
     """With Traders & Barbarians (no 2 or 12 on the board) the 2 and 12 cards bring their
-    event, then another card is revealed for production (options: `discard_again`, no event;
-    `event_no_production`, the event and no production)."""
+    event, then another card is revealed for production."""
     g = ev(TB, 3)
     s = position(g).state()
     roll(s, 2, "plentiful_year")
     act(s, *[A.ChooseResource("ore")] * 3)
     assert s.is_chance_node() and g.action_id[roll_card(g, 2, "plentiful_year")] not in dict(s.chance_outcomes())
+
+
+@rule(TB, "item discard_again \"no event: another card for production\"", alternative="cards_2_12=discard_again")
+def test_events_tb_the_2_and_12_cards_are_set_aside_by_option():
+    """With the option `discard_again`, a 2 or 12 card brings no event: another card is
+    revealed for production."""
     s = position(ev(TB, 3, cards_2_12="discard_again")).state()
     roll(s, 2, "plentiful_year")
     assert s.is_chance_node() and sum(map(sum, s.hands)) == 0
+
+
+@rule(TB, "item event_no_production \"the event, and no production\"", alternative="cards_2_12=event_no_production")
+def test_events_tb_the_2_and_12_cards_have_their_event_only_by_option():
+    """With the option `event_no_production`, a 2 or 12 card brings its event and the turn has
+    no production."""
     s = position(ev(TB, 3, cards_2_12="event_no_production")).state()
     roll(s, 2, "plentiful_year")
     act(s, *[A.ChooseResource("ore")] * 3)
