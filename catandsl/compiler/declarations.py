@@ -9,8 +9,8 @@ it is reported and the walk goes on, so one run reports every error of a file.
 from __future__ import annotations
 
 import re
-from itertools import product
 from dataclasses import dataclass, field, replace
+from itertools import product
 
 from catandsl.compiler import maps, projects, supplies, turns
 from catandsl.compiler.context import (

@@ -60,8 +60,8 @@ def lower_turn(low: Lowering, e: ast.Entry, chosen: dict[str, str] | None = None
             seen[name.name] = name
             if st.block is None or not st.block.stmts:
                 if chosen and st.block is not None:
-                    items = ", ".join(f"`{o}` is `{i}`" for o, i in sorted(chosen.items()))
-                    raise Shape(st.span, f"phase `{name.name}` allows nothing when {items}",
+                    when = ", ".join(f"`{o}` is `{i}`" for o, i in sorted(chosen.items()))
+                    raise Shape(st.span, f"phase `{name.name}` allows nothing when {when}",
                                 help="put the whole phase inside the `when` that keeps its lines")
                 raise Shape(st.span, f"phase `{name.name}` needs a block of what it allows",
                             help="phase main { trade; build; buy; play; move }")

@@ -28,7 +28,8 @@ ACTION_TYPES = ACTIONS  # kind -> class, every kind registered by the rule modul
 
 __all__ = [
     "ACTION_TYPES", "Accept", "Action", "BankTrade", "Build", "BuildFor", "BuildStage", "BuyCard",
-    "CancelOffer", "ChoosePlayer", "ChooseResource", "ChooseToken", "Damage", "Decline", "Discard", "Draw", "DrawHarbor", "DrawnCard",
+    "CancelOffer", "ChoosePlayer", "ChooseResource", "ChooseToken", "Damage", "Decline", "Discard", "Draw",
+    "DrawHarbor", "DrawnCard",
     "DrawToken", "EndTurn", "Move", "Offer", "Pass", "PickUp", "PlaceHarbor", "PlayCard", "PutDown",
     "RevealCard", "Roll", "RollDice", "RollFaces", "RuleRoll", "StartPlayer", "Steal", "Stolen", "Take", "TakeAction",
     "TradeWith",

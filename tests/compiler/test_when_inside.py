@@ -102,8 +102,8 @@ def test_a_when_around_a_line_of_the_dice(scenario):
 
 
 def test_an_outer_when_keeps_only_its_own_choices(tmp_path):
-    text = SCENARIO.replace("  turn {\n", "  when starts is both {\n  turn {\n").replace(
-        "      when feast_time is late { feast }\n    }\n  }\n", "      when feast_time is late { feast }\n    }\n  }\n  }\n")
+    late = "      when feast_time is late { feast }\n    }\n  }\n"
+    text = SCENARIO.replace("  turn {\n", "  when starts is both {\n  turn {\n").replace(late, late + "  }\n")
     s, diags = compile_text(tmp_path, text)
     assert s is not None and not [d for d in diags if d.is_error], diags
     assert [p.name for p in configure(s, 3, {"starts": "both"}).turn.phases] == ["roll", "feasting", "main"]

@@ -603,7 +603,7 @@ def test_two_a_step_is_refused_only_when_its_toll_is_due_and_unpaid():
     refused(s, A.Travel("wagon", r[0], r[1]))
 
 
-@rule(MAP, "item per_move 0 \"the paths of a move, neutral roads together, the opponent's apart (V7, recommended)\" default",
+@rule(MAP, "item per_move 0 \"the paths of a move, neutral roads together, the opponent's apart (V7, recommended)\"",
       option="toll_halving=per_move")
 def test_two_tolls_are_halved_move_by_move():
     """The halving counts the paths of one turn's move: the next turn starts afresh."""

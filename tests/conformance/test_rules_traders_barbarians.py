@@ -718,9 +718,9 @@ def test_tb_gold_trades_at_the_harbors_rates_by_option():
     of choice, 3 with a 3:1 harbor, as often as the player pays."""
     g = tb(gold_trade="gold_too")
     s = _on_a_generic_harbor(g, 6)
-    for left in (3, 0):
+    for gold in (3, 0):
         act(s, A.TakeAction("gold_at_bank_rate"), A.ChooseResource("ore"))
-        assert held(s, 0, "gold") == left
+        assert held(s, 0, "gold") == gold
     assert hand(s, 0)["ore"] == 2 and A.TakeAction("gold_at_bank_rate") not in legal(s)
     s = wagon(g, ring(g, 0, 0)[0], gold=7).state()  # no harbor: 4 for 1
     act(s, A.TakeAction("gold_at_bank_rate"), A.ChooseResource("brick"))
