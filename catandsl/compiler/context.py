@@ -53,7 +53,10 @@ class Context:
 
     # ---- diagnostics -----------------------------------------------------------------
     def error(self, code: str, message: str, span: Span, help: str | None = None, notes=()):
-        self.diagnostics.append(Diagnostic(code, message, span, help=help, notes=tuple(notes)))
+        d = Diagnostic(code, message, span, help=help, notes=tuple(notes))
+        if d in self.diagnostics:
+            return  # (a declaration read once per variant, a turn with `when` inside: said once)
+        self.diagnostics.append(d)
         self.errors += 1
         if self.errors >= MAX_ERRORS:
             raise TooManyErrors()

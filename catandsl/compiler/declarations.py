@@ -9,7 +9,8 @@ it is reported and the walk goes on, so one run reports every error of a file.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from itertools import product
 
 from catandsl.compiler import maps, projects, supplies, turns
 from catandsl.compiler.context import (
@@ -64,6 +65,7 @@ class Lowering:
         self.players: tuple[int, int, ast.Node] | None = None
         self.title: str | None = None
         self.declared_once: dict[tuple, Span] = {}  # (guard, file, kind, name) -> first span
+        self.chosen_inside: dict[str, str] = {}  # the items a declaration with `when` inside is read with
 
     # ---- sections ------------------------------------------------------------------
     @property
@@ -117,7 +119,11 @@ class Lowering:
             if handler is None:
                 self._unknown(stmt.head, BODY, "declaration")
                 return
-            handler(self, stmt)
+            inside = whens_inside(stmt) if stmt.head.name in CHOICES_INSIDE else []
+            if inside:
+                self._chosen_inside(stmt, inside, handler)
+            else:
+                handler(self, stmt)
         elif isinstance(stmt, ast.ForPlayers):
             self._for_players(stmt)
         elif isinstance(stmt, ast.WhenOption):
@@ -151,6 +157,35 @@ class Lowering:
         self.ctx.refer("option", stmt.option, context="`when`")
         self.ctx.refer(f"item:{stmt.option.name}", stmt.item, context=f"option `{stmt.option.name}`")
         self._guarded(players, choices + (model.Choice(stmt.option.name, stmt.item.name),), stmt.body)
+
+    def _chosen_inside(self, e: ast.Entry, inside: list[ast.WhenOption], handler) -> None:
+        """A `turn`, `setup` or `dice` with `when` blocks inside: one declaration per choice
+        of the items of the options they name, each in a section of its own (they exclude
+        each other), as if each were written out under its `when`."""
+        declared = {o.name: o for o in self.options}
+        for w in inside:
+            if w.option.name not in declared:
+                raise Shape(w.option.span, f"option `{w.option.name}` is not declared before this `{e.head.name}`",
+                            help=did_you_mean(w.option.name, declared) or
+                            f"declare options at the top of the body, before a `{e.head.name}` that names them")
+            self.ctx.refer(f"item:{w.option.name}", w.item, context=f"option `{w.option.name}`")
+        players, choices = self.guard
+        fixed = {c.option: c.item for c in choices}
+        names = sorted({w.option.name for w in inside})
+        for combo in product(*[[i.name for i in declared[n].items] for n in names]):
+            chosen = dict(zip(names, combo))
+            if any(fixed.get(n, item) != item for n, item in chosen.items()):
+                continue  # an outer `when` rules this choice out
+            self.sections.append(SectionBuilder(players, choices + tuple(
+                model.Choice(n, item) for n, item in chosen.items() if n not in fixed)))
+            self.chosen_inside = chosen
+            try:
+                handler(self, chosen_entry(e, chosen))
+            except Shape as err:  # (said once: the context drops a repeated diagnostic)
+                self.ctx.error("E0304", err.message, err.span, help=err.help)
+            finally:
+                self.chosen_inside = {}
+        self.sections.append(SectionBuilder(players, choices))
 
     def _without(self, stmt: ast.Without) -> None:
         if stmt.name is None:
@@ -363,7 +398,8 @@ class Lowering:
         if e.block is None or e.phrases or e.where is not None:
             raise Shape(e.span, "write `turn { phase roll { roll; play }; phase main { trade; build } }`")
         self._declare_once("turn", ast.Word(e.head.span, "turn"))
-        self.later(lambda: turns.lower_turn(self, e))
+        chosen = dict(self.chosen_inside)  # (read now: the turn is lowered later)
+        self.later(lambda: turns.lower_turn(self, e, chosen))
 
     # ---- rules ----------------------------------------------------------------------------
     def _rule(self, e: ast.Entry, category: str = "rule") -> None:
@@ -594,6 +630,46 @@ def _stmt_word(stmt) -> str:
     if isinstance(stmt, ast.Placement):
         return "on"
     return type(stmt).__name__.lower()
+
+
+# Declarations whose blocks may hold `when OPTION is ITEM { ... }` around their lines.
+CHOICES_INSIDE = ("turn", "setup", "dice")
+
+
+def whens_inside(e: ast.Entry) -> list[ast.WhenOption]:
+    """The `when` blocks inside a declaration's block, at any depth (around a turn's
+    phases, a phase's lines, a set-up round's steps), in the order they are written."""
+    out: list[ast.WhenOption] = []
+
+    def walk(block: ast.Block | None) -> None:
+        for st in block.stmts if block is not None else ():
+            if isinstance(st, ast.WhenOption):
+                out.append(st)
+                walk(st.body)
+            elif isinstance(st, ast.Entry):
+                walk(st.block)
+
+    walk(e.block)
+    return out
+
+
+def chosen_entry(e: ast.Entry, chosen: dict[str, str]) -> ast.Entry:
+    """The declaration as it reads with these items chosen: the lines of a `when` whose
+    item is chosen stand in its place, those of any other `when` are left out."""
+
+    def pick(block: ast.Block) -> ast.Block:
+        out: list = []
+        for st in block.stmts:
+            if isinstance(st, ast.WhenOption):
+                if chosen.get(st.option.name) == st.item.name:
+                    out += pick(st.body).stmts
+            elif isinstance(st, ast.Entry) and st.block is not None:
+                out.append(replace(st, block=pick(st.block)))
+            else:
+                out.append(st)
+        return replace(block, stmts=tuple(out))
+
+    return replace(e, block=pick(e.block)) if e.block is not None else e
 
 
 BODY = {

@@ -36,12 +36,15 @@ MAX_DICE, MAX_SIDES = 10, 100
 # ---- turn --------------------------------------------------------------------------------
 
 
-def lower_turn(low: Lowering, e: ast.Entry) -> model.Turn | None:
-    """`turn { phase roll { roll; play }  phase main { trade; build; buy; play; move } }`"""
+def lower_turn(low: Lowering, e: ast.Entry, chosen: dict[str, str] | None = None) -> model.Turn | None:
+    """`turn { phase roll { roll; play }  phase main { trade; build; buy; play; move } }`;
+    `chosen`: the items this turn was read with, where `when` blocks inside it chose its
+    lines (declarations.chosen_entry)."""
     assert e.block is not None
     phases: list[model.Phase] = []
     seen: dict[str, ast.Word] = {}
     first_between: ast.Word | None = None
+    first_between_rolls: ast.Word | None = None
     for st in e.block.stmts:
         try:
             if not isinstance(st, ast.Entry) or st.head.name != "phase":
@@ -49,25 +52,39 @@ def lower_turn(low: Lowering, e: ast.Entry) -> model.Turn | None:
                             help="turn { phase roll { roll; play }; phase main { trade; build; buy; play; move } }")
             items = terms(st)
             name = need_word(items, 0, st, "the phase's name")
-            between = _between_turns(items)
-            no_more(items, 3 if between else 1, "phase")
+            between_what = _between(items)
+            between = between_what == "turns"
+            no_more(items, 3 if between_what else 1, "phase")
             if name.name in seen:
                 raise Shape(name.span, f"phase `{name.name}` appears twice in the turn")
             seen[name.name] = name
             if st.block is None or not st.block.stmts:
+                if chosen and st.block is not None:
+                    when = ", ".join(f"`{o}` is `{i}`" for o, i in sorted(chosen.items()))
+                    raise Shape(st.span, f"phase `{name.name}` allows nothing when {when}",
+                                help="put the whole phase inside the `when` that keeps its lines")
                 raise Shape(st.span, f"phase `{name.name}` needs a block of what it allows",
                             help="phase main { trade; build; buy; play; move }")
             allows = [a for a in (_allow(low, a) for a in st.block.stmts) if a is not None]
+            if between_what == "rolls":
+                if first_between_rolls is not None:
+                    raise Shape(name.span, "only one phase of a turn may be taken `between rolls`",
+                                help=f"phase `{first_between_rolls.name}` is already between rolls")
+                first_between_rolls = name
+                if any(a.activity == "roll" for a in allows):
+                    raise Shape(st.span, f"phase `{name.name}` is between rolls: the next roll ends it, "
+                                "so it does not allow `roll`", help="leave `roll` to the turn's roll phase")
             if between:
                 if first_between is not None:
                     raise Shape(name.span, "only one phase of a turn may be taken `between turns`",
                                 help=f"phase `{first_between.name}` is already between turns")
                 first_between = name
                 _between_allows(low, name, st, allows)
-            phases.append(model.Phase(name.name, tuple(allows), source_of(st.span), between))
+            phases.append(model.Phase(name.name, tuple(allows), source_of(st.span), between,
+                                      between_what == "rolls"))
         except Shape as err:
             low.ctx.error("E0304", err.message, err.span, help=err.help)
-    own = [p for p in phases if not p.between_turns]  # the active player's phases
+    own = [p for p in phases if not p.between_turns and not p.between_rolls]  # the active player's phases
     rolls = [p for p in own if any(a.activity == "roll" for a in p.allows)]
     if len(rolls) > 1:
         low.ctx.error("E0304", "only one phase of a turn may allow `roll`", e.span,
@@ -84,15 +101,16 @@ def lower_turn(low: Lowering, e: ast.Entry) -> model.Turn | None:
 BETWEEN_TURNS = ("build", "buy", "projects", "trade")
 
 
-def _between_turns(items: list) -> bool:
-    """`phase NAME between turns { ... }`: the words after the name."""
+def _between(items: list) -> str:
+    """`phase NAME between turns { ... }`, `phase NAME between rolls { ... }`: the words
+    after the name ("turns", "rolls", or "" for a phase of the turn's sequence)."""
     words = [t.name if isinstance(t, ast.Word) else None for t in items[1:3]]
-    if words == ["between", "turns"]:
-        return True
+    if words in (["between", "turns"], ["between", "rolls"]):
+        return str(words[1])
     if words[:1] == ["between"]:
-        raise Shape(items[1].span, "write `phase NAME between turns { ... }`",
+        raise Shape(items[1].span, "write `phase NAME between turns { ... }` or `phase NAME between rolls { ... }`",
                     help="phase special_build between turns { build; buy }")
-    return False
+    return ""
 
 
 def _between_allows(low: Lowering, name: ast.Word, st: ast.Entry, allows: list[model.Allow]) -> None:

@@ -8,7 +8,7 @@ from catandsl.engine.flow import EndTurn, Pass, StartPlayer
 from catandsl.rules.base import ACTIONS, Action, action_from_json
 from catandsl.rules.card_draws import DrawnCard
 from catandsl.rules.cards import BuyCard, Draw, PlayCard
-from catandsl.rules.choices import ChoosePlayer, ChooseResource
+from catandsl.rules.choices import ChoosePlayer, ChooseResource, ChooseToken
 from catandsl.rules.custom import TakeAction
 from catandsl.rules.damage import Damage
 from catandsl.rules.dice import Roll, RollDice, RollFaces, RuleRoll
@@ -41,8 +41,9 @@ ACTION_TYPES = ACTIONS  # kind -> class, every kind registered by the rule modul
 
 __all__ = [
     "ACTION_TYPES", "Accept", "Action", "BankTrade", "Build", "BuildFor", "BuildStage", "BuyCard",
-    "ChoosePlayer", "ChooseResource", "Counter", "Damage", "Decline", "Discard", "Draw", "DrawHarbor", "DrawnCard",
-    "DrawToken", "EndTurn", "Move", "NewOffer", "OfferAdd", "OfferRemove", "OfferTo", "OfferToAll", "Pass", "PickUp",
-    "PlaceHarbor", "PlayCard", "Propose", "PutDown", "RevealCard", "Roll", "RollDice", "RollFaces", "RuleRoll",
-    "StartPlayer", "Steal", "Stolen", "Take", "TakeAction", "TradeWith", "Travel", "Withdraw", "action_from_json",
+    "ChoosePlayer", "ChooseResource", "ChooseToken", "Counter", "Damage", "Decline", "Discard", "Draw", "DrawHarbor",
+    "DrawnCard", "DrawToken", "EndTurn", "Move", "NewOffer", "OfferAdd", "OfferRemove", "OfferTo", "OfferToAll", "Pass",
+    "PickUp", "PlaceHarbor", "PlayCard", "Propose", "PutDown", "RevealCard", "Roll", "RollDice", "RollFaces",
+    "RuleRoll", "StartPlayer", "Steal", "Stolen", "Take", "TakeAction", "TradeWith", "Travel", "Withdraw",
+    "action_from_json",
 ]

@@ -465,7 +465,8 @@ def _rolled(s: State, total: int, event: str, faces: tuple[int, ...]) -> None:
     """The roll came up (the dice, or a roll card with perhaps an event). A card's event
     runs before the roll's own hooks (production); a card whose total the dice would roll
     again (`reroll`) has its event, then another card is revealed. With `rolls N`, the
-    next roll comes once this one's rules have run; with `rolls N distinct`, a card
+    next roll comes once this one's rules have run (after the turn's phase `between
+    rolls`, where it has one); with `rolls N distinct`, a card
     showing a total already rolled this turn is laid aside unresolved and another is
     revealed (the dice's outcomes leave such totals out)."""
     g = s.game
@@ -484,9 +485,9 @@ def _rolled(s: State, total: int, event: str, faces: tuple[int, ...]) -> None:
         s.phase = g.roll_phase + 1
         if g.dice_rolls > 1:
             s.turn_rolls.append(total)
-            if len(s.turn_rolls) < g.dice_rolls:
-                s.phase = g.roll_phase
-                s.roll_requested = True
+            if len(s.turn_rolls) < g.dice_rolls:  # the next roll: at once, or after a phase between
+                s.phase = g.roll_phase if g.between_rolls < 0 else g.between_rolls
+                s.roll_requested = g.between_rolls < 0
         s.emit("dice_rolled", {"player": s.turn_player, "roll": total})
     if event:  # pushed last, so its hooks run first
         s.emit("card_revealed", {"player": s.turn_player, "event": event, "roll": total})
@@ -550,6 +551,9 @@ def action_id(s: State, action: int | Action) -> int:
     if isinstance(action, Action):
         aid = g.action_id.get(action, -1)
         if aid < 0:
+            why = action.absent(g)
+            if why:
+                raise IllegalAction("action/invalid_target", f"{action.KIND} {why}")
             at = getattr(action, "at", None)
             piece = getattr(action, "piece", None)
             if isinstance(piece, str) and piece in g.piece_index and at is not None:

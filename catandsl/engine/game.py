@@ -108,6 +108,18 @@ class PhaseInfo:
     allows: dict[str, frozenset[str] | None]  # activity -> names it is restricted to (None: all)
 
 
+def _names_frame(where: model.Expr | None) -> bool:
+    """Whether a piece's `where` calls the query `frame`: then the frame's sites are
+    judged by it too, rather than left out."""
+    todo = [where] if where is not None else []
+    while todo:
+        x = todo.pop()
+        if x.op == "call" and x.value == "frame":
+            return True
+        todo.extend(x.args)
+    return False
+
+
 class Game:
     def __init__(self, scenario: model.Scenario, players: int, options: dict | None = None,
                  seed: int = 0, *, ruleset: Ruleset | None = None, dealt: Deal | None = None):
@@ -278,7 +290,9 @@ class Game:
         b = self.board
         # The frame is the edge of the world (B.10): its positions count as sea beside the
         # map, but no piece stands on a frame position, or on a path or intersection that
-        # touches nothing but frame positions.
+        # touches nothing but frame positions, unless its `where` names the frame (B.5:
+        # the pirate on frame sea "where the scenario allows": `where water(at) or
+        # frame(at)`); the query `frame(at)` says which sites those are.
         frame = [b.tiles[h].frame_piece is not None for h in b.hexes]
         inside = {
             "hex": tuple(h for h in range(len(b.hexes)) if not frame[h]),
@@ -286,6 +300,8 @@ class Game:
             "intersection": tuple(c for c, hs in enumerate(b.corner_hexes)
                                   if not all(frame[h] for h in hs)),
         }
+        everywhere = {"hex": tuple(range(len(b.hexes))), "path": tuple(range(len(b.paths))),
+                      "intersection": tuple(range(len(b.intersections)))}
         no_build = self.table(SiteTables).no_build_corners
         self.pieces: list[PieceInfo] = []
         for k, p in enumerate(self.ruleset.pieces.values()):
@@ -302,7 +318,7 @@ class Game:
             info.neutral, info.blocks = p.neutral, p.blocks
             info.movable_by, info.moves_to, info.takes = p.movable_by, p.moves_to, tuple(p.takes)
             info.count = p.count if p.neutral else 1
-            sites = inside[p.site]
+            sites = everywhere[p.site] if _names_frame(p.where) else inside[p.site]
             if p.site == "intersection" and not p.neutral and no_build:
                 # a site whose kind has `no building`: nobody ever builds there
                 sites = tuple(k for k in sites if k not in no_build)
@@ -472,6 +488,7 @@ class Game:
         phases: list[PhaseInfo] = []
         # a phase between turns: what each other player may do once a turn has ended
         self.between_turns: tuple[tuple[Activity, frozenset[str] | None], ...] = ()
+        between_rolls: PhaseInfo | None = None
         for declared in rs.turn.phases:
             allows: dict[str, frozenset[str] | None] = {}
             for a in declared.allows:
@@ -484,6 +501,9 @@ class Game:
             if declared.between_turns:
                 self.between_turns = tuple((ACTIVITIES[a], allows[a]) for a in sorted(allows))
                 continue
+            if declared.between_rolls:  # (it ends with the dice, like the roll phase)
+                between_rolls = PhaseInfo(declared.name, True, allows)
+                continue
             phases.append(PhaseInfo(declared.name, "roll" in allows, allows))
         rolls = [k for k, ph in enumerate(phases) if ph.rolls]
         if len(rolls) > 1:
@@ -491,6 +511,13 @@ class Game:
         self.roll_phase = rolls[0] if rolls else -1
         if self.roll_phase == len(phases) - 1:
             phases.append(PhaseInfo("after the roll", False, {}))  # where the turn ends
+        # `phase NAME between rolls`: where the turn waits between two rolls of the dice
+        # (last of the phases, outside their sequence: its span is itself); -1: the next
+        # roll follows at once
+        self.between_rolls = -1
+        if between_rolls is not None and self.roll_phase >= 0:
+            self.between_rolls = len(phases)
+            phases.append(between_rolls)
         self.phases: tuple[PhaseInfo, ...] = tuple(phases)
         # what the player may do from each phase: its activities and those of the phases
         # after it, up to the next roll phase (phases go forward, never past the dice)

@@ -136,7 +136,7 @@ class Position:
                 raise PositionError("position/cannot_afford", f"seat {p} cannot afford a {P.name}")
             placement.pay(s, p, P.cost)
         if rules:
-            placement.place(s, p, pi, k)  # as in play: hooks on `built` are queued...
+            placement.place(s, p, pi, k, free=not pay)  # as in play: hooks on `built` are queued...
             flow.advance(s)  # ...and run
         else:
             self._put(p, pi, k)

@@ -381,12 +381,15 @@ class Allow:
 class Phase:
     """A phase of the turn and what it allows. A phase `between_turns` belongs to no
     player's turn: once the active player ends the turn, each other player in turn order
-    (from the left) takes it, then the next turn starts."""
+    (from the left) takes it, then the next turn starts. A phase `between_rolls` is the
+    active player's between one roll of the dice and the next (`rolls 2`): it stands
+    outside the sequence of phases and ends with the next roll."""
 
     name: str
     allows: tuple[Allow, ...]
     source: Source | None = None
     between_turns: bool = False
+    between_rolls: bool = False
 
 
 @dataclass(frozen=True)

@@ -167,6 +167,11 @@ class Action:
             out[f.name] = getattr(self, f.name)
         return out
 
+    def absent(self, game: Game) -> str:
+        """Why the game has no such action, for an action of a kind it knows but with
+        fields no game of its board could take ("" when this kind cannot say)."""
+        return ""
+
     def key(self) -> tuple:
         """(KIND, fields...): what the game's action table is sorted by."""
         get = _KEYS.get(type(self))

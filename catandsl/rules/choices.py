@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from catandsl.rules.base import Action, action_source
-from catandsl.rules.registry import FLOW, HANDS, choice
+from catandsl.rules.base import Action, action_source, rules_call
+from catandsl.rules.registry import FLOW, HANDS, TOKENS, choice
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game
@@ -26,6 +26,16 @@ class ChooseResource(Action):
 
 
 @dataclass(frozen=True, order=True)
+class ChooseToken(Action):
+    """A token of this kind picked where a rule lets a player give one in place of a
+    card (`give_one`, `pass_left_with`)."""
+
+    KIND: ClassVar[str] = "choose_token"
+    WRITES: ClassVar[frozenset[str]] = frozenset((HANDS, TOKENS))
+    token: str
+
+
+@dataclass(frozen=True, order=True)
 class ChoosePlayer(Action):
     KIND: ClassVar[str] = "choose_player"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
@@ -34,19 +44,25 @@ class ChoosePlayer(Action):
 
 @action_source
 def choice_actions(game: Game) -> list[Action]:
-    return [ChooseResource(r) for r in game.resources] + [ChoosePlayer(p) for p in range(game.num_players)]
+    out: list[Action] = [ChooseResource(r) for r in game.resources]
+    out += [ChoosePlayer(p) for p in range(game.num_players)]
+    if rules_call(game, "give_one") or rules_call(game, "pass_left_with"):  # (other games number none)
+        out += [ChooseToken(t) for t in game.token_names]
+    return out
 
 
 @dataclass(frozen=True)
 class ChoiceIds:
     resource: tuple[int, ...]  # by resource index
     player: tuple[int, ...]  # by seat
+    token: tuple[int, ...]  # by token index (-1: the game numbers no token choice)
 
     @classmethod
     def build(cls, game: Game) -> ChoiceIds:
         ids = game.action_id
         return cls(tuple(ids[ChooseResource(r)] for r in game.resources),
-                   tuple(ids[ChoosePlayer(p)] for p in range(game.num_players)))
+                   tuple(ids[ChoosePlayer(p)] for p in range(game.num_players)),
+                   tuple(ids.get(ChooseToken(t), -1) for t in game.token_names))
 
 
 @choice("player: player", returns="resource", answer=ChooseResource)

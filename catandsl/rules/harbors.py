@@ -158,3 +158,20 @@ def on_harbors(s: State, player: int, piece: str) -> int:
     b = g.board
     return sum(1 for c, spot in enumerate(b.corner_harbor)
                if spot >= 0 and s.harbor_at[spot] >= 0 and s.corner_owner[c] == player and s.corner_piece[c] == pi)
+
+
+@query("player: player", returns="int", reads=BOARD)
+def bank_rate(s: State, player: int) -> int:
+    """How many of one kind the player gives the bank for 1 when no harbor of that kind
+    serves them: the bank's rate (`trade bank 4:1`), or a generic harbor's (3 for a
+    `3:1`) where one serves a building of theirs; 0 with neither. A rule that lets a
+    token trade at the harbors' rates (gold, 4 for 1 or 3 for 1) pays it."""
+    g = s.game
+    rates = [t.give // max(t.get, 1) for t in g.ruleset.trades.values() if t.give > 0]
+    types = g.table(HarborTables).types
+    for c, spot in enumerate(g.board.corner_harbor):
+        if spot >= 0 and s.harbor_at[spot] >= 0 and s.corner_owner[c] == player:
+            t = types[s.harbor_at[spot]]
+            if t.resource is None:
+                rates.append(t.give // max(t.get, 1))
+    return min(rates, default=0)

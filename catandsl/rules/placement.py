@@ -314,8 +314,9 @@ def pay(s: State, p: int, cost: tuple[int, ...]) -> None:
 # ---- placing -------------------------------------------------------------------------------
 
 
-def place(s: State, p: int, pi: int, k: int) -> None:
-    """Put player p's piece pi on site k (paid for already, or free) and tell the rules."""
+def place(s: State, p: int, pi: int, k: int, free: bool = True, by: int = -1) -> None:
+    """Put seat p's piece pi on site k, paid for already (`free` false) or free, placed
+    by the player `by` (-1: p itself), and tell the rules."""
     g = s.game
     P = g.pieces[pi]
     if P.site == "path" and s.damaged and damage.is_damaged(s, k):
@@ -336,7 +337,7 @@ def place(s: State, p: int, pi: int, k: int) -> None:
             s.last_path[p] = k
         if P.movement is not None:
             note_fresh(s, k)  # B.4: not moved in the turn it is built
-    s.emit("built", {"player": p, "piece": P.name, "at": site(P.site, k)})
+    s.emit("built", {"player": p, "piece": P.name, "at": site(P.site, k), "free": free, "by": p if by < 0 else by})
     if P.site == "path" and P.travel is None and p < g.num_players:
         sites.check_reached(s, p, k)  # a route that reaches a site (its hooks run first)
 
@@ -424,7 +425,7 @@ def _legal_builds(s: State, p: int, names: frozenset[str] | None) -> list[int]:
 def _apply_bought(s: State, p: int, act: Build) -> None:
     pi = s.game.piece_index[act.piece]
     pay(s, p, s.game.pieces[pi].cost)
-    place(s, p, pi, act.at)
+    place(s, p, pi, act.at, free=False)
 
 
 BUILD = activity(Activity(

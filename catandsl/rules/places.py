@@ -1,4 +1,4 @@
-"""What a site is: `land`, `water`, `coast`, `owner`, `number`, `terrain`,
+"""What a site is: `land`, `water`, `coast`, `frame`, `owner`, `number`, `terrain`,
 `hexes_around`. Except for `owner`, these read the board alone, so a piece's `where`
 may use them (they are evaluated once, over the board, when the game is made)."""
 
@@ -29,6 +29,16 @@ def water(s: State, at: Site) -> bool:
 def coast(s: State, at: Site) -> bool:
     """The site touches both land and water."""
     return land(s, at) and water(s, at)
+
+
+@query("at: site", returns="bool", reads=STATIC)
+def frame(s: State, at: Site) -> bool:
+    """The site lies on the frame: a frame hex, or a path or intersection that touches
+    nothing but frame hexes. No piece stands on the frame unless its `where` names
+    `frame(at)` (`on hex where water(at)` keeps the pirate off it, `on hex where
+    water(at) or frame(at)` lets it sail there)."""
+    tiles, hexes = s.game.board.tiles, s.game.board.hexes
+    return all(tiles[hexes[h]].frame_piece is not None for h in hexes_of(s.game, at))
 
 
 @query("at: site", returns="seat", reads=BOARD)

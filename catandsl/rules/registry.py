@@ -250,8 +250,10 @@ EVENTS: dict[str, Event] = {
         _e("card_revealed", "player: player, event: event, roll: int", "event", "event",
            doc="when a roll card (`roll_cards`) with an event is revealed, before the roll's "
                "own hooks (production): `roll` is its total"),
-        _e("built", "player: player, piece: piece, at: site", "piece", "piece",
-           doc="after a piece is placed (bought, free, or in the set-up)"),
+        _e("built", "player: player, piece: piece, at: site, free: bool, by: player", "piece", "piece",
+           doc="after a piece is placed (bought, free, or in the set-up): `player` is its owner, `free` "
+               "whether it cost nothing (the set-up, `build_free`, `build_free_for`), `by` who placed it "
+               "(the owner, or the player who built it for a neutral seat)"),
         _e("collected", "player: player, piece: piece, at: site", "piece", "piece",
            doc="after a set-up `collect last` pays for the piece at `at` (terrains that "
                "produce a fixed resource; a terrain that `produces choice` is left to rules)"),

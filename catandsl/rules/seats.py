@@ -38,6 +38,15 @@ def neutral_seat(s: State, at: int) -> bool:
     return at >= s.game.num_players
 
 
+@query("at: seat", returns="int", reads=STATIC)
+def neutral_number(s: State, at: int) -> int:
+    """The neutral seat's number as the map counts them (`start settlement of neutral
+    2`), 1 for the first; 0 for a player's seat: `neutral_number(owner(at)) == 2` tells
+    the second neutral seat's road."""
+    n = s.game.num_players
+    return at - n + 1 if at >= n else 0
+
+
 @dataclass(frozen=True, order=True)
 class BuildFor(Action):
     """Place a free piece of another seat (a neutral one) on a site id."""
@@ -51,7 +60,7 @@ class BuildFor(Action):
 
 @action_source
 def build_for_actions(game: Game) -> list[Action]:
-    if not rules_call(game, "build_free_for"):
+    if not (rules_call(game, "build_free_for") or rules_call(game, "build_free_for_any")):
         return []
     return [BuildFor(seat, p.name, k) for seat in range(game.num_seats) for p in game.pieces
             if not p.neutral and p.travel is None for k in p.allowed]
@@ -73,25 +82,38 @@ def build_free_for(s: State, player: int, seats: list[int], pieces: list[str]) -
     """The player places one free piece for one of these seats, at a legal site of that
     seat's own network: the first of the listed kinds any of the seats can place (a
     settlement, else a road); nothing when none can."""
+    _build_for(s, player, seats, pieces, "build_free_for", any_kind=False)
+
+
+@effect("player: player, seats: list<seat>, pieces: list<piece>", writes=(BOARD, FLOW))
+def build_free_for_any(s: State, player: int, seats: list[int], pieces: list[str]) -> None:
+    """As `build_free_for`, but the player picks the kind too: any of the listed kinds
+    that any of the seats can place (a road or a settlement, the builder's choice)."""
+    _build_for(s, player, seats, pieces, "build_free_for_any", any_kind=True)
+
+
+def _build_for(s: State, player: int, seats: list[int], pieces: list[str], primitive: str, any_kind: bool) -> None:
     g = s.game
     kinds = [g.piece_index[p] for p in pieces]
     bad = [p for p, k in zip(pieces, kinds) if g.pieces[k].neutral or g.pieces[k].travel is not None]
     if bad:
-        raise EngineError("build_free_for() places pieces that stand on a seat's network, not " + ", ".join(bad))
+        raise EngineError(f"{primitive}() places pieces that stand on a seat's network, not " + ", ".join(bad))
     chosen = sorted({int(x) for x in seats if x != player})
     if chosen and kinds:
-        s.push(BuildingFor(player, chosen, kinds))
+        s.push(BuildingFor(player, chosen, kinds, any_kind))
 
 
 @dataclass
 class BuildingFor(Prompt):
     """`player` places one free piece for one of `seats`: of the first kind in `pieces`
-    that any of them may place somewhere; the prompt lapses when none may."""
+    that any of them may place somewhere, or of any of them (`any_kind`); the prompt
+    lapses when none may."""
 
     KIND: ClassVar[str] = "building_for"
     player: int
     seats: list[int]
     pieces: list[int]
+    any_kind: bool = False
 
     def check(self, game: Game) -> str:
         if not (0 <= self.player < game.num_players and all(0 <= x < game.num_seats for x in self.seats)
@@ -111,19 +133,19 @@ class BuildingFor(Prompt):
     def legal(self, s: State) -> list[int]:
         g = s.game
         ids = g.table(BuildForIds).ids
+        out: list[int] = []
         for pi in self.pieces:
-            out: list[int] = []
             for seat in self.seats:
                 for a in targets(s, seat, pi, "normal"):
                     out.append(ids[(seat, pi, g.actions[a].at)])  # type: ignore[attr-defined]
-            if out:
-                return sorted(out)
-        return []
+            if out and not self.any_kind:
+                break
+        return sorted(out)
 
     def apply(self, s: State, act: Action) -> None:
         assert isinstance(act, BuildFor)
         s.pending.pop()
-        place(s, act.seat, s.game.piece_index[act.piece], act.at)
+        place(s, act.seat, s.game.piece_index[act.piece], act.at, by=self.player)
 
     def refusal(self, s: State, act: Action) -> IllegalAction | None:
         if isinstance(act, BuildFor):

@@ -53,6 +53,21 @@ class Travel(Action):
     at: int
     to: int
 
+    def absent(self, game: Game) -> str:
+        P = game.pieces[game.piece_index[self.piece]] if self.piece in game.piece_index else None
+        if P is None or P.travel is None:
+            return f"{self.piece}: no travelling piece of that name in this game"
+        sites = set(P.sites)
+        for k in (self.at, self.to):
+            if not (isinstance(k, int) and 0 <= k < len(game.board.paths)):
+                return f"{self.piece}: no path {k!r} on this board (paths are 0..{len(game.board.paths) - 1})"
+            if k not in sites:
+                return f"{self.piece} onto {game.site_name('path', k)}: a {self.piece} never stands there"
+        if self.to not in paths_next_to(game, self.at):
+            return (f"{self.piece} from {game.site_name('path', self.at)} to {game.site_name('path', self.to)}: "
+                    f"the two paths share no intersection; a step goes onto a path next to the one it stands on")
+        return ""
+
 
 def _steps(game: Game, P: PieceInfo) -> list[tuple[int, int]]:
     """Every (from, to) pair of paths of the piece's sites that share an end."""

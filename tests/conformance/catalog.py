@@ -48,8 +48,10 @@ SECTIONS = (
 class Rule:
     """One row of the table: the rule in plain English, the line of a .catan file that
     states it (found by a quote from that line, or the first line after `after` that
-    holds the quote), the option or param that decides it where the rules reference is
-    unsure (`name=default`), and the test that checks it."""
+    holds the quote), the reading it plays where the rules reference is unsure (`option`:
+    `name=item` of the option or param, its default; `alternative`: `name=item` of
+    another of its readings; `fixed`: why the file offers no other reading), and the
+    test that checks it."""
 
     text: str
     source: str
@@ -58,19 +60,24 @@ class Rule:
     module: str
     after: str = ""
     option: str = ""
-    unsure: bool = False
+    alternative: str = ""
+    fixed: str = ""
 
 
-def rule(source: str, quote: str, *, after: str = "", option: str = "", unsure: bool = False) -> Callable:
+def rule(source: str, quote: str, *, after: str = "", option: str = "", alternative: str = "",
+         fixed: str = "") -> Callable:
     """Mark a test with the line that states its rule: `source` a .catan file's path from
     the repository root, `quote` words on that line (unique in the file, or the first
-    occurrence after the first line holding `after`). `option`: `name=default` of the option or
-    param that decides an unsure reading; `unsure` with no option: a reading the file
-    fixes without a choice."""
+    occurrence after the first line holding `after`). Where the rules reference is unsure,
+    one of: `option`, `name=default` of the option or param that decides it (the test
+    plays the default); `alternative`, `name=item` of another item (the test plays that
+    reading); `fixed`, why the file takes one reading and offers no other."""
+    if sum(map(bool, (option, alternative, fixed))) > 1:
+        raise ValueError("a rule is read by its option's default, an alternative, or fixed: one of them")
 
     def mark(fn: Callable) -> Callable:
-        fn.conformance = {"source": source, "quote": quote, "after": after, "option": option,  # type: ignore[attr-defined]
-                              "unsure": unsure or bool(option)}
+        fn.conformance = {"source": source, "quote": quote, "after": after,  # type: ignore[attr-defined]
+                          "option": option, "alternative": alternative, "fixed": fixed}
         return fn
 
     return mark
@@ -84,7 +91,8 @@ ELSEWHERE = Path(__file__).with_name("elsewhere.json")
 def elsewhere() -> list[tuple[str, Rule]]:
     rows = json.loads(ELSEWHERE.read_text(encoding="utf-8"))
     return [(row["section"], Rule(text=row["rule"], source=row["source"], quote=row["quote"], test=row["test"],
-                                  module=row["module"], after=row.get("after", ""), option=row.get("option", "")))
+                                  module=row["module"], after=row.get("after", ""), option=row.get("option", ""),
+                                  alternative=row.get("alternative", ""), fixed=row.get("fixed", "")))
             for row in rows]
 
 
@@ -162,9 +170,10 @@ def table() -> str:
         "plays it from a fixed position built with `catandsl.position`, with forced dice and draws.",
         "",
         "Where the rules reference is unsure between readings, the scenario file offers the others",
-        "as an `option` (or a `param` a scenario may declare again): the column *Reading* names it",
-        "with the default the row describes (`--option name=item` chooses another). *Unsure, fixed*",
-        "marks a reading the file takes without offering another.",
+        "as an `option` (or a `param` a scenario may declare again): the column *Reading* names the",
+        "option and the item the row plays, *(default)* when a game gets it unless told otherwise",
+        "(`--option name=item` chooses another). *Fixed* marks a reading the file takes without",
+        "offering another, and says why there is none to offer.",
         "",
         "`tests/conformance/test_catalog.py` keeps this page honest: the table must be what the",
         "tests generate, every quoted line must stand at the line given, every named option must",
@@ -187,7 +196,8 @@ def table() -> str:
             n += 1
             line = locate(r)
             where = f"[`{r.source}:{line}`](../{r.source}#L{line}) `{_cell(r.quote)}`"
-            reading = f"`{r.option}`" if r.option else ("unsure, fixed" if r.unsure else "")
+            reading = (f"`{r.option}` (default)" if r.option else f"`{r.alternative}`" if r.alternative
+                       else f"fixed: {_cell(r.fixed)}" if r.fixed else "")
             test = f"[`{r.test}`](../{r.module})"
             out.append(f"| {n} | {_cell(r.text)} | {where} | {reading} | {test} |")
         out.append("")

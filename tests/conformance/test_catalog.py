@@ -17,6 +17,9 @@ PLAYED_BY = {
     "stdlib/traders_barbarians.catan": TB,
 }
 
+# Options whose other readings no row plays yet.
+UNSHOWN: frozenset[str] = frozenset()
+
 
 def test_the_table_is_current():
     assert DOC.read_text(encoding="utf-8") == table(), "run: python tests/conformance/catalog.py --write"
@@ -47,17 +50,50 @@ def test_every_conformance_test_states_its_rule():
     assert len(names) == len(set(names))
 
 
+def _readings(r) -> tuple[str, list[str]]:
+    """The default and the readings of the option or param a row names."""
+    name = (r.option or r.alternative).split("=")[0]
+    for o in scenario(PLAYED_BY.get(r.source, r.source)).options:
+        if o.name == name:
+            return o.default, [i.name for i in o.items]
+    # a param the file declares: its value is the default, any other a scenario's choice
+    found = re.search(rf"^\s*param {name} (\S+)", (ROOT / r.source).read_text(encoding="utf-8"), re.M)
+    assert found, f"{r.test}: no option or param {name}"
+    return found.group(1), []
+
+
 def test_options_named_have_the_defaults_given():
     for _, r in all_rules():
-        if not r.option:
-            continue
-        name, default = r.option.split("=")
-        options = {o.name: o.default for o in scenario(PLAYED_BY.get(r.source, r.source)).options}
-        if name in options:
-            assert options[name] == default, f"{r.test}: {name} defaults to {options[name]}"
-        else:  # a param the file declares
-            text = (ROOT / r.source).read_text(encoding="utf-8")
-            assert re.search(rf"^\s*param {name} {default}\b", text, re.M), f"{r.test}: no option or param {name}"
+        if r.option:
+            default, _ = _readings(r)
+            assert r.option.split("=")[1] == default, f"{r.test}: {r.option}, but the default is {default}"
+
+
+def test_alternatives_named_are_readings_the_option_offers():
+    """A row that plays another reading names one the option has (or another value of the
+    param), never the default."""
+    for _, r in all_rules():
+        if r.alternative:
+            default, items = _readings(r)
+            item = r.alternative.split("=")[1]
+            assert item != default, f"{r.test}: {r.alternative} is the default"
+            assert not items or item in items, f"{r.test}: {item} is none of {items}"
+
+
+def test_every_option_a_row_names_has_a_row_for_each_reading():
+    """An unsure rule's option is shown both ways: a row for its default and one for every
+    other reading."""
+    shown: dict[tuple[str, str], set[str]] = {}
+    for _, r in all_rules():
+        if r.option or r.alternative:
+            name, item = (r.option or r.alternative).split("=")
+            shown.setdefault((PLAYED_BY.get(r.source, r.source), name), set()).add(item)
+    missing = []
+    for (path, name), items in sorted(shown.items()):
+        for o in scenario(path).options:
+            if o.name == name and {i.name for i in o.items} - items and name not in UNSHOWN:
+                missing.append(f"{name}: {sorted({i.name for i in o.items} - items)}")
+    assert not missing, "options with readings no row plays: " + "; ".join(missing)
 
 
 def test_at_least_150_rules():

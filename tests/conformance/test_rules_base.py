@@ -433,7 +433,7 @@ def test_base_a_card_may_be_played_before_the_roll():
     assert of_kind(s, A.Move)
 
 
-@rule(BASE_RULES, "phase main { trade; build; buy; play; move }")
+@rule(BASE_RULES, "item combined \"trade and build in any order\" default", option="trade_build=combined")
 def test_base_trade_and_build_in_any_order():
     """By default (5th edition) trading and building mix freely after the roll."""
     g = g4()
@@ -444,7 +444,7 @@ def test_base_trade_and_build_in_any_order():
     assert cards(s, 0) == 0
 
 
-@rule(BASE_RULES, "item separate \"trade first, then build\"", option="trade_build=combined")
+@rule(BASE_RULES, "item separate \"trade first, then build\"", alternative="trade_build=separate")
 def test_base_older_rules_trade_first_then_build():
     """With the older rules' option, trading ends with the first build or purchase of the turn."""
     g = game(BASE, 4, trade_build="separate")

@@ -110,20 +110,28 @@ def test_cloth_robber_on_the_fields_twelve_pirate_on_its_mark():
     assert s.neutral_at[g.piece_index["pirate"]] == hexid(g, 6, 4)
 
 
-def _setup(pass_third: bool = False):
-    g = cloth()
+def _setup(pass_third: bool = False, **options):
+    """The set-up played with the first legal action each time: the game, the state after
+    it, the seats in the order they placed settlements, and each seat's settlements."""
+    g = cloth(**options)
     s = g.new_initial_state()
     act(s, A.StartPlayer(0))
-    order, last = [], {}
+    order, placed = [], {}
     while s.stage == "setup":
         p, a = s.current_player(), legal(s)[0]
         if pass_third and p == 0 and len(order) == 8 and A.Pass() in legal(s):
             a = A.Pass()
         if isinstance(a, A.Build) and a.piece == "settlement":
             order.append(p)
-            last[p] = a.at
+            placed.setdefault(p, []).append(a.at)
         act(s, a)
-    return g, s, order, last
+    return g, s, order, placed
+
+
+def _owed(g, corners) -> Counter:
+    """The resources of the hexes around these intersections."""
+    return Counter(g.resources[g.hex_resource[h]] for c in corners for h in g.board.corner_hexes[c]
+                   if g.hex_resource[h] >= 0)
 
 
 @rule(CL, "round forward from last {")
@@ -134,13 +142,23 @@ def test_cloth_a_third_settlement_clockwise_from_the_last_player():
     assert order == [0, 1, 2, 3, 3, 2, 1, 0, 0, 1, 2, 3]
 
 
-@rule(CL, "collect last", after="round forward from last {", unsure=True)
+@rule(CL, "item third \"from the third settlement only (the seed names no other)\" default",
+      option="setup_collect=third")
 def test_cloth_only_the_third_settlement_collects():
     """Starting resources come from the third settlement only."""
-    g, s, _, third = _setup()
-    for p, c in third.items():
-        owed = Counter(g.resources[g.hex_resource[h]] for h in g.board.corner_hexes[c] if g.hex_resource[h] >= 0)
-        assert Counter({r: n for r, n in zip(g.resources, s.hands[p]) if n}) == owed
+    g, s, _, placed = _setup()
+    for p, corners in placed.items():
+        assert Counter({r: n for r, n in zip(g.resources, s.hands[p]) if n}) == _owed(g, corners[2:])
+
+
+@rule(CL, "item second_and_third \"from the second settlement and the third\"",
+      alternative="setup_collect=second_and_third")
+def test_cloth_the_second_settlement_collects_too_by_option():
+    """With the option `second_and_third`, the second settlement collects its starting
+    resources as in the base game, and the third too."""
+    g, s, _, placed = _setup(setup_collect="second_and_third")
+    for p, corners in placed.items():
+        assert Counter({r: n for r, n in zip(g.resources, s.hands[p]) if n}) == _owed(g, corners[1:])
 
 
 @rule(CL, "place settlement optional")
@@ -223,7 +241,9 @@ def test_cloth_two_cloth_make_a_point():
         assert s.points(0) == points
 
 
-@rule(CL, "token cloth {", unsure=True)
+@rule(CL, "token cloth {",
+      fixed="no source says whether cloth counts as a card, and none proposes that it does; a token "
+            "counts as no card (see `token` in docs/language.md)")
 def test_cloth_is_no_resource_card():
     """Cloth is not a resource card: it does not count toward the 7 cards."""
     g = cloth()
@@ -232,7 +252,9 @@ def test_cloth_is_no_resource_card():
     assert s.current_player() == 0 and of_kind(s, A.Move)  # nobody discards
 
 
-@rule(CL, "token cloth {", unsure=True)
+@rule(CL, "token cloth {",
+      fixed="no source says whether cloth counts as a card, and none proposes that it does; a token "
+            "counts as no card (see `token` in docs/language.md)")
 def test_cloth_monopoly_never_takes_cloth():
     """Monopoly takes resource cards only, never cloth."""
     g = cloth()
@@ -270,12 +292,17 @@ def test_cloth_only_a_trading_player_moves_the_pirate_on_a_seven():
 @rule(CL, "item limited \"only a player who trades with a village, as on a 7\" default",
       option="knight_pirate=limited")
 def test_cloth_the_same_limit_for_a_knight():
-    """A Knight moves the pirate only for a player who trades with a village (the option
-    `anyone` lifts this for the Knight; the 7 keeps it)."""
+    """A Knight moves the pirate only for a player who trades with a village."""
     g = cloth()
     s = position(g).cards(0, held={"knight": 1}).state()
     act(s, A.PlayCard("knight"))
     assert not moves(s, "pirate")
+
+
+@rule(CL, "item anyone \"anyone (the seed names the limit only for the 7)\"", alternative="knight_pirate=anyone")
+def test_cloth_a_knight_moves_the_pirate_for_anyone_by_option():
+    """With the option `anyone`, a Knight moves the pirate for any player; the 7 keeps the
+    limit."""
     g = cloth(knight_pirate="anyone")
     s = position(g).cards(0, held={"knight": 1}).state()
     act(s, A.PlayCard("knight"))
@@ -329,10 +356,15 @@ def test_cloth_the_game_ends_when_three_villages_have_cloth():
 @rule(CL, "item seed \"most resource cards, then most cloth (the seed)\" default", option="tie=seed")
 def test_cloth_a_tie_goes_to_most_resource_cards_then_most_cloth():
     """Equal points at that end: the most resource cards win, then the most cloth, and players
-    equal in all share the victory (the option `cloth`: the most cloth)."""
+    equal in all share the victory."""
     s = _ending(cloth(), {}, {})
     assert s.winners == [1, 2]  # all equal: they share it
     s = _ending(cloth(), {1: 3, 2: 1}, {2: 1})
     assert s.winner == 1
+
+
+@rule(CL, "item cloth \"most cloth (JSettlers2)\"", alternative="tie=cloth")
+def test_cloth_a_tie_goes_to_most_cloth_by_option():
+    """With the option `cloth`, equal points at that end go to the most cloth."""
     s = _ending(cloth(tie="cloth"), {1: 3, 2: 1}, {2: 1})
     assert s.winner == 2

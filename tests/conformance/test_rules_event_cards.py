@@ -12,7 +12,7 @@ from catandsl.rules.roll_cards import RollCardTables
 from tests.conformance.catalog import rule
 from tests.conformance.play import act, builds, cards, hand, held, legal, of_kind, refused, roll, roll_card, sites_of
 from tests.conformance.positions import BASE, TB, game, main, position, step, wagon
-from tests.conformance.sites import corner, hexid, ring
+from tests.conformance.sites import corner, hexid, ring, side
 
 EVENTS = "stdlib/event_cards.catan"
 
@@ -96,7 +96,7 @@ def test_events_robber_flees_to_the_desert():
     assert sites_of(s, "robber") == [hexid(g, 0, 0)]
 
 
-@rule(EVENTS, "for p in players() { take_from_bank(p, choose_from_bank(p), 1) }")
+@rule(EVENTS, "for p in players() { take_from_bank(p, choose_from_bank(p), 1) }", after="rule plentiful_year {")
 def test_events_plentiful_year_everyone_takes_one_of_choice():
     """Plentiful Year: every player takes 1 resource of choice from the bank."""
     s = position(ev()).state()
@@ -127,7 +127,7 @@ def test_events_conflict_without_the_army_the_single_knight_leader_or_nobody():
     assert not s.pending and s.current_player() == 0 and cards(s, 0) == 1
 
 
-@rule(EVENTS, "for p in leaders(knights) { take_from_bank(p, choose_from_bank(p), 1) }", unsure=True)
+@rule(EVENTS, "item no_event 0 \"no event (recommended)\" default", option="tournament_without_knights=no_event")
 def test_events_tournament_the_most_knights_take_one_each():
     """Tournament: the players with the most Knights played each take 1 resource of choice;
     when nobody has played one, nothing happens."""
@@ -138,6 +138,21 @@ def test_events_tournament_the_most_knights_take_one_each():
     s = position(ev()).state()
     roll(s, 5, "tournament")
     assert not s.pending and sum(map(sum, s.hands)) == 0
+
+
+@rule(EVENTS, "item everyone 1 \"every player, all tied at none, takes 1 resource\"",
+      alternative="tournament_without_knights=everyone")
+def test_events_tournament_without_knights_everyone_takes_one_by_option():
+    """With the option `everyone`, when nobody has played a Knight every player, tied for the
+    most at none, takes 1 resource of choice; otherwise the leaders alone."""
+    s = position(ev(tournament_without_knights="everyone")).state()
+    roll(s, 5, "tournament")
+    act(s, *[A.ChooseResource("ore")] * 4)
+    assert [cards(s, p) for p in range(4)] == [1, 1, 1, 1]
+    s = position(ev(tournament_without_knights="everyone")).cards(2, played={"knight": 1}).state()
+    roll(s, 5, "tournament")
+    act(s, A.ChooseResource("ore"))
+    assert [cards(s, p) for p in range(4)] == [0, 0, 1, 0] and not s.pending
 
 
 @rule(EVENTS, "param trade_advantage_most_roads 0", option="trade_advantage_most_roads=0")
@@ -204,7 +219,9 @@ def test_events_no_new_road_until_the_damaged_one_is_repaired():
     assert s.damaged == [] and hand(s, 0)["brick"] == 1 and r[2] in builds(s, "road")
 
 
-@rule(EVENTS, "a damaged road is repaired at a", unsure=True)
+@rule(EVENTS, "a damaged road is repaired at a",
+      fixed="each free road may repair, which covers both cases the sources ask about (two repairs, or "
+            "a repair and a new road); no source limits a card to one repair")
 def test_events_road_building_may_repair():
     """Each free road of Road Building may repair a damaged road instead."""
     g, r, s = _damaged(lambda pos: pos.cards(0, held={"road_building": 1}))
@@ -278,7 +295,8 @@ def test_events_calm_sea_the_most_harbor_buildings_take_one():
 # ---- with Traders & Barbarians (V2.6) -----------------------------------------------------------------
 
 
-@rule(TB, "Robber Attacks is the", unsure=True)
+@rule(TB, "item discards_first \"the discards, then a barbarian moves and robs, as a 7 (V12, recommended)\" default",
+      option="robber_attacks_order=discards_first")
 def test_events_tb_robber_attacks_discards_then_moves_a_barbarian():
     """With Traders & Barbarians, Robber Attacks is the scenario's 7: first the discards, then
     a barbarian moves and robs."""
@@ -287,6 +305,22 @@ def test_events_tb_robber_attacks_discards_then_moves_a_barbarian():
     assert s.current_player() == 1
     act(s, *[A.Discard("ore")] * 4)
     assert {a.piece for a in of_kind(s, A.Move)} == {"barbarian"}
+
+
+@rule(TB, "item move_first \"a barbarian moves and robs, then the discards (the seed lists them so)\"",
+      alternative="robber_attacks_order=move_first")
+def test_events_tb_robber_attacks_moves_first_by_option():
+    """With the option `move_first`, Robber Attacks moves a barbarian and robs first, then the
+    players over 7 cards discard (a card just stolen counts)."""
+    g = ev(TB, 3, robber_attacks_order="move_first")
+    road = ring(g, 0, 0)[0]
+    s = position(g).place(1, "road", road).hand(1, ore=8).hand(0, ore=7).state()
+    roll(s, 7, "robber_attacks")
+    assert s.current_player() == 0 and {a.piece for a in of_kind(s, A.Move)} == {"barbarian"}
+    act(s, A.Move("barbarian", road, side(g, 1, -1, "NE")), A.Steal(1), A.Stolen("ore"))
+    assert (cards(s, 0), cards(s, 1)) == (8, 7) and s.current_player() == 0
+    act(s, *[A.Discard("ore")] * 4)
+    assert (cards(s, 0), cards(s, 1)) == (4, 7) and not s.pending
 
 
 @rule(TB, "without rule robber_flees")
@@ -306,16 +340,27 @@ def test_events_tb_robber_flees_and_trade_advantage_do_nothing():
       option="cards_2_12=event_then_again")
 def test_events_tb_the_2_and_12_cards_have_their_event_then_another_card():
     """With Traders & Barbarians (no 2 or 12 on the board) the 2 and 12 cards bring their
-    event, then another card is revealed for production (options: `discard_again`, no event;
-    `event_no_production`, the event and no production)."""
+    event, then another card is revealed for production."""
     g = ev(TB, 3)
     s = position(g).state()
     roll(s, 2, "plentiful_year")
     act(s, *[A.ChooseResource("ore")] * 3)
     assert s.is_chance_node() and g.action_id[roll_card(g, 2, "plentiful_year")] not in dict(s.chance_outcomes())
+
+
+@rule(TB, "item discard_again \"no event: another card for production\"", alternative="cards_2_12=discard_again")
+def test_events_tb_the_2_and_12_cards_are_set_aside_by_option():
+    """With the option `discard_again`, a 2 or 12 card brings no event: another card is
+    revealed for production."""
     s = position(ev(TB, 3, cards_2_12="discard_again")).state()
     roll(s, 2, "plentiful_year")
     assert s.is_chance_node() and sum(map(sum, s.hands)) == 0
+
+
+@rule(TB, "item event_no_production \"the event, and no production\"", alternative="cards_2_12=event_no_production")
+def test_events_tb_the_2_and_12_cards_have_their_event_only_by_option():
+    """With the option `event_no_production`, a 2 or 12 card brings its event and the turn has
+    no production."""
     s = position(ev(TB, 3, cards_2_12="event_no_production")).state()
     roll(s, 2, "plentiful_year")
     act(s, *[A.ChooseResource("ore")] * 3)
@@ -335,7 +380,8 @@ def test_events_tb_a_damaged_road_costs_a_wagon_two_and_no_toll():
         assert s.travellers[0][3] == 4 - cost and held(s, 1, "gold") == 5 + toll
 
 
-@rule(TB, "Sea counts the harbors only, never a trade hex", unsure=True)
+@rule(TB, "Calm Sea counts the harbors only,",
+      fixed="no source counts a trade hex as a harbor, and none proposes it")
 def test_events_tb_calm_sea_counts_harbors_not_trade_hexes():
     """With Traders & Barbarians, Calm Sea counts buildings on harbors only: a trade hex is no
     harbor."""
@@ -350,7 +396,8 @@ def test_events_tb_calm_sea_counts_harbors_not_trade_hexes():
     assert [cards(s, p) for p in range(3)] == [0, 1, 0]
 
 
-@rule(EVENTS, "only resource cards change hands (gold is a token: V2.6)", unsure=True)
+@rule(TB, "item cards_only \"resource cards only: gold is no card (recommended)\" default",
+      option="events_gold=cards_only")
 def test_events_tb_gold_never_changes_hands_by_events():
     """Events move resource cards only: gold, a token, is never passed on by Good Neighbors."""
     g = ev(TB, 3)
@@ -358,3 +405,21 @@ def test_events_tb_gold_never_changes_hands_by_events():
     roll(s, 6, "good_neighbors")
     act(s, A.ChooseResource("ore"))
     assert [held(s, p, "gold") for p in range(3)] == [0, 5, 0] and hand(s, 0)["ore"] == 1
+
+
+@rule(TB, "item gold_too \"a player may give 1 gold in place of a card\"", alternative="events_gold=gold_too")
+def test_events_tb_neighbours_may_give_gold_by_option():
+    """With the option `gold_too`, Good Neighbors and Helpful Neighbor let a player give 1 gold
+    in place of a card: one with gold and no card gives gold."""
+    g = ev(TB, 3, events_gold="gold_too")
+    s = position(g).tokens(1, gold=5).hand(1, ore=1).hand(2, ore=1).state()
+    roll(s, 6, "good_neighbors")
+    assert s.current_player() == 1 and set(legal(s)) == {A.ChooseResource("ore"), A.ChooseToken("gold")}
+    act(s, A.ChooseToken("gold"), A.ChooseResource("ore"))
+    assert [held(s, p, "gold") for p in range(3)] == [0, 4, 1] and [hand(s, p)["ore"] for p in range(3)] == [1, 1, 0]
+    s = position(g).place(0, "city", (0, 0, "N")).tokens(0, gold=2).state()  # the leader holds gold only
+    roll(s, 10, "helpful_neighbor")
+    act(s, A.ChoosePlayer(2))
+    assert legal(s) == [A.ChooseToken("gold")]
+    act(s, A.ChooseToken("gold"))
+    assert [held(s, p, "gold") for p in range(3)] == [1, 0, 1]

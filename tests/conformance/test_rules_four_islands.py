@@ -64,8 +64,13 @@ def test_four_islands_twelve_points_win():
 
 @rule(FI, "item standard 12 \"12 victory points\" default", option="target_4=standard")
 def test_four_islands_twelve_points_with_four_players():
-    """12 victory points win with 4 players too (the option `island_traders`: 13)."""
+    """12 victory points win with 4 players too."""
     wins_at(fi(4), 12)
+
+
+@rule(FI, "item island_traders 13 \"13 victory points\"", alternative="target_4=island_traders")
+def test_four_islands_thirteen_points_with_four_players_by_option():
+    """With the option `island_traders`, 13 victory points win with 4 players."""
     wins_at(fi(4, target_4="island_traders"), 13)
 
 
@@ -89,10 +94,16 @@ def test_four_islands_start_islands_are_home_islands():
 @rule(FI, "vp_token(player, at, nth([foreign_bonus, 2, 2], islands_with(player, \"home\")))",
       option="foreign_bonus=seed")
 def test_four_islands_first_foreign_island_earns_one_point():
-    """A player's first settlement on their first foreign island earns 1 special victory point
-    (the option `flat`: 2 for every foreign island)."""
+    """A player's first settlement on their first foreign island earns 1 special victory
+    point."""
     assert settle(fi(), 0, [0], [1])[1] == [1]
-    assert settle(fi(foreign_bonus="flat"), 0, [0], [1])[1] == [2]
+
+
+@rule(FI, "item flat 2 \"2 for every foreign island\"", alternative="foreign_bonus=flat")
+def test_four_islands_every_foreign_island_earns_two_points_by_option():
+    """With the option `flat`, the first settlement on every foreign island earns 2 special
+    victory points."""
+    assert settle(fi(foreign_bonus="flat"), 0, [0], [1, 2, 3])[1] == [2, 2, 2]
 
 
 @rule(FI, "vp_token(player, at, nth([foreign_bonus, 2, 2], islands_with(player, \"home\")))")
@@ -139,7 +150,7 @@ def test_four_islands_robber_and_pirate_start_beside_the_board():
         assert sites_of(s, "robber") == [-1] and sites_of(s, "pirate") == [-1]
 
 
-@rule(FI, "start robber at (-1, 7)")
+@rule(FI, "start robber at (-1, 7)", alternative="edition=fifth")
 def test_four_islands_fifth_edition_start_hexes():
     """With the option `fifth`, the robber starts on the hex with the 12 and the pirate on the
     marked sea hex."""
@@ -167,7 +178,7 @@ def test_four_islands_three_players_the_seeds_table():
         assert Counter(h.type.give for h in b.harbors) == {2: 5, 3: 3}
 
 
-@rule(FI, "item fifth \"4th/5th edition: 20 land hexes, 9 harbors\"")
+@rule(FI, "item fifth \"4th/5th edition: 20 land hexes, 9 harbors\"", alternative="tables=fifth")
 def test_four_islands_three_players_the_fifth_edition_table():
     """With the option `fifth`, 3 players play the 4th/5th edition's map: islands of 4, 6, 6 and
     4 hexes, 4 of each terrain, 20 numbers, 9 harbors of which 5 special."""

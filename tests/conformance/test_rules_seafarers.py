@@ -259,11 +259,15 @@ def test_seafarers_a_ship_built_this_turn_stays():
 
 @rule(SEA, "item after_roll", option="ship_moves=after_roll")
 def test_seafarers_ships_move_after_the_roll():
-    """Ships move in the trading and building phase, after the roll; with the option
-    `any_time`, before the roll too."""
+    """Ships move in the trading and building phase, after the roll."""
     g = ns()
     s = open_line(g).state()
     assert s.is_chance_node() and not pick_ups(s)
+
+
+@rule(SEA, "item any_time", alternative="ship_moves=any_time")
+def test_seafarers_ships_move_before_the_roll_too_by_option():
+    """With the option `any_time`, a ship may also move before the roll."""
     s = open_line(ns(ship_moves="any_time")).state()
     assert pick_ups(s) == ids(s.game, P2) and A.RollDice() in legal(s)
 

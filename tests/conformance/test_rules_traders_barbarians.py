@@ -80,7 +80,7 @@ def test_tb_no_robber_and_no_longest_road():
     assert "robber" not in g.piece_index and [a.name for a in g.awards] == ["largest_army"]
 
 
-@rule(MAP, "pool land shuffled [forest x4, pasture x3, fields x3, hills x3, mountains x3]", unsure=True)
+@rule(MAP, "pool land shuffled [forest x4, pasture x3, fields x3, hills x3, mountains x3]")
 def test_tb_sixteen_terrain_hexes_and_three_trade_hexes():
     """The island is 16 terrain hexes (4 forest, 3 pasture, 3 fields, 3 hills, 3 mountains: no
     desert) and the three trade hexes on corners of the outer ring."""
@@ -132,7 +132,9 @@ def test_tb_roads_on_the_spurs_but_not_on_the_sea_sides():
     refused(s, A.Build("road", side(g, 0, -2, "W")))
 
 
-@rule(MAP, "start barbarian at [(1, -1) NE, (0, 1) SE, (-1, 0) W]", unsure=True)
+@rule(MAP, "start barbarian at [(1, -1) NE, (0, 1) SE, (-1, 0) W]",
+      fixed="the rulebook shows the starting paths only in a picture no source describes; the map "
+            "states these as data a scenario may change")
 def test_tb_three_barbarians_start_on_their_paths():
     """Three barbarians start on paths of the middle ring, half-way between the trade hexes."""
     g = tb()
@@ -291,7 +293,7 @@ def test_tb_the_wagon_moves_by_its_levels_points(level, points):
     assert left(s) == points - 2
 
 
-@rule(RULES, "step_cost sum_of([if_else(occupied(at) and not damaged_at(at), 1, 2),", unsure=True)
+@rule(RULES, "step_cost sum_of([if_else(occupied(at) and not damaged_at(at), 1, 2),")
 def test_tb_a_path_costs_two_without_a_road_and_one_on_the_own_road():
     """Entering a path without a road costs 2 moving points, one with the player's own road 1."""
     g = tb()
@@ -475,7 +477,8 @@ def test_tb_a_load_the_hex_does_not_take_stays_and_nothing_more_is_drawn():
     assert load(s) == {"sand": 1} and not s.is_chance_node() and s.token_stock[0] == stock
 
 
-@rule(RULES, "tokens(player, marble), tokens(player, glass)]) == 0 {", after="rule castle_trade {", unsure=True)
+@rule(RULES, "tokens(player, marble), tokens(player, glass)]) == 0 {", after="rule castle_trade {",
+      fixed="no source says what an empty stack does, and none proposes another reading")
 def test_tb_an_empty_stack_leaves_the_wagon_unloaded():
     """When the hex's stack is empty, the wagon stays unloaded and must load elsewhere."""
     g = tb()
@@ -518,13 +521,32 @@ def test_tb_upgrades_to_levels_4_and_5_cost_two_lumber_ore_and_wool():
     assert not {A.TakeAction("upgrade"), A.TakeAction("upgrade_far")} & set(legal(s))  # 5 is the top
 
 
-@rule(RULES, "per_turn 4", after="action upgrade ", unsure=True)
+@rule(RULES, "item several 4 \"as many as the player pays for, one level each\" default",
+      option="upgrades_per_turn=several")
 def test_tb_several_upgrades_a_turn_one_level_at_a_time():
     """Levels go up one at a time, several in one turn when each is paid."""
     g = tb()
     s = wagon(g, ring(g, 0, 0)[0]).hand(0, lumber=6, ore=4, wool=4).state()
     act(s, *[A.TakeAction("upgrade")] * 2, *[A.TakeAction("upgrade_far")] * 2)
     assert held(s, 0, "level") == 5 and sum(s.hands[0]) == 0
+
+
+@rule(RULES, "item one 1 \"one a turn\"", alternative="upgrades_per_turn=one")
+def test_tb_one_upgrade_a_turn_by_option():
+    """With the option `one`, the wagon goes up one level a turn, whichever upgrade it is."""
+    g = tb(upgrades_per_turn="one")
+    for level, first, second in ((1, "upgrade", "upgrade"), (2, "upgrade", "upgrade_far")):
+        s = wagon(g, ring(g, 0, 0)[0], level=level).hand(0, lumber=6, ore=4, wool=4).state()
+        act(s, A.TakeAction(first))
+        assert held(s, 0, "level") == level + 1
+        refused(s, A.TakeAction(second))
+        act(s, A.EndTurn())
+        for total in (5, 9):  # the next players' turns, then seat 0's again
+            roll(s, total)
+            act(s, A.EndTurn())
+        roll(s, 5)
+        act(s, A.TakeAction(second))
+        assert held(s, 0, "level") == level + 2
 
 
 @rule(RULES, "points 1 per 5")
@@ -537,7 +559,8 @@ def test_tb_level_five_is_worth_a_point():
     assert s.points(0) == before + 1
 
 
-@rule(RULES, "phase upgrades { upgrade; upgrade_far }", unsure=True)
+@rule(RULES, "item before_move \"after trading and building, before the wagon moves (the seed)\" default",
+      option="upgrade_timing=before_move")
 def test_tb_upgrades_after_building_then_the_move():
     """After trading and building come the upgrades, then the wagon's move; an upgrade bought
     this turn already gives its points, and nothing is traded, built or upgraded once the
@@ -550,6 +573,34 @@ def test_tb_upgrades_after_building_then_the_move():
     step(s, r[0], r[1])
     assert left(s) == 5 - 2
     assert A.TakeAction("upgrade") not in legal(s) and not of_kind(s, A.Build)  # all still affordable
+
+
+@rule(RULES, "item with_building \"while trading and building (a secondary source)\"",
+      alternative="upgrade_timing=with_building")
+def test_tb_upgrades_while_building_by_option():
+    """With the option `with_building`, the wagon is upgraded while trading and building, in
+    any order with them; the move still comes last."""
+    g = tb(upgrade_timing="with_building")
+    r = ring(g, 0, 0)
+    s = wagon(g, r[0]).place(0, "settlement", (0, 0, "N")).hand(0, brick=5, lumber=3, ore=2, wool=2).state()
+    act(s, A.TakeAction("upgrade"), A.Build("road", r[0]), A.TakeAction("upgrade"))
+    assert held(s, 0, "level") == 3 and A.BankTrade("brick", "ore") in legal(s)
+    step(s, r[0], r[1])
+    assert left(s) == 6 - 2 and not of_kind(s, A.Build) and not of_kind(s, A.BankTrade)
+
+
+@rule(RULES, "item after_move \"after the wagon's move\"", alternative="upgrade_timing=after_move")
+def test_tb_upgrades_after_the_move_by_option():
+    """With the option `after_move`, the wagon moves first and is upgraded after: an upgrade
+    bought this turn gives its points only the next turn."""
+    g = tb(upgrade_timing="after_move")
+    r = ring(g, 0, 0)
+    s = wagon(g, r[0]).place(0, "settlement", (0, 0, "N")).hand(0, brick=5, lumber=3, ore=2, wool=2).state()
+    assert A.TakeAction("upgrade") in legal(s) and A.Build("road", r[0]) in legal(s)
+    step(s, r[0], r[1])
+    assert left(s) == 4 - 2
+    act(s, A.TakeAction("upgrade"))
+    assert held(s, 0, "level") == 2 and not of_kind(s, Travel)  # the move is over
 
 
 # ---- the chase (F.7) -------------------------------------------------------------------------------------
@@ -573,7 +624,7 @@ def test_tb_a_chase_needs_level_two_and_a_barbarian_in_front():
     assert A.TakeAction("chase") not in legal(s)
 
 
-@rule(RULES, "if die >= nth([7, 6, 5, 4, 3], tokens(player, level)) {", unsure=True)
+@rule(RULES, "item one 1 \"one die (the table's numbers are at most 6)\" default", option="chase_dice=one")
 @pytest.mark.parametrize("level, least", [(2, 6), (3, 5), (4, 4), (5, 3)])
 def test_tb_a_chase_succeeds_on_one_die_by_level(level, least):
     """A chase rolls one die: it succeeds on a 6 at level 2, 5 or more at 3, 4 or more at 4 and
@@ -589,6 +640,21 @@ def test_tb_a_chase_succeeds_on_one_die_by_level(level, least):
         chased = of_kind(s, A.Move)
         assert bool(chased) == (die >= least)
         assert all(m.src == b2 and m.at not in {side(g, *p) for p in BARBARIANS} for m in chased)
+
+
+@rule(RULES, "item two 2 \"two dice against the same numbers\"", alternative="chase_dice=two")
+def test_tb_a_chase_rolls_two_dice_by_option():
+    """With the option `two`, a chase rolls two dice against the same numbers."""
+    g = tb(chase_dice="two")
+    s = wagon(g, (0, 1, "E"), level=2).state()
+    act(s, A.TakeAction("chase"))
+    odds = {s.game.actions[a].total: p for a, p in s.chance_outcomes()}
+    assert set(odds) == set(range(2, 13)) and odds[7] == pytest.approx(6 / 36)
+    act(s, RuleRoll(5))
+    assert not of_kind(s, A.Move)
+    s = wagon(g, (0, 1, "E"), level=2).state()
+    act(s, A.TakeAction("chase"), RuleRoll(9))
+    assert {m.src for m in of_kind(s, A.Move)} == {side(g, *BARBARIANS[2])}
 
 
 @rule(RULES, "relocate_from(player, [barbarian], next_paths(traveller_at(player, wagon)))")
@@ -628,15 +694,38 @@ def test_tb_two_gold_buy_a_resource_twice_a_turn():
     refused(s, A.TakeAction("buy_with_gold"))
 
 
-@rule(RULES, "gold is a token, not a card", unsure=True)
+def _on_a_generic_harbor(g, gold: int):
+    """Seat 0's settlement on a 3:1 harbor's intersection, `gold` gold and 3 wool."""
+    harbor = next(h for h in g.board.harbors if h.type.resource is None)
+    c = next(c for c in g.board.path_ends[g.board.path_id(*harbor.path)] if g.board.corner_harbor[c] >= 0)
+    return wagon(g, ring(g, 0, 0)[0], gold=gold).place(0, "settlement", c).hand(0, wool=3).state()
+
+
+@rule(RULES, "item resources \"resource cards only; gold buys through the 2-gold exchange (recommended)\" default",
+      option="gold_trade=resources")
 def test_tb_harbors_and_the_bank_take_resources_not_gold():
     """Harbors and the 4:1 bank trade take resource cards as usual; gold buys only through the
     2-gold exchange."""
     g = tb()
-    harbor = next(h for h in g.board.harbors if h.type.resource is None)
-    c = next(c for c in g.board.path_ends[g.board.path_id(*harbor.path)] if g.board.corner_harbor[c] >= 0)
-    s = wagon(g, ring(g, 0, 0)[0], gold=30).place(0, "settlement", c).hand(0, wool=3).state()
+    s = _on_a_generic_harbor(g, 30)
     assert {(a.give, a.get) for a in of_kind(s, A.BankTrade)} == {("wool", r) for r in g.resources if r != "wool"}
+    assert {a.action for a in of_kind(s, A.TakeAction)} == {"buy_with_gold"}
+
+
+@rule(RULES, "item gold_too \"gold too: 4 for 1, or 3 with a 3:1 harbor\"", alternative="gold_trade=gold_too")
+def test_tb_gold_trades_at_the_harbors_rates_by_option():
+    """With the option `gold_too`, gold also trades at the bank's rate: 4 gold for 1 resource
+    of choice, 3 with a 3:1 harbor, as often as the player pays."""
+    g = tb(gold_trade="gold_too")
+    s = _on_a_generic_harbor(g, 6)
+    for gold in (3, 0):
+        act(s, A.TakeAction("gold_at_bank_rate"), A.ChooseResource("ore"))
+        assert held(s, 0, "gold") == gold
+    assert hand(s, 0)["ore"] == 2 and A.TakeAction("gold_at_bank_rate") not in legal(s)
+    s = wagon(g, ring(g, 0, 0)[0], gold=7).state()  # no harbor: 4 for 1
+    act(s, A.TakeAction("gold_at_bank_rate"), A.ChooseResource("brick"))
+    assert held(s, 0, "gold") == 3 and hand(s, 0)["brick"] == 1
+    assert A.TakeAction("gold_at_bank_rate") not in legal(s)
 
 
 @rule(RULES, "deck development {")
@@ -648,7 +737,8 @@ def test_tb_the_scenarios_own_deck():
         "knight": 16, "road_building": 3, "swift_journey": 3, "victory_point": 3}
 
 
-@rule(RULES, "Largest Army stays, as the base game has it", unsure=True)
+@rule(RULES, "item kept \"kept, as in the base game (the seed removes only Longest Road)\" default",
+      option="largest_army=kept")
 def test_tb_largest_army_stays():
     """Largest Army (3 Knights, 2 points) stays in the game."""
     g = tb()
@@ -656,7 +746,21 @@ def test_tb_largest_army_stays():
     assert holder(s, "largest_army") == 0 and s.points(0) == 2
 
 
-@rule(RULES, "playable where traveled_this_turn(player, wagon)", unsure=True)
+@rule(RULES, "item removed \"taken out of the game with Longest Road\"", alternative="largest_army=removed")
+def test_tb_largest_army_out_by_option():
+    """With the option `removed`, Largest Army is out of the game too: Knights played score
+    nothing (and with Event Cards, Conflict goes to the one player with most Knights)."""
+    g = tb(largest_army="removed")
+    assert not g.awards
+    s = position(g).cards(0, played={"knight": 3}).state()
+    assert s.points(0) == 0
+    s = position(tb(largest_army="removed", event_cards="on")).cards(1, played={"knight": 3}).hand(0, ore=1).state()
+    roll(s, 3, "conflict")
+    assert s.current_player() == 1 and legal(s) == [A.Steal(0)]
+
+
+@rule(RULES, "playable where traveled_this_turn(player, wagon)",
+      fixed="the sources give the second movement no other amount than the level's full points")
 def test_tb_swift_journey_after_the_move_with_full_points():
     """Swift Journey is played only after the wagon moved this turn: it moves again, with its
     level's full points."""

@@ -24,13 +24,20 @@ def legal(s):
 @pytest.mark.parametrize("players", [3, 4])
 def test_seafarers_harbors_drafted_by_default(path, players):
     """Without options, the set-up opens with the players drawing harbor tokens in turn
-    and laying each on a marked spot; `harbor_setup=shuffled` deals them instead."""
+    and laying each on a marked spot."""
     g = catandsl.new_game(path, players, {}, 1)
     s = g.new_initial_state()
     act = legal(s)
     s.apply_action(g.action_id[act[0]])  # who starts
     first = legal(s)
     assert first and all(isinstance(x, A.DrawHarbor) for x in first) and s.is_chance_node()
+
+
+@pytest.mark.parametrize("path", [NEW_SHORES, FOUR_ISLANDS])
+@pytest.mark.parametrize("players", [3, 4])
+def test_seafarers_harbors_shuffled_by_option(path, players):
+    """With `harbor_setup=shuffled` the harbors are dealt onto the marked spots: the set-up
+    opens with the first settlement."""
     shuffled = catandsl.new_game(path, players, {"harbor_setup": "shuffled"}, 1)
     s = shuffled.new_initial_state()
     s.apply_action(shuffled.action_id[legal(s)[0]])

@@ -128,6 +128,21 @@ def test_a_turns_points_pay_steps_of_two_on_empty_paths_and_one_on_own_roads(gam
     assert refused.value.code == "action/cannot_afford" and s.serialize() == before
 
 
+def test_a_step_between_paths_that_do_not_touch_says_so(game):
+    """A step named by its paths (not its id) that the game cannot take says why: the paths
+    share no end, or there is no such path."""
+    a, _, c = _chain(game)
+    s = _start(game, a)
+    before = s.serialize()
+    with pytest.raises(IllegalAction) as refused:
+        s.apply_action(Travel("wagon", a, c))
+    assert refused.value.code == "action/invalid_target" and s.serialize() == before
+    assert "share no intersection" in str(refused.value) and "never stands" not in str(refused.value)
+    with pytest.raises(IllegalAction) as refused:
+        s.apply_action(Travel("wagon", a, len(game.board.paths)))
+    assert "no path" in str(refused.value)
+
+
 def test_another_players_road_needs_gold_and_pays_its_owner(game):
     a, b, _ = _chain(game)
     s = _start(game, a)
