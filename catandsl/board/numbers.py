@@ -153,8 +153,7 @@ def _lay_spiral(plan, scope, targets, numbers, rng: random.Random) -> None:
             f"a spiral needs a hexagon of land, but the {len(scope)} hexes it covers "
             "are not one",
             plan.source,
-            help="a spiral covers a hexagon (its sides may differ in length, as on the 5-6 "
-                 "player island); lay numbers on this map with `shuffled` or give them in the map",
+            help="lay numbers on this map with `shuffled` or give them in the map",
         )
     wanted = set(targets)
     tokens = iter(_letter_order(plan.tokens))

@@ -205,3 +205,28 @@ def test_a_second_map_or_setting_in_one_variant_is_reported(tmp_path):
     found = sorted((d.code, d.span.line, d.message) for d in diags)
     assert found == [("E0303", 5, "setting `victory` is declared twice"),
                      ("E0303", 7, "`map` is declared twice")]
+
+
+@pytest.mark.parametrize("letter, ok", [("Za", True), ("Q", True), ("ZA", False), ("za", False), ("Zab", False)])
+def test_spiral_token_letters_go_on_past_z_with_a_small_letter(tmp_path, letter, ok):
+    text = SPIRAL_LETTERS.replace("LETTER", letter)
+    _, diags = compile_text(tmp_path, text)
+    bad = [d for d in diags if "token letter" in d.message]
+    assert (not bad) == ok, [d.message for d in diags]
+
+
+SPIRAL_LETTERS = '''
+scenario "Letters" {
+  uses base
+  map {
+    rows """
+        ?   ?
+      ?   ?   ?
+        ?   ?
+    """
+    legend { ? land }
+    pool land shuffled [forest x7]
+    numbers spiral [A 5, B 2, C 6, D 3, E 8, F 10, LETTER 9]
+  }
+}
+'''
