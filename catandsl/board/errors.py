@@ -13,7 +13,7 @@ a seed itself):
 - E0406 the frame is not a closed ring, or its pieces do not cover the ring
 - E0407 frame letters do not match at a joint
 - E0408 the map has too many hexes
-- E0409 a spiral is laid on an area that is not a full hexagon
+- E0409 a spiral is laid on an area that is not a hexagon (`geometry.hexagon_spiral`)
 - E0410 a number constraint (avoid adjacent) cannot be satisfied
 - E0411 a start or island name points at no suitable hex
 - E0412 a hex is in the map twice (as the compiler reports it)

@@ -25,6 +25,7 @@ them. Nothing here needs networkx.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
 Hex = tuple[int, int]
 Intersection = tuple[int, int, str]
@@ -127,6 +128,64 @@ def spiral(center: Hex, radius: int, start: int = 0) -> tuple[Hex, ...]:
     for r in range(radius, -1, -1):
         out.extend(ring(center, r, start))
     return tuple(out)
+
+
+def hexagon_spiral(area: Iterable[Hex], start: int = 0) -> tuple[Hex, ...] | None:
+    """The hexes of `area` along the letter spiral, or None when `area` is no hexagon.
+
+    A hexagon here is every hex within bounds on q, r and s = -q - r, with its six
+    corners in it and no side shorter than one step: the full hexagon of the base island,
+    or one whose sides differ in length (the 5-6 player island, rows of 3 to 6). A lone
+    hex is one too. The walk is `spiral`'s: the outer ring counter-clockwise from the
+    corner in direction `DIRECTION_NAMES[start]`, then the hexagon inside it the same
+    way, to the centre; inner rings may be thinner (a side of no length, a line).
+    """
+    left = set(area)
+    if not left:
+        return None
+    lone = len(left) == 1
+    rings = _hexagon_rings(left, start)
+    if rings is None or (not lone and any(not side for side in rings[0][1])):
+        return None
+    return tuple(h for ring_hexes, _ in rings for h in ring_hexes)
+
+
+def _hexagon_rings(left: set[Hex], start: int) -> list[tuple[list[Hex], list[int]]] | None:
+    """Each ring of a hexagon (outer first) with the length of its six sides, or None."""
+    rings = []
+    while left:
+        qs = [h[0] for h in left]
+        rs = [h[1] for h in left]
+        ss = [-h[0] - h[1] for h in left]
+        q0, q1, r0, r1, s0, s1 = min(qs), max(qs), min(rs), max(rs), min(ss), max(ss)
+        inside = sum(1 for q in range(q0, q1 + 1) for r in range(r0, r1 + 1) if s0 <= -q - r <= s1)
+        if inside != len(left):
+            return None
+        # The corner in each direction (E, NE, NW, W, SW, SE) is where two bounds meet.
+        corner = [(q1, -q1 - s0), (q1, r0), (-r0 - s1, r0), (q0, -q0 - s1), (q0, r1), (-r1 - s0, r1)]
+        if any(c not in left for c in corner):
+            return None
+        ring_hexes: list[Hex] = []
+        seen: set[Hex] = set()
+        sides = []
+        for k in range(6):
+            a, b = corner[(start + k) % 6], corner[(start + k + 1) % 6]
+            step = DIRECTIONS[DIRECTION_NAMES[(start + k + 2) % 6]]
+            n = distance(a, b)
+            if (a[0] + step[0] * n, a[1] + step[1] * n) != b:
+                return None
+            sides.append(n)
+            for j in range(n):
+                h = (a[0] + step[0] * j, a[1] + step[1] * j)
+                if h not in seen:  # a ring one hex thick walks back along itself
+                    seen.add(h)
+                    ring_hexes.append(h)
+        if not ring_hexes:  # a lone hex: every corner is the same hex
+            ring_hexes.append(corner[0])
+            seen.add(corner[0])
+        rings.append((ring_hexes, sides))
+        left -= seen
+    return rings
 
 
 def hexagon(center: Hex, radius: int) -> tuple[Hex, ...]:

@@ -5,7 +5,8 @@ when empty). Its targets are the hexes of the scope that produce something, have
 number yet and are not of a skipped terrain; there must be exactly one token per target.
 
 - `shuffled`: a seeded shuffle, re-dealt while two numbers of `avoid_adjacent` touch.
-- `spiral`: the scope must be a full hexagon. Tokens go in letter order, counter-clockwise
+- `spiral`: the scope must be a hexagon (`geometry.hexagon_spiral`: a full one, or one
+  whose sides differ in length). Tokens go in letter order, counter-clockwise
   round the outer ring from a start corner, then ring by ring inward to the centre,
   stepping over hexes that are not targets (the desert). `start_corner` k is the corner
   hex in direction `geometry.DIRECTION_NAMES[k]` from the centre: 0 = E, 1 = NE, 2 = NW,
@@ -147,24 +148,23 @@ def kept(plan: NumberPlan) -> str:
 
 
 def _lay_spiral(plan, scope, targets, numbers, rng: random.Random) -> None:
-    shape = hexagon_shape(scope)
-    if shape is None:
-        raise BoardError(
-            "E0409",
-            f"a spiral needs a full hexagon of land, but the {len(scope)} hexes it covers "
-            "are not one",
-            plan.source,
-            help="lay numbers on this map with `shuffled` or give them in the map",
-        )
-    centre, radius = shape
     start = plan.start_corner
     if start is None:
         start = rng.randrange(6)
     elif not 0 <= start < 6:
         raise BoardError("E0421", f"spiral start corner {start} is not 0..5", plan.source)
+    order = geo.hexagon_spiral(scope, start)
+    if order is None:
+        raise BoardError(
+            "E0409",
+            f"a spiral needs a hexagon of land, but the {len(scope)} hexes it covers "
+            "are not one",
+            plan.source,
+            help="lay numbers on this map with `shuffled` or give them in the map",
+        )
     wanted = set(targets)
     tokens = iter(_letter_order(plan.tokens))
-    for h in geo.spiral(centre, radius, start):
+    for h in order:
         if h in wanted:
             numbers[h] = next(tokens).value
     pair = touching_pair(numbers, targets, plan.avoid_adjacent)
@@ -183,20 +183,3 @@ def _letter_order(tokens: tuple[NumberToken, ...]) -> list[NumberToken]:
     if all(t.letter is None for t in tokens):
         return list(tokens)
     return sorted(tokens, key=lambda t: (t.letter is None, t.letter or ""))
-
-
-def hexagon_shape(area: list[geo.Hex]) -> tuple[geo.Hex, int] | None:
-    """(centre, radius) when `area` is exactly a full hexagon, else None."""
-    n = len(area)
-    radius = 0
-    while 3 * radius * (radius + 1) + 1 < n:
-        radius += 1
-    if n == 0 or 3 * radius * (radius + 1) + 1 != n:
-        return None
-    sq, sr = sum(h[0] for h in area), sum(h[1] for h in area)
-    if sq % n or sr % n:
-        return None
-    centre = (sq // n, sr // n)
-    if sorted(area, key=geo.hex_key) != list(geo.hexagon(centre, radius)):
-        return None
-    return centre, radius

@@ -369,8 +369,9 @@ class MapReader:
         for ph in lst.items:
             ts = ph.terms
             if letters and len(ts) == 2 and isinstance(ts[0], ast.Word) and isinstance(ts[1], ast.Number):
-                if not re.fullmatch(r"[A-Z]", ts[0].name):
-                    raise Shape(ts[0].span, "a token letter is one capital letter")
+                if not re.fullmatch(r"[A-Z][a-z]?", ts[0].name):
+                    raise Shape(ts[0].span, "a token letter is a capital letter, optionally with a "
+                                "small one after it (the 5-6 player tokens go on from Y to Za, Zb, Zc)")
                 out.append(model.NumberToken(_token_value(ts[1]), ts[0].name))
                 continue
             if letters:

@@ -248,37 +248,40 @@ def _fresh_steps_without_an_upgrade(rs, span: Span):
 
 
 def _pieces_given_to_the_wrong_primitive(rs, span: Span):
-    """E0504: `move_piece` (and `move_piece_from`, `relocate`, `relocate_from`) moves
-    neutral pieces, `build_free` places a player's pieces; a literal list that names the
-    other kind is refused."""
+    """E0504: `move_piece` (and `move_piece_from`, `relocate`, `relocate_from`,
+    `return_to_start`, `at_start`) takes neutral pieces, `build_free` places a player's
+    pieces; a literal list that names the other kind is refused."""
     want = {"move_piece": True, "move_piece_from": True, "relocate": True, "relocate_from": True,
-            "build_free": False}
-    for rule in rs.rules:
-        for hook in rule.hooks:
-            stack = [e.expr for e in hook.effects]
-            effects = list(hook.effects)
-            while effects:
-                eff = effects.pop()
-                effects.extend(eff.body)
-                effects.extend(eff.orelse)
-                stack.append(eff.expr)
-            while stack:
-                e = stack.pop()
-                if e is None:
-                    continue
-                stack.extend(e.args)
-                if e.op != "call" or e.value not in want or len(e.args) < 2 or e.args[1].op != "list":
-                    continue
-                for item in e.args[1].args:
-                    piece = rs.pieces.get(item.value) if item.op == "var" else None
-                    if piece is not None and piece.neutral != want[str(e.value)]:
-                        kind = "a neutral piece" if piece.neutral else "a player's piece"
-                        takes = "neutral pieces" if want[str(e.value)] else "a player's pieces"
-                        yield Diagnostic(
-                            "E0504", f"`{e.value}` takes {takes}; `{piece.name}` is {kind}",
-                            _span(hook.source, span),
-                            help="move_piece(player, [robber]) moves a neutral piece; "
-                                 "build_free(player, [road], 2) places a player's")
+            "return_to_start": True, "at_start": True, "build_free": False}
+    listed_at = {"return_to_start": 0, "at_start": 0}  # the others list pieces second
+    checked = [(h.condition, h.effects, h.source) for rule in rs.rules for h in rule.hooks]
+    checked += [(a.condition, (), a.source) for a in rs.actions.values()]  # an action's `on take if`
+    for condition, hook_effects, source in checked:
+        stack = [condition] + [e.expr for e in hook_effects]
+        effects = list(hook_effects)
+        while effects:
+            eff = effects.pop()
+            effects.extend(eff.body)
+            effects.extend(eff.orelse)
+            stack.append(eff.expr)
+        while stack:
+            e = stack.pop()
+            if e is None:
+                continue
+            stack.extend(e.args)
+            at = listed_at.get(str(e.value), 1)
+            if e.op != "call" or e.value not in want or len(e.args) <= at or e.args[at].op != "list":
+                continue
+            for item in e.args[at].args:
+                piece = rs.pieces.get(item.value) if item.op == "var" else None
+                if piece is not None and piece.neutral != want[str(e.value)]:
+                    kind = "a neutral piece" if piece.neutral else "a player's piece"
+                    takes = "neutral pieces" if want[str(e.value)] else "a player's pieces"
+                    yield Diagnostic(
+                        "E0504", f"`{e.value}` takes {takes}; `{piece.name}` is {kind}",
+                        _span(source, span),
+                        help="move_piece(player, [robber]) moves a neutral piece; "
+                             "build_free(player, [road], 2) places a player's")
 
 
 def _projects_nobody_can_build(rs, span: Span):

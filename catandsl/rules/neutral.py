@@ -557,6 +557,14 @@ class Robbing(Prompt):
 
 
 
+@query("pieces: list<piece>", returns="bool", reads=NEUTRAL)
+def at_start(s: State, pieces: list[str]) -> bool:
+    """Whether every piece of these neutral kinds stands where the map started it (the
+    robber on the desert): what `return_to_start` would change nothing of."""
+    return all(sites_of(s, pi) == sorted(s.game.neutral_start[u] for u in s.game.neutral_slots[pi])
+               for pi in _neutral_kinds(s, pieces, "at_start"))
+
+
 @query("at: site, piece: piece", returns="int", reads=NEUTRAL)
 def neutral_on(s: State, at: Site, piece: str) -> int:
     """How many pieces of a neutral kind stand on the site (a barbarian on a path)."""

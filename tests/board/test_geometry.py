@@ -144,3 +144,39 @@ def test_sort_keys_follow_geometry_not_names():
     cs = [(0, 1, "N"), (0, 0, "S"), (0, 0, "N"), (-1, 1, "S")]
     assert sorted(cs, key=geo.intersection_key) == [
         (0, 0, "N"), (0, 0, "S"), (-1, 1, "S"), (0, 1, "N")]
+
+
+@pytest.mark.parametrize("radius", [0, 1, 2, 3])
+@pytest.mark.parametrize("start", range(6))
+def test_the_spiral_of_a_full_hexagon_is_the_rings_spiral(radius, start):
+    area = list(geo.hexagon((1, -2), radius))
+    assert geo.hexagon_spiral(area, start) == geo.spiral((1, -2), radius, start)
+
+
+def _rows(widths: list[int], top: int) -> list[geo.Hex]:
+    """A picture's rows, each starting half a hex further left while they grow."""
+    widest = widths.index(max(widths))
+    return [(-min(i, widest) + k, top + i) for i, n in enumerate(widths) for k in range(n)]
+
+
+@pytest.mark.parametrize("start", range(6))
+def test_a_hexagon_with_sides_of_unequal_length_spirals_ring_by_ring(start):
+    island = _rows([3, 4, 5, 6, 5, 4, 3], -3)  # the 5-6 player island
+    order = geo.hexagon_spiral(island, start)
+    assert order is not None and sorted(order) == sorted(island)
+    assert all(geo.distance(a, b) == 1 for a, b in zip(order, order[1:]))  # no jumps
+    outer = {h for h in island if any(n not in island for n in geo.neighbours(h))}
+    assert set(order[:16]) == outer  # 16 round the outside, then 10, then the centre's 4
+    middle = set(island) - outer
+    assert set(order[16:26]) == {h for h in middle if any(n not in middle for n in geo.neighbours(h))}
+
+
+@pytest.mark.parametrize("area", [
+    [(0, 0), (1, 0), (2, 0)],                      # a row: two sides of no length
+    [(0, 0), (1, 0), (3, 0)],                      # not every hex within its bounds
+    _rows([3, 4, 5, 4, 3], -2)[:-1],               # a hexagon short of a corner
+    [h for h in geo.hexagon((0, 0), 2) if h != (0, 0)],  # a ring round a hole
+    [],
+])
+def test_areas_that_are_no_hexagon_have_no_spiral(area):
+    assert geo.hexagon_spiral(area) is None

@@ -46,7 +46,7 @@ def test_a_file_wins_over_a_shipped_name(tmp_path, monkeypatch):
 def test_names_work_from_anywhere(tmp_path):
     p = run("check", "base", "four_islands", "new_shores", cwd=tmp_path)
     assert p.returncode == 0, p.stderr
-    assert p.stdout.splitlines() == ["ok base: Catan (3-4 players)", "ok four_islands: The Four Islands (3-4 players)",
+    assert p.stdout.splitlines() == ["ok base: Catan (2-4 players)", "ok four_islands: The Four Islands (3-4 players)",
                                      "ok new_shores: Heading for New Shores (3-4 players)"]
     p = run("play", "base", "--players", "3", "--seed", "1", "--format", "json", cwd=tmp_path)
     assert p.returncode == 0, p.stderr
@@ -79,7 +79,8 @@ def test_list_text():
     p = run("list")
     assert p.returncode == 0, p.stderr
     out = p.stdout
-    assert "base: Catan, 3-4 players" in out
+    assert "base: Catan, 2-4 players" in out
+    assert "five_six: Catan for 5-6 players, 5-6 players" in out
     assert "four_islands: The Four Islands, 3-4 players" in out
     assert "--option layout=ITEM (Board layout): beginner*, random" in out
     assert "new_shores" in out  # the declared name, an alias
@@ -91,7 +92,7 @@ def test_list_json_covers_every_shipped_scenario():
     data = json.loads(p.stdout)
     assert [e["name"] for e in data] == [s.name for s in resources.shipped_scenarios()]
     base = next(e for e in data if e["name"] == "base")
-    assert base["title"] == "Catan" and base["players"] == {"min": 3, "max": 4} and base["file"] == "base.catan"
+    assert base["title"] == "Catan" and base["players"] == {"min": 2, "max": 4} and base["file"] == "base.catan"
     layout = next(o for o in base["options"] if o["name"] == "layout")
     assert layout["default"] == "beginner"
     assert [(i["name"], i["default"]) for i in layout["items"]] == [("beginner", True), ("random", False)]

@@ -232,3 +232,28 @@ def test_a_name_of_two_kinds_is_read_as_the_kind_its_place_asks_for(tmp_path):
     # the deck removed but the award kept: the award names a card `without` took away
     s, diags = compile_text(tmp_path, small("  without deck development\n" + knight + SMALL_MAP))
     assert s is None and [(d.code, d.span.file.endswith("base.catan")) for d in diags] == [("E0607", True)]
+
+
+@pytest.mark.parametrize("letter, ok", [("Za", True), ("Q", True), ("ZA", False), ("za", False), ("Zab", False)])
+def test_spiral_token_letters_go_on_past_z_with_a_small_letter(tmp_path, letter, ok):
+    text = SPIRAL_LETTERS.replace("LETTER", letter)
+    _, diags = compile_text(tmp_path, text)
+    bad = [d for d in diags if "token letter" in d.message]
+    assert (not bad) == ok, [d.message for d in diags]
+
+
+SPIRAL_LETTERS = '''
+scenario "Letters" {
+  uses base
+  map {
+    rows """
+        ?   ?
+      ?   ?   ?
+        ?   ?
+    """
+    legend { ? land }
+    pool land shuffled [forest x7]
+    numbers spiral [A 5, B 2, C 6, D 3, E 8, F 10, LETTER 9]
+  }
+}
+'''

@@ -33,6 +33,8 @@ DOC = ROOT / "docs" / "conformance.md"
 # The sections of the table, in order: (title, the test module that holds its rules).
 SECTIONS = (
     ("The base game", "test_rules_base"),
+    ("The base game for two: Catan for Two", "test_rules_two_players_base"),
+    ("The 5-6 player extension", "test_rules_five_six"),
     ("Seafarers: the general rules", "test_rules_seafarers"),
     ("Seafarers: Heading for New Shores", "test_rules_new_shores"),
     ("Seafarers: The Four Islands", "test_rules_four_islands"),

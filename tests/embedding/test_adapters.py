@@ -28,6 +28,12 @@ SHIPPED = [s.name for s in resources.shipped_scenarios()]
 TINY = str(ROOT / "examples" / "seven_hex_island.catan")
 
 
+def players_for(name: str) -> int:
+    """3 where the scenario plays 3, else its nearest count (5 for the 5-6 player island)."""
+    sc = load_scenario(name)
+    return min(max(3, sc.players_min), sc.players_max)
+
+
 def test_every_shipped_scenario_is_offered():
     assert {"base", "traders_and_barbarians"} <= set(SHIPPED) and len(SHIPPED) >= 5
 
@@ -36,12 +42,12 @@ def test_every_shipped_scenario_is_offered():
 def test_pettingzoo_api_test(name):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # its advice to prefer a Box space: the mask needs a Dict
-        api_test(CatanAECEnv(name, players=3, seed=0), num_cycles=20, verbose_progress=False)
+        api_test(CatanAECEnv(name, players=players_for(name), seed=0), num_cycles=20, verbose_progress=False)
 
 
 @pytest.mark.parametrize("name", SHIPPED)
 def test_gymnasium_make_and_check_env_say_nothing(name):
-    env = gym.make(env_id(name), players=3)
+    env = gym.make(env_id(name), players=players_for(name))
     assert env.spec.id == env_id(name) and env.spec.max_episode_steps == EPISODE_STEPS
     assert env.unwrapped.scenario is load_scenario(name)  # (compiled once per process)
     with warnings.catch_warnings():

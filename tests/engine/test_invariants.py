@@ -86,6 +86,33 @@ def test_random_games_keep_invariants():
     assert trades > 0 and reasons == {"victory", "turn_limit"}
 
 
+@pytest.mark.parametrize("name, n", [("base.catan", 2), ("five_six.catan", 5), ("five_six.catan", 6)])
+def test_games_of_two_five_and_six_keep_invariants(root, name, n):
+    """Catan for Two and the 5-6 player island: whole games of random and greedy seats
+    (count(3) each), checked after every action, ending in a victory."""
+    import catandsl
+
+    sc = catandsl.load(root / "scenarios" / name)
+    between = 0
+    for seed in range(count(3)):
+        g = catandsl.new_game(sc, n, {}, seed)
+        players = _players(seed, n)
+        s = g.new_initial_state()
+        steps = 0
+        while not s.is_terminal():
+            a = s.sample_chance() if s.is_chance_node() else players[s.current_player()].choose(s)
+            between += s.current_player() not in (-1, s.turn_player) and s.stage == "turn"
+            s.apply_action(a)
+            steps += 1
+            assert steps < g.max_game_length(), "the game does not end"
+            check(s)
+            if steps % ROUND_TRIP == 0:
+                round_trip(s)
+        round_trip(s)
+        assert s.reason == "victory" and s.points(s.winner) >= g.victory and s.winner == s.turn_player
+    assert between > 0  # someone acted outside their own turn (discards, and the 5-6 building phase)
+
+
 def test_clone_is_independent():
     g = game(4, 5)
     s = g.new_initial_state()

@@ -21,6 +21,9 @@ from tests.budget import count
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ("base.catan", "seafarers/heading_for_new_shores.catan", "seafarers/four_islands.catan",
              "seafarers/cloth_for_catan.catan")
+# Each scenario at 3 and 4 players, and the boards for other counts at theirs.
+GAMES_PLAYED = ([(name, n) for name in SCENARIOS for n in (3, 4)]
+                + [("base.catan", 2), ("five_six.catan", 5), ("five_six.catan", 6)])
 GAMES = count(10)  # per scenario and player count (tests/budget.py)
 ENDS = {"victory", "turn_limit", "action_limit", "villages_depleted"}
 
@@ -44,8 +47,7 @@ def play_uniformly(game, seed: int):
     return s, n
 
 
-@pytest.mark.parametrize("name", SCENARIOS)
-@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("name, players", GAMES_PLAYED)
 def test_uniformly_random_games_end_within_the_bound(name, players):
     sc = scenario(name)
     lengths = []

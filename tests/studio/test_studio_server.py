@@ -88,6 +88,7 @@ def test_the_list_holds_the_folder_and_no_link_out_of_it(client):
     assert "dir:escape.catan" not in refs and "dir:inside.catan" in refs and "dir:island.catan" in refs
     assert all(not r.endswith(".txt") for r in refs)
     assert any(s["ref"] == "shipped:base" for s in data["shipped"])
+    assert any(s["ref"] == "shipped:five_six" for s in data["shipped"])
 
 
 def test_a_link_inside_the_folder_is_served(client):
