@@ -114,11 +114,14 @@ def test_two_base_five_trade_tokens_each_and_ten_in_the_supply():
 
 @rule(MAP, "item on \"set-up settlements earn trade tokens too\" default", option="setup_tokens=on")
 def test_two_base_setup_settlements_earn_tokens_too():
-    """A set-up settlement by the desert or on the coast earns its tokens as in play (the
-    option `off`: only settlements built in play earn them)."""
-    spots = [DESERT, *OTHERS]
-    assert trade_tokens(play_setup(two(), spots), 0) == 7
-    assert trade_tokens(play_setup(two(setup_tokens="off"), spots), 0) == 5
+    """A set-up settlement by the desert or on the coast earns its tokens as in play."""
+    assert trade_tokens(play_setup(two(), [DESERT, *OTHERS]), 0) == 7
+
+
+@rule(MAP, "item off \"only settlements built during play earn them\"", alternative="setup_tokens=off")
+def test_two_base_setup_settlements_earn_no_tokens_by_option():
+    """With the option `off`, only settlements built in play earn trade tokens."""
+    assert trade_tokens(play_setup(two(setup_tokens="off"), [DESERT, *OTHERS]), 0) == 5
 
 
 # ---- two rolls -------------------------------------------------------------------------------------------
