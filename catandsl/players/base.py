@@ -286,7 +286,7 @@ def _offer_words(game, asked, kind: str, who: int) -> str:
     if isinstance(asked, Offering) and who != asked.proposer:  # a counter-offer, proposed or dropped
         if kind == "withdraw":
             return "drops the counter-offer: declines"
-        terms = next(c[1:] for c in asked.counters if c[0] == who)
+        terms = asked.draft  # (the prompt as it stood before: the draft being proposed)
         return f"counters with {said(terms[:n], terms[n:])}"
     return "withdraws the offer" if kind == "withdraw" else kind
 
