@@ -28,8 +28,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-SCENARIOS = ("base.catan", "seafarers/heading_for_new_shores.catan", "seafarers/four_islands.catan",
-             "seafarers/cloth_for_catan.catan", "traders_barbarians/traders_and_barbarians.catan")
+
+def _shipped() -> tuple[str, ...]:
+    """Every shipped scenario, by its path under scenarios/ (a new one is soaked too)."""
+    from catandsl.resources import shipped_scenarios
+
+    return tuple(s.path.relative_to(ROOT / "scenarios").as_posix() for s in shipped_scenarios())
+
+
+SCENARIOS = _shipped()
 
 _LOADED: dict[str, object] = {}
 
