@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from catandsl.engine.state import pick_outcome
@@ -317,7 +318,7 @@ def _between(s: State) -> bool:
     return getattr(s.top(), "KIND", "") == "between_turns"
 
 
-def _is_legal(legal: list[int], a: int) -> bool:
+def _is_legal(legal: Sequence[int], a: int) -> bool:
     from bisect import bisect_left
 
     k = bisect_left(legal, a)

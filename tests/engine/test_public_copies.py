@@ -7,6 +7,7 @@ was given changes nothing but its own copy."""
 from __future__ import annotations
 
 import dataclasses
+import random
 from functools import cache
 
 import pytest
@@ -24,10 +25,10 @@ STATE_CALLS = {
     "legal_actions": [(), ("p",)], "legal_now": [()], "chance_outcomes": [()], "sample_chance": [()],
     "clone": [()], "to_json": [()], "serialize": [()], "top": [()], "before_roll": [()],
     "scores": [()], "points": [("p",)], "public_points": [("p",)], "returns": [()],
-    "observation": [("p",)], "action_to_string": [("a",)],
+    "observation": [("p",)], "action_to_string": [("a",)], "resample_from_infostate": [("p", "rng")],
 }
 # Methods that change the state by design (play, or the rules' own calls).
-STATE_CHANGES = {"apply_action", "changed", "emit", "push"}
+STATE_CHANGES = {"apply_action", "changed", "emit", "push", "forget_derived"}
 GAME_CALLS = {
     "num_distinct_actions": [()], "max_game_length": [()], "new_initial_state": [()],
     "deserialize_state": [("text",)], "action": [("a",)], "action_id_of": [("action",)],
@@ -111,7 +112,8 @@ def _states():
 def _args(s, spec: tuple) -> tuple:
     g = s.game
     a = (s.legal_actions() or [0])[0]
-    table = {"p": 1, "a": a, "action": g.actions[a], "text": s.serialize(), "what": "test"}
+    table = {"p": 1, "a": a, "action": g.actions[a], "text": s.serialize(), "what": "test",
+             "rng": random.Random(3)}
     return tuple(table.get(x, x) if isinstance(x, str) else x for x in spec)
 
 
