@@ -16,6 +16,11 @@ is public. `resample(state, seat, rng)` keeps what the seat sees and draws the r
   count says, drawn at random;
 - the seed: drawn from `rng`, so the resampled state's future draws are its own.
 
+A domestic trade under way binds the deal: a player who accepted an offer holds what
+it asks of them, and one who countered holds what the counter gives (both public), so
+those cards are dealt to them first. A draft another seat is composing is its secret:
+the resample's draft is an empty one (as just opened), so nothing unseen is kept.
+
 Face-down hexes hold no answer in the state (a reveal is a chance node drawn from
 what is left of the stack), so there is nothing to resample there.
 
@@ -27,6 +32,7 @@ seed is not the game's, so `Game.deserialize_state` refuses its serialized form.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import TYPE_CHECKING
 
@@ -47,6 +53,7 @@ def resample(state: State, seat: int, rng: random.Random) -> State:
     n = g.num_players
     others = [p for p in range(n) if p != seat]
     if others:
+        _hide_drafts(s, seat)
         _deal_resources(s, g, seat, others, rng)
         _deal_cards(s, g, seat, others, rng)
     s.seed = rng.getrandbits(64)
@@ -54,18 +61,54 @@ def resample(state: State, seat: int, rng: random.Random) -> State:
     return s
 
 
+def _hide_drafts(s: State, seat: int) -> None:
+    """Another seat's draft of an offer (hidden from `seat`) becomes an empty draft."""
+    from catandsl.rules.trade import Composing, Offering
+
+    for k, top in enumerate(s.pending):
+        if isinstance(top, Composing) and top.player != seat:
+            s.pending[k] = Composing(top.player, [0] * len(top.give), [0] * len(top.get), -1)
+        elif isinstance(top, Offering) and top.draft and top.asked[0] != seat:
+            s.pending[k] = dataclasses.replace(top, draft=[0] * len(top.draft))
+
+
+def _committed(s: State, R: int) -> dict[int, list[int]]:
+    """The resource cards each player is publicly bound to hold: what an offer under way
+    asks of those who accepted it, and what their counter-offers give."""
+    from catandsl.rules.trade import Offering
+
+    out: dict[int, list[int]] = {}
+    for top in s.pending:
+        if not isinstance(top, Offering):
+            continue
+        bound = [(p, top.get) for p in top.accepted] + [(c[0], c[1:]) for c in top.counters]
+        for p, gives in bound:
+            row = out.setdefault(p, [0] * R)
+            for r in range(R):
+                row[r] = max(row[r], gives[r])
+    return out
+
+
 def _deal_resources(s: State, g, seat: int, others: list[int], rng: random.Random) -> None:
     mine = s.hands[seat]
     sizes = [sum(s.hands[p]) for p in others]
     if not any(sizes):
         return
+    R = len(g.resources)
     unseen: list[int] = []
     for r, total in enumerate(g.bank_start):
         unseen += [r] * (total - s.bank[r] - mine[r])
     _check_count("resource", unseen, sum(sizes))
+    committed = _committed(s, R)
+    bound = [committed.get(p, [0] * R) for p in others]
+    for row in bound:  # (the cards a player is bound to hold are theirs before the deal)
+        for r, n in enumerate(row):
+            for _ in range(n):
+                unseen.remove(r)
     rng.shuffle(unseen)
-    for p, row in zip(others, _deal(unseen, sizes, len(g.resources))):
-        s.hands[p] = row
+    free = [size - sum(row) for size, row in zip(sizes, bound)]
+    for p, row, fixed in zip(others, _deal(unseen, free, R), bound):
+        s.hands[p] = [a + b for a, b in zip(row, fixed)]
 
 
 def _deal_cards(s: State, g, seat: int, others: list[int], rng: random.Random) -> None:
