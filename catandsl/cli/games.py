@@ -118,16 +118,23 @@ def simulate(
     bots: Annotated[str, typer.Option("--bots", help=BOTS_HELP)] = "random",
     option: Annotated[list[str] | None, typer.Option("--option", help="NAME=ITEM, repeatable")] = None,
     fmt: Annotated[Format, typer.Option("--format", help="text (a table) or json (a summary)")] = Format.text,
+    out: Annotated[Path | None, typer.Option(
+        "--out", help="also write one record per game: games.jsonl (JSON lines) or games.parquet "
+                      "(needs pyarrow)")] = None,
+    actions: Annotated[bool, typer.Option(
+        "--actions", help="with --out: each record also lists every action of its game")] = False,
     backend: Annotated[Backend, typer.Option(
         "--backend", help="local (processes on this machine) or ray (needs catandsl[ray])")] = Backend.local,
     address: Annotated[str | None, typer.Option(
         "--address", help="with --backend ray: the cluster to join (default: a local Ray instance of "
                           "--workers CPUs)")] = None,
 ) -> None:
-    """Bots play many games; print win rate per seat, turn-cap share, mean turns, speed."""
+    """Bots play many games; print win rate per seat, turn-cap share, mean turns, speed;
+    with --out, write a record of every game."""
     from catandsl.board import BoardError
     from catandsl.engine import EngineError, new_game
     from catandsl.ir import ConfigurationError
+    from catandsl.records import RecordsUnavailable, Run, open_records, records_format
     from catandsl.simulate import simulate as run
 
     if address is not None and backend != Backend.ray:
@@ -137,21 +144,40 @@ def simulate(
 
         if importlib.util.find_spec("ray") is None:
             fail("--backend ray needs Ray: pip install 'catandsl[ray]'")
+    if actions and out is None:
+        fail("--actions is for --out: the records hold the actions")
     names = tuple(bot_names(bots))
     path = scenario_path(file)
+    check_outputs([(out, "--out")], (path,))
+    if out is not None:
+        try:
+            records_format(out)
+        except RecordsUnavailable as e:
+            fail(f"cannot write {out} (--out): {e}")
     scenario = compile_or_exit(path)
     options = parse_options(option)
     n = players or scenario.players_max
     try:  # a configuration problem is a usage error, found before any worker starts
-        new_game(scenario, n, options, seed)
+        game = new_game(scenario, n, options, seed)
     except ConfigurationError as e:
         fail(str(e))
     except BoardError as e:
         board_failed(e, seed, fmt)
     except EngineError as e:
         fail(f"the game cannot start: {e}", EXIT_ERRORS)
-    summary = simulate_with_progress(run, path, games, seed=seed, players=n, workers=workers, bots=names,
-                                     options=options, backend=backend.value, address=address)
+    sink = None
+    if out is not None:
+        try:
+            sink = open_records(out, Run(scenario.name, seed, n, names, dict(game.ruleset.options)), actions)
+        except OSError as e:
+            fail(f"cannot write {out} (--out): {e.strerror or e}")
+    try:
+        summary = simulate_with_progress(run, path, games, seed=seed, players=n, workers=workers, bots=names,
+                                         options=options, backend=backend.value, address=address,
+                                         history=actions, on_result=sink.write if sink else None)
+    finally:
+        if sink is not None:
+            sink.close()
     data = summary.to_json()
     data["scenario"] = scenario.title
     if fmt == Format.json:

@@ -32,5 +32,7 @@ def serve(
         raise typer.Exit(EXIT_USAGE) from None
     try:
         run(folder, host, port)
+    except KeyboardInterrupt:
+        return  # Ctrl+C is how a studio stops: exit 0 (uvicorn raises it again once it has shut down)
     except OSError as e:
         fail(f"cannot listen on {host}:{port}: {e.strerror or e}")

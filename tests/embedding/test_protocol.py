@@ -272,3 +272,21 @@ def test_a_bot_answers_through_the_protocol():
     assert ok(ses, {"call": "bot_action", "state": s, "bot": "mcts:5", "seed": 3})["action"] == first  # seeded
     assert ok(ses, {"call": "bot_action", "state": s, "bot": "greedy"})["action"] in legal
     assert ask(ses, {"call": "bot_action", "state": s, "bot": "mcts:0"})["error"]["code"] == "protocol/unknown_bot"
+
+
+def test_status_names_every_winner_as_play_does():
+    ses = Session()
+    g = ok(ses, {"call": "new_game", "path": str(ROOT / "scenarios" / "base.catan"), "players": 3, "seed": 2})
+    s = g["state"]
+    while not ok(ses, {"call": "status", "state": s})["terminal"]:
+        chance = ok(ses, {"call": "legal_actions", "state": s})["chance"]
+        asked = {"call": "sample_chance", "state": s} if chance else {"call": "bot_action", "state": s, "bot": "greedy"}
+        ok(ses, {"call": "apply", "state": s, "action": ok(ses, asked)["action"]})
+    status = ok(ses, {"call": "status", "state": s})
+    assert status["winner"] >= 0 and status["winners"] == [status["winner"]]
+    assert ok(ses, {"call": "query", "state": s, "name": "winners"}) == [status["winner"]]
+    shared = json.loads(ok(ses, {"call": "serialize", "state": s})["text"])
+    shared.update(winner=-1, winners=[0, 2])  # a victory shared at a scenario's own end
+    t = ok(ses, {"call": "restore", "game": g["game"], "text": json.dumps(shared)})["state"]
+    status = ok(ses, {"call": "status", "state": t})
+    assert status["winner"] == -1 and status["winners"] == [0, 2] and status["returns"] == [1.0, -1.0, 1.0]
