@@ -20,7 +20,7 @@ PACKAGE = ROOT / "catandsl"
 
 # what each part may import at run time (besides itself)
 ALLOWED = {
-    "syntax": {"diagnostics", "resources"},
+    "syntax": {"diagnostics", "resources", "cache"},
     "compiler": {"syntax", "ir", "rules", "board", "diagnostics", "resources"},
     "ir": set(),
     "board": {"ir", "diagnostics"},
@@ -32,6 +32,7 @@ ALLOWED = {
     "adapters": {"", "engine", "players", "rules", "ir", "resources"},
     "diagnostics": set(),
     "resources": set(),
+    "cache": set(),
     # lint reads compiled scenarios and dealt maps; the front door (checks) gives it
     # `check`'s diagnostics, simulate the games of `balance --simulate`, render its colours
     "lint": {"board", "ir", "diagnostics", "compiler", "checks", "resources", "simulate", "render"},
