@@ -32,11 +32,12 @@ import secrets
 import stat
 from pathlib import Path
 
+KEEP = 8  # files of one kind kept (see prune)
 SUPPORTED = (
     hasattr(os, "geteuid")
     and hasattr(os, "O_NOFOLLOW")
     and hasattr(os, "O_DIRECTORY")
-    and {os.open, os.rename, os.unlink} <= os.supports_dir_fd
+    and {os.open, os.rename, os.unlink, os.stat} <= os.supports_dir_fd
     and os.listdir in os.supports_fd
 )
 
@@ -91,10 +92,9 @@ def read(dir_fd: int, name: str) -> bytes | None:
             return None
 
 
-def write(dir_fd: int, name: str, data: bytes, replaces: str | None = None) -> None:
+def write(dir_fd: int, name: str, data: bytes) -> None:
     """Write a cache file atomically; a cache that cannot be written is only a slower
-    next start. `replaces`: a name prefix whose other files this one makes stale (they
-    are removed, so the directory does not grow with every change of the inputs)."""
+    next start."""
     tmp = f".{name}.{os.getpid()}.{secrets.token_hex(8)}.tmp"
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600, dir_fd=dir_fd)
@@ -105,9 +105,16 @@ def write(dir_fd: int, name: str, data: bytes, replaces: str | None = None) -> N
     except OSError:
         with contextlib.suppress(OSError):
             os.unlink(tmp, dir_fd=dir_fd)
-        return
-    if replaces:
-        with contextlib.suppress(OSError):
-            for old in os.listdir(dir_fd):
-                if old.startswith(replaces) and old != name:
-                    os.unlink(old, dir_fd=dir_fd)
+
+
+def prune(dir_fd: int, prefix: str, keep: int = KEEP) -> None:
+    """Remove all but the `keep` newest files whose names start with `prefix`, so the
+    cache does not grow with every change of the inputs, while a few installations (two
+    checkouts, two Python versions) sharing it keep their own files."""
+    with contextlib.suppress(OSError):
+        names = [n for n in os.listdir(dir_fd) if n.startswith(prefix)]
+        if len(names) <= keep:
+            return
+        ages = {n: os.stat(n, dir_fd=dir_fd, follow_symlinks=False).st_mtime_ns for n in names}
+        for old in sorted(names, key=lambda n: (ages[n], n))[:-keep]:
+            os.unlink(old, dir_fd=dir_fd)

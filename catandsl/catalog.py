@@ -41,7 +41,8 @@ def shipped_entries() -> list[dict]:
             if isinstance(entries, list) and all(isinstance(e, dict) for e in entries):
                 return entries
         entries = compile_entries(shipped)
-        cache.write(dir_fd, name, json.dumps(entries).encode(), replaces="list-")
+        cache.write(dir_fd, name, json.dumps(entries).encode())
+        cache.prune(dir_fd, "list-")
         return entries
     finally:
         os.close(dir_fd)

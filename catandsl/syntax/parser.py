@@ -181,7 +181,8 @@ def _save_cached(dir_fd: int, name: str, parser: Lark) -> None:
         parser.save(buffer)
     except Exception:  # a parser that cannot be saved is only a slower next start
         return
-    cache.write(dir_fd, name, buffer.getvalue(), replaces="parser-")
+    cache.write(dir_fd, name, buffer.getvalue())
+    cache.prune(dir_fd, "parser-")
 
 
 

@@ -71,7 +71,6 @@ def test_an_edited_scenario_is_compiled_afresh(copied):
     base = scenarios / "base.catan"
     base.write_text(base.read_text(encoding="utf-8").replace('"Catan"', '"Catan, edited"', 1), encoding="utf-8")
     assert entry(catalog.shipped_entries(), "base")["title"] == "Catan, edited"
-    assert len(list((copied[0].parent / "xdg" / "catandsl").glob("list-*.json"))) == 1  # the stale one is gone
 
 
 def test_an_edited_library_file_is_compiled_afresh(copied):
@@ -88,3 +87,21 @@ def test_a_damaged_cache_file_is_compiled_afresh(copied):
     assert catalog.shipped_entries() == expected
     cached.write_text("[{", encoding="utf-8")
     assert catalog.shipped_entries() == expected
+
+
+def test_the_cache_keeps_the_newest_files_of_a_kind(tmp_path, monkeypatch):
+    from catandsl import cache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    fd = cache.open_directory()
+    assert fd is not None
+    try:
+        for k in range(5):
+            cache.write(fd, f"list-{k}.json", b"[]")
+            os.utime(f"list-{k}.json", ns=(k, k), dir_fd=fd)
+        cache.write(fd, "parser-0.pickle", b"")
+        cache.prune(fd, "list-", keep=3)
+        assert sorted(os.listdir(fd)) == ["list-2.json", "list-3.json", "list-4.json", "parser-0.pickle"]
+        assert cache.read(fd, "list-4.json") == b"[]"
+    finally:
+        os.close(fd)
