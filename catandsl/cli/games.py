@@ -129,8 +129,7 @@ def simulate(
         "--address", help="with --backend ray: the cluster to join (default: a local Ray instance of "
                           "--workers CPUs)")] = None,
 ) -> None:
-    """Bots play many games; print win rate per seat, turn-cap share, mean turns, speed;
-    with --out, write a record of every game."""
+    """Bots play many games; print win rate per seat, turn-cap share, mean turns, speed; --out records each."""
     from catandsl.board import BoardError
     from catandsl.engine import EngineError, new_game
     from catandsl.ir import ConfigurationError
