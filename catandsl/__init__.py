@@ -17,14 +17,18 @@ carrying every diagnostic it found::
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from catandsl.diagnostics import CatanError, Diagnostic, Sources, Span
-from catandsl.syntax import parser as _parser
+if TYPE_CHECKING:
+    from catandsl.diagnostics import CatanError, Diagnostic, Sources, Span
+    from catandsl.syntax.ast import File
 
+# Nothing is imported here at the start: `catandsl --version` and every command load
+# only the stages they use (the parser alone costs as much as starting Python).
 __version__ = "0.1.0"
 
 
-def parse(text: str | bytes, filename: str = "<input>"):
+def parse(text: str | bytes, filename: str = "<input>") -> File:
     """One file's text (a str, or the bytes of a file: UTF-8) -> its AST, or CatanError
     with the diagnostics; ArgumentError for a text or file name of another type."""
     if not isinstance(text, (str, bytes)) or not isinstance(filename, str):
@@ -32,7 +36,9 @@ def parse(text: str | bytes, filename: str = "<input>"):
 
         raise ArgumentError(f"parse takes a file's text (str, or bytes in UTF-8) and its name (str), "
                             f"not {type(text).__name__} and {type(filename).__name__}")
-    return _parser.parse(text, filename)
+    from catandsl.syntax.parser import parse as parse_text
+
+    return parse_text(text, filename)
 
 
 def check(tree) -> list[Diagnostic]:
@@ -46,6 +52,7 @@ def check(tree) -> list[Diagnostic]:
 def compile(tree):  # noqa: A001 - the stage is called compile
     """A parsed file -> its IR, or CatanError."""
     from catandsl.compiler import compile_ast
+    from catandsl.diagnostics import CatanError
 
     scenario, diags = compile_ast(tree)
     if scenario is None:
@@ -56,6 +63,7 @@ def compile(tree):  # noqa: A001 - the stage is called compile
 def load(path: str | Path):
     """A .catan file -> its IR (all stages, the trial game included), or CatanError."""
     from catandsl.checks import check_path
+    from catandsl.diagnostics import CatanError
 
     scenario, diags, _ = check_path(path)
     if scenario is None:
@@ -101,7 +109,12 @@ def position(game, state=None, *, players: int | None = None, options: dict | No
 
 def __getattr__(name: str):
     """The embedding API, imported on first use: `Position`, `queries`, `Observer`,
-    `Scenario` (the IR's root type, with `Scenario.from_json`)."""
+    `Scenario` (the IR's root type, with `Scenario.from_json`), and the diagnostics'
+    types `CatanError`, `Diagnostic`, `Sources`, `Span`."""
+    if name in ("CatanError", "Diagnostic", "Sources", "Span"):
+        from catandsl import diagnostics
+
+        return getattr(diagnostics, name)
     if name == "Position":
         from catandsl.engine.position import Position
 

@@ -377,9 +377,11 @@ def _bot_action(ses: Session, m: dict) -> dict:
 
 
 def _status(ses: Session, m: dict) -> dict:
+    from catandsl.engine.queries import winners
+
     s = ses.state(m["state"])
     return {"stage": s.stage, "turn": s.turns, "turn_player": s.turn_player, "player": s.current_player(),
-            "terminal": s.is_terminal(), "scores": s.scores(), "winner": s.winner, "winners": list(s.winners),
+            "terminal": s.is_terminal(), "scores": s.scores(), "winner": s.winner, "winners": winners(s),
             "reason": s.reason, "returns": s.returns(), "actions_applied": s.actions_applied}
 
 

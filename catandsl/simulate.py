@@ -13,7 +13,8 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 
@@ -34,10 +35,14 @@ class Spec:
     bots: tuple[str, ...]
     seed: int
     ir: str | None = None  # the compiled scenario as JSON (Ray tasks), else read from `file`
+    history: bool = False  # keep every action of each game (`Result.history`)
 
 
 @dataclass(frozen=True)
 class Result:
+    """How game `index` of a run ended. `winner` is the one seat that won (None when nobody
+    won alone); `winners` every seat that won, as `catandsl.queries.winners` says."""
+
     index: int
     seed: int
     winner: int | None
@@ -47,6 +52,8 @@ class Result:
     scores: tuple[int, ...]
     error: str | None = None
     start_player: int = -1  # the seat that placed first: `balance` counts wins by turn order
+    winners: tuple[int, ...] = ()
+    history: tuple[int, ...] | None = None  # every action id applied, chance outcomes too, when asked
 
 
 def _bot(kind: str, seed: int):
@@ -72,8 +79,10 @@ def play_one(spec: Spec, index: int) -> Result:
     """Play game `index` of the run to its end (every game ends: the engine bounds it)."""
     from catandsl.board import BoardError
     from catandsl.engine import EngineError, IllegalAction, new_game
+    from catandsl.engine.queries import winners
 
     s = game_seed(spec.seed, index)
+    history: list[int] = []
     try:
         game = new_game(_scenario(spec), spec.players, dict(spec.options), s)
         seats = [_bot(spec.bots[p % len(spec.bots)], s * 100 + p) for p in range(game.num_players)]
@@ -84,12 +93,16 @@ def play_one(spec: Spec, index: int) -> Result:
                  else seats[state.current_player()].choose(state))
             state.apply_action(a)
             actions += 1
+            if spec.history:
+                history.append(a)
     except (EngineError, IllegalAction, BoardError) as e:
         # a deal `check` did not sample may break the map: that game is an error, the run goes on
-        return Result(index, s, None, 0, "error", 0, (), f"{type(e).__name__}: {e}")
-    winner = state.winner if isinstance(state.winner, int) and state.winner >= 0 else None
+        return Result(index, s, None, 0, "error", 0, (), f"{type(e).__name__}: {e}",
+                      history=tuple(history) if spec.history else None)
+    winner = state.winner if state.winner >= 0 else None
     return Result(index, s, winner, state.turns, state.reason, actions, tuple(state.scores()),
-                  start_player=state.start_player)
+                  start_player=state.start_player, winners=tuple(winners(state)),
+                  history=tuple(history) if spec.history else None)
 
 
 def _play_index(args) -> Result:
@@ -145,31 +158,38 @@ BACKENDS = ("local", "ray")
 
 def simulate(file: str | Path, games: int, *, seed: int = 1, players: int, workers: int = 1,
              bots: tuple[str, ...] = ("random",), options: dict | None = None,
-             progress=None, backend: str = "local", address: str | None = None) -> Summary:
+             progress=None, backend: str = "local", address: str | None = None,
+             history: bool = False, on_result: Callable[[Result], None] | None = None) -> Summary:
     """Play `games` games; `progress(done)` is called as they finish. Results in index
     order. `backend` "ray" runs them as Ray tasks: on the cluster at `address`, or on a
     local Ray instance of `workers` CPUs (started here, and shut down after, when none
-    is running)."""
-    spec = Spec(str(file), players, tuple(sorted((options or {}).items())), tuple(bots), seed)
+    is running). `on_result(result)` sees every result in index order, with every action
+    of its game in `history` when `history` is set; the summary keeps them without it."""
+    spec = Spec(str(file), players, tuple(sorted((options or {}).items())), tuple(bots), seed, history=history)
     summary = Summary(games, players, tuple(bots), seed, workers)
     started = time.perf_counter()
+
+    def keep(r: Result, finished: int) -> None:
+        if on_result:
+            on_result(r)
+        summary.results.append(replace(r, history=None) if r.history is not None else r)
+        if progress and finished:
+            progress(finished)
+
     jobs = [(spec, i) for i in range(games)]
-    if backend == "ray":
-        summary.results = _simulate_ray(spec, games, workers, address, progress)
+    if backend == "ray":  # the tasks report progress as they arrive, out of order
+        for r in _simulate_ray(spec, games, workers, address, progress):
+            keep(r, 0)
     elif workers <= 1:
         for job in jobs:
-            summary.results.append(_play_index(job))
-            if progress:
-                progress(len(summary.results))
+            keep(_play_index(job), job[1] + 1)
     else:
         import multiprocessing
 
         chunk = max(1, min(8, games // (workers * 4) or 1))
         with multiprocessing.get_context("spawn").Pool(workers) as pool:
             for r in pool.imap(_play_index, jobs, chunksize=chunk):
-                summary.results.append(r)
-                if progress:
-                    progress(len(summary.results))
+                keep(r, r.index + 1)
     summary.seconds = time.perf_counter() - started
     return summary
 
@@ -201,6 +221,4 @@ def _simulate_ray(spec: Spec, games: int, workers: int, address: str | None, pro
 
 
 def _with_ir(spec: Spec) -> Spec:
-    from dataclasses import replace
-
     return replace(spec, ir=json.dumps(_scenario(spec).to_json()))

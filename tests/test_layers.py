@@ -20,7 +20,7 @@ PACKAGE = ROOT / "catandsl"
 
 # what each part may import at run time (besides itself)
 ALLOWED = {
-    "syntax": {"diagnostics", "resources"},
+    "syntax": {"diagnostics", "resources", "cache"},
     "compiler": {"syntax", "ir", "rules", "board", "diagnostics", "resources"},
     "ir": set(),
     "board": {"ir", "diagnostics"},
@@ -32,13 +32,14 @@ ALLOWED = {
     "adapters": {"", "engine", "players", "rules", "ir", "resources"},
     "diagnostics": set(),
     "resources": set(),
+    "cache": set(),
     # lint reads compiled scenarios and dealt maps; the front door (checks) gives it
     # `check`'s diagnostics, simulate the games of `balance --simulate`, render its colours
     "lint": {"board", "ir", "diagnostics", "compiler", "checks", "resources", "simulate", "render"},
     # the language server runs what `check` runs, and on save what `lint` finds; nothing below imports it
     "lsp": {"syntax", "compiler", "checks", "ir", "rules", "diagnostics", "resources", "lint"},
     # the web studio (`catandsl serve`, extra `studio`) sits on top of everything; nothing imports it
-    "studio": {"", "board", "checks", "cli", "compiler", "diagnostics", "engine", "ir", "lint", "players",
+    "studio": {"", "board", "checks", "compiler", "diagnostics", "engine", "ir", "lint", "players",
                "protocol", "render", "resources"},
 }
 
@@ -108,8 +109,7 @@ def test_the_core_loads_none_of_the_rl_extras():
 def test_the_core_and_the_formatter_need_no_lsp_extra():
     """pygls is an extra: parsing, compiling and formatting never load it, and only
     catandsl/lsp/server.py imports it."""
-    code = ("import sys, catandsl, catandsl.compiler, catandsl.syntax.fmt, catandsl.checks, catandsl.cli; "
-            "catandsl.cli._app(); "
+    code = ("import sys, catandsl, catandsl.compiler, catandsl.syntax.fmt, catandsl.checks, catandsl.cli.app; "
             "assert not [m for m in sys.modules if m.split('.')[0] in ('pygls', 'lsprotocol')], 'pygls loaded'; "
             "assert 'catandsl.lsp.server' not in sys.modules")
     p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
@@ -123,7 +123,7 @@ def test_the_core_and_the_cli_need_no_studio_extra():
     """Starlette, uvicorn and watchfiles are the studio's extra: the core and the CLI (its
     commands registered, `serve` among them) never load them, and only catandsl/studio/
     imports them."""
-    code = ("import sys, catandsl, catandsl.engine, catandsl.players, catandsl.cli; catandsl.cli._app(); "
+    code = ("import sys, catandsl, catandsl.engine, catandsl.players, catandsl.cli.app; "
             "bad = [m for m in sys.modules if m.split('.')[0] in ('starlette', 'uvicorn', 'watchfiles')]; "
             "assert not bad, bad; assert not [m for m in sys.modules if m.startswith('catandsl.studio')]")
     p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
@@ -135,4 +135,4 @@ def test_the_core_and_the_cli_need_no_studio_extra():
     importers = sorted(path.relative_to(ROOT).as_posix() for path in PACKAGE.rglob("*.py")
                        if not path.relative_to(PACKAGE).as_posix().startswith("studio/")
                        and any(m.startswith("catandsl.studio") for _, m in _runtime_imports(path)))
-    assert importers == ["catandsl/cli_studio.py"], importers
+    assert importers == ["catandsl/cli/studio.py"], importers

@@ -26,8 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-
-import networkx as nx  # type: ignore[import-untyped]  # no inline types; types-networkx is not a dependency
+from typing import TYPE_CHECKING
 
 from catandsl.board import geometry as geo
 from catandsl.board.graph import Tile, build_graph
@@ -35,6 +34,9 @@ from catandsl.board.harbors import Harbor
 from catandsl.board.shape import hubs_of, shape
 from catandsl.board.tables import Ids, Tables, derive_tables
 from catandsl.ir.model import HarborType, Terrain
+
+if TYPE_CHECKING:  # networkx loads when a graph is first built (a quarter second): most work needs none
+    import networkx as nx  # type: ignore[import-untyped]  # no inline types; types-networkx is not a dependency
 
 
 class Board:

@@ -26,13 +26,14 @@ a table where the sea runs to the edge.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
-import networkx as nx  # type: ignore[import-untyped]  # no inline types; types-networkx is not a dependency
+from typing import TYPE_CHECKING, NamedTuple
 
 from catandsl.board import geometry as geo
 from catandsl.board.harbors import Harbor
 from catandsl.ir.model import Terrain
+
+if TYPE_CHECKING:
+    import networkx as nx  # type: ignore[import-untyped]  # no inline types; types-networkx is not a dependency
 
 LAND, COAST, SEA = "land", "coast", "sea"
 
@@ -71,6 +72,8 @@ def build_graph(
     islands: dict[geo.Hex, int],
 ) -> nx.Graph:
     """The graph of a board; `tiles` and `islands` are keyed by hex."""
+    import networkx as nx  # loaded with the first graph (a quarter second): most work needs none
+
     graph = nx.Graph()
     hexes = sorted(tiles, key=geo.hex_key)
 

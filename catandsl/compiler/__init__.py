@@ -201,6 +201,22 @@ class _Compilation:
             return False
 
 
+def head_words() -> dict[str, str]:
+    """Every head word a declaration's body takes, and where it is written: a ruleset's
+    or scenario's body, a piece's block, a map's block (the first place for a word
+    written in several)."""
+    from catandsl.compiler.declarations import BODY
+    from catandsl.compiler.maps import MAP
+    from catandsl.compiler.pieces import PIECE
+
+    out: dict[str, str] = {}
+    for table, where in ((BODY, "a ruleset's or scenario's body"), (PIECE, "a piece's block"),
+                         (MAP, "a map's block")):
+        for word in table:
+            out.setdefault(word, where)
+    return out
+
+
 def compile_ast(
     tree: ast.File, sources: Sources | None = None, root: Path | None = None
 ) -> tuple[model.Scenario | None, list[Diagnostic]]:

@@ -183,10 +183,10 @@ def dangling_references(rs: Ruleset, declared: dict[str, set[str]], where: str,
 
 def check_removals(ctx, scenario: model.Scenario, span: Span) -> None:
     """Report dangling references in every configuration, each once."""
-    from catandsl.compiler.validate import MAX_CONFIGURATIONS, _count_configurations, configurations
+    from catandsl.compiler.validate import MAX_CONFIGURATIONS, configurations, count_configurations
     from catandsl.ir.ruleset import ConfigurationError, configure
 
-    if _count_configurations(scenario) > MAX_CONFIGURATIONS:
+    if count_configurations(scenario) > MAX_CONFIGURATIONS:
         return  # validate refuses the scenario (E0606) before trying them all
     declared = declared_names(scenario)
     seen: set[tuple] = set()

@@ -39,7 +39,9 @@ def configurations(scenario: model.Scenario):
                     yield players, {**defaults, opt.name: item.name}
 
 
-def _count_configurations(scenario: model.Scenario) -> int:
+def count_configurations(scenario: model.Scenario) -> int:
+    """How many configurations `configurations` gives: each player count, times the
+    default items and each other item once."""
     players = scenario.players_max - scenario.players_min + 1
     return players * (1 + sum(len(o.items) - 1 for o in scenario.options))
 
@@ -54,7 +56,7 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> Non
     from catandsl.board import Board, BoardError
     from catandsl.board.instantiate import deal
 
-    count = _count_configurations(scenario)
+    count = count_configurations(scenario)
     if count > MAX_CONFIGURATIONS:
         largest = max(scenario.options, key=lambda o: len(o.items), default=None)
         ctx.diagnostics.append(Diagnostic(

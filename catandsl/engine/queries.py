@@ -9,6 +9,7 @@ takes a State and names (pieces by name); seats are 0-based.
     production(state)                          # {roll total: [per seat {resource: n}]}
     legal_places(state, 0, "settlement")       # site ids where the seat may build it now
     points_breakdown(state, 0)                 # {"pieces": {...}, "cards": {...}, ...}
+    winners(state)                             # [2]; [0, 2] sharing a victory; [] for none
 """
 
 from __future__ import annotations
@@ -147,5 +148,12 @@ def points_breakdown(s: State, player: int) -> dict[str, Any]:
     return out
 
 
+def winners(s: State) -> list[int]:
+    """Every seat that won: the winner alone, the seats sharing a victory (`end_game` with
+    players equal on every key of the tie-break; `state.winner` is -1 then), or [] when
+    nobody did (the game goes on, or it ended at a limit)."""
+    return [s.winner] if s.winner >= 0 else list(s.winners)
+
+
 QUERIES = {f.__name__: f for f in (route_length, networks, on_closed_route, production, legal_places,
-                                   points_breakdown)}
+                                   points_breakdown, winners)}

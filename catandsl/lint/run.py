@@ -60,16 +60,16 @@ def lint_path(path: str | Path, config: LintConfig | None = None) -> LintResult:
                                  if (d.code, d.span) not in reported]
         if trial:
             scenario = None  # as `check` says: not a scenario that plays
-    kept = [d for d in found if not _ignored(d, config, sources)]
+    kept = [d for d in found if not is_ignored(d, config, sources)]
     return LintResult(path, scenario, sorted(kept, key=sort_key), sources)
 
 
 def lint_scenario(scenario: model.Scenario, span: Span, config: LintConfig) -> list[Diagnostic]:
     """The map checks of every configuration (each distinct map once, at its most players)."""
-    from catandsl.compiler.validate import MAX_CONFIGURATIONS, _count_configurations, configurations
+    from catandsl.compiler.validate import MAX_CONFIGURATIONS, configurations, count_configurations
     from catandsl.ir.ruleset import ConfigurationError, configure
 
-    if _count_configurations(scenario) > MAX_CONFIGURATIONS:
+    if count_configurations(scenario) > MAX_CONFIGURATIONS:
         return []  # `check` said so (E0606)
     maps: dict[tuple, tuple[int, Ruleset]] = {}  # map key -> (most players, its ruleset)
     out: list[Diagnostic] = []
@@ -147,7 +147,10 @@ def ignored_codes(line: str | None) -> set[str]:
     return {c.strip() for m in _IGNORE.finditer(line) for c in m.group(1).split(",") if c.strip()}
 
 
-def _ignored(d: Diagnostic, config: LintConfig, sources: Sources) -> bool:
+def is_ignored(d: Diagnostic, config: LintConfig, sources: Sources) -> bool:
+    """Whether a lint finding is switched off: by `[tool.catandsl.lint] ignore`, or by a
+    `# catandsl: ignore[CODE]` comment on its line (or on the line closing the map
+    picture it is in). `check`'s own diagnostics never are."""
     if d.code not in CODES:
         return False  # `check`'s errors say the file is no scenario: they cannot be switched off
     if d.code in config.ignore:

@@ -79,7 +79,7 @@ def _lint_findings(scenario, filename: str, sources: Sources, found: list) -> li
     from catandsl.checks import is_library
     from catandsl.diagnostics import Span
     from catandsl.lint.config import ConfigError, LintConfig, find_pyproject, load_config
-    from catandsl.lint.run import _ignored, lint_scenario
+    from catandsl.lint.run import is_ignored, lint_scenario
 
     if not scenario.sections or is_library(scenario):
         return []
@@ -89,7 +89,7 @@ def _lint_findings(scenario, filename: str, sources: Sources, found: list) -> li
         config = LintConfig()  # a broken pyproject.toml is `lint`'s to report, not the editor's
     reported = {(d.code, d.span) for d in found}
     return [d for d in lint_scenario(scenario, Span(filename, 1, 1), config)
-            if (d.code, d.span) not in reported and not _ignored(d, config, sources)]
+            if (d.code, d.span) not in reported and not is_ignored(d, config, sources)]
 
 
 # ---- declarations ------------------------------------------------------------------------
@@ -298,15 +298,9 @@ def signature(name: str) -> str:
 
 def head_words() -> dict[str, str]:
     """Every head word the compiler knows, and where it is written."""
-    from catandsl.compiler.declarations import BODY
-    from catandsl.compiler.maps import MAP
-    from catandsl.compiler.pieces import PIECE
+    from catandsl.compiler import head_words as declared
 
-    out: dict[str, str] = {}
-    for table, where in ((BODY, "a ruleset's or scenario's body"), (PIECE, "a piece's block"),
-                         (MAP, "a map's block")):
-        for word in table:
-            out.setdefault(word, where)
+    out = declared()
     for word in keywords():
         out.setdefault(word, "the language's own syntax")
     return out

@@ -27,7 +27,7 @@ from html import escape
 from catandsl.board import geometry as geo
 from catandsl.render import palette
 from catandsl.render.snapshot import Placed, Snapshot, snapshot
-from catandsl.render.svg import SIZE, _bounds, board_drawing
+from catandsl.render.svg import SIZE, board_drawing, bounds
 
 LEGEND_ROW = 0.75 * SIZE
 LEGEND_TOKENS_ROW = 0.45 * SIZE  # a second line under each entry when seats hold tokens
@@ -198,7 +198,7 @@ def sites_group(board, marks) -> str:
 
 def notes_svg(board, notes) -> str:
     """Lines of text under the board (in the space `board_drawing(below=...)` left)."""
-    left, _, _, bottom = _bounds(board)
+    left, _, _, bottom = bounds(board)
     parts = ['<g class="notes">']
     for k, note in enumerate(notes):
         y = bottom + k * NOTE_ROW + 0.5 * SIZE
@@ -279,7 +279,7 @@ def legend_svg(board, scores, winner: int | None = None, holdings=()) -> str:
     """One entry per seat under the board: the seat's colour, name and points, and on a
     second line the tokens it holds (gold, levels, commodities ...) when the scenario
     has tokens (`holdings`, one line per seat; see token_holdings)."""
-    left, _, right, bottom = _bounds(board)
+    left, _, right, bottom = bounds(board)
     width = (right - left) / LEGEND_PER_ROW
     height = _legend_row(holdings)
     parts = ['<g class="legend">']

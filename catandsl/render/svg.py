@@ -35,7 +35,7 @@ def board_drawing(board: Board, *, coordinates: bool = False, title: str | None 
     hex ids in `face_down` are drawn face down."""
     import drawsvg as dw
 
-    left, top, right, bottom = _bounds(board)
+    left, top, right, bottom = bounds(board)
     bottom += below
     if title:
         top -= TITLE_HEIGHT
@@ -235,7 +235,9 @@ def pip_count(number: int) -> int:
     return max(0, 6 - abs(7 - number))
 
 
-def _bounds(board: Board) -> tuple[float, float, float, float]:
+def bounds(board: Board) -> tuple[float, float, float, float]:
+    """The picture's extent in board pixels, (left, top, right, bottom): every hex and
+    harbor with a margin around them."""
     xs, ys = [], []
     for h in board.hexes:
         for x, y in geo.hex_polygon(h, SIZE):

@@ -24,8 +24,6 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-import networkx as nx  # type: ignore[import-untyped]  # no inline types; types-networkx is not a dependency
-
 from catandsl.rules import network, neutral, placement, sites
 from catandsl.rules.base import (
     Action,
@@ -174,6 +172,8 @@ def on_closed_route(s: State, k: int) -> bool:
         # an intersection without a building joins lines, an anchor ends them; another's
         # building (or one the piece does not connect to) ends the line at x alone
         return c if s.corner_owner[c] == -1 or anchored(s, p, P, c) else (c, x)
+
+    import networkx as nx  # type: ignore[import-untyped]  # loaded by the first game that asks
 
     graph = nx.Graph()
     stack, seen = [k], {k}

@@ -39,9 +39,9 @@ def author_view(library: Library, entry: Entry, players: int | None, options: di
                 seed: int) -> dict[str, Any]:
     from catandsl.board import BoardError, instantiate
     from catandsl.checks import is_library
-    from catandsl.cli import board_title
     from catandsl.ir import ConfigurationError, configure
     from catandsl.render.state_svg import render_map
+    from catandsl.render.titles import board_title
     from catandsl.studio.pictures import SiteLayer, with_sites
 
     if not 0 <= seed <= MAX_SEED:

@@ -8,23 +8,20 @@ a diagnostic, not a crash or a long wait.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
+import io
 import os
 import pickle
 import re
-import secrets
-import stat
 import sys
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 import lark
 from lark import Lark, Token, Transformer_NonRecursive, Tree
 from lark.exceptions import UnexpectedInput
 
-from catandsl import resources
+from catandsl import cache, resources
 from catandsl.diagnostics import CatanError, Diagnostic, Span
 from catandsl.syntax import ast
 from catandsl.syntax.errors import syntax_diagnostic
@@ -106,40 +103,17 @@ _TOO_MANY_DIGITS = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
 # `catandsl check` of the base game takes about 0.5 s with the cache and 0.7 s without.
 # Doing without it would be safe and simplest, but slower on every run; shipping the
 # built tables inside the package would need a build step and tie each wheel to one Lark
-# and Python version. So the cache is kept, but only where no other user can write:
-#
-# - It lives in a per-user directory, `$XDG_CACHE_HOME/catandsl` (an absolute
-#   XDG_CACHE_HOME only, as the XDG spec says) or else `~/.cache/catandsl`, created with
-#   mode 0o700. It was once in the system temp directory, where any local user could
-#   create the directory first and plant a pickle that ran code in every later process.
-# - The directory is opened with O_NOFOLLOW and checked on the open descriptor (fstat):
-#   a real directory, owned by our effective uid, not group or other writable. The cache
-#   file is opened relative to that descriptor, with O_NOFOLLOW, and checked the same way
-#   on its own descriptor before a byte is read. Checking descriptors, not paths, leaves
-#   no window between check and use; and since nobody else can create, rename or replace
-#   entries in a directory that is ours and not writable by others, a file that passes
-#   cannot be swapped afterwards (only root could, and root can do anything anyway).
-# - If any check fails (another owner, open permissions, a symlink, no home, a read-only
-#   disk, a platform without O_NOFOLLOW or dir_fd), the parser is built without the cache
-#   and nothing is written: a refusal costs build time, never correctness.
-# - The file is written only into the directory verified above: to a new temporary file
-#   (O_CREAT | O_EXCL | O_NOFOLLOW, mode 0o600), then renamed over the cache file, so a
-#   reader never sees half a file and two processes may race harmlessly.
-# - The pickle is read with an unpickler that resolves exactly one global, `_Newlines`
-#   (Lark's serialized parser is otherwise plain dicts, lists, tuples and strings), so
-#   even a file that slipped past the checks could not name a function to call.
+# and Python version. So the parser is kept in the per-user cache (catandsl/cache.py says
+# how it is kept where no other user can write), and read with an unpickler that
+# resolves exactly one global, `_Newlines` (Lark's serialized parser is otherwise plain
+# dicts, lists, tuples and strings), so even a file that slipped past the checks could
+# not name a function to call.
 #
 # Lark's own `cache=` option is not used: it reads a pickle from whatever path it is
 # given, with plain `open` and an unrestricted `pickle.load`, before it checks anything.
 
 _CACHE_FORMAT = 1  # bump when the parser is built differently in a way the key below misses
 _LARK_OPTIONS = {"parser": "lalr", "strict": True, "propagate_positions": True, "maybe_placeholders": True}
-_CACHE_SUPPORTED = (
-    hasattr(os, "geteuid")
-    and hasattr(os, "O_NOFOLLOW")
-    and hasattr(os, "O_DIRECTORY")
-    and {os.open, os.rename, os.unlink} <= os.supports_dir_fd
-)
 
 
 def _grammar_text() -> str:
@@ -152,7 +126,7 @@ def _build() -> Lark:
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    dir_fd = _open_cache_dir()
+    dir_fd = cache.open_directory()
     if dir_fd is None:
         return _build()
     try:
@@ -181,40 +155,6 @@ def _cache_file_name() -> str:
     return f"parser-{hashlib.sha256(key.encode()).hexdigest()[:16]}.pickle"
 
 
-def _cache_dir_path() -> Path:
-    xdg = os.environ.get("XDG_CACHE_HOME", "")
-    root = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache"
-    return root / "catandsl"
-
-
-def _private(st: os.stat_result, is_kind) -> bool:
-    """Ours alone: the right kind of file, owned by us, writable by nobody else."""
-    return is_kind(st.st_mode) and st.st_uid == os.geteuid() and st.st_mode & 0o022 == 0
-
-
-def _open_cache_dir() -> int | None:
-    """A descriptor of the verified private cache directory, or None: build uncached."""
-    if not _CACHE_SUPPORTED:
-        return None
-    try:
-        path = _cache_dir_path()
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        try:
-            os.mkdir(path, 0o700)
-        except FileExistsError:
-            pass
-        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
-    except (OSError, RuntimeError):  # RuntimeError: Path.home() found no home
-        return None
-    try:
-        if _private(os.fstat(fd), stat.S_ISDIR):
-            return fd
-    except OSError:
-        pass
-    os.close(fd)
-    return None
-
-
 class _CacheUnpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str):
         if (module, name) == (__name__, "_Newlines"):
@@ -223,34 +163,27 @@ class _CacheUnpickler(pickle.Unpickler):
 
 
 def _load_cached(dir_fd: int, name: str) -> Lark | None:
-    """The parser from a private cache file in the verified directory, or None."""
-    try:
-        # O_NONBLOCK: opening a FIFO must not hang (nothing but us can make one here).
-        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=dir_fd)
-    except OSError:  # missing, or a symlink (ELOOP)
+    """The parser from the cache file, or None."""
+    data = cache.read(dir_fd, name)
+    if data is None:
         return None
-    with os.fdopen(fd, "rb") as f:
-        try:
-            if not _private(os.fstat(fd), stat.S_ISREG):
-                return None
-            data = _CacheUnpickler(f).load()
-            # Lark.load takes the unpickled dict as well as a file (Lark.save wrote it).
-            return Lark.load(data) if isinstance(data, dict) else None
-        except Exception:  # a stale or damaged cache is rebuilt, never fatal
-            return None
+    try:
+        loaded = _CacheUnpickler(io.BytesIO(data)).load()
+        # Lark.load takes the unpickled dict as well as a file (Lark.save wrote it).
+        return Lark.load(loaded) if isinstance(loaded, dict) else None
+    except Exception:  # a stale or damaged cache is rebuilt, never fatal
+        return None
 
 
 def _save_cached(dir_fd: int, name: str, parser: Lark) -> None:
-    tmp = f".{name}.{os.getpid()}.{secrets.token_hex(8)}.tmp"
+    buffer = io.BytesIO()
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600, dir_fd=dir_fd)
-        with os.fdopen(fd, "wb") as f:
-            parser.save(f)
-        # POSIX rename replaces the old file atomically (os.replace is not in supports_dir_fd)
-        os.rename(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
-    except Exception:  # a cache that cannot be written is only a slower next start
-        with contextlib.suppress(OSError):
-            os.unlink(tmp, dir_fd=dir_fd)
+        parser.save(buffer)
+    except Exception:  # a parser that cannot be saved is only a slower next start
+        return
+    cache.write(dir_fd, name, buffer.getvalue())
+    cache.prune(dir_fd, "parser-")
+
 
 
 def parse(text: str | bytes, filename: str = "<input>") -> ast.File:

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from catandsl import cli
+from catandsl.cli.app import app
 from tests.conftest import ROOT
 
 DOCS = [ROOT / "README.md", ROOT / "docs" / "api.md", ROOT / "docs" / "architecture.md"]
@@ -24,7 +24,7 @@ def test_every_document_named_exists(doc):
 def test_the_readme_lists_every_command():
     from typer.main import get_command
 
-    commands = set(get_command(cli._app()).commands)
+    commands = set(get_command(app).commands)
     assert {"check", "compile", "schema", "render", "play", "simulate", "list"} <= commands
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for command in sorted(commands):

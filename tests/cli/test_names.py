@@ -10,7 +10,8 @@ import pytest
 
 import catandsl
 from catandsl import resources
-from catandsl.cli import main, scenario_path
+from catandsl.cli import main
+from catandsl.cli.arguments import scenario_path
 from tests.conftest import ROOT
 
 

@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from catandsl import cli
-from catandsl.cli import main
+from catandsl.cli import arguments, main
 from tests.conftest import ROOT
 
 BASE = str(ROOT / "scenarios" / "base.catan")
@@ -61,7 +60,8 @@ def test_no_permission_is_found_before_the_game(tmp_path, capsys, monkeypatch):
     played = []
     monkeypatch.setattr("catandsl.players.play_game", lambda *a, **k: played.append(1))
     real_access = os.access
-    monkeypatch.setattr(cli.os, "access", lambda p, mode: False if str(p) == str(tmp_path) else real_access(p, mode))
+    monkeypatch.setattr(arguments.os, "access",
+                        lambda p, mode: False if str(p) == str(tmp_path) else real_access(p, mode))
     code = main(["play", BASE, "--log", str(tmp_path / "g.log")])
     one_line_usage_error(code, capsys.readouterr().err, "permission denied", "(--log)")
     assert played == []

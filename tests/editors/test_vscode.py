@@ -9,7 +9,7 @@ from pathlib import Path
 
 from typer.main import get_command
 
-from catandsl import cli
+from catandsl.cli.app import app
 
 FOLDER = Path(__file__).resolve().parents[2] / "editors" / "vscode"
 MANIFEST = json.loads((FOLDER / "package.json").read_text(encoding="utf-8"))
@@ -29,7 +29,7 @@ def test_the_manifest_names_existing_files():
 def test_the_client_starts_catandsl_lsp():
     default = MANIFEST["contributes"]["configuration"]["properties"]["catandsl.server.command"]["default"]
     assert default == ["catandsl", "lsp"]
-    assert "lsp" in get_command(cli._app()).commands
+    assert "lsp" in get_command(app).commands
     client = (FOLDER / MANIFEST["main"]).read_text(encoding="utf-8")
     assert "catandsl.server.command" in client or '"catandsl"' in client
     assert re.search(r"\bvscode-languageclient\b", client)

@@ -272,3 +272,23 @@ def test_a_bot_answers_through_the_protocol():
     assert ok(ses, {"call": "bot_action", "state": s, "bot": "mcts:5", "seed": 3})["action"] == first  # seeded
     assert ok(ses, {"call": "bot_action", "state": s, "bot": "greedy"})["action"] in legal
     assert ask(ses, {"call": "bot_action", "state": s, "bot": "mcts:0"})["error"]["code"] == "protocol/unknown_bot"
+
+
+def test_status_names_every_winner_as_play_does():
+    import catandsl
+    from catandsl.players import make_bot, play_game
+
+    path = str(ROOT / "scenarios" / "base.catan")
+    game = catandsl.new_game(path, 3, seed=2)
+    final, _ = play_game(game, [make_bot("random", p) for p in range(3)], seed=2, log=False)
+    ses = Session()
+    g = ok(ses, {"call": "new_game", "path": path, "players": 3, "seed": 2})
+    s = ok(ses, {"call": "restore", "game": g["game"], "text": final.serialize()})["state"]
+    status = ok(ses, {"call": "status", "state": s})
+    assert status["terminal"] and status["winner"] >= 0 and status["winners"] == [status["winner"]]
+    assert ok(ses, {"call": "query", "state": s, "name": "winners"}) == [status["winner"]]
+    shared = json.loads(final.serialize())
+    shared.update(winner=-1, winners=[0, 2])  # a victory shared at a scenario's own end
+    t = ok(ses, {"call": "restore", "game": g["game"], "text": json.dumps(shared)})["state"]
+    status = ok(ses, {"call": "status", "state": t})
+    assert status["winner"] == -1 and status["winners"] == [0, 2] and status["returns"] == [1.0, -1.0, 1.0]

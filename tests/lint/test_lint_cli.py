@@ -37,7 +37,7 @@ def lint(capsys, *args) -> tuple[int, str, str]:
 @pytest.fixture(autouse=True)
 def _in_checkout(monkeypatch):
     monkeypatch.chdir(ROOT)  # file names relative to the checkout, its pyproject.toml
-    monkeypatch.setattr("catandsl.cli.version", lambda: VERSION)  # goldens outlive releases
+    monkeypatch.setattr("catandsl.cli.lint.version", lambda: VERSION)  # goldens outlive releases
 
 
 def _output(capsys, fmt: str) -> str:
@@ -166,10 +166,10 @@ if __name__ == "__main__" and "--update" in sys.argv:
     import contextlib
     import io
 
-    import catandsl.cli
+    import catandsl.cli.lint
 
     os.chdir(ROOT)
-    catandsl.cli.version = lambda: VERSION
+    catandsl.cli.lint.version = lambda: VERSION
     for fmt, suffix in FORMATS.items():
         buffer = io.StringIO()
         with contextlib.redirect_stdout(buffer):

@@ -7,10 +7,11 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from catandsl.board import instantiate
-from catandsl.cli import board_title, main
+from catandsl.cli import main
 from catandsl.compiler import compile_path
 from catandsl.ir import configure
 from catandsl.render.state_svg import render_map
+from catandsl.render.titles import board_title
 from tests.conftest import ROOT
 
 BASE = ROOT / "scenarios" / "base.catan"

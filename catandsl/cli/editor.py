@@ -1,39 +1,39 @@
-"""The editor commands of `catandsl`: `fmt` (the canonical layout) and `lsp` (the
-language server). Kept apart from cli.py so that each is one registration there."""
+"""The editor commands: `fmt` (the canonical layout) and `lsp` (the language server)."""
 
 from __future__ import annotations
 
 import difflib
 import sys
 from pathlib import Path
+from typing import Annotated
 
+import typer
+
+from catandsl.cli.common import EXIT_ERRORS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, version
 from catandsl.diagnostics import CatanError, Sources, format_all, printable
 
+app = typer.Typer()
 
-def register_editor_commands(app) -> None:
-    import typer
 
-    from catandsl import cli
+@app.command("fmt")
+def fmt(
+    files: Annotated[list[Path], typer.Argument(help=".catan files, or directories to search for them")],
+    check: Annotated[bool, typer.Option("--check", help="write nothing; exit 1 if a file is not formatted")] = False,
+    diff: Annotated[bool, typer.Option("--diff", help="write nothing; print what would change as a diff")] = False,
+) -> None:
+    """Lay .catan files out the one canonical way (comments and map pictures kept)."""
+    raise typer.Exit(format_files(files, check=check, diff=diff))
 
-    @app.command("fmt")
-    def fmt(
-        files: list[Path] = typer.Argument(..., help=".catan files, or directories to search for them"),
-        check: bool = typer.Option(False, "--check", help="write nothing; exit 1 if a file is not formatted"),
-        diff: bool = typer.Option(False, "--diff", help="write nothing; print what would change as a diff"),
-    ):
-        """Lay .catan files out the one canonical way (comments and map pictures kept)."""
-        raise cli._Exit(format_files(files, check=check, diff=diff))
 
-    @app.command("lsp")
-    def lsp():
-        """Run the language server on stdin/stdout (for editors; needs catandsl[lsp])."""
-        try:
-            from catandsl.lsp.server import serve
-        except ImportError:
-            print("catandsl: the language server needs its extra: pip install 'catandsl[lsp]'", file=sys.stderr)
-            raise cli._Exit(cli.EXIT_USAGE) from None
-        serve(cli.version())
-        raise cli._Exit(cli.EXIT_OK)
+@app.command("lsp")
+def lsp() -> None:
+    """Run the language server on stdin/stdout (for editors; needs catandsl[lsp])."""
+    try:
+        from catandsl.lsp.server import serve
+    except ImportError:
+        print("catandsl: the language server needs its extra: pip install 'catandsl[lsp]'", file=sys.stderr)
+        raise typer.Exit(EXIT_USAGE) from None
+    serve(version())
 
 
 def catan_files(paths: list[Path]) -> list[Path]:
@@ -46,7 +46,6 @@ def catan_files(paths: list[Path]) -> list[Path]:
 
 def format_files(paths: list[Path], check: bool = False, diff: bool = False) -> int:
     """Format (or with check/diff only inspect) each file; the exit code."""
-    from catandsl import cli
     from catandsl.syntax.fmt import LayoutError, format_source
 
     unformatted = errors = internal = 0
@@ -83,7 +82,7 @@ def format_files(paths: list[Path], check: bool = False, diff: bool = False) -> 
             path.write_text(out, encoding="utf-8")
             print(printable(f"reformatted {name}"), file=sys.stderr)
     if internal:
-        return cli.EXIT_INTERNAL
+        return EXIT_INTERNAL
     if errors:
-        return cli.EXIT_ERRORS
-    return cli.EXIT_ERRORS if unformatted and check else cli.EXIT_OK
+        return EXIT_ERRORS
+    return EXIT_ERRORS if unformatted and check else EXIT_OK

@@ -1,0 +1,107 @@
+"""A fast start, checked by what a command loads rather than by a clock: `--version`
+loads no stage, `check` neither networkx nor pydantic, and `list` reads its summary from
+a cache keyed by the content of everything it is made from."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from catandsl import catalog, resources
+from tests.conftest import ROOT
+
+
+def loaded_after(args: list[str], env_cache) -> tuple[str, set[str]]:
+    """What `catandsl ARGS` printed, and the top modules (and catandsl's) it loaded."""
+    code = ("import json, sys; from catandsl.cli import main; code = main(json.loads(sys.argv[1])); "
+            "sys.stdout.flush(); print('\\0' + json.dumps(sorted(sys.modules)), end=''); sys.exit(code)")
+    env = {**os.environ, "XDG_CACHE_HOME": str(env_cache)}
+    p = subprocess.run([sys.executable, "-c", code, json.dumps(args)], cwd=ROOT, capture_output=True, text=True,
+                       env=env)
+    assert p.returncode == 0, p.stderr
+    out, _, modules = p.stdout.rpartition("\0")
+    return out, set(json.loads(modules))
+
+
+def test_version_loads_no_stage_of_the_language(tmp_path):
+    out, modules = loaded_after(["--version"], tmp_path)
+    assert out.startswith("catandsl ")
+    assert not {m for m in modules if m.split(".")[0] in ("lark", "networkx", "pydantic", "rich", "jsonschema")}
+    assert not {m for m in modules if m.startswith(("catandsl.syntax", "catandsl.compiler", "catandsl.engine"))}
+
+
+def test_check_loads_neither_networkx_nor_pydantic(tmp_path):
+    out, modules = loaded_after(["check", "base"], tmp_path)
+    assert out.startswith("ok base")
+    assert "catandsl.engine" in modules  # the trial game played
+    assert not {m for m in modules if m.split(".")[0] in ("networkx", "pydantic")}
+
+
+def test_list_compiles_once_then_reads_the_cached_summary(tmp_path):
+    first, compiled = loaded_after(["list", "--format", "json"], tmp_path)
+    again, cached = loaded_after(["list", "--format", "json"], tmp_path)
+    assert "catandsl.compiler" in compiled and "catandsl.compiler" not in cached
+    assert again == first and json.loads(first)
+    assert len(list((tmp_path / "catandsl").glob("list-*.json"))) == 1
+
+
+@pytest.fixture
+def copied(tmp_path, monkeypatch):
+    """The shipped scenarios and the standard library copied where a test may edit
+    them, with the cache in the test's own folder."""
+    scenarios, stdlib = tmp_path / "scenarios", tmp_path / "stdlib"
+    shutil.copytree(resources.scenarios_dir(), scenarios)
+    shutil.copytree(resources.stdlib_dir(), stdlib)
+    monkeypatch.setattr(resources, "scenarios_dir", lambda: scenarios)
+    monkeypatch.setattr(resources, "stdlib_dir", lambda: stdlib)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    return scenarios, stdlib
+
+
+def entry(entries, name: str) -> dict:
+    return next(e for e in entries if e["name"] == name)
+
+
+def test_an_edited_scenario_is_compiled_afresh(copied):
+    scenarios, _ = copied
+    assert entry(catalog.shipped_entries(), "base")["title"] == "Catan"
+    base = scenarios / "base.catan"
+    base.write_text(base.read_text(encoding="utf-8").replace('"Catan"', '"Catan, edited"', 1), encoding="utf-8")
+    assert entry(catalog.shipped_entries(), "base")["title"] == "Catan, edited"
+
+
+def test_an_edited_library_file_is_compiled_afresh(copied):
+    _, stdlib = copied
+    assert "errors" not in entry(catalog.shipped_entries(), "base")
+    (stdlib / "base.catan").write_text("this is not a ruleset\n", encoding="utf-8")
+    assert entry(catalog.shipped_entries(), "base")["errors"]
+
+
+def test_a_damaged_cache_file_is_compiled_afresh(copied):
+    expected = catalog.shipped_entries()
+    (cached,) = (copied[0].parent / "xdg" / "catandsl").glob("list-*.json")
+    cached.write_text('{"not": "a list"}', encoding="utf-8")
+    assert catalog.shipped_entries() == expected
+    cached.write_text("[{", encoding="utf-8")
+    assert catalog.shipped_entries() == expected
+
+
+def test_the_cache_keeps_the_newest_files_of_a_kind(tmp_path, monkeypatch):
+    from catandsl import cache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    fd = cache.open_directory()
+    assert fd is not None
+    try:
+        for k in range(5):
+            cache.write(fd, f"list-{k}.json", b"[]")
+            os.utime(f"list-{k}.json", ns=(k, k), dir_fd=fd)
+        cache.write(fd, "parser-0.pickle", b"")
+        cache.prune(fd, "list-", keep=3)
+        assert sorted(os.listdir(fd)) == ["list-2.json", "list-3.json", "list-4.json", "parser-0.pickle"]
+        assert cache.read(fd, "list-4.json") == b"[]"
+    finally:
+        os.close(fd)
