@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from catandsl.rules.base import Action, action_source, rules_call
 from catandsl.rules.registry import CARDS, effect, random_value
+from catandsl.rules import words as w
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game
@@ -24,6 +25,12 @@ class DrawnCard(Action):
     KIND: ClassVar[str] = "drawn_card"
     WRITES: ClassVar[frozenset[str]] = frozenset((CARDS,))
     card: str
+
+    def words(self, told: w.Told) -> str:
+        """`draw a development card: Knight`; the card named only to everyone's reader (a rule
+        hands it to whom it likes)."""
+        deck = w.deck_card(w.card_deck(told.game, self.card))
+        return f"draw {deck}: {w.title(self.card)}" if told.sees() else f"draw {deck}"
 
 
 @action_source

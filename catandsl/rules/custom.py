@@ -14,6 +14,7 @@ from catandsl.rules.base import Action, Activity, IllegalAction, action_source, 
 from catandsl.rules.placement import affordable, pay
 from catandsl.rules.registry import EVERYTHING
 from catandsl.rules.sites import SiteTables
+from catandsl.rules import words as w
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game
@@ -27,6 +28,11 @@ class TakeAction(Action):
     KIND: ClassVar[str] = "take_action"
     WRITES: ClassVar[frozenset[str]] = EVERYTHING
     action: str
+
+    def words(self, told: w.Told) -> str:
+        """`take the action "Move a barbarian (1 trade token)"`: the action's own title."""
+        declared = next((a for a in told.game.custom_actions if a.name == self.action), None)
+        return f'take the action "{declared.title if declared is not None else w.spoken(self.action)}"'
 
 
 @action_source

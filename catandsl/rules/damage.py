@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, ClassVar
 from catandsl.rules import network
 from catandsl.rules.base import Action, EngineError, Prompt, Site, action_source, rules_call, seats_ok
 from catandsl.rules.registry import BOARD, FLOW, effect, query
+from catandsl.rules import words as w
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game
@@ -34,6 +35,9 @@ class Damage(Action):
     SITE: ClassVar[str | None] = "path"
     WRITES: ClassVar[frozenset[str]] = frozenset((BOARD,))
     at: int
+
+    def words(self, told: w.Told) -> str:
+        return f"damage the piece on {w.path_words(told.board_game, self.at)}"
 
 
 @action_source

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, ClassVar
 from catandsl.rules.base import Action, Site, action_source, rules_call
 from catandsl.rules.registry import TOKENS, random_value
 from catandsl.rules.sites import SiteTables, site_index
+from catandsl.rules import words as w
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game
@@ -26,6 +27,9 @@ class DrawToken(Action):
     KIND: ClassVar[str] = "draw_token"
     WRITES: ClassVar[frozenset[str]] = frozenset((TOKENS,))
     token: str
+
+    def words(self, told: w.Told) -> str:
+        return f"draw {w.a(w.spoken(self.token))} token"
 
 
 @action_source

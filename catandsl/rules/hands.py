@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from catandsl.rules.base import Action, CardByCard, action_source
 from catandsl.rules.registry import FLOW, HANDS, effect, query
+from catandsl.rules import words as w
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game
@@ -66,6 +67,9 @@ class Discard(Action):
     KIND: ClassVar[str] = "discard"
     WRITES: ClassVar[frozenset[str]] = frozenset((HANDS,))
     resource: str
+
+    def words(self, told: w.Told) -> str:
+        return f"discard {w.amount(1, self.resource)}"
 
 
 @action_source

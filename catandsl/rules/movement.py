@@ -39,6 +39,7 @@ from catandsl.rules.base import (
     site,
 )
 from catandsl.rules.registry import BOARD, FLOW
+from catandsl.rules import words as w
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game, PieceInfo
@@ -69,6 +70,9 @@ class PickUp(Action):
     piece: str
     at: int
 
+    def words(self, told: w.Told) -> str:
+        return f"pick up {w.piece_words(told.game, self.piece)} {w.piece_site_words(told, self.piece, self.at, 'from')}"
+
 
 @dataclass(frozen=True, order=True)
 class PutDown(Action):
@@ -78,6 +82,9 @@ class PutDown(Action):
     WRITES: ClassVar[frozenset[str]] = frozenset((BOARD,))
     piece: str
     at: int
+
+    def words(self, told: w.Told) -> str:
+        return f"put {w.piece_words(told.game, self.piece)} down {w.piece_site_words(told, self.piece, self.at)}"
 
 
 @action_source

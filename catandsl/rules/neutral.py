@@ -45,6 +45,7 @@ from catandsl.rules.base import (
     site,
 )
 from catandsl.rules.registry import FLOW, HANDS, NEUTRAL, TOKENS, effect, query
+from catandsl.rules import words as w
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -65,6 +66,12 @@ class Move(Action):
     at: int
     src: int = -1
 
+    def words(self, told: w.Told) -> str:
+        piece = w.piece_words(told.game, self.piece)
+        if self.src >= 0:  # one of several pieces: the site it leaves
+            piece += " " + w.piece_site_words(told, self.piece, self.src, "from")
+        return f"move {piece} {w.piece_site_words(told, self.piece, self.at, 'to')}"
+
 
 @dataclass(frozen=True, order=True)
 class Steal(Action):
@@ -73,6 +80,9 @@ class Steal(Action):
     KIND: ClassVar[str] = "steal"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
     player: int
+
+    def words(self, told: w.Told) -> str:
+        return f"rob {w.seat_words(told.game, self.player)}"
 
 
 @dataclass(frozen=True, order=True)
@@ -83,6 +93,13 @@ class Stolen(Action):
     WRITES: ClassVar[frozenset[str]] = frozenset((HANDS,))
     resource: str
 
+    def words(self, told: w.Told) -> str:
+        """`steal brick from P2`: which card, only to the thief and the robbed player."""
+        victim = getattr(told.asked, "victim", -1)
+        source = f" from {w.seat_words(told.game, victim)}" if victim >= 0 else ""
+        what = w.amount(1, self.resource) if told.sees(told.actor, victim) else "a card"
+        return f"steal {what}{source}"
+
 
 @dataclass(frozen=True, order=True)
 class Take(Action):
@@ -92,6 +109,9 @@ class Take(Action):
     KIND: ClassVar[str] = "take"
     WRITES: ClassVar[frozenset[str]] = frozenset((HANDS, TOKENS))
     what: str
+
+    def words(self, told: w.Told) -> str:
+        return "take a resource card" if self.what == "resource" else f"take {w.a(w.spoken(self.what))} token"
 
 
 @action_source

@@ -28,6 +28,7 @@ from catandsl.rules.base import (
     site,
 )
 from catandsl.rules.registry import BOARD, FLOW, HANDS, effect
+from catandsl.rules import words as w
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game, PieceInfo
@@ -42,6 +43,9 @@ class Build(Action):
     WRITES: ClassVar[frozenset[str]] = frozenset((BOARD, HANDS))
     piece: str
     at: int
+
+    def words(self, told: w.Told) -> str:
+        return f"build {w.piece_words(told.game, self.piece)} {w.piece_site_words(told, self.piece, self.at)}"
 
 
 @action_source

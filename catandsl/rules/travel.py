@@ -35,6 +35,7 @@ from catandsl.rules.base import (
     site,
 )
 from catandsl.rules.registry import BOARD, FLOW, effect, query
+from catandsl.rules import words as w
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game, PieceInfo
@@ -52,6 +53,10 @@ class Travel(Action):
     piece: str
     at: int
     to: int
+
+    def words(self, told: w.Told) -> str:
+        g = told.board_game
+        return f"move {w.piece_words(told.game, self.piece)} from {w.path_words(g, self.at)} to {w.path_words(g, self.to)}"
 
     def absent(self, game: Game) -> str:
         P = game.pieces[game.piece_index[self.piece]] if self.piece in game.piece_index else None
