@@ -97,7 +97,7 @@ class Stolen(Action):
         """`steal brick from P2`: which card, only to the thief and the robbed player."""
         victim = getattr(told.asked, "victim", -1)
         source = f" from {w.seat_words(told.game, victim)}" if victim >= 0 else ""
-        what = w.amount(1, self.resource) if told.sees(told.actor, victim) else "a card"
+        what = w.spoken(self.resource) if told.sees(told.actor, victim) else "a card"
         return f"steal {what}{source}"
 
 

@@ -96,10 +96,10 @@ class OfferAdd(Action):
     item: str
 
     def words(self, told: w.Told) -> str:
-        """`offer 1 brick more`, `ask for 1 ore more`: a draft is its composer's secret."""
+        """`add 1 brick to the cards offered`: a draft is its composer's secret."""
         if not told.sees(told.actor):
             return "change the offer"
-        return f"{'offer' if self.side == 'give' else 'ask for'} {w.amount(1, self.item)} more"
+        return f"add {w.amount(1, self.item)} to the cards {'offered' if self.side == 'give' else 'asked for'}"
 
 
 @dataclass(frozen=True, order=True)
@@ -114,7 +114,7 @@ class OfferRemove(Action):
     def words(self, told: w.Told) -> str:
         if not told.sees(told.actor):
             return "change the offer"
-        return f"{'offer' if self.side == 'give' else 'ask for'} {w.amount(1, self.item)} less"
+        return f"take {w.amount(1, self.item)} off the cards {'offered' if self.side == 'give' else 'asked for'}"
 
 
 @dataclass(frozen=True, order=True)

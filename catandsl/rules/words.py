@@ -70,15 +70,17 @@ def describe(game: Game, action: Action | int, viewer: int | None = EVERYONE, *,
 
 
 def describe_event(game: Game, action: Action | int, actor: int, viewer: int | None = EVERYONE, *,
-                   state: State | None = None, asked: Prompt | None = None) -> str:
+                   state: State | None = None, asked: Prompt | None = None, subject: bool = True) -> str:
     """A log line's sentence for an action `actor` takes (a seat; -1 when no seat is
     named): `P2 builds a road on ...`, `P1 steals a card from P3` for a viewer who may
-    not see which. `state` is the state the action is taken in (before it), `asked`
-    the prompt it answers (`state.top()` before it, by default)."""
+    not see which; without its `subject`, `builds a road on ...`. `state` is the state
+    the action is taken in (before it), `asked` the prompt it answers (`state.top()`
+    before it, by default)."""
     phrase = words_of(game, action, viewer, state=state, actor=actor, asked=asked)
     if actor < 0:
         return phrase
-    return f"{seat_words(game, actor)} {third_person(phrase)}"
+    said = third_person(phrase)
+    return f"{seat_words(game, actor)} {said}" if subject else said
 
 
 def words_of(game: Game, action: Action | int, viewer: int | None = EVERYONE, *, state: State | None = None,
@@ -136,11 +138,8 @@ def amount(n: int, name: str) -> str:
 
 
 def amounts(names: tuple[str, ...] | list[str], counts: list[int]) -> str:
-    """`2 brick and 1 ore` from counts per name; `nothing` when all are 0."""
-    parts = [amount(n, x) for x, n in zip(names, counts) if n]
-    if not parts:
-        return "nothing"
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    """`2 brick, 1 ore` from counts per name; `nothing` when all are 0."""
+    return ", ".join(amount(n, x) for x, n in zip(names, counts) if n) or "nothing"
 
 
 def seat_words(game: Game, seat: int) -> str:
