@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from catandsl.engine.interpreter import NO_ANSWERS, Answers, NeedChoice
 from catandsl.rules import harbors, placement, scoring
+from catandsl.rules import words as w
 from catandsl.rules.base import CHANCE, TERMINAL, Action, EngineError, IllegalAction, Prompt, seats_ok, site
 from catandsl.rules.dice import RollDice
 from catandsl.rules.registry import CHOICE, FLOW, PRIMITIVES, RANDOM, Primitive
-from catandsl.rules import words as w
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game

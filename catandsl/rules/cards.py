@@ -7,10 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from catandsl.rules import words as w
 from catandsl.rules.base import Action, Activity, IllegalAction, Prompt, action_source, activity, seats_ok
 from catandsl.rules.placement import pay
 from catandsl.rules.registry import CARDS, FLOW, HANDS, effect, query
-from catandsl.rules import words as w
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game

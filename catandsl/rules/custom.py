@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from catandsl.rules import words as w
 from catandsl.rules.base import Action, Activity, IllegalAction, action_source, activity
 from catandsl.rules.placement import affordable, pay
 from catandsl.rules.registry import EVERYTHING
 from catandsl.rules.sites import SiteTables
-from catandsl.rules import words as w
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from catandsl.rules import network
+from catandsl.rules import words as w
 from catandsl.rules.base import Action, EngineError, Prompt, Site, action_source, rules_call, seats_ok
 from catandsl.rules.registry import BOARD, FLOW, effect, query
-from catandsl.rules import words as w
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game

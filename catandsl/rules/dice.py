@@ -18,9 +18,9 @@ from functools import cache
 from itertools import product
 from typing import TYPE_CHECKING, ClassVar
 
+from catandsl.rules import words as w
 from catandsl.rules.base import Action, Activity, action_source, activity, rules_call
 from catandsl.rules.registry import FLOW, query, random_value
-from catandsl.rules import words as w
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game

@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from catandsl.rules import words as w
 from catandsl.rules.base import Action, Site, action_source, rules_call
 from catandsl.rules.registry import TOKENS, random_value
 from catandsl.rules.sites import SiteTables, site_index
-from catandsl.rules import words as w
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game

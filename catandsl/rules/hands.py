@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from catandsl.rules import words as w
 from catandsl.rules.base import Action, CardByCard, action_source
 from catandsl.rules.registry import FLOW, HANDS, effect, query
-from catandsl.rules import words as w
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game

@@ -28,9 +28,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from catandsl.rules import words as w
 from catandsl.rules.base import Action, EngineError, Prompt, Site, action_source, ids_of_kind, seats_ok
 from catandsl.rules.registry import BOARD, FLOW, STATIC, effect, query
-from catandsl.rules import words as w
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game

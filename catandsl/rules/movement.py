@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, ClassVar
 import networkx as nx  # type: ignore[import-untyped]  # no inline types; types-networkx is not a dependency
 
 from catandsl.rules import network, neutral, placement, sites
+from catandsl.rules import words as w
 from catandsl.rules.base import (
     Action,
     Activity,
@@ -39,7 +40,6 @@ from catandsl.rules.base import (
     site,
 )
 from catandsl.rules.registry import BOARD, FLOW
-from catandsl.rules import words as w
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game, PieceInfo

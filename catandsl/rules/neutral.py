@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, ClassVar
 
+from catandsl.rules import words as w
 from catandsl.rules.base import (
     SITE_CODE,
     Action,
@@ -45,7 +46,6 @@ from catandsl.rules.base import (
     site,
 )
 from catandsl.rules.registry import FLOW, HANDS, NEUTRAL, TOKENS, effect, query
-from catandsl.rules import words as w
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -426,10 +426,10 @@ def take_options(s: State, pi: int, victim: int) -> list[str]:
     if (not takes or "resource" in takes) and sum(s.hands[victim]) > 0:
         out.append("resource")
     held = s.tokens_held[victim] if s.tokens_held else ()
-    for w in takes:
-        t = g.token_index.get(w, -1)
+    for what in takes:
+        t = g.token_index.get(what, -1)
         if t >= 0 and held[t] > 0:
-            out.append(w)
+            out.append(what)
     return out
 
 

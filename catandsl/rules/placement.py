@@ -14,6 +14,7 @@ from operator import lt
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from catandsl.rules import damage, network, neutral, sites, travel
+from catandsl.rules import words as w
 from catandsl.rules.base import (
     Action,
     Activity,
@@ -28,7 +29,6 @@ from catandsl.rules.base import (
     site,
 )
 from catandsl.rules.registry import BOARD, FLOW, HANDS, effect
-from catandsl.rules import words as w
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game, PieceInfo

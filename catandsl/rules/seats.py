@@ -15,10 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from catandsl.rules import words as w
 from catandsl.rules.base import Action, EngineError, IllegalAction, Prompt, action_source, ids_of_kind, rules_call
 from catandsl.rules.placement import place, targets
 from catandsl.rules.registry import BOARD, FLOW, STATIC, effect, query
-from catandsl.rules import words as w
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game

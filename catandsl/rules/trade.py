@@ -32,6 +32,7 @@ from operator import ge
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from catandsl.rules import network
+from catandsl.rules import words as w
 from catandsl.rules.base import (
     Action,
     Activity,
@@ -44,7 +45,6 @@ from catandsl.rules.base import (
 from catandsl.rules.harbors import HarborTables
 from catandsl.rules.registry import FLOW, HANDS, TOKENS
 from catandsl.rules.sites import SiteTables
-from catandsl.rules import words as w
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from catandsl.rules import words as w
 from catandsl.rules.base import (
     Action,
     Activity,
@@ -35,7 +36,6 @@ from catandsl.rules.base import (
     site,
 )
 from catandsl.rules.registry import BOARD, FLOW, effect, query
-from catandsl.rules import words as w
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game, PieceInfo
@@ -56,7 +56,8 @@ class Travel(Action):
 
     def words(self, told: w.Told) -> str:
         g = told.board_game
-        return f"move {w.piece_words(told.game, self.piece)} from {w.path_words(g, self.at)} to {w.path_words(g, self.to)}"
+        piece = w.piece_words(told.game, self.piece)
+        return f"move {piece} from {w.path_words(g, self.at)} to {w.path_words(g, self.to)}"
 
     def absent(self, game: Game) -> str:
         P = game.pieces[game.piece_index[self.piece]] if self.piece in game.piece_index else None
