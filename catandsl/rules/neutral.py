@@ -45,7 +45,7 @@ from catandsl.rules.base import (
     seats_ok,
     site,
 )
-from catandsl.rules.registry import FLOW, HANDS, NEUTRAL, TOKENS, effect, query
+from catandsl.rules.registry import FLOW, HANDS, NEUTRAL, NEUTRAL_PIECES, TOKENS, effect, query
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -187,7 +187,7 @@ def put_pieces(s: State, pi: int, sites: Iterable[int]) -> None:
         s.neutral_at[u] = at
 
 
-@effect("pieces: list<piece>", writes=NEUTRAL)
+@effect("pieces: list<piece>", writes=NEUTRAL, pieces=NEUTRAL_PIECES)
 def return_to_start(s: State, pieces: list[str]) -> None:
     """These neutral pieces go back to where the map started them (the robber flees to
     the desert); a piece the map did not place leaves the board."""
@@ -249,27 +249,27 @@ def blocks_path(s: State, what: str, path: int) -> bool:
 # ---- moving -----------------------------------------------------------------------------------
 
 
-@effect("player: player, pieces: list<piece>", writes=(NEUTRAL, HANDS, FLOW))
+@effect("player: player, pieces: list<piece>", writes=(NEUTRAL, HANDS, FLOW), pieces=NEUTRAL_PIECES)
 def move_piece(s: State, player: int, pieces: list[str]) -> None:
     """The player moves one of these neutral pieces and robs a player it now touches."""
     s.push(Moving(player, _neutral_kinds(s, pieces, "move_piece")))
 
 
-@effect("player: player, pieces: list<piece>, sites: list<site>", writes=(NEUTRAL, HANDS, FLOW))
+@effect("player: player, pieces: list<piece>, sites: list<site>", writes=(NEUTRAL, HANDS, FLOW), pieces=NEUTRAL_PIECES)
 def move_piece_from(s: State, player: int, pieces: list[str], sites: list[Site]) -> None:
     """The player moves one of these neutral pieces that stands on one of the sites and
     robs a player it now touches; with none of them there, nothing happens."""
     _move_from(s, player, pieces, sites, "move_piece_from", robs=True)
 
 
-@effect("player: player, pieces: list<piece>", writes=(NEUTRAL, FLOW))
+@effect("player: player, pieces: list<piece>", writes=(NEUTRAL, FLOW), pieces=NEUTRAL_PIECES)
 def relocate(s: State, player: int, pieces: list[str]) -> None:
     """The player moves one of these neutral pieces as `move_piece` does, but nobody is
     robbed (a move bought for a token)."""
     s.push(Moving(player, _neutral_kinds(s, pieces, "relocate"), [], False))
 
 
-@effect("player: player, pieces: list<piece>, sites: list<site>", writes=(NEUTRAL, FLOW))
+@effect("player: player, pieces: list<piece>, sites: list<site>", writes=(NEUTRAL, FLOW), pieces=NEUTRAL_PIECES)
 def relocate_from(s: State, player: int, pieces: list[str], sites: list[Site]) -> None:
     """The player moves one of these neutral pieces that stands on one of the sites, as
     `move_piece_from` does, but nobody is robbed (the barbarian a wagon chases away);
@@ -577,7 +577,7 @@ class Robbing(Prompt):
 
 
 
-@query("pieces: list<piece>", returns="bool", reads=NEUTRAL)
+@query("pieces: list<piece>", returns="bool", reads=NEUTRAL, pieces=NEUTRAL_PIECES)
 def at_start(s: State, pieces: list[str]) -> bool:
     """Whether every piece of these neutral kinds stands where the map started it (the
     robber on the desert): what `return_to_start` would change nothing of."""

@@ -28,7 +28,7 @@ from catandsl.rules.base import (
     seats_ok,
     site,
 )
-from catandsl.rules.registry import BOARD, FLOW, HANDS, effect
+from catandsl.rules.registry import BOARD, FLOW, HANDS, PLAYER_PIECES, effect
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game, PieceInfo
@@ -452,7 +452,7 @@ def _nowhere_to_build(s: State, player: int, pieces: list[str], count: int) -> s
 
 
 @effect("player: player, pieces: list<piece>, count: int 0..100", writes=(BOARD, FLOW),
-        refuses=_nowhere_to_build)
+        refuses=_nowhere_to_build, pieces=PLAYER_PIECES)
 def build_free(s: State, player: int, pieces: list[str], count: int) -> None:
     """The player places `count` pieces of these kinds at no cost (as many as there are
     places for). A card played or an action taken whose rule says so is refused when
