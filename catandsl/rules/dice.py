@@ -61,9 +61,8 @@ class RollFaces(Action):
     faces: tuple[int, ...]
 
     def describe(self, game: Game) -> str:
-        """`roll 7 (red 3, white 4)`"""
-        each = ", ".join(f"{name} {face}" for name, face in zip(game.dice_names, self.faces))
-        return f"roll {sum(self.faces)} ({each})"
+        """`roll 7 (red 3, white 4)`: the engine's short form is its words."""
+        return self.words(w.Told(game))
 
     def words(self, told: w.Told) -> str:
         each = ", ".join(f"{name} {face}" for name, face in zip(told.game.dice_names, self.faces))
