@@ -191,10 +191,10 @@ def piece_site_words(told: Told, piece: str, at: int, preposition: str = "") -> 
 # ---- places ------------------------------------------------------------------------------
 
 # Each intersection is one corner of each of its (up to) three hexes: by its canonical
-# part (the top or bottom corner of hex (q, r)), the offset of each hex from (q, r) and
-# which of its corners the intersection is.
+# part (the top or bottom corner of hex (q, r)), the offset of each hex from (q, r), in
+# reading order (row, then column), and which of its corners the intersection is.
 _CORNER_OF = {
-    "N": (((0, 0), "north"), ((0, -1), "south-east"), ((1, -1), "south-west")),
+    "N": (((0, -1), "south-east"), ((1, -1), "south-west"), ((0, 0), "north")),
     "S": (((0, 0), "south"), ((-1, 1), "north-east"), ((0, 1), "north-west")),
 }
 # Each path is one side of each of its two hexes: by its canonical side of hex (q, r),

@@ -257,3 +257,13 @@ def test_a_pieces_kind_needs_a_pieces_parameter():
     with pytest.raises(ValueError, match="needs a `pieces: list<piece>` parameter"):
         effect("player: player", writes=NEUTRAL, pieces=NEUTRAL_PIECES, name="bad_for_test")(lambda s, player: None)
     assert "bad_for_test" not in PRIMITIVES
+
+
+def test_a_damage_names_the_piece_and_its_owner_in_a_state():
+    game = catandsl.new_game(catandsl.load(ROOT / "scenarios/traders_barbarians/traders_and_barbarians.catan"),
+                             3, {}, 1)
+    k = game.pieces[game.piece_index["road"]].allowed[0]
+    s = catandsl.position(game).place(1, "road", k).turn(0, rolled=True).state()
+    where = describe(game, A.Damage(k))
+    assert where.startswith("Damage the piece on the ")
+    assert describe(game, A.Damage(k), state=s) == where.replace("the piece", "P2's road")
