@@ -96,8 +96,10 @@ def logged_apply(game, state, action_id: int, who: int) -> dict:
     between = who >= 0 and getattr(asked, "KIND", "") == "between_turns"
     act = game.actions[action_id]
     seat = who if who >= 0 else _chance_seat(act, asked, turn_player)
-    # worded before it is applied: the words read the prompt and the state it answers
-    def said(viewer: int | None) -> str:  # a decision's line names the decider in its label
+
+    def said(viewer: int | None) -> str:
+        """Worded before it is applied (the words read the prompt and the state it
+        answers); a decision's line names the decider in its label, not its text."""
         return describe_event(game, act, seat, viewer, state=state, asked=asked, subject=who < 0)
 
     text = said(EVERYONE)
