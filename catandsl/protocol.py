@@ -79,6 +79,9 @@ CALLS: dict[str, tuple[dict[str, Any], list[str], str]] = {
     "actions": ({"game": HANDLE}, ["game"], "the game's action table: each action's JSON form, by id"),
     "legal_actions": ({"state": HANDLE}, ["state"], "who acts, the legal ids, and chance outcomes with probabilities"),
     "apply": ({"state": HANDLE, "action": ACTION}, ["state", "action"], "apply an action id or an action's JSON"),
+    "describe": ({"state": HANDLE, "action": ACTION, "viewer": INT}, ["state", "action"],
+                 "an action in rulebook words, as taken in the state: `text` a button's words, `event` the "
+                 "sentence for its taker; as `viewer` (a seat, -1 a spectator; left out: everyone) may read them"),
     "sample_chance": ({"state": HANDLE}, ["state"], "the seeded chance outcome at a chance node"),
     "bot_action": ({"state": HANDLE, "bot": {"type": "string"}, "seed": INT}, ["state", "bot"],
                    "the action a bot (random, greedy, mcts, mcts:N) takes for the player to act, seeded"),
@@ -348,17 +351,37 @@ def _legal(ses: Session, m: dict) -> dict:
 
 
 def _apply(ses: Session, m: dict) -> dict:
-    from catandsl.engine.actions import action_from_json
-
     s = ses.state(m["state"])
     a = m["action"]
     if isinstance(a, dict):
-        try:
-            a = action_from_json(a)
-        except ValueError as e:  # its way of saying the JSON is no action
-            raise ProtocolError("argument/invalid", str(e)) from None
+        a = _action_of(a)
     s.apply_action(a)
     return {"player": s.current_player(), "terminal": s.is_terminal()}
+
+
+def _describe(ses: Session, m: dict) -> dict:
+    from catandsl.rules.words import describe, describe_event
+
+    s = ses.state(m["state"])
+    g = s.game
+    a = m["action"]
+    aid = g.action_id_of(_action_of(a)) if isinstance(a, dict) else g.check_action_id(a)
+    viewer = m.get("viewer")
+    if viewer is not None and viewer != -1:
+        g.check_seat(viewer, "describe")
+    actor = -1 if s.is_terminal() else s.turn_player if s.is_chance_node() else s.current_player()
+    return {"text": describe(g, aid, viewer, state=s, actor=actor),
+            "event": describe_event(g, aid, actor, viewer, state=s)}
+
+
+def _action_of(data: dict) -> Any:
+    """An action from its JSON form, or the protocol's typed error."""
+    from catandsl.engine.actions import action_from_json
+
+    try:
+        return action_from_json(data)
+    except ValueError as e:  # its way of saying the JSON is no action
+        raise ProtocolError("argument/invalid", str(e)) from None
 
 
 def _sample(ses: Session, m: dict) -> dict:
@@ -483,7 +506,7 @@ def _quit(ses: Session, m: dict) -> dict:
 
 
 HANDLERS: dict[str, Callable[[Session, dict], Any]] = {
-    "new_game": _new_game, "actions": _actions, "legal_actions": _legal, "apply": _apply,
+    "new_game": _new_game, "actions": _actions, "legal_actions": _legal, "apply": _apply, "describe": _describe,
     "sample_chance": _sample, "bot_action": _bot_action, "status": _status, "observation": _observation,
     "serialize": _serialize,
     "restore": _restore, "clone": _clone, "position": _position, "query": _query, "render": _render,

@@ -12,6 +12,7 @@ from catandsl.compiler.context import Context
 from catandsl.diagnostics import Diagnostic, Span
 from catandsl.ir import model
 from catandsl.ir.ruleset import ConfigurationError, configure
+from catandsl.rules.registry import NEUTRAL_PIECES, PRIMITIVES
 
 if TYPE_CHECKING:  # the compiler reaches the board only here, and only when it runs
     from catandsl.board import Board
@@ -250,12 +251,11 @@ def _fresh_steps_without_an_upgrade(rs, span: Span):
 
 
 def _pieces_given_to_the_wrong_primitive(rs, span: Span):
-    """E0504: `move_piece` (and `move_piece_from`, `relocate`, `relocate_from`,
-    `return_to_start`, `at_start`) takes neutral pieces, `build_free` places a player's
-    pieces; a literal list that names the other kind is refused."""
-    want = {"move_piece": True, "move_piece_from": True, "relocate": True, "relocate_from": True,
-            "return_to_start": True, "at_start": True, "build_free": False}
-    listed_at = {"return_to_start": 0, "at_start": 0}  # the others list pieces second
+    """E0504: a primitive registered with the kind of piece its `pieces` list takes
+    (`move_piece`, `relocate`... neutral pieces; `build_free` a player's) refuses a literal
+    list that names the other kind."""
+    want = {name: p.pieces == NEUTRAL_PIECES for name, p in PRIMITIVES.items() if p.pieces is not None}
+    listed_at = {name: [q.name for q in PRIMITIVES[name].params].index("pieces") for name in want}
     checked = [(h.condition, h.effects, h.source) for rule in rs.rules for h in rule.hooks]
     checked += [(a.condition, (), a.source) for a in rs.actions.values()]  # an action's `on take if`
     for condition, hook_effects, source in checked:
@@ -271,8 +271,10 @@ def _pieces_given_to_the_wrong_primitive(rs, span: Span):
             if e is None:
                 continue
             stack.extend(e.args)
-            at = listed_at.get(str(e.value), 1)
-            if e.op != "call" or e.value not in want or len(e.args) <= at or e.args[at].op != "list":
+            if e.op != "call" or e.value not in want:
+                continue
+            at = listed_at[str(e.value)]
+            if len(e.args) <= at or e.args[at].op != "list":
                 continue
             for item in e.args[at].args:
                 piece = rs.pieces.get(item.value) if item.op == "var" else None

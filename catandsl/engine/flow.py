@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from catandsl.engine.interpreter import NO_ANSWERS, Answers, NeedChoice
 from catandsl.rules import harbors, placement, scoring
+from catandsl.rules import words as w
 from catandsl.rules.base import CHANCE, TERMINAL, Action, EngineError, IllegalAction, Prompt, seats_ok, site
 from catandsl.rules.dice import RollDice
 from catandsl.rules.registry import CHOICE, FLOW, PRIMITIVES, RANDOM, Primitive
@@ -42,6 +43,9 @@ class EndTurn(Action):
     KIND: ClassVar[str] = "end_turn"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
 
+    def words(self, told: w.Told) -> str:
+        return "end the turn"
+
 
 @dataclass(frozen=True, order=True)
 class Pass(Action):
@@ -51,6 +55,9 @@ class Pass(Action):
     KIND: ClassVar[str] = "pass"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
 
+    def words(self, told: w.Told) -> str:
+        return "pass"
+
 
 @dataclass(frozen=True, order=True)
 class StartPlayer(Action):
@@ -59,6 +66,10 @@ class StartPlayer(Action):
     KIND: ClassVar[str] = "start_player"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
     player: int
+
+    def words(self, told: w.Told) -> str:
+        """`go first` said of the player who begins; `P2 goes first` of anyone else."""
+        return "go first" if told.actor == self.player else f"let {w.seat_words(told.game, self.player)} go first"
 
 
 # ---- hooks --------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from catandsl.rules.base import EngineError
+from catandsl.rules.words import EVERYONE, SPECTATOR, describe_event, intersection_words, seat_words
 
 
 class Player(Protocol):
@@ -50,8 +51,7 @@ def seat_name(player: int) -> str:
 
 def seat_label(game, seat: int) -> str:
     """A player's name, or "neutral K" for the K-th neutral seat (`neutral_seats`)."""
-    n = game.num_players
-    return seat_name(seat) if seat < n else f"neutral {seat - n + 1}"
+    return seat_words(game, seat)
 
 
 CHANCE_LABELS = {"start_player": "start", "roll": "dice", "roll_faces": "dice", "stolen": "steal", "draw": "card",
@@ -89,15 +89,40 @@ def logged_apply(game, state, action_id: int, who: int) -> dict:
     """Apply one action to `state` (IllegalAction, state unchanged, if it is not legal)
     and return its log entry, as `play_game` records it; `who` is the decider, -1 for a
     chance outcome."""
+    game.check_action_id(action_id)
     before = _Seen.of(state)
     turn_player = getattr(state, "turn_player", -1)
     asked = state.top()  # the decision or chance node this action answers
     between = who >= 0 and getattr(asked, "KIND", "") == "between_turns"
+    act = game.actions[action_id]
+    seat = who if who >= 0 else _chance_seat(act, asked, turn_player)
+
+    def said(viewer: int | None) -> str:
+        """Worded before it is applied (the words read the prompt and the state it
+        answers); a decision's line names the decider in its label, not its text."""
+        return describe_event(game, act, seat, viewer, state=state, asked=asked, subject=who < 0)
+
+    text = said(EVERYONE)
+    veiled = said(SPECTATOR)
+    readers = [p for p in range(game.num_players) if said(p) == text] if veiled != text else None
     state.apply_action(action_id)
-    entry = describe(game, action_id, who, before, _Seen.of(state), turn_player, asked)
+    entry = describe(game, action_id, who, before, _Seen.of(state), turn_player, asked, seat=seat, text=text)
     if between:  # another player's phase between two turns
         entry["text"] += " between turns"
+    if readers is not None:
+        entry["veiled"] = veiled
+        entry["readers"] = readers
     return entry
+
+
+def _chance_seat(act, asked, turn_player: int) -> int:
+    """The seat a chance outcome concerns: the player who begins, the thief of a
+    robbery, the player drawing a card (the prompt names them), else the turn's player."""
+    kind = act.KIND
+    if kind == "start_player":
+        return act.player
+    named = getattr(asked, "thief" if kind == "stolen" else "player", -1) if kind in ("stolen", "draw") else -1
+    return named if isinstance(named, int) and named >= 0 else turn_player
 
 
 class _Seen:
@@ -123,19 +148,20 @@ class _Seen:
 
 
 def describe(game, action_id: int, who: int, before: _Seen, after: _Seen, turn_player: int = -1,
-             asked=None) -> dict:
+             asked=None, *, seat: int | None = None, text: str | None = None) -> dict:
     """The log entry of one applied action (see the module's doc). `asked`: the prompt
     the action answered (`state.top()` before it), which names the thief of a robbery
     and the player drawing a card: an action runs the rest of its rule too (production
-    after a steal), so the hands alone may not say who it was."""
+    after a steal), so the hands alone may not say who it was. `seat` and `text`: the
+    seat it concerns and its sentence, worded before it was applied (`logged_apply`);
+    without them the sentence is worded from the action and `asked` alone."""
     act = game.actions[action_id]
-    kind = getattr(act, "KIND", "action")
-    seat = who
+    kind = act.KIND
+    if seat is None:
+        seat = who if who >= 0 else _chance_seat(act, asked, turn_player)
+    if text is None:
+        text = describe_event(game, act, seat, asked=asked, subject=who < 0)
     label = CHANCE_LABELS.get(kind, "chance") if who < 0 else seat_name(who)
-    if who < 0:
-        text, seat = _chance_text(game, act, kind, before, after, turn_player, action_id, asked)
-    else:
-        text = _decision_text(game, act, kind, who, before, after, action_id, asked)
     if kind == "stolen" and seat >= 0:
         notes = _hand_notes(game, _robbed(game, before, act.resource, seat, _victim(before, after, asked)), after)
     else:
@@ -144,6 +170,15 @@ def describe(game, action_id: int, who: int, before: _Seen, after: _Seen, turn_p
     notes += _other_notes(game, before, after)
     return {"player": who, "action": action_id, "kind": kind, "who": label, "seat": seat,
             "text": text, "notes": notes}
+
+
+def entry_as_read(entry: dict, viewer: int | None) -> dict:
+    """The entry as `viewer` reads it (a seat, SPECTATOR, or EVERYONE): an entry with a
+    secret (the card drawn, the card stolen) shows the others its `veiled` sentence."""
+    readers = entry.get("readers")
+    if readers is None or viewer is EVERYONE or viewer in readers:
+        return entry
+    return {**entry, "text": entry["veiled"]}
 
 
 def log_lines(entries, indent: str = "      ") -> list[str]:
@@ -161,141 +196,6 @@ def entry_line(entry: dict) -> str:
     if label is None:  # an entry made by hand, with the old fields only
         label = "chance" if entry["player"] < 0 else seat_name(entry["player"])
     return f"{label}: {entry['text']}"
-
-
-# ---- sentences ---------------------------------------------------------------------------
-
-
-def _chance_text(game, act, kind: str, before: _Seen, after: _Seen, turn_player: int,
-                 action_id: int, asked=None) -> tuple[str, int]:
-    if kind == "start_player":
-        return f"{seat_name(act.player)} goes first", act.player
-    if kind == "roll":
-        roller = f"{seat_name(turn_player)} rolls " if turn_player >= 0 else ""
-        return f"{roller}{act.total}", turn_player
-    if kind == "roll_faces":  # named dice: the total, then each die
-        roller = f"{seat_name(turn_player)} rolls " if turn_player >= 0 else ""
-        faces = ", ".join(f"{name} {face}" for name, face in zip(game.dice_names, act.faces))
-        return f"{roller}{sum(act.faces)} ({faces})", turn_player
-    if kind == "stolen":
-        thief = getattr(asked, "thief", -1)
-        if thief < 0:  # no prompt given: the first seat whose hand grew
-            gains, _ = _deltas(before.hands, after.hands)
-            thief = next((p for p, g in gains.items() if g), turn_player)
-        victim = _victim(before, after, asked)
-        source = f" from {seat_name(victim)}" if victim >= 0 else ""
-        return f"{seat_name(thief)} steals {act.resource}{source}", thief
-    if kind == "rule_roll":
-        return f"a rule rolls {act.total}", turn_player
-    if kind == "draw":
-        drawer = getattr(asked, "player", -1)
-        if drawer < 0:  # no prompt given: the first seat whose cards grew
-            gains, _ = _deltas(before.cards, after.cards)
-            drawer = next((p for p, g in gains.items() if g), turn_player)
-        return f"{seat_name(drawer)} draws a {act.deck} card: {act.card}", drawer
-    return game.action_to_string(action_id), turn_player
-
-
-def _decision_text(game, act, kind: str, who: int, before: _Seen, after: _Seen, action_id: int,
-                   asked=None) -> str:
-    if kind == "build":
-        return f"builds {act.piece} at {_site(game, act.piece, act.at)}"
-    if kind == "build_for":
-        return f"builds {act.piece} for {seat_label(game, act.seat)} at {_site(game, act.piece, act.at)}"
-    if kind == "move":
-        src = getattr(act, "src", -1)  # one of several pieces: the site it leaves
-        lifts = f" from {_site(game, act.piece, src)}" if src >= 0 else ""
-        return f"moves {act.piece}{lifts} to {_site(game, act.piece, act.at)}"
-    if kind == "travel":
-        return f"moves {act.piece} from {game.site_name('path', act.at)} to {game.site_name('path', act.to)}"
-    if kind == "pick_up":
-        return f"picks up {act.piece} at {_site(game, act.piece, act.at)}"
-    if kind == "put_down":
-        return f"puts {act.piece} down at {_site(game, act.piece, act.at)}"
-    if kind == "end_turn":
-        return "ends the turn"
-    if kind == "pass":
-        return "passes"
-    if kind == "roll_dice":
-        return "rolls the dice"
-    if kind == "steal":
-        return f"robs {seat_name(act.player)}"
-    if kind == "take":
-        return "takes a resource card" if act.what == "resource" else f"takes a {act.what} token"
-    if kind == "choose_player":
-        return f"chooses {seat_name(act.player)}"
-    if kind == "choose_resource":
-        return f"chooses {act.resource}"
-    if kind == "discard":
-        lost = _losses_of(game, before.hands, after.hands, who)
-        return f"discards {lost or '1 ' + act.resource}"
-    if kind == "bank_trade":
-        gave = before.hands[who][game.res_index[act.give]] - after.hands[who][game.res_index[act.give]]
-        got = after.hands[who][game.res_index[act.get]] - before.hands[who][game.res_index[act.get]]
-        return f"trades {gave} {act.give} for {got} {act.get} with the bank"
-    if kind == "trade_with":
-        gave = _losses_of(game, before.hands, after.hands, who)
-        got = _gains_of(game, before.hands, after.hands, who)
-        return f"trades {gave or 'nothing'} for {got or 'nothing'} with {seat_name(act.player)}"
-    if kind == "new_offer":
-        return "opens an offer"
-    if kind in ("offer_add", "offer_remove"):
-        return f"{'adds' if kind == 'offer_add' else 'takes'} 1 {act.item} " \
-               f"{'to' if kind == 'offer_add' else 'off'} {act.side}"
-    if kind == "offer_to":
-        return f"offers it to {seat_name(act.player)} alone"
-    if kind == "offer_to_all":
-        return "offers it to everyone"
-    if kind in ("propose", "withdraw"):
-        return _offer_words(game, asked, kind, who)
-    if kind == "accept":
-        return "accepts the offer"
-    if kind == "decline":
-        return "declines the offer"
-    if kind == "counter":
-        return "counters the offer"
-    if kind == "buy_card":
-        return f"buys a {act.deck} card"
-    if kind == "play_card":
-        return f"plays {act.card}"
-    if kind == "take_action":
-        return f"takes the action {act.action}"
-    if kind == "build_stage":
-        return f"builds a stage of {act.project}"
-    return game.action_to_string(action_id)
-
-
-def _offer_words(game, asked, kind: str, who: int) -> str:
-    """What `who`'s `propose` or `withdraw` did to `asked`, the prompt it answered (as the
-    action left it), with the terms: `offers 2 brick for 1 ore to everyone`, `counters
-    with 1 ore for 1 wool`, `drops the offer`, `withdraws the offer`."""
-    from catandsl.rules.trade import Composing, Offering, TradeTables
-
-    items = game.table(TradeTables).items
-    n = len(items)
-
-    def said(give: list[int], get: list[int]) -> str:
-        def side(counts: list[int]) -> str:
-            return ", ".join(f"{c} {x}" for x, c in zip(items, counts) if c)
-        return f"{side(give)} for {side(get)}"
-
-    if isinstance(asked, Composing):
-        if kind == "withdraw":
-            return "drops the offer"
-        return f"offers {said(asked.give, asked.get)} to " + (seat_name(asked.to) if asked.to >= 0 else "everyone")
-    if isinstance(asked, Offering) and who != asked.proposer:  # a counter-offer, proposed or dropped
-        if kind == "withdraw":
-            return "drops the counter-offer: declines"
-        terms = asked.draft  # (the prompt as it stood before: the draft being proposed)
-        return f"counters with {said(terms[:n], terms[n:])}"
-    return "withdraws the offer" if kind == "withdraw" else kind
-
-
-def _site(game, piece: str, at: int) -> str:
-    index = getattr(game, "piece_index", {})
-    if piece in index:
-        return game.site_name(game.pieces[index[piece]].site, at)
-    return str(at)
 
 
 # ---- what changed ----------------------------------------------------------------------
@@ -341,16 +241,6 @@ def _amounts(names, counts: dict[int, int]) -> str:
     return ", ".join(f"{n} {names[k]}" for k, n in sorted(counts.items()))
 
 
-def _gains_of(game, before, after, p: int) -> str:
-    gains, _ = _deltas(before, after)
-    return _amounts(game.resources, gains.get(p, {}))
-
-
-def _losses_of(game, before, after, p: int) -> str:
-    _, losses = _deltas(before, after)
-    return _amounts(game.resources, losses.get(p, {}))
-
-
 def _hand_notes(game, before: _Seen, after: _Seen, payer: int = -1) -> list[str]:
     """Who got and who lost what (resource cards and tokens), seat by seat; a payer's
     losses (the cost of what they built or bought) are left out."""
@@ -374,9 +264,8 @@ def _other_notes(game, before: _Seen, after: _Seen) -> list[str]:
     """Special victory points laid under a building, an award taken or set aside."""
     notes = []
     for p, corner, n in after.vp_tokens[len(before.vp_tokens):]:
-        q, r, c = game.board.intersections[corner]
         notes.append(f"{seat_name(p)} earns {n} special victory point{'s' if n != 1 else ''} "
-                     f"at ({q},{r}) {c}")
+                     f"at {intersection_words(game, corner)}")
     for k, (old, new) in enumerate(zip(before.holders, after.holders)):
         if old != new:
             title = game.awards[k].title

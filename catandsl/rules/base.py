@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from catandsl.engine.game import Game
     from catandsl.engine.state import State
     from catandsl.ir.model import Source
+    from catandsl.rules.words import Told
 
 CHANCE = -1  # current_player() at a chance node
 TERMINAL = -4  # current_player() when the game is over
@@ -159,7 +160,15 @@ class Action:
         super().__init_subclass__(**kw)
         if cls.KIND in ACTIONS and ACTIONS[cls.KIND] is not cls:
             raise ValueError(f"action kind {cls.KIND!r} is declared twice")
+        if "words" not in cls.__dict__:  # every kind says in rulebook words what it does
+            raise TypeError(f"action kind {cls.KIND!r} has no `words`")
         ACTIONS[cls.KIND] = cls
+
+    def words(self, told: Told) -> str:
+        """This action in rulebook words (rules/words.py): a phrase with its verb first,
+        in the base form (`build a road on ...`), as `told.viewer` may read it (a card
+        drawn or stolen is named only to those who may see it)."""
+        raise NotImplementedError
 
     def to_json(self) -> dict:
         out: dict = {"kind": self.KIND}

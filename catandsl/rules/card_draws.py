@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from catandsl.rules import words as w
 from catandsl.rules.base import Action, action_source, rules_call
 from catandsl.rules.registry import CARDS, effect, random_value
 
@@ -24,6 +25,12 @@ class DrawnCard(Action):
     KIND: ClassVar[str] = "drawn_card"
     WRITES: ClassVar[frozenset[str]] = frozenset((CARDS,))
     card: str
+
+    def words(self, told: w.Told) -> str:
+        """`draw a development card: Knight`; the card named only to everyone's reader (a rule
+        hands it to whom it likes)."""
+        deck = w.deck_card(w.card_deck(told.game, self.card))
+        return f"draw {deck}: {w.title(self.card)}" if told.sees() else f"draw {deck}"
 
 
 @action_source

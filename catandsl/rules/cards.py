@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from catandsl.rules import words as w
 from catandsl.rules.base import Action, Activity, IllegalAction, Prompt, action_source, activity, seats_ok
 from catandsl.rules.placement import pay
 from catandsl.rules.registry import CARDS, FLOW, HANDS, effect, query
@@ -22,6 +23,9 @@ class BuyCard(Action):
     WRITES: ClassVar[frozenset[str]] = frozenset((HANDS, FLOW))
     deck: str
 
+    def words(self, told: w.Told) -> str:
+        return f"buy {w.deck_card(self.deck)}"
+
 
 @dataclass(frozen=True, order=True)
 class Draw(Action):
@@ -32,12 +36,21 @@ class Draw(Action):
     deck: str
     card: str
 
+    def words(self, told: w.Told) -> str:
+        """`draw a development card: Knight`: which card, only to the player drawing it."""
+        drawer = getattr(told.asked, "player", told.actor)
+        seen = f": {w.title(self.card)}" if told.sees(drawer) else ""
+        return f"draw {w.deck_card(self.deck)}{seen}"
+
 
 @dataclass(frozen=True, order=True)
 class PlayCard(Action):
     KIND: ClassVar[str] = "play_card"
     WRITES: ClassVar[frozenset[str]] = frozenset((CARDS,))
     card: str
+
+    def words(self, told: w.Told) -> str:
+        return f"play {w.title(self.card)}"
 
 
 @action_source

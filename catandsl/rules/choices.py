@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from catandsl.rules import words as w
 from catandsl.rules.base import Action, action_source, rules_call
 from catandsl.rules.registry import FLOW, HANDS, TOKENS, choice
 
@@ -24,6 +25,9 @@ class ChooseResource(Action):
     WRITES: ClassVar[frozenset[str]] = frozenset((HANDS,))  # a gold choice takes from the bank
     resource: str
 
+    def words(self, told: w.Told) -> str:
+        return f"choose {w.spoken(self.resource)}"
+
 
 @dataclass(frozen=True, order=True)
 class ChooseToken(Action):
@@ -34,12 +38,18 @@ class ChooseToken(Action):
     WRITES: ClassVar[frozenset[str]] = frozenset((HANDS, TOKENS))
     token: str
 
+    def words(self, told: w.Told) -> str:
+        return f"give {w.a(w.spoken(self.token))} token"
+
 
 @dataclass(frozen=True, order=True)
 class ChoosePlayer(Action):
     KIND: ClassVar[str] = "choose_player"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
     player: int
+
+    def words(self, told: w.Told) -> str:
+        return f"choose {w.seat_words(told.game, self.player)}"
 
 
 @action_source

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from catandsl.rules import words as w
 from catandsl.rules.base import Action, Activity, IllegalAction, action_source, activity
 from catandsl.rules.placement import affordable, pay
 from catandsl.rules.registry import EVERYTHING
@@ -27,6 +28,11 @@ class TakeAction(Action):
     KIND: ClassVar[str] = "take_action"
     WRITES: ClassVar[frozenset[str]] = EVERYTHING
     action: str
+
+    def words(self, told: w.Told) -> str:
+        """`take the action "Move a barbarian (1 trade token)"`: the action's own title."""
+        declared = next((a for a in told.game.custom_actions if a.name == self.action), None)
+        return f'take the action "{declared.title if declared is not None else w.spoken(self.action)}"'
 
 
 @action_source

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from catandsl.rules import network
+from catandsl.rules import words as w
 from catandsl.rules.base import Action, EngineError, Prompt, Site, action_source, rules_call, seats_ok
-from catandsl.rules.registry import BOARD, FLOW, effect, query
+from catandsl.rules.registry import BOARD, FLOW, PLAYER_PIECES, effect, query
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game
@@ -34,6 +35,15 @@ class Damage(Action):
     SITE: ClassVar[str | None] = "path"
     WRITES: ClassVar[frozenset[str]] = frozenset((BOARD,))
     at: int
+
+    def words(self, told: w.Told) -> str:
+        """`damage P2's road on the side between ...` (`the piece` without a state)."""
+        where = w.path_words(told.board_game, self.at)
+        s = told.state
+        if s is None or s.path_piece[self.at] < 0:
+            return f"damage the piece on {where}"
+        piece = w.spoken(told.game.pieces[s.path_piece[self.at]].name)
+        return f"damage {w.seat_words(told.game, s.path_owner[self.at])}'s {piece} on {where}"
 
 
 @action_source
@@ -56,7 +66,7 @@ def repair(s: State, k: int) -> None:
     s.damaged.remove(k)
 
 
-@effect("chooser: player, owner: player, pieces: list<piece>", writes=(BOARD, FLOW))
+@effect("chooser: player, owner: player, pieces: list<piece>", writes=(BOARD, FLOW), pieces=PLAYER_PIECES)
 def damage_piece(s: State, chooser: int, owner: int, pieces: list[str]) -> None:
     """The chooser picks one of the owner's intact pieces of these kinds, which becomes
     damaged; with none, nothing happens."""

@@ -18,6 +18,7 @@ from functools import cache
 from itertools import product
 from typing import TYPE_CHECKING, ClassVar
 
+from catandsl.rules import words as w
 from catandsl.rules.base import Action, Activity, action_source, activity, rules_call
 from catandsl.rules.registry import FLOW, query, random_value
 
@@ -35,6 +36,9 @@ class RollDice(Action):
     KIND: ClassVar[str] = "roll_dice"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
 
+    def words(self, told: w.Told) -> str:
+        return "roll the dice"
+
 
 @dataclass(frozen=True, order=True)
 class Roll(Action):
@@ -43,6 +47,9 @@ class Roll(Action):
     KIND: ClassVar[str] = "roll"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
     total: int
+
+    def words(self, told: w.Told) -> str:
+        return f"roll {self.total}"
 
 
 @dataclass(frozen=True, order=True)
@@ -54,8 +61,11 @@ class RollFaces(Action):
     faces: tuple[int, ...]
 
     def describe(self, game: Game) -> str:
-        """`roll 7 (red 3, white 4)`"""
-        each = ", ".join(f"{name} {face}" for name, face in zip(game.dice_names, self.faces))
+        """`roll 7 (red 3, white 4)`: the engine's short form is its words."""
+        return self.words(w.Told(game))
+
+    def words(self, told: w.Told) -> str:
+        each = ", ".join(f"{name} {face}" for name, face in zip(told.game.dice_names, self.faces))
         return f"roll {sum(self.faces)} ({each})"
 
 
@@ -66,6 +76,9 @@ class RuleRoll(Action):
     KIND: ClassVar[str] = "rule_roll"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
     total: int
+
+    def words(self, told: w.Told) -> str:
+        return f"roll {self.total} for a rule"
 
 
 # `roll_dice(count, sides)`: at most 4 dice of at most 20 sides, so a rule's roll has at

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from catandsl.rules import words as w
 from catandsl.rules.base import Action, Site, action_source, rules_call
 from catandsl.rules.registry import TOKENS, random_value
 from catandsl.rules.sites import SiteTables, site_index
@@ -26,6 +27,9 @@ class DrawToken(Action):
     KIND: ClassVar[str] = "draw_token"
     WRITES: ClassVar[frozenset[str]] = frozenset((TOKENS,))
     token: str
+
+    def words(self, told: w.Told) -> str:
+        return f"draw {w.a(w.spoken(self.token))} token"
 
 
 @action_source

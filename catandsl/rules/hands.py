@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from catandsl.rules import words as w
 from catandsl.rules.base import Action, CardByCard, action_source
 from catandsl.rules.registry import FLOW, HANDS, effect, query
 
@@ -66,6 +67,9 @@ class Discard(Action):
     KIND: ClassVar[str] = "discard"
     WRITES: ClassVar[frozenset[str]] = frozenset((HANDS,))
     resource: str
+
+    def words(self, told: w.Told) -> str:
+        return f"discard {w.amount(1, self.resource)}"
 
 
 @action_source

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from catandsl.rules import words as w
 from catandsl.rules.base import Action, IllegalAction, Prompt, action_source, seats_ok
 from catandsl.rules.registry import BOARD, FLOW, HANDS, effect, query
 
@@ -60,6 +61,9 @@ class DrawHarbor(Action):
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
     harbor: str
 
+    def words(self, told: w.Told) -> str:
+        return f"draw {w.harbor_words(self.harbor)}"
+
 
 @dataclass(frozen=True, order=True)
 class PlaceHarbor(Action):
@@ -69,6 +73,9 @@ class PlaceHarbor(Action):
     WRITES: ClassVar[frozenset[str]] = frozenset((HANDS,))  # trade rates change
     SITE: ClassVar[str | None] = "path"
     at: int
+
+    def words(self, told: w.Told) -> str:
+        return f"place the harbor on {w.path_words(told.board_game, self.at)}"
 
 
 @action_source

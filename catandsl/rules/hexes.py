@@ -28,6 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from catandsl.rules import words as w
 from catandsl.rules.base import Action, EngineError, Prompt, Site, action_source, ids_of_kind, seats_ok
 from catandsl.rules.registry import BOARD, FLOW, STATIC, effect, query
 
@@ -112,6 +113,9 @@ class RevealTile(Action):
     WRITES: ClassVar[frozenset[str]] = frozenset((BOARD, FLOW))
     terrain: str
 
+    def words(self, told: w.Told) -> str:
+        return f"turn up {w.a(w.spoken(self.terrain))} hex"
+
 
 @dataclass(frozen=True, order=True)
 class RevealNumber(Action):
@@ -120,6 +124,9 @@ class RevealNumber(Action):
     KIND: ClassVar[str] = "reveal_number"
     WRITES: ClassVar[frozenset[str]] = frozenset((BOARD, FLOW))
     number: int
+
+    def words(self, told: w.Told) -> str:
+        return f"turn up the number {self.number}"
 
 
 @action_source

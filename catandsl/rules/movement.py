@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from catandsl.rules import network, neutral, placement, sites
+from catandsl.rules import words as w
 from catandsl.rules.base import (
     Action,
     Activity,
@@ -67,6 +68,9 @@ class PickUp(Action):
     piece: str
     at: int
 
+    def words(self, told: w.Told) -> str:
+        return f"pick up {w.piece_words(told.game, self.piece)} {w.piece_site_words(told, self.piece, self.at, 'from')}"
+
 
 @dataclass(frozen=True, order=True)
 class PutDown(Action):
@@ -76,6 +80,9 @@ class PutDown(Action):
     WRITES: ClassVar[frozenset[str]] = frozenset((BOARD,))
     piece: str
     at: int
+
+    def words(self, told: w.Told) -> str:
+        return f"put {w.piece_words(told.game, self.piece)} down {w.piece_site_words(told, self.piece, self.at)}"
 
 
 @action_source

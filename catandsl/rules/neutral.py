@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, ClassVar
 
+from catandsl.rules import words as w
 from catandsl.rules.base import (
     SITE_CODE,
     Action,
@@ -44,7 +45,7 @@ from catandsl.rules.base import (
     seats_ok,
     site,
 )
-from catandsl.rules.registry import FLOW, HANDS, NEUTRAL, TOKENS, effect, query
+from catandsl.rules.registry import FLOW, HANDS, NEUTRAL, NEUTRAL_PIECES, TOKENS, effect, query
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -65,6 +66,12 @@ class Move(Action):
     at: int
     src: int = -1
 
+    def words(self, told: w.Told) -> str:
+        piece = w.piece_words(told.game, self.piece)
+        if self.src >= 0:  # one of several pieces: the site it leaves
+            piece += " " + w.piece_site_words(told, self.piece, self.src, "from")
+        return f"move {piece} {w.piece_site_words(told, self.piece, self.at, 'to')}"
+
 
 @dataclass(frozen=True, order=True)
 class Steal(Action):
@@ -73,6 +80,9 @@ class Steal(Action):
     KIND: ClassVar[str] = "steal"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
     player: int
+
+    def words(self, told: w.Told) -> str:
+        return f"rob {w.seat_words(told.game, self.player)}"
 
 
 @dataclass(frozen=True, order=True)
@@ -83,6 +93,13 @@ class Stolen(Action):
     WRITES: ClassVar[frozenset[str]] = frozenset((HANDS,))
     resource: str
 
+    def words(self, told: w.Told) -> str:
+        """`steal brick from P2`: which card, only to the thief and the robbed player."""
+        victim = getattr(told.asked, "victim", -1)
+        source = f" from {w.seat_words(told.game, victim)}" if victim >= 0 else ""
+        what = w.spoken(self.resource) if told.sees(told.actor, victim) else "a card"
+        return f"steal {what}{source}"
+
 
 @dataclass(frozen=True, order=True)
 class Take(Action):
@@ -92,6 +109,9 @@ class Take(Action):
     KIND: ClassVar[str] = "take"
     WRITES: ClassVar[frozenset[str]] = frozenset((HANDS, TOKENS))
     what: str
+
+    def words(self, told: w.Told) -> str:
+        return "take a resource card" if self.what == "resource" else f"take {w.a(w.spoken(self.what))} token"
 
 
 @action_source
@@ -167,7 +187,7 @@ def put_pieces(s: State, pi: int, sites: Iterable[int]) -> None:
         s.neutral_at[u] = at
 
 
-@effect("pieces: list<piece>", writes=NEUTRAL)
+@effect("pieces: list<piece>", writes=NEUTRAL, pieces=NEUTRAL_PIECES)
 def return_to_start(s: State, pieces: list[str]) -> None:
     """These neutral pieces go back to where the map started them (the robber flees to
     the desert); a piece the map did not place leaves the board."""
@@ -229,27 +249,27 @@ def blocks_path(s: State, what: str, path: int) -> bool:
 # ---- moving -----------------------------------------------------------------------------------
 
 
-@effect("player: player, pieces: list<piece>", writes=(NEUTRAL, HANDS, FLOW))
+@effect("player: player, pieces: list<piece>", writes=(NEUTRAL, HANDS, FLOW), pieces=NEUTRAL_PIECES)
 def move_piece(s: State, player: int, pieces: list[str]) -> None:
     """The player moves one of these neutral pieces and robs a player it now touches."""
     s.push(Moving(player, _neutral_kinds(s, pieces, "move_piece")))
 
 
-@effect("player: player, pieces: list<piece>, sites: list<site>", writes=(NEUTRAL, HANDS, FLOW))
+@effect("player: player, pieces: list<piece>, sites: list<site>", writes=(NEUTRAL, HANDS, FLOW), pieces=NEUTRAL_PIECES)
 def move_piece_from(s: State, player: int, pieces: list[str], sites: list[Site]) -> None:
     """The player moves one of these neutral pieces that stands on one of the sites and
     robs a player it now touches; with none of them there, nothing happens."""
     _move_from(s, player, pieces, sites, "move_piece_from", robs=True)
 
 
-@effect("player: player, pieces: list<piece>", writes=(NEUTRAL, FLOW))
+@effect("player: player, pieces: list<piece>", writes=(NEUTRAL, FLOW), pieces=NEUTRAL_PIECES)
 def relocate(s: State, player: int, pieces: list[str]) -> None:
     """The player moves one of these neutral pieces as `move_piece` does, but nobody is
     robbed (a move bought for a token)."""
     s.push(Moving(player, _neutral_kinds(s, pieces, "relocate"), [], False))
 
 
-@effect("player: player, pieces: list<piece>, sites: list<site>", writes=(NEUTRAL, FLOW))
+@effect("player: player, pieces: list<piece>, sites: list<site>", writes=(NEUTRAL, FLOW), pieces=NEUTRAL_PIECES)
 def relocate_from(s: State, player: int, pieces: list[str], sites: list[Site]) -> None:
     """The player moves one of these neutral pieces that stands on one of the sites, as
     `move_piece_from` does, but nobody is robbed (the barbarian a wagon chases away);
@@ -406,10 +426,10 @@ def take_options(s: State, pi: int, victim: int) -> list[str]:
     if (not takes or "resource" in takes) and sum(s.hands[victim]) > 0:
         out.append("resource")
     held = s.tokens_held[victim] if s.tokens_held else ()
-    for w in takes:
-        t = g.token_index.get(w, -1)
+    for what in takes:
+        t = g.token_index.get(what, -1)
         if t >= 0 and held[t] > 0:
-            out.append(w)
+            out.append(what)
     return out
 
 
@@ -557,7 +577,7 @@ class Robbing(Prompt):
 
 
 
-@query("pieces: list<piece>", returns="bool", reads=NEUTRAL)
+@query("pieces: list<piece>", returns="bool", reads=NEUTRAL, pieces=NEUTRAL_PIECES)
 def at_start(s: State, pieces: list[str]) -> bool:
     """Whether every piece of these neutral kinds stands where the map started it (the
     robber on the desert): what `return_to_start` would change nothing of."""

@@ -14,6 +14,7 @@ from operator import lt
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from catandsl.rules import damage, network, neutral, sites, travel
+from catandsl.rules import words as w
 from catandsl.rules.base import (
     Action,
     Activity,
@@ -27,7 +28,7 @@ from catandsl.rules.base import (
     seats_ok,
     site,
 )
-from catandsl.rules.registry import BOARD, FLOW, HANDS, effect
+from catandsl.rules.registry import BOARD, FLOW, HANDS, PLAYER_PIECES, effect
 
 if TYPE_CHECKING:
     from catandsl.engine.game import Game, PieceInfo
@@ -42,6 +43,9 @@ class Build(Action):
     WRITES: ClassVar[frozenset[str]] = frozenset((BOARD, HANDS))
     piece: str
     at: int
+
+    def words(self, told: w.Told) -> str:
+        return f"build {w.piece_words(told.game, self.piece)} {w.piece_site_words(told, self.piece, self.at)}"
 
 
 @action_source
@@ -448,7 +452,7 @@ def _nowhere_to_build(s: State, player: int, pieces: list[str], count: int) -> s
 
 
 @effect("player: player, pieces: list<piece>, count: int 0..100", writes=(BOARD, FLOW),
-        refuses=_nowhere_to_build)
+        refuses=_nowhere_to_build, pieces=PLAYER_PIECES)
 def build_free(s: State, player: int, pieces: list[str], count: int) -> None:
     """The player places `count` pieces of these kinds at no cost (as many as there are
     places for). A card played or an action taken whose rule says so is refused when

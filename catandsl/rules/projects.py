@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from catandsl.rules import words as w
 from catandsl.rules.base import Action, Activity, IllegalAction, action_source, activity
 from catandsl.rules.placement import affordable, pay
 from catandsl.rules.registry import BOARD, EVERYTHING, query
@@ -30,6 +31,10 @@ class BuildStage(Action):
     KIND: ClassVar[str] = "build_stage"
     WRITES: ClassVar[frozenset[str]] = EVERYTHING  # its event's rules may write anything
     project: str
+
+    def words(self, told: w.Told) -> str:
+        declared = told.game.ruleset.projects.get(self.project)
+        return f"build a stage of {declared.title if declared is not None else w.spoken(self.project)}"
 
 
 @action_source

@@ -103,6 +103,9 @@ class Primitive:
     # an effect: why it can do nothing now (`fn(state, *args)`, "" when it can), so a card
     # or an action whose rule calls it unconditionally is refused before anything is paid
     refuses: Callable[..., str] | None = None
+    # the kind of piece its `pieces` argument names (NEUTRAL_PIECES or PLAYER_PIECES), so
+    # a literal list of the other kind is refused when the scenario compiles
+    pieces: str | None = None
 
     def signature(self) -> str:
         return f"{self.name}({', '.join(map(str, self.params))})"
@@ -118,6 +121,8 @@ class Event:
 
 
 PRIMITIVES: dict[str, Primitive] = {}
+# what a primitive's `pieces` argument names (`Primitive.pieces`)
+NEUTRAL_PIECES, PLAYER_PIECES = "neutral", "player's"
 
 _PARAM = re.compile(
     r"\s*(?P<name>[a-z_][a-z0-9_]*)\s*:\s*(?P<type>[a-z_]+(?:<[a-z_]+>)?)"
@@ -149,8 +154,12 @@ def _doc(fn: Callable[..., Any]) -> str:
 
 def _register(kind: str, signature: str, returns: str | None, reads: frozenset[str],
               writes: frozenset[str], answer: type | None = None, name: str | None = None,
-              refuses: Callable[..., str] | None = None):
+              refuses: Callable[..., str] | None = None, pieces: str | None = None):
     params = parse_params(signature)
+    if pieces is not None and (pieces not in (NEUTRAL_PIECES, PLAYER_PIECES) or
+                               not any(p.name == "pieces" and p.type == "list<piece>" for p in params)):
+        raise ValueError(f"`pieces={pieces!r}` needs a `pieces: list<piece>` parameter and "
+                         f"{NEUTRAL_PIECES!r} or {PLAYER_PIECES!r}")
 
     def register(fn: Callable[..., Any]) -> Callable[..., Any]:
         key = name or fn.__name__.rstrip("_")
@@ -164,7 +173,7 @@ def _register(kind: str, signature: str, returns: str | None, reads: frozenset[s
         if not doc:
             raise ValueError(f"primitive {key} has no docstring")
         PRIMITIVES[key] = Primitive(key, kind, params, returns, frozenset(reads),
-                                    frozenset(writes), doc, fn, answer, refuses)
+                                    frozenset(writes), doc, fn, answer, refuses, pieces)
         return fn
 
     return register
@@ -174,17 +183,21 @@ Parts = frozenset[str] | tuple[str, ...] | str  # one part or several
 
 
 def effect(signature: str, *, writes: Parts, reads: Parts = EVERYTHING, name: str | None = None,
-           refuses: Callable[..., str] | None = None):
+           refuses: Callable[..., str] | None = None, pieces: str | None = None):
     """Register an effect: a statement that changes the parts of the game in `writes`.
     `refuses(state, *args)` says why it can do nothing now ("" when it can): a card
     played or an action taken whose rule calls it unconditionally is then refused before
-    anything is paid (`Interpreter.unable`)."""
-    return _register(EFFECT, signature, None, _parts(reads), _parts(writes), name=name, refuses=refuses)
+    anything is paid (`Interpreter.unable`). `pieces` (NEUTRAL_PIECES or PLAYER_PIECES):
+    the kind of piece its `pieces` list takes, checked when a scenario compiles."""
+    return _register(EFFECT, signature, None, _parts(reads), _parts(writes), name=name, refuses=refuses,
+                     pieces=pieces)
 
 
-def query(signature: str, *, returns: str, reads: Parts = EVERYTHING, name: str | None = None):
-    """Register a query: an expression that reads the parts of the game in `reads`."""
-    return _register(QUERY, signature, returns, _parts(reads), frozenset(), name=name)
+def query(signature: str, *, returns: str, reads: Parts = EVERYTHING, name: str | None = None,
+          pieces: str | None = None):
+    """Register a query: an expression that reads the parts of the game in `reads`
+    (`pieces` as for `effect`)."""
+    return _register(QUERY, signature, returns, _parts(reads), frozenset(), name=name, pieces=pieces)
 
 
 def choice(signature: str, *, returns: str, answer: type, name: str | None = None):

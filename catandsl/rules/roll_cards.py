@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from catandsl.rules import words as w
 from catandsl.rules.base import Action, action_source
 from catandsl.rules.registry import FLOW
 
@@ -38,6 +39,12 @@ class RevealCard(Action):
         """`reveal card 6 drought`: the log names the total and the event."""
         t = game.table(RollCardTables)
         return f"reveal card {t.totals[self.card]}" + (f" {t.events[self.card]}" if t.events[self.card] else "")
+
+    def words(self, told: w.Told) -> str:
+        """`reveal the roll card 6 (drought)`: the total and the event."""
+        t = told.game.table(RollCardTables)
+        event = t.events[self.card]
+        return f"reveal the roll card {t.totals[self.card]}" + (f" ({w.spoken(event)})" if event else "")
 
 
 @dataclass(frozen=True)

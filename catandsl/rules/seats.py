@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from catandsl.rules import words as w
 from catandsl.rules.base import Action, EngineError, IllegalAction, Prompt, action_source, ids_of_kind, rules_call
 from catandsl.rules.placement import place, targets
 from catandsl.rules.registry import BOARD, FLOW, STATIC, effect, query
@@ -56,6 +57,10 @@ class BuildFor(Action):
     seat: int
     piece: str
     at: int
+
+    def words(self, told: w.Told) -> str:
+        return (f"build {w.piece_words(told.game, self.piece)} for {w.seat_words(told.game, self.seat)} "
+                f"{w.piece_site_words(told, self.piece, self.at)}")
 
 
 @action_source

@@ -32,6 +32,7 @@ from operator import ge
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from catandsl.rules import network
+from catandsl.rules import words as w
 from catandsl.rules.base import (
     Action,
     Activity,
@@ -64,6 +65,14 @@ class BankTrade(Action):
     give: str
     get: str
 
+    def words(self, told: w.Told) -> str:
+        """`trade 4 brick for 1 ore with the bank`: the rate is the trader's, in the state given."""
+        r = told.game.res_index.get(self.give)
+        rate = trade_rate(told.state, told.actor, r) if told.state is not None and told.actor >= 0 \
+            and r is not None else 0
+        give = w.amount(rate, self.give) if rate else w.spoken(self.give)
+        return f"trade {give} for {w.amount(1, self.get)} with the bank"
+
 
 @dataclass(frozen=True, order=True)
 class NewOffer(Action):
@@ -71,6 +80,9 @@ class NewOffer(Action):
 
     KIND: ClassVar[str] = "new_offer"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
+
+    def words(self, told: w.Told) -> str:
+        return "start an offer to the other players"
 
 
 @dataclass(frozen=True, order=True)
@@ -83,6 +95,12 @@ class OfferAdd(Action):
     side: str
     item: str
 
+    def words(self, told: w.Told) -> str:
+        """`add 1 brick to the cards offered`: a draft is its composer's secret."""
+        if not told.sees(told.actor):
+            return "change the offer"
+        return f"add {w.amount(1, self.item)} to the cards {'offered' if self.side == 'give' else 'asked for'}"
+
 
 @dataclass(frozen=True, order=True)
 class OfferRemove(Action):
@@ -93,6 +111,11 @@ class OfferRemove(Action):
     side: str
     item: str
 
+    def words(self, told: w.Told) -> str:
+        if not told.sees(told.actor):
+            return "change the offer"
+        return f"take {w.amount(1, self.item)} off the cards {'offered' if self.side == 'give' else 'asked for'}"
+
 
 @dataclass(frozen=True, order=True)
 class OfferTo(Action):
@@ -102,6 +125,11 @@ class OfferTo(Action):
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
     player: int
 
+    def words(self, told: w.Told) -> str:
+        if not told.sees(told.actor):
+            return "change the offer"
+        return f"make it an offer to {w.seat_words(told.game, self.player)} alone"
+
 
 @dataclass(frozen=True, order=True)
 class OfferToAll(Action):
@@ -110,6 +138,11 @@ class OfferToAll(Action):
     KIND: ClassVar[str] = "offer_to_all"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
 
+    def words(self, told: w.Told) -> str:
+        if not told.sees(told.actor):
+            return "change the offer"
+        return "make it an offer to everyone"
+
 
 @dataclass(frozen=True, order=True)
 class Propose(Action):
@@ -117,6 +150,18 @@ class Propose(Action):
 
     KIND: ClassVar[str] = "propose"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
+
+    def words(self, told: w.Told) -> str:
+        """`offer 2 brick for 1 ore to everyone`, `counter with 1 ore for 1 wool`: the
+        terms of the draft it makes public."""
+        asked = told.asked
+        if isinstance(asked, Composing):
+            to = w.seat_words(told.game, asked.to) if asked.to >= 0 else "everyone"
+            return f"offer {_said(told.game, asked.give, asked.get)} to {to}"
+        if isinstance(asked, Offering) and asked.draft:
+            n = len(asked.give)
+            return f"counter with {_said(told.game, asked.draft[:n], asked.draft[n:])}"
+        return "make the offer"
 
 
 @dataclass(frozen=True, order=True)
@@ -127,6 +172,14 @@ class Withdraw(Action):
     KIND: ClassVar[str] = "withdraw"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
 
+    def words(self, told: w.Told) -> str:
+        asked = told.asked
+        if isinstance(asked, Composing):
+            return "drop the offer"
+        if isinstance(asked, Offering) and asked.draft:
+            return "drop the counter-offer and decline"
+        return "withdraw the offer"
+
 
 @dataclass(frozen=True, order=True)
 class Accept(Action):
@@ -134,6 +187,9 @@ class Accept(Action):
 
     KIND: ClassVar[str] = "accept"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
+
+    def words(self, told: w.Told) -> str:
+        return "accept the offer"
 
 
 @dataclass(frozen=True, order=True)
@@ -143,6 +199,9 @@ class Decline(Action):
     KIND: ClassVar[str] = "decline"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
 
+    def words(self, told: w.Told) -> str:
+        return "decline the offer"
+
 
 @dataclass(frozen=True, order=True)
 class Counter(Action):
@@ -150,6 +209,9 @@ class Counter(Action):
 
     KIND: ClassVar[str] = "counter"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
+
+    def words(self, told: w.Told) -> str:
+        return "make a counter-offer"
 
 
 @dataclass(frozen=True, order=True)
@@ -160,6 +222,21 @@ class TradeWith(Action):
     KIND: ClassVar[str] = "trade_with"
     WRITES: ClassVar[frozenset[str]] = frozenset((HANDS, TOKENS))
     player: int
+
+    def words(self, told: w.Told) -> str:
+        """`trade 2 brick for 1 ore with P2`: the terms P2 accepted or countered with."""
+        partner = w.seat_words(told.game, self.player)
+        if isinstance(told.asked, Offering):
+            terms = next(((g, x) for q, g, x in told.asked._terms() if q == self.player), None)
+            if terms is not None:
+                return f"trade {_said(told.game, *terms)} with {partner}"
+        return f"trade with {partner}"
+
+
+def _said(game: Game, give: list[int], get: list[int]) -> str:
+    """`2 brick for 1 ore`: an offer's terms, counts per trade item."""
+    items = game.table(TradeTables).items
+    return f"{w.amounts(items, give)} for {w.amounts(items, get)}"
 
 
 def trade_items(game: Game) -> tuple[str, ...]:

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from catandsl.rules import words as w
 from catandsl.rules.base import (
     Action,
     Activity,
@@ -52,6 +53,11 @@ class Travel(Action):
     piece: str
     at: int
     to: int
+
+    def words(self, told: w.Told) -> str:
+        g = told.board_game
+        piece = w.piece_words(told.game, self.piece)
+        return f"move {piece} from {w.path_words(g, self.at)} to {w.path_words(g, self.to)}"
 
     def absent(self, game: Game) -> str:
         P = game.pieces[game.piece_index[self.piece]] if self.piece in game.piece_index else None

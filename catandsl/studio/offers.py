@@ -1,14 +1,11 @@
 """What the page offers a player: the legal actions, grouped by kind for buttons and by
 site for clicks on the board, read from the engine alone (`legal_actions`, each
-action's JSON form, `action_to_string`), so any scenario the engine runs is playable
-without page code of its own."""
+action's JSON form, its words from `catandsl.rules.words.describe`), so any scenario the
+engine runs is playable without page code of its own."""
 
 from __future__ import annotations
 
-from dataclasses import fields
 from typing import Any
-
-from catandsl.engine.actions import OfferAdd, OfferRemove
 
 # Headings for the engine's own action kinds (the kinds are the engine's, never a
 # scenario's); any other kind is headed by its name.
@@ -26,7 +23,6 @@ TITLES = {
 SAME_GROUP = {"decline": "accept", "counter": "accept", "offer_to_all": "offer_to", "withdraw": "propose"}
 # kinds shown under one heading per value of a field (an item to give, or to get)
 SPLIT_BY = {"offer_add": "side"}
-SEAT_FIELDS = ("player", "seat")
 
 
 def seat_label(game, seat: int) -> str:
@@ -35,28 +31,12 @@ def seat_label(game, seat: int) -> str:
     return label(game, seat)
 
 
-def action_label(game, aid: int) -> str:
-    """A button's words: the engine's own for an action on a site, else its fields'
-    values (a seat as P1..Pn), else its kind's heading."""
-    a = game.actions[aid]
-    if game.action_site(a) is not None:
-        return game.action_to_string(aid)
-    if isinstance(a, OfferAdd):  # under "Your offer gives" / "asks for"
-        return a.item
-    if isinstance(a, OfferRemove):
-        return f"{a.item} from {a.side}"
-    if a.KIND == "offer_to_all":
-        return "everyone"
-    values = []
-    for f in fields(a):
-        v = getattr(a, f.name)
-        if f.name in SEAT_FIELDS and isinstance(v, int):
-            values.append(seat_label(game, v))
-        elif len(fields(a)) == 1:
-            values.append(str(v))
-        else:
-            values.append(f"{f.name.replace('_', ' ')} {v}")
-    return ", ".join(values) if values else a.KIND.replace("_", " ")
+def action_label(game, aid: int, state=None, seat: int | None = None) -> str:
+    """A button's words: the action in rulebook words (`catandsl.rules.words.describe`,
+    the one place that words actions), as `seat` may read them in `state`."""
+    from catandsl.rules.words import describe
+
+    return describe(game, aid, seat, state=state, actor=-1 if seat is None else seat)
 
 
 def offers(state, seat: int) -> dict[str, Any]:
@@ -82,7 +62,7 @@ def offers(state, seat: int) -> dict[str, Any]:
             if key.startswith("build:"):
                 title = f"Build {key.partition(':')[2]}"
             group = groups[key] = {"kind": key, "title": title, "actions": []}
-        item: dict[str, Any] = {"id": aid, "label": action_label(game, aid), "action": a.to_json()}
+        item: dict[str, Any] = {"id": aid, "label": action_label(game, aid, state, seat), "action": a.to_json()}
         if where is not None:
             item["site"] = {"kind": where[0], "at": where[1]}
             sites.setdefault(f"{where[0]}:{where[1]}", []).append(aid)

@@ -37,7 +37,6 @@ BOT_MOVES = 2_000  # bots' moves and chance outcomes one request plays (a round 
 LOG_SHOWN = 300  # log lines the page gets
 log = logging.getLogger("catandsl.studio")
 SAVE_FORMAT = "catandsl-studio-game"
-DRAFT_STEPS = frozenset(("offer_add", "offer_remove", "offer_to", "offer_to_all"))  # the log hides others' drafts
 SAVE_VERSION = 1
 
 SAVE_SCHEMA = {
@@ -251,9 +250,11 @@ class Table:
         }
 
     def public_entries(self) -> list[dict]:
-        """The log without another seat's steps on a draft of an offer (a draft is its
-        composer's secret till proposed: its items tell what the composer holds)."""
-        return [e for e in self.entries if e.get("kind") not in DRAFT_STEPS or e.get("seat") == self.seat]
+        """The log as the person's seat reads it: another seat's secrets (the card it
+        drew, what it stole, its draft of an offer) in veiled words."""
+        from catandsl.players.base import entry_as_read
+
+        return [entry_as_read(e, self.seat) for e in self.entries]
 
     def _status(self, who: int) -> str:
         from catandsl.studio.offers import seat_label

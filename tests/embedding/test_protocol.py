@@ -81,12 +81,32 @@ def test_a_bad_message_gets_a_typed_error_and_the_session_goes_on(line, code):
     {"call": "query", "state": 2, "name": "production", "args": {"totals": 5}},
     {"call": "position", "game": 1, "edits": [{"op": "bank", "resources": {"self": 1}}]},
     {"call": "position", "game": 1, "edits": [{"op": "tokens", "seat": 0, "tokens": {"seat": 1}}]},
+    {"call": "describe", "state": 2, "action": 10**6},
+    {"call": "describe", "state": 2, "action": {"kind": "nonsense"}},
+    {"call": "describe", "state": 2, "action": 0, "viewer": 7},
 ])
 def test_a_callers_mistake_is_never_called_internal(message):
     ses = Session()
     ok(ses, {"call": "new_game", "scenario": "base", "players": 3, "seed": 1})
     reply = ask(ses, message)
     assert not reply["ok"] and reply["error"]["code"] != "engine/internal", reply
+
+
+def test_describe_words_an_action_as_a_viewer_reads_it():
+    """`describe` gives the rulebook words of the registry (catandsl/rules/words.py): a
+    button's and the log's; the card another seat draws is `a development card`."""
+    ses = Session()
+    ok(ses, {"call": "new_game", "scenario": "base", "players": 3, "seed": 1})
+    actions = ok(ses, {"call": "actions", "game": 1})
+    build = next(k for k, a in enumerate(actions) if a["kind"] == "build" and a["piece"] == "settlement")
+    ok(ses, {"call": "apply", "state": 2, "action": {"kind": "start_player", "player": 0}})
+    said = ok(ses, {"call": "describe", "state": 2, "action": build})
+    assert said["text"].startswith("Build a settlement at the ") and said["event"].startswith("P1 builds a settlement")
+    knight = {"kind": "draw", "deck": "development", "card": "knight"}
+    assert ok(ses, {"call": "describe", "state": 2, "action": knight})["text"] == \
+        "Draw a development card: Knight"
+    assert ok(ses, {"call": "describe", "state": 2, "action": knight, "viewer": 1})["text"] == \
+        "Draw a development card"
 
 
 def test_an_internal_error_says_so_with_a_reference_the_log_gives(monkeypatch, caplog):

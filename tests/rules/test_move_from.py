@@ -128,3 +128,15 @@ def test_relocate_from_a_players_piece_is_e0504(tmp_path):
     _, diags = compile_text(tmp_path, bad)
     assert [d.code for d in diags if d.severity == "error"] == ["E0504"]
     assert "`relocate_from` takes neutral pieces; `road` is a player's piece" in diags[0].message
+
+
+@pytest.mark.parametrize("call", ["move_piece_from(player, [road], next_paths(at))", "relocate(player, [road])",
+                                  "move_piece(player, [road])"])
+def test_every_primitive_that_moves_neutral_pieces_refuses_a_players_piece(tmp_path, call):
+    """The kind of piece a primitive takes is registered with it (`pieces=`), and the
+    compiler checks every such primitive, not a list of names of its own."""
+    bad = ROBBING.replace("move_piece_from(player, [bandit], next_paths(at))", call)
+    _, diags = compile_text(tmp_path, bad)
+    name = call.partition("(")[0]
+    assert [d.code for d in diags if d.severity == "error"] == ["E0504"]
+    assert f"`{name}` takes neutral pieces; `road` is a player's piece" in diags[0].message
