@@ -39,8 +39,9 @@ ALLOWED = {
     # the language server runs what `check` runs, and on save what `lint` finds; nothing below imports it
     "lsp": {"syntax", "compiler", "checks", "ir", "rules", "diagnostics", "resources", "lint"},
     # the web studio (`catandsl serve`, extra `studio`) sits on top of everything; nothing imports it
+    # (rules: `rules.words`, the one place that words an action, labels its buttons)
     "studio": {"", "board", "checks", "compiler", "diagnostics", "engine", "ir", "lint", "players",
-               "protocol", "render", "resources"},
+               "protocol", "render", "resources", "rules"},
 }
 
 

@@ -245,18 +245,18 @@ def test_a_trade_composed_card_by_card_on_the_page(studio, page):
         assert page.locator("#trade").inner_text().startswith("your draft: you give nothing, you get nothing")
         _click(page, "fieldset[data-kind='offer_add:give'] button")
         if not page.locator("fieldset[data-kind='offer_add:get'] button").count():
-            _click(page, "fieldset[data-kind='propose'] button:text-is('withdraw')")  # nothing to ask for it
+            _click(page, "fieldset[data-kind='propose'] button[data-action-kind='withdraw']")  # nothing to ask for it
             _click(page, "fieldset[data-kind='end_turn'] button")
             continue
         _click(page, "fieldset[data-kind='offer_add:get'] button")
         draft = page.locator("#trade").inner_text()
         assert re.match(r"your draft: you give 1 \w+, you get 1 \w+, to everyone", draft), draft
-        if not page.locator("fieldset[data-kind='propose'] button:text-is('propose')").count():
+        if not page.locator("fieldset[data-kind='propose'] button[data-action-kind='propose']").count():
             # declined this turn already: not to be made again till the next
-            _click(page, "fieldset[data-kind='propose'] button:text-is('withdraw')")
+            _click(page, "fieldset[data-kind='propose'] button[data-action-kind='withdraw']")
             _click(page, "fieldset[data-kind='end_turn'] button")
             continue
-        _click(page, "fieldset[data-kind='propose'] button:text-is('propose')")
+        _click(page, "fieldset[data-kind='propose'] button[data-action-kind='propose']")
         answers = re.findall(r"P1: offers 1 \w+ for 1 \w+ to everyone\nP2: (\w+)", page.locator("#log").inner_text())
         assert answers
         if answers[-1] != "declines":

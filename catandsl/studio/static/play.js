@@ -98,6 +98,7 @@
       var a = byId(id), b = S.el("button", a ? a.label : String(id));
       b.type = "button";
       b.setAttribute("data-action", id);
+      if (a && a.action && a.action.kind) b.setAttribute("data-action-kind", a.action.kind);
       b.addEventListener("click", function () { box.hidden = true; act({ action: id }); });
       buttons.appendChild(b);
     });
@@ -128,6 +129,7 @@
         var b = S.el("button", a.label);
         b.type = "button";
         b.setAttribute("data-action", a.id);
+        if (a.action && a.action.kind) b.setAttribute("data-action-kind", a.action.kind);
         b.addEventListener("click", function () { act({ action: a.id }); });
         fs.appendChild(b);
       });
