@@ -272,11 +272,15 @@ def new_replay(request: Request, body: dict) -> dict:
     --log` text (`log`, with `ref`, and `players`, `options`, `seed` as played)."""
     from catandsl.studio.replays import match_log, parse_log, seats_in_log
 
+    from catandsl.rules.words import EVERYONE
+
     studio = _studio(request)
+    viewer = EVERYONE  # a saved game or a log: its file holds every secret already
     if "game" in body:
         t = studio.tables.get(body["game"])
         with t.lock:
             actions, entries, game, title = list(t.actions), list(t.entries), t.game, t.scenario.title
+            viewer = t.seat  # the person's replay of their own game shows what their seat saw
     elif "save" in body:
         saved = studio.tables.read_save(body["save"])
         if not saved.actions and saved.data["actions"]:
@@ -294,7 +298,7 @@ def new_replay(request: Request, body: dict) -> dict:
         title = scenario.title
     else:
         raise StudioError("request/field", "give 'game', 'save' or 'log'")
-    return studio.replays.add(title, game, actions, entries).frame(0)
+    return studio.replays.add(title, game, actions, entries, viewer).frame(0)
 
 
 def replay_frame(request: Request, _: dict) -> dict:

@@ -246,7 +246,7 @@ class Table:
             "bots_moving": self.bots_moving,
             "trade": seen["trade"],
             "log": lines[-LOG_SHOWN:], "log_length": len(lines), "actions_applied": len(self.actions),
-            "svg": with_sites(render_state(g, s, title=self.scenario.title), self.layer, targets),
+            "svg": with_sites(render_state(g, s, title=self.scenario.title, viewer=self.seat), self.layer, targets),
         }
 
     def public_entries(self) -> list[dict]:
