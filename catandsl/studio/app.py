@@ -242,6 +242,11 @@ def game_act(request: Request, body: dict) -> dict:
         t.catch_up()
         if "action" in body:
             t.act(_field(body, "action", int))
+        elif "actions" in body:  # several confirmed at once (a discard's cards)
+            ids = _field(body, "actions", list)
+            if not all(isinstance(i, int) and not isinstance(i, bool) for i in ids):
+                raise StudioError("request/field", "'actions' is a list of action ids")
+            t.act_all(ids)
         elif "site" in body:
             site = _field(body, "site", dict)
             kind, at = site.get("kind"), site.get("at")
@@ -249,7 +254,7 @@ def game_act(request: Request, body: dict) -> dict:
                 raise StudioError("request/field", "'site' is {\"kind\": hex|intersection|path, \"at\": N}")
             t.click(kind, at)
         else:
-            raise StudioError("request/field", "give 'action' (an id) or 'site'")
+            raise StudioError("request/field", "give 'action' (an id), 'actions' (ids) or 'site'")
         return t.view()
 
 

@@ -41,7 +41,7 @@ class Replay:
         self.actions, self.entries = actions, entries
         self.viewer = viewer
         self.checkpoints: dict[int, Any] = {}
-        self.layer = SiteLayer(game.board)
+        self.layer = SiteLayer(game.board, ids=False)
         s = game.new_initial_state()
         self.turn_starts: list[list[int]] = []  # [turn, the step that starts it]
         for k, aid in enumerate(actions):
