@@ -184,7 +184,10 @@
     (v.costs || []).forEach(function (c) {
       var tr = S.el("tr"), td = S.el("td");
       tr.appendChild(S.el("td", c.name));
-      Object.keys(c.cost).forEach(function (r) { td.appendChild(chip(v, r, c.cost[r])); });
+      Object.keys(c.cost).forEach(function (r) {
+        td.appendChild(chip(v, r, c.cost[r]));
+        td.appendChild(document.createTextNode(" "));
+      });
       tr.appendChild(td);
       body.appendChild(tr);
     });
