@@ -275,9 +275,8 @@ def game_resume(request: Request, body: dict) -> dict:
 def new_replay(request: Request, body: dict) -> dict:
     """A replay of a studio game (`game`: its id), a saved game (`save`), or a `play
     --log` text (`log`, with `ref`, and `players`, `options`, `seed` as played)."""
-    from catandsl.studio.replays import match_log, parse_log, seats_in_log
-
     from catandsl.rules.words import EVERYONE
+    from catandsl.studio.replays import match_log, parse_log, seats_in_log
 
     studio = _studio(request)
     viewer = EVERYONE  # a saved game or a log: its file holds every secret already

@@ -14,6 +14,7 @@ from catandsl.players.base import play_game
 from catandsl.render.replay import render_replay
 from catandsl.render.state_svg import render_state
 from catandsl.rules.words import EVERYONE, SPECTATOR
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -34,7 +34,8 @@ def test_the_guide_beside_the_board(studio, page):
             break
         _move(page)
     assert lit
-    page.wait_for_function("() => document.body.getAttribute('data-paced') === document.body.getAttribute('data-renders')")
+    page.wait_for_function("() => document.body.getAttribute('data-paced') === "
+                           "document.body.getAttribute('data-renders')")
     for _ in range(MAX_MOVES):
         if page.locator("#dice").is_visible():
             break
