@@ -60,4 +60,6 @@ def test_a_seats_page_shows_only_what_the_seat_may_see(studio, page):
     shown_lines = [line for line in secret if line in log]
     assert not shown_lines, shown_lines
     assert "a card" in text or "a development card" in text or "a resource" in text
+    page.wait_for_function("() => document.body.getAttribute('data-paced') === "
+                           "document.body.getAttribute('data-renders')")
     shot(page, "play-seat")
