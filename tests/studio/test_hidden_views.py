@@ -145,3 +145,22 @@ def test_a_seats_answers_hold_no_other_seats_secrets(client, shipped):
     if card is not None:
         assert seen.hidden_points, "the dealt victory point card was never checked"
     assert seen.hands and seen.cards and seen.lines, vars(seen)
+
+
+def test_face_down_hexes_stay_face_down_on_a_seats_board():
+    """A map with a hidden pool: the seat's board draws each face-down hex as a tile's
+    back (one colour for all) with no number, however many turns are played."""
+    with TestClient(create_app(ROOT / "examples", watch=False), base_url="http://127.0.0.1:8000",
+                    raise_server_exceptions=False) as client:
+        r = client.post("/api/games", json={"ref": "dir:fog_bank.catan", "seed": 3, "seat": SEAT, "bots": "greedy"})
+        assert r.status_code == 200, r.text[:300]
+        answer = r.json()
+        table = client.app.state.studio.tables.get(answer["id"])
+        rng = random.Random(3)
+        for _ in range(count(40)):
+            down = len(table.state.face_down)
+            assert down and answer["svg"].count('class="hex face-down"') == down
+            if answer["over"]:
+                break
+            ids = [a["id"] for grp in answer["offers"]["groups"] for a in grp["actions"]]
+            answer = client.post(f"/api/games/{answer['id']}/act", json={"action": rng.choice(ids)}).json()
