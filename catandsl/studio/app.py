@@ -65,7 +65,7 @@ class Studio:
         self.library = Library(root)
         self.tables = Tables(self.library)
         self.replays = Replays()
-        self.watcher = Watcher(self.library.root)
+        self.watcher = Watcher(self.library.root, self.library.folders)
         self.gate = Gate()
 
 

@@ -102,14 +102,8 @@ class Library:
         from catandsl import resources
 
         mine: list[Entry] = []
-        folders = 0
-        for dirpath, dirnames, filenames in os.walk(self.root, followlinks=False):
-            folders += 1
-            here = Path(dirpath)
-            deep = len(here.relative_to(self.root).parts) >= MAX_DEPTH
-            dirnames[:] = [] if deep or folders >= MAX_FOLDERS else sorted(
-                d for d in dirnames if _walked(here / d))
-            for name in sorted(filenames):
+        for here, filenames in self._walk():
+            for name in filenames:
                 if not name.endswith(".catan") or len(mine) >= MAX_FILES:
                     continue
                 entry = self._file_entry(here / name)
@@ -121,6 +115,23 @@ class Library:
         shipped = [Entry(f"shipped:{s.name}", s.path.resolve(), s.name) for s in resources.shipped_scenarios()
                    if s.path.resolve() not in seen]
         return mine, shipped
+
+    def _walk(self):
+        """(folder, its file names sorted) for each folder the listing walks, the served
+        one first: no hidden folder, environment or cache, at most MAX_DEPTH down and
+        MAX_FOLDERS in all."""
+        folders = 0
+        for dirpath, dirnames, filenames in os.walk(self.root, followlinks=False):
+            folders += 1
+            here = Path(dirpath)
+            deep = len(here.relative_to(self.root).parts) >= MAX_DEPTH
+            dirnames[:] = [] if deep or folders >= MAX_FOLDERS else sorted(
+                d for d in dirnames if _walked(here / d))
+            yield here, sorted(filenames)
+
+    def folders(self) -> list[Path]:
+        """The folders the listing walks (the watcher watches these alone)."""
+        return [here for here, _ in self._walk()]
 
     def _file_entry(self, path: Path) -> Entry | None:
         """A listed file's entry, one with its problem when it cannot be read, or None for

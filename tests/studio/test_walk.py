@@ -85,3 +85,61 @@ def test_serving_a_project_folder_lists_its_scenarios_not_its_environment(tmp_pa
     monkeypatch.setattr(os, "walk", counting)
     mine, _ = Library(tmp_path).entries()
     assert [e.label for e in mine] == ["mine.catan"] and len(visited) == 1
+
+
+def test_the_watcher_watches_the_walked_folders_alone(folder):
+    """The watcher of the studio watches the folders the listing walks, each alone: not
+    the virtual environment, nor anything past the limits."""
+    from catandsl.studio.app import Studio
+
+    studio = Studio(folder)
+    watched = {p.relative_to(folder).as_posix() for p in studio.watcher.folders()}
+    assert {".", "maps"} <= watched
+    assert not any(w.startswith((".venv", ".git", "env2", "node_modules", "__pycache__")) for w in watched)
+    assert all(len(w.split("/")) <= library.MAX_DEPTH for w in watched)
+
+
+def test_a_folder_made_while_watching_is_watched_too(tmp_path):
+    """A folder made while the studio runs is walked again and watched: an edit of a
+    file in it reaches the listeners. (An event loop in a thread of its own: the
+    session's browser keeps one running in the main thread.)"""
+    import asyncio
+    import threading
+
+    from catandsl.studio.watch import Watcher
+
+    (tmp_path / "one.catan").write_text(ISLAND, encoding="utf-8")
+    lib = Library(tmp_path)
+    heard: list[list[str]] = []
+
+    async def until_heard(q, path, name: str) -> bool:
+        """Write the file till the watcher tells of it: a bound on the tries, not a speed
+        (the watcher starts when it starts)."""
+        for attempt in range(40):
+            path.write_text(ISLAND + f"# {attempt}\n", encoding="utf-8")
+            try:
+                while True:
+                    got = await asyncio.wait_for(q.get(), 0.5)
+                    heard.append(got)
+                    if name in got:
+                        return True
+            except TimeoutError:
+                continue
+        return False
+
+    async def scenario():
+        watcher = Watcher(lib.root, lib.folders)
+        q = watcher.listen()
+        task = asyncio.create_task(watcher.run())
+        try:
+            assert await until_heard(q, tmp_path / "one.catan", "one.catan")  # the watcher watches
+            (tmp_path / "newer").mkdir()  # made after the walk
+            await until_heard(q, tmp_path / "newer" / "two.catan", "newer/two.catan")
+        finally:
+            watcher.stop.set()
+            await task
+
+    thread = threading.Thread(target=lambda: asyncio.run(scenario()))
+    thread.start()
+    thread.join(120)
+    assert any("newer/two.catan" in got for got in heard), heard
