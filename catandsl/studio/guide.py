@@ -9,6 +9,8 @@ declarations and from what the person's seat may see:
 - `recent`: the moves made since the seat's own last one, each in the words the seat
   reads (another seat's secret veiled) with the site it was made on, so the page
   lights each a moment, one after the other, at a pace a person can follow;
+- `collapsed`: a run of one seat's identical lines (a draft changed five times: "P2:
+  changes the offer") as one line with its count;
 - `by_card`: how many cards the seat gives or takes now one card per action (a
   discard, a gold hex's choice), so the page lets it choose them together and confirm
   once.
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-RECENT = 16  # moves shown since the seat's own last one (a round of eight seats is fewer)
+RECENT = 40  # moves read since the seat's own last one (a round of bots, their drafts of offers included)
 LOOK_BACK = 400  # log entries searched for the last roll and the seat's last move
 
 
@@ -91,15 +93,36 @@ def recent(game, entries: list[dict], seat: int) -> list[dict[str, Any]]:
     stop = max(0, len(entries) - LOOK_BACK)
     while start > stop and entries[start - 1].get("player") != seat:
         start -= 1
-    out = []
+    out: list[dict[str, Any]] = []
     for e in entries[max(start, len(entries) - RECENT):]:
         item: dict[str, Any] = {"seat": e.get("seat", e.get("player", -1)),
-                                "line": entry_line(entry_as_read(e, seat))}
+                                "line": entry_line(entry_as_read(e, seat)), "times": 1}
         where = game.action_site(game.actions[e["action"]])
         if where is not None:
             item["site"] = {"kind": where[0], "at": where[1]}
+        last = out[-1] if out else None
+        if last is not None and "site" not in item and "site" not in last and last["line"] == item["line"]:
+            last["times"] += 1
+            continue
         out.append(item)
+    for item in out:
+        if item["times"] > 1:
+            item["line"] += f" (\u00d7{item['times']})"
     return out
+
+
+def collapsed(lines: list[str]) -> list[str]:
+    """The log's lines with each run of one identical line (no notes under it) as one
+    line ending in its count: `P2: changes the offer (×5)`."""
+    out: list[str] = []
+    runs: list[int] = []
+    for line in lines:
+        if out and line == out[-1] and not line.startswith(" "):
+            runs[-1] += 1
+            continue
+        out.append(line)
+        runs.append(1)
+    return [line if n == 1 else f"{line} (\u00d7{n})" for line, n in zip(out, runs)]
 
 
 def by_card(state, seat: int) -> dict[str, Any] | None:

@@ -259,7 +259,9 @@ class Table:
         who = s.current_player()
         from catandsl.players.base import log_lines
 
-        lines = log_lines(self.public_entries())
+        from catandsl.studio.guide import collapsed
+
+        lines = collapsed(log_lines(self.public_entries()))
         status = self._status(who)
         return {
             "id": self.id, "ref": self.entry.ref, "title": self.scenario.title, "seat": self.seat,

@@ -126,3 +126,12 @@ def test_a_discard_is_chosen_together_and_confirmed_once(client):
     discarded = [e for e in table.entries[logged:] if e["player"] == SEAT and e["kind"] == "discard"]
     assert len(discarded) == need
     assert r.json()["by_card"] is None
+
+
+def test_a_run_of_one_line_is_one_line_with_its_count():
+    from catandsl.studio.guide import collapsed
+
+    lines = ["P2: changes the offer"] * 5 + ["P2: offers 1 ore for 1 wool to everyone", "dice: P3 rolls 8",
+                                             "      P3 gets 1 ore", "      P3 gets 1 ore", "P3: ends the turn"]
+    assert collapsed(lines) == ["P2: changes the offer (\u00d75)", "P2: offers 1 ore for 1 wool to everyone",
+                                "dice: P3 rolls 8", "      P3 gets 1 ore", "      P3 gets 1 ore", "P3: ends the turn"]
