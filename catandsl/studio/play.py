@@ -258,7 +258,6 @@ class Table:
             })
         who = s.current_player()
         from catandsl.players.base import log_lines
-
         from catandsl.studio.guide import collapsed
 
         lines = collapsed(log_lines(self.public_entries()))
