@@ -611,6 +611,9 @@ class HarborPlan:
     harbors: tuple[HarborType, ...]
     spots: tuple[EdgeRef, ...]
     source: Source | None = None
+    # shuffled: at most this many harbors of one kind on spots next to each other in the
+    # list (0: no limit), so a deal never lines up two wool harbors
+    max_clump: int = 0
 
 
 @dataclass(frozen=True)

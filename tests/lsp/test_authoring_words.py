@@ -1,0 +1,44 @@
+"""The language server knows the words of the constructs for authors: a hover with the
+section of docs/language.md, a completion where the word may be written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from catandsl.lsp import analysis as an
+
+TEXT = '''scenario tiny "Tiny" {
+  uses base
+  map {
+    rows """
+      f8  p5  h4  m10
+    """
+    legend { f forest; p pasture; h hills; m mountains }
+    harbors shuffled [wool 2:1 x2, 3:1 x2] at [(0, 0) NW, (1, 0) NE, (2, 0) NE, (3, 0) SE] max_clump 1
+  }
+}
+'''
+
+
+def _analysis(tmp_path: Path) -> an.Analysis:
+    path = tmp_path / "tiny.catan"
+    path.write_text(TEXT, encoding="utf-8")
+    return an.analyse(TEXT, str(path))
+
+
+def test_the_file_compiles(tmp_path):
+    assert _analysis(tmp_path).diagnostics == []
+
+
+def test_hover_max_clump_shows_where_and_its_section(tmp_path):
+    a = _analysis(tmp_path)
+    line = TEXT.split("\n").index(next(t for t in TEXT.split("\n") if "max_clump" in t))
+    text = an.hover(a, line, TEXT.split("\n")[line].index("max_clump") + 2)
+    assert text.startswith("`max_clump`: written in a `harbors shuffled` line")
+    assert "deals the shuffled harbors again" in text
+
+
+def test_max_clump_completes_inside_a_line(tmp_path):
+    a = _analysis(tmp_path)
+    labels = {c.label for c in an.completions(a, None, 7, 12)}
+    assert "max_clump" in labels
