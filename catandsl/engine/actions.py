@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from catandsl.rules.neutral import Move, Steal, Stolen, Take
     from catandsl.rules.placement import Build
     from catandsl.rules.projects import BuildStage
+    from catandsl.rules.removal import RemoveFromIntersection, RemoveFromPath
     from catandsl.rules.roll_cards import RevealCard
     from catandsl.rules.seats import BuildFor
     from catandsl.rules.trade import (

@@ -30,6 +30,7 @@ from catandsl.rules import (  # noqa: F401  (each module registers what it defin
     places,
     production,
     projects,
+    removal,
     roll_cards,
     routes,
     scoring,

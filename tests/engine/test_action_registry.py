@@ -61,7 +61,7 @@ def test_a_kind_without_words_is_refused_when_declared():
 
 
 # Kinds no shipped scenario uses, in scenarios of their own: a card a rule draws, a token
-# given in place of a card.
+# given in place of a card, a piece a rule removes.
 RULE_KINDS = {
     "drawn_card": """
 scenario "Gift" {
@@ -71,6 +71,21 @@ scenario "Gift" {
       let c = draw_card(development)
       take_card(player, c)
     }
+  }
+  map {
+    rows \"\"\"
+      f8  f5
+        h4
+    \"\"\"
+    legend { f forest; h hills }
+  }
+}
+""",
+    "remove_piece": """
+scenario "Fire" {
+  uses base
+  rule fire {
+    on dice_rolled(12) { remove_piece(player, left_of(player), [settlement, road]) }
   }
   map {
     rows \"\"\"

@@ -42,3 +42,20 @@ def test_max_clump_completes_inside_a_line(tmp_path):
     a = _analysis(tmp_path)
     labels = {c.label for c in an.completions(a, None, 7, 12)}
     assert "max_clump" in labels
+
+
+# the primitives of these constructs, each known to hover (its signature and doc) and to
+# completion (a snippet), from the registry
+PRIMITIVES = ["remove_piece"]
+
+
+def test_every_new_primitive_hovers_and_completes(tmp_path):
+    path = tmp_path / "calls.catan"
+    text = "\n".join(PRIMITIVES)
+    path.write_text(text, encoding="utf-8")
+    a = an.analyse(text, str(path))
+    labels = {c.label: c for c in an.completions(_analysis(tmp_path), None, 1, 2)}
+    for line, name in enumerate(PRIMITIVES):
+        hover = an.hover(a, line, 1)
+        assert hover.startswith(f"```\n{name}(") and "\n```\n" in hover, name
+        assert labels[name].insert.startswith(f"{name}(${{1:"), name
