@@ -197,6 +197,9 @@ class Piece:
     # where a neutral piece may be moved, judged when it moves (`at` the destination,
     # `player` the mover); a move with no destination allowed lapses
     moves_to: Expr | None = None
+    # who may place it where, judged at each placement (`player` the builder, `at` the
+    # site): the builder's own network, hand or counters, which `where` cannot read
+    placed_where: Expr | None = None
     takes: tuple[str, ...] = ()
     count: int = 1
     source: Source | None = None

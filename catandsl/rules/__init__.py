@@ -25,6 +25,7 @@ from catandsl.rules import (  # noqa: F401  (each module registers what it defin
     hubs,
     islands,
     movement,
+    nearby,
     neutral,
     placement,
     places,

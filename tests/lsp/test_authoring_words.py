@@ -46,7 +46,7 @@ def test_max_clump_completes_inside_a_line(tmp_path):
 
 # the primitives of these constructs, each known to hover (its signature and doc) and to
 # completion (a snippet), from the registry
-PRIMITIVES = ["remove_piece"]
+PRIMITIVES = ["remove_piece", "owned_next_to", "pieces_next_to"]
 
 
 def test_every_new_primitive_hovers_and_completes(tmp_path):
@@ -59,3 +59,14 @@ def test_every_new_primitive_hovers_and_completes(tmp_path):
         hover = an.hover(a, line, 1)
         assert hover.startswith(f"```\n{name}(") and "\n```\n" in hover, name
         assert labels[name].insert.startswith(f"{name}(${{1:"), name
+
+
+def test_hover_placed_in_a_piece_shows_its_section(tmp_path):
+    text = TEXT.replace("  map {", "  piece road {\n    on path\n    placed where owned_next_to(player, at, [road]) <= 1\n  }\n  map {")
+    path = tmp_path / "tiny.catan"
+    path.write_text(text, encoding="utf-8")
+    a = an.analyse(text, str(path))
+    line = next(n for n, t in enumerate(text.split("\n")) if "placed where" in t)
+    hover = an.hover(a, line, 6)
+    assert hover.startswith("`placed`: written in a piece's block")
+    assert "judged each time the piece is placed" in hover
