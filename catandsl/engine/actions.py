@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from catandsl.rules.hands import Discard
     from catandsl.rules.harbors import DrawHarbor, PlaceHarbor
     from catandsl.rules.hexes import RevealNumber, RevealTile
+    from catandsl.rules.losses import Lost
     from catandsl.rules.movement import PickUp, PutDown
     from catandsl.rules.neutral import Move, Steal, Stolen, Take
     from catandsl.rules.placement import Build

@@ -24,6 +24,7 @@ from catandsl.rules import (  # noqa: F401  (each module registers what it defin
     hexes,
     hubs,
     islands,
+    losses,
     movement,
     nearby,
     neutral,

@@ -61,7 +61,7 @@ def test_a_kind_without_words_is_refused_when_declared():
 
 
 # Kinds no shipped scenario uses, in scenarios of their own: a card a rule draws, a token
-# given in place of a card, a piece a rule removes.
+# given in place of a card, a piece a rule removes, a card lost by chance.
 RULE_KINDS = {
     "drawn_card": """
 scenario "Gift" {
@@ -86,6 +86,21 @@ scenario "Fire" {
   uses base
   rule fire {
     on dice_rolled(12) { remove_piece(player, left_of(player), [settlement, road]) }
+  }
+  map {
+    rows \"\"\"
+      f8  f5
+        h4
+    \"\"\"
+    legend { f forest; h hills }
+  }
+}
+""",
+    "lost": """
+scenario "Storm" {
+  uses base
+  rule storm {
+    on dice_rolled(12) { discard_random(player, 2) }
   }
   map {
     rows \"\"\"
