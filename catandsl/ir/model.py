@@ -563,13 +563,15 @@ class Counter:
     """`counter NAME` (or `counter NAME { per turn }`): a number each player keeps,
     starting at 0, that rules set and read (`set_counter`, `add_to_counter`,
     `counter`): a once-a-turn flag, steps counted in a move. `per_turn` sets every
-    player's back to 0 when a turn begins. It is no token: nobody sees it as a holding,
-    and it scores nothing."""
+    player's back to 0 when a turn begins. It is no token: nobody holds it; it scores
+    only with `points P` (P per 1 of it, P may be negative)."""
 
     KIND: ClassVar[str] = "counter"
     name: str
     per_turn: bool = False
     source: Source | None = None
+    # victory points for each 1 of it (`points -1`: a building conquered, counted off)
+    points: int = 0
 
 
 @dataclass(frozen=True)
