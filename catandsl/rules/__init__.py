@@ -29,6 +29,7 @@ from catandsl.rules import (  # noqa: F401  (each module registers what it defin
     nearby,
     neutral,
     placement,
+    picks,
     places,
     production,
     projects,

@@ -61,7 +61,7 @@ def test_a_kind_without_words_is_refused_when_declared():
 
 
 # Kinds no shipped scenario uses, in scenarios of their own: a card a rule draws, a token
-# given in place of a card, a piece a rule removes, a card lost by chance.
+# given in place of a card, a piece a rule removes, a card lost by chance, a card or token picked.
 RULE_KINDS = {
     "drawn_card": """
 scenario "Gift" {
@@ -101,6 +101,23 @@ scenario "Storm" {
   uses base
   rule storm {
     on dice_rolled(12) { discard_random(player, 2) }
+  }
+  map {
+    rows \"\"\"
+      f8  f5
+        h4
+    \"\"\"
+    legend { f forest; h hills }
+  }
+}
+""",
+    "pick_card": """
+scenario "Gifts" {
+  uses base
+  token gold { supply 20 }
+  rule gift {
+    on dice_rolled(12) { take_card(player, choose_card(player, [knight, monopoly])) }
+    on dice_rolled(2) { give_tokens(player, choose_token(player, [gold]), 1) }
   }
   map {
     rows \"\"\"
