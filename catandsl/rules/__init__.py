@@ -18,6 +18,7 @@ from catandsl.rules import (  # noqa: F401  (each module registers what it defin
     dice,
     draws,
     exchange,
+    free_sites,
     gifts,
     hands,
     harbors,
