@@ -92,6 +92,7 @@ class _Compilation:
         self._leave(filename)
         sections = self.lowering.finish()
         self.ctx.check_references()
+        self.ctx.check_counter_names()
         low, high = (self.lowering.players or (0, 0, None))[:2]
         if self.lowering.players is None:
             self.ctx.error("E0305", "the scenario does not say how many play it", span,
