@@ -8,6 +8,7 @@ imports the engine.
 
 from catandsl.rules import (  # noqa: F401  (each module registers what it defines)
     areas,
+    board_lists,
     card_draws,
     cards,
     choices,
@@ -20,6 +21,7 @@ from catandsl.rules import (  # noqa: F401  (each module registers what it defin
     exchange,
     free_sites,
     gifts,
+    hand_counts,
     hands,
     harbors,
     hexes,
