@@ -1,6 +1,8 @@
 """Pieces taken off the board by a rule (a building burnt down, a road swept away):
 `remove_piece(chooser, owner, pieces)` lets the chooser pick one of the owner's pieces of
-these kinds, on an intersection or a path, which goes back to the owner's supply.
+these kinds, on an intersection or a path, which goes back to the owner's supply;
+`replace_piece(chooser, owner, pieces, by)` puts one of the owner's pieces of the kind
+`by` in its place (a city downgraded to a settlement).
 
 Its points go with it (points count the pieces on the board, and special victory points
 laid under a building leave with it), routes and awards are
@@ -27,7 +29,11 @@ if TYPE_CHECKING:
 
 def _spoken(told: w.Told, seat: int, piece: int, where: str) -> str:
     g = told.game
-    return f"remove {w.seat_words(g, seat)}'s {w.spoken(g.pieces[piece].name)} on {where}"
+    what = f"{w.seat_words(g, seat)}'s {w.spoken(g.pieces[piece].name)} on {where}"
+    by = getattr(told.asked, "by", -1)
+    if isinstance(by, int) and 0 <= by < len(g.pieces):
+        return f"replace {what} with {w.a(w.spoken(g.pieces[by].name))}"
+    return f"remove {what}"
 
 
 @dataclass(frozen=True, order=True)
@@ -68,7 +74,7 @@ class RemoveFromPath(Action):
 
 @action_source
 def removal_actions(game: Game) -> list[Action]:
-    if not rules_call(game, "remove_piece"):
+    if not rules_call(game, "remove_piece") and not rules_call(game, "replace_piece"):
         return []
     b = game.board
     return ([RemoveFromIntersection(k) for k in range(len(b.intersections))]
@@ -86,30 +92,52 @@ def remove_piece(s: State, chooser: int, owner: int, pieces: list[str]) -> None:
     bad = [g.pieces[k].name for k in kinds if g.pieces[k].neutral or g.pieces[k].travel is not None]
     if bad:
         raise EngineError("remove_piece() removes a player's pieces that stand on the board, not " + ", ".join(bad))
-    s.push(Removing(chooser, owner, sorted(kinds)))
+    s.push(Removing(chooser, owner, sorted(kinds), -1))
+
+
+@effect("chooser: player, owner: player, pieces: list<piece>, by: piece", writes=(BOARD, FLOW),
+        pieces=PLAYER_PIECES)
+def replace_piece(s: State, chooser: int, owner: int, pieces: list[str], by: str) -> None:
+    """The chooser picks one of the owner's pieces of these kinds on the board, which is
+    replaced by one of the owner's pieces of the kind `by` (a city burnt down to a
+    settlement): the piece taken off goes back to the supply, and with no `by` left in
+    the supply the site stays empty. No `built` event runs. With none on the board,
+    nothing happens."""
+    g = s.game
+    kinds = [g.piece_index[p] for p in pieces]
+    new = g.piece_index[by]
+    bad = [g.pieces[k].name for k in kinds + [new] if g.pieces[k].neutral or g.pieces[k].travel is not None
+           or g.pieces[k].site != g.pieces[new].site]
+    if bad:
+        raise EngineError(f"replace_piece() replaces a player's pieces with `{by}` on the same kind of site, "
+                          "not " + ", ".join(bad))
+    s.push(Removing(chooser, owner, sorted(kinds), new))
 
 
 @dataclass
 class Removing(Prompt):
-    """`chooser` picks which of `owner`'s pieces of the kinds `pieces` leaves the board."""
+    """`chooser` picks which of `owner`'s pieces of the kinds `pieces` leaves the board;
+    one of `owner`'s pieces of the kind `by` takes its place (-1: none)."""
 
     KIND: ClassVar[str] = "removing"
     chooser: int
     owner: int
     pieces: list[int]
+    by: int
 
     def check(self, game: Game) -> str:
         if not seats_ok(game, self.chooser, self.owner) or not all(
-                0 <= p < len(game.pieces) and not game.pieces[p].neutral for p in self.pieces):
+                0 <= p < len(game.pieces) and not game.pieces[p].neutral for p in self.pieces) \
+                or not -1 <= self.by < len(game.pieces):
             return "not players and players' pieces"
         return super().check(game)
 
     def targets(self, s: State) -> list[Action]:
         o, kinds = self.owner, self.pieces
-        corners: list[Action] = [RemoveFromIntersection(k) for k, (seat, pi) in enumerate(zip(s.corner_owner, s.corner_piece))
-                   if seat == o and pi in kinds]
-        paths: list[Action] = [RemoveFromPath(k) for k, (seat, pi) in enumerate(zip(s.path_owner, s.path_piece))
-                 if seat == o and pi in kinds]
+        corners: list[Action] = [RemoveFromIntersection(k) for k, (seat, pi)
+                                 in enumerate(zip(s.corner_owner, s.corner_piece)) if seat == o and pi in kinds]
+        paths: list[Action] = [RemoveFromPath(k) for k, (seat, pi)
+                               in enumerate(zip(s.path_owner, s.path_piece)) if seat == o and pi in kinds]
         return corners + paths
 
     def step(self, s: State) -> bool:
@@ -128,7 +156,12 @@ class Removing(Prompt):
     def apply(self, s: State, act: Action) -> None:
         assert isinstance(act, RemoveFromIntersection | RemoveFromPath)
         s.pending.pop()
-        lift(s, "intersection" if isinstance(act, RemoveFromIntersection) else "path", act.at)
+        kind = "intersection" if isinstance(act, RemoveFromIntersection) else "path"
+        lift(s, kind, act.at)
+        if self.by >= 0 and s.placed[self.owner][self.by] < s.game.pieces[self.by].limit:
+            s.placed[self.owner][self.by] += 1
+            put = network.put_corner if kind == "intersection" else network.put_path
+            put(s, act.at, self.owner, self.by)
 
 
 def lift(s: State, kind: str, k: int) -> None:

@@ -100,3 +100,45 @@ def test_neutral_pieces_are_refused_when_the_file_compiles(tmp_path):
     _, diags = compile_text(tmp_path, SOURCE.replace("[settlement, road]", "[robber]"))
     assert [d.code for d in diags] == ["E0504"]
     assert "`remove_piece` takes a player's pieces; `robber` is a neutral piece" in diags[0].message
+
+
+def test_replace_piece_downgrades_a_city_to_a_settlement(tmp_path):
+    path = tmp_path / "quake.catan"
+    path.write_text(SOURCE.replace("remove_piece(player, left_of(player), [settlement, road])",
+                                   "replace_piece(player, left_of(player), [city], settlement)"), encoding="utf-8")
+    game = catandsl.new_game(catandsl.load(path), 3, {}, 1)
+    city, settlement = game.piece_index["city"], game.piece_index["settlement"]
+    s = game.new_initial_state()
+    bots = [GreedyPlayer(p) for p in range(3)]
+    while s.stage == "setup":
+        s.apply_action(s.sample_chance() if s.is_chance_node() else bots[s.current_player()].choose(s))
+    while not s.is_chance_node():
+        s.apply_action(bots[s.current_player()].choose(s))
+    owner = (s.turn_player + 1) % 3
+    corner = min(k for k, o in enumerate(s.corner_owner) if o == owner)
+    from catandsl.rules.placement import place
+    place(s, owner, city, corner)  # as if they had built a city there
+    before = s.points(owner)
+    me = _twelve(s)
+    assert s.current_player() == me
+    assert [game.actions[a] for a in s.legal_actions()] == [A.RemoveFromIntersection(corner)]
+    text = catandsl.rules.words.describe(game, game.action_id[A.RemoveFromIntersection(corner)], state=s)
+    assert text.startswith(f"Replace P{owner + 1}'s city on ") and text.endswith("with a settlement")
+    s.apply_action(game.action_id[A.RemoveFromIntersection(corner)])
+    assert (s.corner_owner[corner], s.corner_piece[corner]) == (owner, settlement)
+    assert s.placed[owner][city] == 0 and s.placed[owner][settlement] == 2
+    assert s.points(owner) == before - 1
+    check_cheap(s)
+    check_board(s)
+
+
+def test_replace_piece_by_a_piece_of_another_site_is_refused_when_it_runs(tmp_path):
+    path = tmp_path / "quake.catan"
+    path.write_text(SOURCE.replace("remove_piece(player, left_of(player), [settlement, road])",
+                                   "replace_piece(player, left_of(player), [city], road)"), encoding="utf-8")
+    game = catandsl.new_game(catandsl.load(path), 3, {}, 1)
+    s = game.new_initial_state()
+    from catandsl.rules.base import EngineError
+    from catandsl.rules.removal import replace_piece
+    with pytest.raises(EngineError, match="on the same kind of site"):
+        replace_piece(s, 0, 1, ["city"], "road")
