@@ -64,7 +64,8 @@ def test_every_new_primitive_hovers_and_completes(tmp_path):
 
 
 def test_hover_placed_in_a_piece_shows_its_section(tmp_path):
-    text = TEXT.replace("  map {", "  piece road {\n    on path\n    placed where owned_next_to(player, at, [road]) <= 1\n  }\n  map {")
+    piece = "  piece road {\n    on path\n    placed where owned_next_to(player, at, [road]) <= 1\n  }\n"
+    text = TEXT.replace("  map {", piece + "  map {")
     path = tmp_path / "tiny.catan"
     path.write_text(text, encoding="utf-8")
     a = an.analyse(text, str(path))
