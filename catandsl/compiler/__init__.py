@@ -218,6 +218,14 @@ def head_words() -> dict[str, str]:
     return out
 
 
+# Words written inside a line or a small block rather than at a declaration's head, and
+# where: the language server's hover and completion read them here.
+INNER_WORDS = {
+    "max_clump": "a `harbors shuffled` line (no two harbors of a kind side by side) or a `pool`",
+    "shared": "a counter's block (one value for the whole game)",
+}
+
+
 def compile_ast(
     tree: ast.File, sources: Sources | None = None, root: Path | None = None
 ) -> tuple[model.Scenario | None, list[Diagnostic]]:

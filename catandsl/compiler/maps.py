@@ -733,11 +733,6 @@ def read_harbors(ctx: Context, e: ast.Entry) -> tuple[model.HarborPlan, ...]:
     return tuple(reader.harbors)
 
 
-# Words written inside a map line rather than at its head, and the line they belong to:
-# the language server's hover reads them here.
-PHRASE_WORDS = {
-    "max_clump": "a `harbors shuffled` line (no two harbors of a kind side by side) or a `pool`",
-}
 MAP = {
     "rows": MapReader.rows,
     "legend": MapReader.legend_block,

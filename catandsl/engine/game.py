@@ -164,6 +164,8 @@ class Game:
         self.counter_index = {c: k for k, c in enumerate(self.counter_names)}
         # counters that go back to 0 when a turn begins
         self.turn_counters = tuple(k for k, c in enumerate(rs.counters.values()) if c.per_turn)
+        # counters with one value for the whole game (rules/counters.py)
+        self.counter_shared = tuple(c.shared for c in rs.counters.values())
         self._build_pieces()
         self._build_cards()
         self._build_hooks()

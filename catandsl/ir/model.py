@@ -572,6 +572,8 @@ class Counter:
     source: Source | None = None
     # victory points for each 1 of it (`points -1`: a building conquered, counted off)
     points: int = 0
+    # one value for the whole game, whichever player a rule names (a scenario-wide variable)
+    shared: bool = False
 
 
 @dataclass(frozen=True)

@@ -320,9 +320,9 @@ def head_word_doc(word: str) -> str | None:
     """A head word's hover: where it goes, and the first paragraph of its section of
     docs/language.md (a heading naming the word), or else the first paragraph that
     starts by showing it in code, when the source tree's docs are there (a wheel has none)."""
-    from catandsl.compiler.maps import PHRASE_WORDS
+    from catandsl.compiler import INNER_WORDS
 
-    where = head_words().get(word) or PHRASE_WORDS.get(word)
+    where = head_words().get(word) or INNER_WORDS.get(word)
     if where is None:
         return None
     text = f"`{word}`: written in {where}"
@@ -407,9 +407,9 @@ def completions(analysis: Analysis, last_good: model.Scenario | None, line: int,
     if len(words) <= (1 if prefix_done else 0):
         out += [Completion(w, "keyword", f"written in {where}") for w, where in sorted(head_words().items())]
     else:
-        from catandsl.compiler.maps import PHRASE_WORDS
+        from catandsl.compiler import INNER_WORDS
 
-        out += [Completion(w, "keyword", f"written in {where}") for w, where in sorted(PHRASE_WORDS.items())]
+        out += [Completion(w, "keyword", f"written in {where}") for w, where in sorted(INNER_WORDS.items())]
     for kind, names in known.items():
         out += [Completion(n, kind, kind) for n in names]
     for name in sorted(PRIMITIVES):

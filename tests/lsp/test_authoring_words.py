@@ -73,3 +73,15 @@ def test_hover_placed_in_a_piece_shows_its_section(tmp_path):
     hover = an.hover(a, line, 6)
     assert hover.startswith("`placed`: written in a piece's block")
     assert "judged each time the piece is placed" in hover
+
+
+def test_hover_shared_in_a_counter_shows_its_section(tmp_path):
+    text = TEXT.replace("  map {", "  counter tide { shared }\n  map {")
+    path = tmp_path / "tiny.catan"
+    path.write_text(text, encoding="utf-8")
+    a = an.analyse(text, str(path))
+    assert a.diagnostics == []
+    line = next(n for n, t in enumerate(text.split("\n")) if "shared" in t)
+    hover = an.hover(a, line, text.split("\n")[line].index("shared") + 1)
+    assert hover.startswith("`shared`: written in a counter's block")
+    assert "whichever player" in hover  # the section of docs/language.md
