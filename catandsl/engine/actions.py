@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from catandsl.rules.losses import Lost
     from catandsl.rules.movement import PickUp, PutDown
     from catandsl.rules.neutral import Move, Steal, Stolen, Take
+    from catandsl.rules.options import PickOption
     from catandsl.rules.picks import PickCard, PickToken
     from catandsl.rules.placement import Build
     from catandsl.rules.projects import BuildStage

@@ -31,6 +31,7 @@ from catandsl.rules import (  # noqa: F401  (each module registers what it defin
     movement,
     nearby,
     neutral,
+    options,
     picks,
     placement,
     places,
