@@ -8,6 +8,7 @@ imports the engine.
 
 from catandsl.rules import (  # noqa: F401  (each module registers what it defines)
     areas,
+    bank_payments,
     board_lists,
     card_draws,
     cards,
