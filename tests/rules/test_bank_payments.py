@@ -3,8 +3,6 @@ with a computed count, behind a condition that the player can pay it."""
 
 from __future__ import annotations
 
-import pytest
-
 import catandsl
 from catandsl.engine import actions as A
 from catandsl.players import GreedyPlayer
