@@ -20,6 +20,7 @@ from catandsl.rules import (  # noqa: F401  (each module registers what it defin
     dice,
     draws,
     exchange,
+    fixed_dice,
     free_sites,
     gifts,
     hand_counts,
