@@ -1,6 +1,7 @@
-"""The pieces next to a site: the builder's own network as a piece's `placed where`
-reads it (a settlement that stands alone, a road that never branches, a ship on a lane
-nobody else sails), and anybody's.
+"""The pieces on and next to a site: the builder's own network as a piece's `placed
+where` reads it (a settlement that stands alone, a road that never branches, a ship on a
+lane nobody else sails), anybody's, and the kind of piece on a site (a rule's yield per
+terrain: a monastery at a pasture yields wool).
 
 Next to an intersection are the paths that meet there and the intersections one path
 away; next to a path, its two ends and the paths that share an end with it; next to a
@@ -54,3 +55,17 @@ def pieces_next_to(s: State, at: Site, pieces: list[str]) -> int:
     """How many pieces of these kinds, whoever owns them, stand next to the site (as
     `owned_next_to` counts): with it, `placed where` keeps a lane to one player."""
     return _count(s, at, pieces, None)
+
+
+@query("at: site, pieces: list<piece>", returns="bool", reads=BOARD)
+def piece_at(s: State, at: Site, pieces: list[str]) -> bool:
+    """Whether a player's piece of one of these kinds stands on the site (an intersection
+    or a path; `owner(at)` says whose): `if piece_at(c, [city]) { ... }` gives a city a
+    yield of its own on some terrains."""
+    code, k = at
+    kinds = {s.game.piece_index[p] for p in pieces}
+    if code == "i":
+        return s.corner_owner[k] >= 0 and s.corner_piece[k] in kinds
+    if code == "p":
+        return s.path_owner[k] >= 0 and s.path_piece[k] in kinds
+    return False
