@@ -296,7 +296,7 @@ class HookLowering:
                 self.ctx.error("E0509", f"`{prim.name}` reads the state of play, but {what} is decided "
                                "once, from the board alone", node.span,
                                help="use queries of the board here (land, water, coast, number, terrain, "
-                                    "island, on_island); test the rest in a rule")
+                                    "island, on_island); a condition on the builder goes in the piece's `placed where`")
                 return ir, prim.returns or "any"
         if prim.kind == EFFECT and not statement:
             self.ctx.error("E0506", f"`{prim.name}` is an effect; it has no value", node.span,

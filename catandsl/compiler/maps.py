@@ -395,7 +395,8 @@ class MapReader:
         items = terms(e)
         method = need_word(items, 0, e, "`shuffled`, `placed` or `fixed`")
         if method.name in ("shuffled", "placed"):
-            if (len(items) != 4 or not isinstance(items[1], ast.ListTerm)
+            clump = self._max_clump(items[4:], method.name) if len(items) > 4 else 0
+            if (len(items) not in (4, 6) or not isinstance(items[1], ast.ListTerm)
                     or getattr(items[2], "name", None) != "at" or not isinstance(items[3], ast.ListTerm)):
                 raise Shape(e.span, f"write `harbors {method.name} [3:1 x4, brick 2:1, ...] at [(q, r) SIDE, ...]`")
             types_ = []
@@ -403,7 +404,8 @@ class MapReader:
                 types_.extend(self._harbor_types(list(ph.terms), ph.span))
                 _map_sized(len(types_), items[1].span, "harbors")
             spots = [self._spot(list(ph.terms), ph.span) for ph in items[3].items]
-            self.harbors.append(model.HarborPlan(method.name, tuple(types_), tuple(spots), source_of(e.span)))
+            self.harbors.append(model.HarborPlan(method.name, tuple(types_), tuple(spots), source_of(e.span),
+                                                 max_clump=clump))
         elif method.name == "fixed":
             if len(items) != 2 or not isinstance(items[1], ast.ListTerm):
                 raise Shape(e.span, "write `harbors fixed [3:1 at (q, r) SIDE, brick 2:1 at (q, r) SIDE]`")
@@ -422,6 +424,20 @@ class MapReader:
         else:
             raise Shape(method.span, f"harbors are `shuffled`, `placed` or `fixed`, not `{method.name}`",
                         help=did_you_mean(method.name, ["shuffled", "placed", "fixed"]))
+
+    def _max_clump(self, ts: list, method: str) -> int:
+        """`max_clump N` after a shuffled plan's spots: at most N harbors of one kind on
+        spots side by side (next to each other in the `at` list)."""
+        word = ts[0]
+        if getattr(word, "name", None) != "max_clump":
+            raise Shape(word.span, f"after the spots of `harbors {method}` comes `max_clump N`",
+                        help=did_you_mean(getattr(word, "name", ""), ["max_clump"]))
+        if method != "shuffled":
+            raise Shape(word.span, "`max_clump` keeps shuffled harbors apart; the players lay `placed` ones",
+                        help="write `harbors shuffled [...] at [...] max_clump 1`")
+        if len(ts) != 2 or not isinstance(ts[1], ast.Number) or ts[1].value < 1:
+            raise Shape(word.span, "write `max_clump N`, N at least 1: at most N harbors of a kind side by side")
+        return ts[1].value
 
     def _harbor_types(self, ts: list, span: Span) -> list[model.HarborType]:
         resource = None

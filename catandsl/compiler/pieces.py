@@ -219,6 +219,33 @@ def _movable_by(low, e, state):
     state["movable_by"] = expr
 
 
+def _placed_where(low, e, state):
+    """`placed where COND`: a condition on the builder (`player`) and the site (`at`),
+    judged each time the piece is placed; unlike the `on ... where` of the board, it may
+    read the state of play (the builder's own network, hand, counters)."""
+    if e.block is not None:
+        raise Shape(e.block.span, "`placed` takes no block")
+    if e.phrases or e.where is None:
+        raise Shape(e.span, "write `placed where CONDITION`, with `player` the builder and `at` the site",
+                    help="placed where owned_next_to(player, at, [settlement, city]) == 0")
+    state["placed_where"] = e.where  # an AST until lower_piece knows what `at` is
+
+
+def _lower_placed_where(low, name: ast.Word, state: dict) -> None:
+    from catandsl.compiler.hooks import Scope
+
+    cond = state.pop("placed_where")
+    if state.get("neutral"):
+        low.ctx.error("E0304", f"`placed where` is for a player's piece; neutral `{name.name}` is moved by rules",
+                      cond.span, help="a neutral piece's destinations are its `moves_to where`")
+        return
+    scope = Scope({"player": "player", "at": state["site"]}, low.hooks.names)
+    expr, t = low.hooks.value(cond, scope, "`placed where`")
+    if t not in ("bool", "any"):
+        low.ctx.error("E0504", f"a `where` condition must be true or false, not {t}", cond.span)
+    state["placed_where"] = expr
+
+
 def _moves_to(low, e, state):
     """`moves_to where COND`: where a neutral piece may be moved, judged when it moves
     (`at` the destination, `player` the mover); lowered once the piece's site is known."""
@@ -267,6 +294,7 @@ def _takes(low, e, state):
 
 PIECE = {
     "movable_by": _movable_by,
+    "placed": _placed_where,
     "moves_to": _moves_to,
     "takes": _takes,
     "limit": _number_prop("limit", 0, 1000),
@@ -296,6 +324,8 @@ def lower_piece(low, name: ast.Word, e: ast.Entry) -> model.Piece | None:
         return None
     if "moves_to" in state:
         _lower_moves_to(low, name, state)
+    if "placed_where" in state:
+        _lower_placed_where(low, name, state)
     if state.get("neutral") and state.get("cost"):
         low.ctx.error("E0304", f"neutral piece `{name.name}` cannot have a cost", name.span)
     if state.get("neutral") and state["site"] == "intersection":

@@ -482,6 +482,7 @@ def _rolled(s: State, total: int, event: str, faces: tuple[int, ...]) -> None:
     revealed (the dice's outcomes leave such totals out)."""
     g = s.game
     s.chance_count += 1
+    s.fixed_roll = 0  # a fixed roll holds for one roll (rules/dice.py)
     repeated = g.dice_distinct and total in s.turn_rolls
     if total in g.rerolled or repeated:  # only a card shows one: the dice never stop there
         s.phase = g.roll_phase

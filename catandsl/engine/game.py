@@ -58,7 +58,7 @@ class PieceInfo:
     __slots__ = ("index", "name", "site", "cost", "limit", "points", "produces", "distance",
                  "connects", "upgrades", "neutral", "blocks", "steals_from", "allowed",
                  "allowed_set", "sites", "source", "movement", "blockers", "movable_by", "moves_to", "takes",
-                 "travel", "count")
+                 "travel", "count", "placed_where")
 
     index: int
     name: str
@@ -86,6 +86,7 @@ class PieceInfo:
     takes: tuple[str, ...]
     travel: model.Travel | None  # a piece that travels path by path (rules/travel.py)
     count: int  # pieces of a neutral kind (1 for a player's piece)
+    placed_where: model.Expr | None  # judged at each placement (`player`, `at`): rules/placement.py
 
 
 @dataclass(frozen=True)
@@ -163,6 +164,8 @@ class Game:
         self.counter_index = {c: k for k, c in enumerate(self.counter_names)}
         # counters that go back to 0 when a turn begins
         self.turn_counters = tuple(k for k, c in enumerate(rs.counters.values()) if c.per_turn)
+        # counters with one value for the whole game (rules/counters.py)
+        self.counter_shared = tuple(c.shared for c in rs.counters.values())
         self._build_pieces()
         self._build_cards()
         self._build_hooks()
@@ -317,6 +320,7 @@ class Game:
             info.points, info.produces, info.distance = p.points, p.produces, p.distance
             info.neutral, info.blocks = p.neutral, p.blocks
             info.movable_by, info.moves_to, info.takes = p.movable_by, p.moves_to, tuple(p.takes)
+            info.placed_where = p.placed_where
             info.count = p.count if p.neutral else 1
             sites = everywhere[p.site] if _names_frame(p.where) else inside[p.site]
             if p.site == "intersection" and not p.neutral and no_build:

@@ -49,7 +49,7 @@ FIELDS = (
     "offers_made", "offers_declined", "acted", "harbor_at", "harbor_supply", "travellers",
     "project_level", "project_owner", "roll_deck", "roll_year", "damaged", "yield_limits",
     "turn_rolls", "discarded", "counters", "face_down", "hidden_tiles", "hidden_numbers", "hex_changes",
-    "last_faces",
+    "last_faces", "fixed_roll",
 )
 
 
@@ -126,6 +126,7 @@ class State:
     placed: list[list[int]]  # [seat][k] pieces on the board: the players', then the neutral seats'
     award_holder: list[int]  # [award] seat or -1
     last_roll: int
+    fixed_roll: int  # the total the next roll of the dice comes up (`fix_dice`), 0: none
     last_faces: list[int]  # [die] each named die's face on the last roll of the dice, 0 before one
     last_corner: list[int]  # [p] the intersection p built on last, or -1 (`touching last`)
     last_path: list[int]  # [p] the path p built on last, or -1
@@ -199,6 +200,7 @@ class State:
         self.placed = [[0] * K for _ in range(game.num_seats)]
         self.award_holder = [-1] * len(game.awards)
         self.last_roll = 0
+        self.fixed_roll = 0
         self.last_faces = [0] * len(game.dice_names)
         self.last_corner = [-1] * n
         self.last_path = [-1] * n

@@ -197,6 +197,9 @@ class Piece:
     # where a neutral piece may be moved, judged when it moves (`at` the destination,
     # `player` the mover); a move with no destination allowed lapses
     moves_to: Expr | None = None
+    # who may place it where, judged at each placement (`player` the builder, `at` the
+    # site): the builder's own network, hand or counters, which `where` cannot read
+    placed_where: Expr | None = None
     takes: tuple[str, ...] = ()
     count: int = 1
     source: Source | None = None
@@ -560,13 +563,17 @@ class Counter:
     """`counter NAME` (or `counter NAME { per turn }`): a number each player keeps,
     starting at 0, that rules set and read (`set_counter`, `add_to_counter`,
     `counter`): a once-a-turn flag, steps counted in a move. `per_turn` sets every
-    player's back to 0 when a turn begins. It is no token: nobody sees it as a holding,
-    and it scores nothing."""
+    player's back to 0 when a turn begins. It is no token: nobody holds it; it scores
+    only with `points P` (P per 1 of it, P may be negative)."""
 
     KIND: ClassVar[str] = "counter"
     name: str
     per_turn: bool = False
     source: Source | None = None
+    # victory points for each 1 of it (`points -1`: a building conquered, counted off)
+    points: int = 0
+    # one value for the whole game, whichever player a rule names (a scenario-wide variable)
+    shared: bool = False
 
 
 @dataclass(frozen=True)
@@ -611,6 +618,9 @@ class HarborPlan:
     harbors: tuple[HarborType, ...]
     spots: tuple[EdgeRef, ...]
     source: Source | None = None
+    # shuffled: at most this many harbors of one kind on spots next to each other in the
+    # list (0: no limit), so a deal never lines up two wool harbors
+    max_clump: int = 0
 
 
 @dataclass(frozen=True)

@@ -320,7 +320,9 @@ def head_word_doc(word: str) -> str | None:
     """A head word's hover: where it goes, and the first paragraph of its section of
     docs/language.md (a heading naming the word), or else the first paragraph that
     starts by showing it in code, when the source tree's docs are there (a wheel has none)."""
-    where = head_words().get(word)
+    from catandsl.compiler import INNER_WORDS
+
+    where = head_words().get(word) or INNER_WORDS.get(word)
     if where is None:
         return None
     text = f"`{word}`: written in {where}"
@@ -404,6 +406,10 @@ def completions(analysis: Analysis, last_good: model.Scenario | None, line: int,
     out: list[Completion] = []
     if len(words) <= (1 if prefix_done else 0):
         out += [Completion(w, "keyword", f"written in {where}") for w, where in sorted(head_words().items())]
+    else:
+        from catandsl.compiler import INNER_WORDS
+
+        out += [Completion(w, "keyword", f"written in {where}") for w, where in sorted(INNER_WORDS.items())]
     for kind, names in known.items():
         out += [Completion(n, kind, kind) for n in names]
     for name in sorted(PRIMITIVES):

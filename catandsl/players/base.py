@@ -58,7 +58,7 @@ CHANCE_LABELS = {"start_player": "start", "roll": "dice", "roll_faces": "dice", 
                  "rule_roll": "dice", "draw_harbor": "harbor", "draw_token": "draw"}
 
 # Kinds whose text already says how the hands changed: no hand notes for them.
-_SAYS_ITS_HANDS = frozenset(("bank_trade", "trade_with", "discard", "stolen"))
+_SAYS_ITS_HANDS = frozenset(("bank_trade", "trade_with", "discard", "stolen", "lost"))
 # Kinds that spend the decider's cards as their cost: the decider's losses are that cost.
 _PAYS = frozenset(("build", "buy_card"))
 
@@ -117,11 +117,12 @@ def logged_apply(game, state, action_id: int, who: int) -> dict:
 
 def _chance_seat(act, asked, turn_player: int) -> int:
     """The seat a chance outcome concerns: the player who begins, the thief of a
-    robbery, the player drawing a card (the prompt names them), else the turn's player."""
+    robbery, the player drawing or losing a card (the prompt names them), else the
+    turn's player."""
     kind = act.KIND
     if kind == "start_player":
         return act.player
-    named = getattr(asked, "thief" if kind == "stolen" else "player", -1) if kind in ("stolen", "draw") else -1
+    named = getattr(asked, "thief" if kind == "stolen" else "player", -1) if kind in ("stolen", "draw", "lost") else -1
     return named if isinstance(named, int) and named >= 0 else turn_player
 
 

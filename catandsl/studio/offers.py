@@ -18,6 +18,7 @@ TITLES = {
     "choose_player": "Choose a player", "pass": "Pass", "take_action": "Actions", "build_stage": "Build a stage",
     "pick_up": "Pick up", "put_down": "Put down", "travel": "Travel", "build_for": "Build for",
     "place_harbor": "Place a harbor", "damage": "Damage",
+    "remove_from_intersection": "Remove", "remove_from_path": "Remove",
 }
 # kinds shown together under one heading (an offer's answers, a draft's partner, its end)
 SAME_GROUP = {"decline": "accept", "counter": "accept", "offer_to_all": "offer_to", "withdraw": "propose"}

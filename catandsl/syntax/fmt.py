@@ -151,6 +151,9 @@ def _space(prev: Lexeme, tok: Lexeme, before_prev: Lexeme | None) -> str:
         return ""
     if prev.text == "-" and _is_sign(before_prev):
         return ""
+    if prev.text == "-" and tok.type == "NUMBER" and _touch(prev, tok) and before_prev is not None \
+            and before_prev.type == "NAME" and not _touch(before_prev, prev):
+        return ""  # a negative number in an entry's phrase: `points -1`
     if prev.type == "NUMBER" and tok.type == "NAME" and _touch(prev, tok):
         return ""  # `2d6` is written as one word
     return " "

@@ -432,6 +432,9 @@ class _ToAst(Transformer_NonRecursive):
     def negative(self, meta, c):
         return -int(c[0])
 
+    def minus_number(self, meta, c):
+        return ast.Number(self._span(meta), -int(c[0]))
+
     def ratio(self, meta, c):
         return ast.Ratio(self._span(meta), int(c[0]), int(c[1]))
 

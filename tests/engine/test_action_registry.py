@@ -61,7 +61,7 @@ def test_a_kind_without_words_is_refused_when_declared():
 
 
 # Kinds no shipped scenario uses, in scenarios of their own: a card a rule draws, a token
-# given in place of a card.
+# given in place of a card, a piece a rule removes, a card lost by chance, a card, token or named option picked.
 RULE_KINDS = {
     "drawn_card": """
 scenario "Gift" {
@@ -70,6 +70,71 @@ scenario "Gift" {
     on dice_rolled(5) {
       let c = draw_card(development)
       take_card(player, c)
+    }
+  }
+  map {
+    rows \"\"\"
+      f8  f5
+        h4
+    \"\"\"
+    legend { f forest; h hills }
+  }
+}
+""",
+    "remove_piece": """
+scenario "Fire" {
+  uses base
+  rule fire {
+    on dice_rolled(12) { remove_piece(player, left_of(player), [settlement, road]) }
+  }
+  map {
+    rows \"\"\"
+      f8  f5
+        h4
+    \"\"\"
+    legend { f forest; h hills }
+  }
+}
+""",
+    "lost": """
+scenario "Storm" {
+  uses base
+  rule storm {
+    on dice_rolled(12) { discard_random(player, 2) }
+  }
+  map {
+    rows \"\"\"
+      f8  f5
+        h4
+    \"\"\"
+    legend { f forest; h hills }
+  }
+}
+""",
+    "pick_card": """
+scenario "Gifts" {
+  uses base
+  token gold { supply 20 }
+  rule gift {
+    on dice_rolled(12) { take_card(player, choose_card(player, [knight, monopoly])) }
+    on dice_rolled(2) { give_tokens(player, choose_token(player, [gold]), 1) }
+  }
+  map {
+    rows \"\"\"
+      f8  f5
+        h4
+    \"\"\"
+    legend { f forest; h hills }
+  }
+}
+""",
+    "pick_option": """
+scenario "Oracle" {
+  uses base
+  rule oracle {
+    on dice_rolled(12) {
+      let o = choose_option(player, ["Wealth", "Peace"])
+      if o == "Wealth" { take_from_bank(player, ore, 2) }
     }
   }
   map {

@@ -82,6 +82,8 @@ def check_cheap(s) -> None:
         for project, level, owner in zip(g.ruleset.projects.values(), s.project_level, s.project_owner):
             if owner == p:
                 vp += sum(stage.points for stage in project.stages[:level])
+        # counters worth points (`points -1`: counted off)
+        vp += sum(s.counters[p][k] * c.points for k, c in enumerate(g.ruleset.counters.values()))
         assert vp + tokens[p] == s.points(p)
     check_live(s)  # someone can act unless the game is over
 
