@@ -253,6 +253,7 @@ class Observer:
 
 
 _STALE = object()  # what a Tensor "last wrote" for a field it must write: equal to nothing
+_NO_TRADE = (None, None)  # no offer and no draft seen
 
 
 class Tensor:
@@ -282,7 +283,12 @@ class Tensor:
         # the observed fields the scores read when last counted, or None: count every time
         self._score_reads: frozenset[int] | None = None
         self._to_act: bool | None = None
-        self._trade: Any = None  # the trade as last written (trade.trade_view), None: nothing
+        # the trade's two runs as last written (trade.observed_parts; None: zeros), and
+        # where they lie: the offer's slices, then the draft's (from draft_give on)
+        self._trade: tuple[Any, Any] = _NO_TRADE
+        if layout.trade:
+            sl, names = layout.slices, [name for name, _ in layout.trade]
+            self._trade_at = ((sl[names[0]][0], sl["draft_give"][0]), (sl["draft_give"][0], sl[names[-1]][1]))
 
     def update(self, s: State) -> Any:
         lay, buf, shown = self.layout, self.buffer, self._shown
@@ -313,22 +319,21 @@ class Tensor:
         reads = self._score_reads
         if reads is None or not reads.isdisjoint(changed) or s.game is not self._score_game:
             self._count_scores(s)
-        if lay.trade and (s.pending or self._trade is not None):  # (no trade without a prompt)
+        if lay.trade and (s.pending or self._trade is not _NO_TRADE):  # (no trade without a prompt)
             self._write_trade(s)
         return buf
 
     def _write_trade(self, s: State) -> None:
-        """The trade's slices, rewritten when what the seat sees of the trade changed."""
-        seen = trade.trade_view(s, self.player)
-        if seen == self._trade:
+        """The trade's slices: each of its two runs (the offer's, the player's draft)
+        rewritten when what the seat sees of it changed, zeros when it sees none."""
+        parts = trade.observed_parts(s, self.player) if s.pending else (None, None)
+        if parts == self._trade:
             return
-        lay, buf = self.layout, self.buffer
-        a, z = lay.slices[lay.trade[0][0]][0], lay.slices[lay.trade[-1][0]][1]
-        buf[a:z] = [0.0] * (z - a)
-        for name, values in trade.observed_values(s.game, seen, self.player).items():
-            x, y = lay.slices[name]
-            buf[x:y] = values
-        self._trade = seen if seen["offer"] is not None or seen["draft"] is not None else None
+        buf = self.buffer
+        for (a, z), now, before in zip(self._trade_at, parts, self._trade):
+            if now != before:
+                buf[a:z] = now if now is not None else [0.0] * (z - a)
+        self._trade = parts if parts != _NO_TRADE else _NO_TRADE
 
     def _one_hot(self, at: int, before: int, now: int) -> None:
         if before >= 0:
