@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import json
 from itertools import chain, compress
-from operator import attrgetter, ne
+from operator import attrgetter, itemgetter, ne
 from typing import TYPE_CHECKING, Any
 
 from catandsl.engine import flow
@@ -254,6 +254,17 @@ class Observer:
 
 _STALE = object()  # what a Tensor "last wrote" for a field it must write: equal to nothing
 _NO_TRADE = (None, None)  # no offer and no draft seen
+HOT_UPDATES = 64  # a field unchanged for this many updates is compared with the cold ones
+
+
+def _getter(kind: Any, keys: list) -> Any:
+    """attrgetter or itemgetter of `keys` that always returns a tuple (one key too)."""
+    if not keys:
+        return lambda _: ()
+    if len(keys) == 1:
+        one = kind(keys[0])
+        return lambda x: (one(x),)
+    return kind(*keys)
 
 
 class Tensor:
@@ -272,7 +283,16 @@ class Tensor:
         self._shown: list[Any] = [_STALE] * len(layout.fields)
         self._writers = [_writer(plan, buffer, player) for plan in layout.fields]
         self._copies = [_copier(plan.name) for plan in layout.fields]
-        self._index = range(len(layout.fields))
+        # The fields are compared in two groups: the hot ones (changed in the last
+        # HOT_UPDATES updates) one by one, the cold ones (most: the board, the cards,
+        # what a scenario does not use) all at once, one tuple against the tuple of what
+        # they showed, until one of them changes and joins the hot ones.
+        self._updates = 0
+        self._changed_at = [0] * len(layout.fields)  # the update that last saw each field change
+        self._hot: list[int] = []
+        self._cold: list[int] = list(range(len(layout.fields)))
+        self._regroup()
+        self._cold_shown: tuple | None = None  # None: compare the cold group field by field
         self._at = (layout.slices["to_act"][0], layout.slices["prompt"][0], layout.slices["stage"][0])
         self._game: Any = None
         self._base: Any = None
@@ -296,14 +316,24 @@ class Tensor:
             self._new_game(s)
         if s.turn_player != self._turn:
             self._new_turn(s.turn_player)
-        values = lay.get(s)
-        changed = list(compress(self._index, map(ne, values, shown)))
+        self._updates += 1
+        values = self._hot_get(s)
+        changed = list(compress(self._hot, map(ne, values, self._hot_shown(shown))))
         if changed:
-            writers, copies, turn = self._writers, self._copies, s.turn_player
-            for k in changed:
-                v = values[k]
-                writers[k](v, turn)
-                shown[k] = copies[k](v)
+            self._write(s, changed, values, self._hot_at)
+        values = self._cold_get(s)
+        if values != self._cold_shown:
+            cold = self._cold
+            moved = list(compress(cold, map(ne, values, self._cold_shown_get(shown))))
+            if moved:
+                self._write(s, moved, values, self._cold_at)
+                changed += moved
+            if self._cold_shown is not None:  # (None: a recheck, after the turn changed what is hidden)
+                self._hot += moved
+                self._cold = [k for k in cold if k not in moved]
+            self._regroup()
+        elif self._updates % HOT_UPDATES == 0:
+            self._cool()
         to_act = s.current_player() == self.player
         if to_act is not self._to_act:
             self._to_act = to_act
@@ -322,6 +352,39 @@ class Tensor:
         if lay.trade and (s.pending or self._trade is not _NO_TRADE):  # (no trade without a prompt)
             self._write_trade(s)
         return buf
+
+    def _write(self, s: State, fields: list[int], values: tuple, at: dict[int, int]) -> None:
+        """Write the changed `fields` (their values at `at[field]` in `values`) and keep
+        what they show now."""
+        writers, copies, shown, turn, now = self._writers, self._copies, self._shown, s.turn_player, self._updates
+        for k in fields:
+            v = values[at[k]]
+            writers[k](v, turn)
+            shown[k] = copies[k](v)
+            self._changed_at[k] = now
+
+    def _cool(self) -> None:
+        """Fields of the hot group that have not changed for HOT_UPDATES updates go back to
+        the cold group."""
+        since = self._updates - HOT_UPDATES
+        cooled = [k for k in self._hot if self._changed_at[k] <= since]
+        if cooled:
+            self._hot = [k for k in self._hot if k not in cooled]
+            self._cold += cooled
+            self._regroup()
+
+    def _regroup(self) -> None:
+        """The getters of each group's values and of what they showed, after a move."""
+        names = [p.name for p in self.layout.fields]
+        self._hot.sort()
+        self._cold.sort()
+        self._hot_get = _getter(attrgetter, [names[k] for k in self._hot])
+        self._hot_shown = _getter(itemgetter, self._hot)
+        self._hot_at = {k: i for i, k in enumerate(self._hot)}
+        self._cold_get = _getter(attrgetter, [names[k] for k in self._cold])
+        self._cold_shown_get = _getter(itemgetter, self._cold)
+        self._cold_at = {k: i for i, k in enumerate(self._cold)}
+        self._cold_shown = self._cold_shown_get(self._shown)
 
     def _write_trade(self, s: State) -> None:
         """The trade's slices: each of its two runs (the offer's, the player's draft)
@@ -358,6 +421,7 @@ class Tensor:
             hiding = self.layout.fields[k].hiding[self.player]
             if before < 0 or hiding[before] != hiding[turn]:
                 self._shown[k] = _STALE
+                self._cold_shown = None  # (a stale field in the hot group is compared anyway)
 
     def _count_scores(self, s: State) -> None:
         """The scores as State.observation shows them (the seat's own points, the others'
