@@ -130,9 +130,9 @@ def note(path: Path, scenario: Any, sources: Any) -> None:
     if dir_fd is None:
         return
     try:
-        data = {"title": scenario.title, "players_min": scenario.players_min,
+        kept = {"title": scenario.title, "players_min": scenario.players_min,
                 "players_max": scenario.players_max, "files": files}
-        cache.write(dir_fd, _note_name(where, text), json.dumps(data).encode())
+        cache.write(dir_fd, _note_name(where, text), json.dumps(kept).encode())
         cache.prune(dir_fd, "check-", KEEP)
     finally:
         os.close(dir_fd)
