@@ -328,10 +328,12 @@ class Tensor:
             if moved:
                 self._write(s, moved, values, self._cold_at)
                 changed += moved
-            if self._cold_shown is not None:  # (None: a recheck, after the turn changed what is hidden)
+            if self._cold_shown is None:  # a recheck, after the turn changed what is hidden
+                self._cold_shown = self._cold_shown_get(shown)
+            elif moved:
                 self._hot += moved
                 self._cold = [k for k in cold if k not in moved]
-            self._regroup()
+                self._regroup()
         elif self._updates % HOT_UPDATES == 0:
             self._cool()
         to_act = s.current_player() == self.player
@@ -421,7 +423,8 @@ class Tensor:
             hiding = self.layout.fields[k].hiding[self.player]
             if before < 0 or hiding[before] != hiding[turn]:
                 self._shown[k] = _STALE
-                self._cold_shown = None  # (a stale field in the hot group is compared anyway)
+                if k in self._cold_at:  # (a stale field in the hot group is compared anyway)
+                    self._cold_shown = None
 
     def _count_scores(self, s: State) -> None:
         """The scores as State.observation shows them (the seat's own points, the others'
