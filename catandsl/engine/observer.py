@@ -458,6 +458,20 @@ class _Recorder:
         return getattr(self._state, name)
 
 
+def _reading(name: str) -> property:
+    """A property that records its field's name and reads it from the state: a read of
+    a field finds it at once, where __getattr__ runs only after a failed lookup."""
+    def read(self: _Recorder) -> Any:
+        self.names.add(name)
+        return getattr(self._state, name)
+
+    return property(read)
+
+
+for _name in FIELDS + ("game",):  # the state's fields (and its game) read through properties
+    setattr(_Recorder, _name, _reading(_name))
+
+
 def _copier(field: str) -> Any:
     """How to keep what a field showed, by its declared type (as State.clone copies it):
     a value as it is, a list copied, a list of lists row by row."""
