@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from catandsl import cache
+from catandsl import cache, resources
 
 FORMAT = 1  # bump when a note's shape changes
 KEEP = 64  # notes kept (the newest); a file checked again is noted again
@@ -45,6 +45,9 @@ def code_key() -> str:
                     st = os.stat(os.path.join(top, name))
                     h.update(f"\0{os.path.relpath(os.path.join(top, name), _PACKAGE)}\0{st.st_size}\0"
                              f"{st.st_mtime_ns}".encode())
+        grammar = resources.grammar_path()  # (beside the package in a checkout, inside it in a wheel)
+        st = os.stat(grammar)
+        h.update(f"\0{grammar}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
         h.update(_lark_stamp().encode())
         _code_key = h.hexdigest()
     return _code_key
