@@ -254,7 +254,7 @@ class Observer:
 
 _STALE = object()  # what a Tensor "last wrote" for a field it must write: equal to nothing
 _NO_TRADE = (None, None)  # no offer and no draft seen
-HOT_UPDATES = 64  # a field unchanged for this many updates is compared with the cold ones
+HOT_UPDATES = 256  # a field unchanged for this many updates is compared with the cold ones again
 
 
 def _getter(kind: Any, keys: list) -> Any:
