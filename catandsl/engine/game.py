@@ -438,6 +438,7 @@ class Game:
         self.effects: list[model.Effect] = []
         self.effect_body: list[tuple[int, ...]] = []
         self.effect_orelse: list[tuple[int, ...]] = []
+        self.effect_step: dict[int, int] = {}  # a `for` statement's id -> its step's
         self.hooks: dict[str, list[tuple[model.Hook, tuple[int, ...]]]] = {}
 
         def register(effects: Iterable[model.Effect]) -> tuple[int, ...]:
@@ -449,6 +450,14 @@ class Game:
                 self.effect_orelse.append(())
                 self.effect_body[k] = register(e.body)
                 self.effect_orelse[k] = register(e.orelse)
+                if e.op == "for":
+                    # its step: binds the next item and runs the body again, in the same
+                    # block, so a `var` the body changes keeps its value (engine/flow.py)
+                    step = len(self.effects)
+                    self.effects.append(model.Effect("next", name=e.name, source=e.source))
+                    self.effect_body.append(self.effect_body[k])
+                    self.effect_orelse.append(())
+                    self.effect_step[k] = step
                 ids.append(k)
             return tuple(ids)
 

@@ -41,7 +41,9 @@ class Expr:
     op is one of: num, str, bool (value holds the literal); var (value is the name of an
     event parameter, a `let`, or a declared name); param (value is an option/param name);
     call (value is the primitive's name); list, pair; and, or, not, neg; eq, ne, lt, le,
-    gt, ge; add, sub, mul.
+    gt, ge; add, sub, mul; place (args q and r, value the corner N, S or C of an
+    intersection or the side of a path); index (a list and a position from 0); in (a value
+    and a list).
     """
 
     op: str
