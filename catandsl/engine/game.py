@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Any, TypeVar
 
 from catandsl.board import Board
+from catandsl.board import geometry as geo
 from catandsl.board.changes import changed_board
 from catandsl.board.instantiate import Deal, deal
 from catandsl.engine.flow import EndTurn, Pass, StartPlayer
@@ -106,6 +107,22 @@ class PhaseInfo:
     name: str
     rolls: bool  # allows `roll`: the phase ends with the dice
     allows: dict[str, frozenset[str] | None]  # activity -> names it is restricted to (None: all)
+
+
+def marked(board: Board, mark: model.Mark) -> list[list[Any]]:
+    """A map's mark as the list of its places, as rules see sites: ["h", id], ["i", id],
+    ["p", id] (the compiler checked that each lies on the map)."""
+    out: list[list[Any]] = []
+    for q, r, part in mark.places:
+        if not part:
+            k, code = board.hex_index.get((q, r), -1), "h"
+        elif part in geo.OWN_CORNERS or part == geo.CENTRE:
+            k, code = board.intersection_index.get(geo.corner((q, r), part), -1), "i"
+        else:
+            k, code = board.path_index.get(geo.canonical_edge(q, r, part), -1), "p"
+        if k >= 0:
+            out.append([code, k])
+    return out
 
 
 def _names_frame(where: model.Expr | None) -> bool:
@@ -274,6 +291,8 @@ class Game:
                 out[c.name] = c.name
         for n in self.board.area_hexes:
             out[n] = n
+        for mark in rs.map.marks if rs.map is not None else ():
+            out[mark.name] = marked(self.board, mark)
         for n in rs.dice.names if rs.dice is not None else ():
             out[n] = n
         return out

@@ -594,14 +594,20 @@ class NumberPlan:
     start_corner: int | None = None
     source: Source | None = None
     keep_off: tuple[NumberBan, ...] = ()
+    # `numbers along path [5, 2, 6, ...]` (method "along"): the hex paths of the marks
+    # named, one of which the seed picks; the tokens are laid in order along it
+    along: tuple[tuple[tuple[int, int], ...], ...] = ()
 
 
 @dataclass(frozen=True)
 class NumberBan:
-    """`keep [6, 8] off [gold]`: none of these numbers on a hex of these terrains."""
+    """`keep [6, 8] off [gold]`: none of these numbers on a hex of these terrains;
+    `keep [6, 8] off east_coast`: nor on the hexes of a map's mark (`place` its name)."""
 
     numbers: tuple[int, ...]
     terrains: tuple[str, ...]
+    hexes: tuple[tuple[int, int], ...] = ()
+    place: str | None = None
 
 
 @dataclass(frozen=True)
@@ -688,6 +694,16 @@ class HarborsOverride:
 
 
 @dataclass(frozen=True)
+class Mark:
+    """`mark east_coast [(3, 0) NE, (3, 0) N, (2, 1)]`: places a rule names, in order, as
+    a list: hexes (`part` ""), intersections (N, S or C) and paths (a side)."""
+
+    name: str
+    places: tuple[tuple[int, int, str], ...]
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
 class Area:
     """`area strip [(0, 0), (1, 0), (2, -1) N]`: hexes and intersections a rule can name
     (`in_area(at, strip)`); an area holds its hexes' corners too."""
@@ -738,6 +754,7 @@ class Map:
     sites: tuple[SitePlacement, ...] = ()
     source: Source | None = None
     areas: tuple[Area, ...] = ()
+    marks: tuple[Mark, ...] = ()
 
 
 @dataclass(frozen=True)
