@@ -15,6 +15,7 @@ import re
 from collections import Counter
 from dataclasses import replace
 
+from catandsl.compiler import marks
 from catandsl.compiler.context import (
     Context,
     Shape,
@@ -27,7 +28,6 @@ from catandsl.compiler.context import (
     source_of,
     terms,
 )
-from catandsl.compiler import marks
 from catandsl.diagnostics import Span
 from catandsl.ir import model
 from catandsl.syntax import ast
@@ -618,9 +618,10 @@ def _along(items: list) -> list[ast.Word]:
     target = items[1] if len(items) > 1 else None
     if isinstance(target, ast.Word):
         return [target]
-    if isinstance(target, ast.ListTerm) and target.items and all(
-            len(ph.terms) == 1 and isinstance(ph.terms[0], ast.Word) for ph in target.items):
-        return [ph.terms[0] for ph in target.items]
+    phrases = target.items if isinstance(target, ast.ListTerm) else ()
+    words = [ph.terms[0] for ph in phrases if len(ph.terms) == 1 and isinstance(ph.terms[0], ast.Word)]
+    if words and len(words) == len(phrases):
+        return [w for w in words if isinstance(w, ast.Word)]
     raise Shape(items[0].span, form)
 
 

@@ -70,7 +70,7 @@ CASES = {
 ''', "", "E0505"),
     "a var of another type": ('''  rule r { on dice_rolled(3) { var n = 1; n = ore } }
 ''', "", "E0504"),
-    "neither corner nor side": ('''  rule r { on dice_rolled(3) if owner((0, 0) X) == -1 { take_from_bank(player, ore, 1) } }
+    "neither corner nor side": ('''  rule r { on dice_rolled(3) if owner((0, 0) X) == -1 { end_game("x") } }
 ''', "", "E0522"),
     "an item of a number": ('''  rule r { on dice_rolled(3) if roll[0] == 1 { take_from_bank(player, ore, 1) } }
 ''', "", "E0522"),
