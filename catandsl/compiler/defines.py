@@ -25,6 +25,11 @@ if TYPE_CHECKING:
 # `define`s calling `define`s: far past what a scenario needs, short of a blow-up of
 # the expanded rules (each level may multiply them)
 MAX_DEFINE_DEPTH = 8
+# calls expanded in one scenario, and the nodes of one value once its arguments are put
+# in: a few hundred in a real scenario; past these, `define`s calling `define`s several
+# times each would multiply the rules out of all proportion
+MAX_EXPANSIONS = 5_000
+MAX_VALUE_NODES = 5_000
 
 
 def declare(low: HookLowering, node: ast.Define, guarded: bool) -> None:
@@ -89,6 +94,12 @@ def _enter(low: HookLowering, node: ast.Call, block: bool, scope: Scope) -> ast.
     elif len(low.expanding) >= MAX_DEFINE_DEPTH:
         ctx.error("E0520", f"`define`s call each other more than {MAX_DEFINE_DEPTH} deep", node.span,
                   help="write the innermost ones out")
+    elif low.expansions >= MAX_EXPANSIONS:
+        low.expansions += 1  # (said once: every later call is refused without a word)
+        if low.expansions == MAX_EXPANSIONS + 1:
+            ctx.error("E0520", f"the scenario's `define`s are called more than {MAX_EXPANSIONS:,} times, "
+                      "counting the calls inside them", node.span,
+                      help="a `define` that calls others several times multiplies them; loop with `for` instead")
     else:
         return d
     for a in node.args:
@@ -146,7 +157,24 @@ def call_value(low: HookLowering, node: ast.Call, scope: Scope) -> tuple[model.E
         body, t = low.expr(d.body, Scope(types, low.names, prefix))
     finally:
         low.expanding.pop()
-    return substitute(body, args), t
+    out = substitute(body, args)
+    if _larger_than(out, MAX_VALUE_NODES):
+        low.ctx.error("E0520", f"`{node.name}` grows to more than {MAX_VALUE_NODES:,} parts once its "
+                      "arguments are put in", node.span,
+                      help="each use of a parameter repeats its argument: name the argument with `let` first")
+        return model.Expr("num", value=0), t
+    return out, t
+
+
+def _larger_than(e: model.Expr, limit: int) -> bool:
+    todo, seen = [e], 0
+    while todo:
+        x = todo.pop()
+        seen += 1
+        if seen > limit:
+            return True
+        todo.extend(x.args)
+    return False
 
 
 def assign(low: HookLowering, node: ast.AssignStmt, scope: Scope) -> model.Effect | None:

@@ -136,3 +136,15 @@ def test_the_formatter_lays_the_new_forms_out_once_and_for_all():
     once = format_text(text)
     assert format_text(once) == once
     assert "coast[0] == (0, 0) NE" in once and "define double(x) = x * 2" in once and "var n = 0" in once
+
+
+def test_defines_calling_defines_are_bounded(tmp_path):
+    """Six levels of a block calling the one below ten times would expand to a million
+    statements: the compiler stops at its bound, once, and says why."""
+    levels = ["  define b1(p) { take_from_bank(p, ore, 1) }"]
+    for k in range(2, 7):
+        levels.append(f"  define b{k}(p) {{ " + "; ".join([f"b{k - 1}(p)"] * 10) + " }")
+    text = scenario("\n".join(levels) + "\n  rule r { on dice_rolled(3) { b6(player) } }\n")
+    _, diags = compile_text(tmp_path, text)
+    bound = [d for d in diags if d.code == "E0520" and "times" in d.message]
+    assert len(bound) == 1, [(d.code, d.message) for d in diags]
