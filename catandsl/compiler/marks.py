@@ -91,6 +91,8 @@ def _resolved(reader: MapReader, plan: model.NumberPlan, ban_words: list[ast.Wor
         m = marks.get(w.name)
         if m is None:
             hint = did_you_mean(w.name, marks)
+            if ctx.is_declared("terrain", w.name):  # (terrains are listed: `off [gold]`)
+                hint = f"`{w.name}` is a terrain: write `keep [...] off [{w.name}]`, e.g. `keep [6, 8] off [{w.name}]`"
             ctx.error("E0440", f"this map marks no `{w.name}`", w.span,
                       help=hint or f"add `mark {w.name} [(q, r), ...]` to the map")
         return m
