@@ -80,7 +80,7 @@ def clump(types: list[HarborType | None]) -> int:
 
 def _shuffle(types: list[HarborType | None], plan: HarborPlan, rng: random.Random) -> None:
     """Shuffle the tokens in place, dealt again while more than `max_clump` of a kind
-    lie side by side (at most MAX_DEALS deals, then E0440)."""
+    lie side by side (at most MAX_DEALS deals, then E0417)."""
     rng.shuffle(types)
     if not plan.max_clump:
         return
@@ -89,7 +89,7 @@ def _shuffle(types: list[HarborType | None], plan: HarborPlan, rng: random.Rando
             return
         rng.shuffle(types)
     raise BoardError(
-        "E0440",
+        "E0417",
         f"no deal of the harbors in {MAX_DEALS} shuffles keeps at most {plan.max_clump} of a kind side by side",
         plan.source,
         help="there are too many harbors of one kind for the spots: add spots, or raise `max_clump`",

@@ -49,6 +49,7 @@ class Context:
     # in validate.py)
     island_uses: list[tuple[str, Span, model.Expr]] = field(default_factory=list)
     area_uses: list[tuple[str, Span, model.Expr]] = field(default_factory=list)
+    mark_uses: list[tuple[str, Span, model.Expr]] = field(default_factory=list)
     map_hexes: int = 0  # hexes of every map lowered so far (maps.MAX_SCENARIO_HEXES)
 
     # ---- diagnostics -----------------------------------------------------------------

@@ -15,6 +15,7 @@ import re
 from collections import Counter
 from dataclasses import replace
 
+from catandsl.compiler import marks
 from catandsl.compiler.context import (
     Context,
     Shape,
@@ -56,6 +57,9 @@ class MapReader:
         self.islands: list[model.IslandName] = []
         self.sites: list[model.SitePlacement] = []
         self.areas: list[model.Area] = []
+        self.marks: list[tuple[model.Mark, tuple[Span, ...]]] = []
+        # for each number plan, the marks it names (`keep ... off NAME`, then `along NAME`)
+        self.mark_refs: list[tuple[int, list[ast.Word], list[ast.Word]]] = []
         self.too_large = False
 
     # ---- the walk ------------------------------------------------------------------
@@ -120,11 +124,14 @@ class MapReader:
             self.ctx.declare("island", isl.name, self.entry.span)
         for area in self.areas:
             self.ctx.declare("area", area.name, self.entry.span)
+        found = marks.finish(self, set(slots))
+        for mark, _ in self.marks:
+            self.ctx.declare("mark", mark.name, self.entry.span)
         hexes = tuple(sorted(slots.values(), key=lambda s: (s.r, s.q)))
         return model.Map(
             "map", hexes, tuple(self.pools), tuple(self.numbers), tuple(self.harbors),
             self.frame, tuple(self.starts), tuple(self.islands), tuple(self.sites),
-            source_of(self.entry.span), tuple(self.areas),
+            source_of(self.entry.span), tuple(self.areas), found,
         )
 
     # ---- rows and legend ---------------------------------------------------------------
@@ -288,7 +295,11 @@ class MapReader:
     def numbers_line(self, e: ast.Entry) -> None:
         items = terms(e)
         method = need_word(items, 0, e, "`shuffled`, `spiral` or `fixed`")
-        if method.name not in ("shuffled", "spiral", "fixed", "hidden"):
+        refs: list[ast.Word] = []
+        if method.name == "along":  # `numbers along path [5, 2, 6, ...]`
+            refs = _along(items)
+            items = [method, *items[2:]]
+        elif method.name not in ("shuffled", "spiral", "fixed", "hidden"):
             raise Shape(method.span, f"numbers are laid `shuffled`, `spiral`, `fixed` or `hidden`, "
                         f"not `{method.name}`",
                         help=did_you_mean(method.name, ["shuffled", "spiral", "fixed", "hidden"]))
@@ -302,10 +313,13 @@ class MapReader:
             i = 2
         plan: dict = {"onto": (), "skip": (), "avoid_adjacent": (), "start_corner": None}
         bans: list[model.NumberBan] = []
+        banned: list[tuple[model.NumberBan, ast.Word | None]] = []
         while i < len(items):
             w = need_word(items, i, items[i - 1], "onto, skip, avoid_adjacent, keep or start")
             if w.name == "keep":
-                bans.append(self._number_ban(items, i, w))
+                ban, place = self._number_ban(items, i, w)
+                bans.append(ban)
+                banned.append((ban, place))
                 i += 4
             elif w.name in ("onto", "skip", "avoid_adjacent"):
                 lst = items[i + 1] if i + 1 < len(items) else None
@@ -339,21 +353,27 @@ class MapReader:
                             help=did_you_mean(w.name, ["onto", "skip", "avoid_adjacent", "keep", "start"]))
         self.numbers.append(model.NumberPlan(method.name, tuple(tokens), source=source_of(e.span),
                                              keep_off=tuple(bans), **plan))
+        self.mark_refs.append((len(self.numbers) - 1, [b for _, b in banned if b is not None], refs))
 
-    def _number_ban(self, items, i: int, keep: ast.Word) -> model.NumberBan:
-        """`keep [6, 8] off [gold, desert]`"""
-        form = "write `keep [6, 8] off [gold]`"
+    def _number_ban(self, items, i: int, keep: ast.Word) -> tuple[model.NumberBan, ast.Word | None]:
+        """`keep [6, 8] off [gold, desert]`, or `keep [6, 8] off east_coast` (a mark of the
+        map: the word, resolved when the map is read)"""
+        form = "write `keep [6, 8] off [gold]`, or `keep [6, 8] off MARK`"
         nums = items[i + 1] if i + 1 < len(items) else None
         off = items[i + 2] if i + 2 < len(items) else None
         where = items[i + 3] if i + 3 < len(items) else None
         if not (isinstance(nums, ast.ListTerm) and isinstance(off, ast.Word) and off.name == "off"
-                and isinstance(where, ast.ListTerm)):
+                and isinstance(where, (ast.ListTerm, ast.Word))):
             raise Shape(keep.span, form)
         numbers: list[int] = []
         for ph in nums.items:
             if len(ph.terms) != 1 or not isinstance(ph.terms[0], ast.Number):
                 raise Shape(ph.span, f"`keep` lists numbers: {form}")
             numbers.append(_token_value(ph.terms[0]))
+        if isinstance(where, ast.Word):
+            if not numbers:
+                raise Shape(keep.span, form)
+            return model.NumberBan(tuple(numbers), (), place=where.name), where
         terrains: list[str] = []
         for ph in where.items:
             if len(ph.terms) != 1 or not isinstance(ph.terms[0], ast.Word):
@@ -362,7 +382,7 @@ class MapReader:
             terrains.append(ph.terms[0].name)
         if not numbers or not terrains:
             raise Shape(keep.span, form)
-        return model.NumberBan(tuple(numbers), tuple(terrains))
+        return model.NumberBan(tuple(numbers), tuple(terrains)), None
 
     def _tokens(self, lst: ast.ListTerm, letters: bool) -> list[model.NumberToken]:
         out = []
@@ -608,6 +628,19 @@ class MapReader:
             self.sites.append(model.SitePlacement(kind.name, *key, number, source_of(ph.span)))
 
 
+def _along(items: list) -> list[ast.Word]:
+    """The marks of `numbers along path [...]` or `numbers along [path_a, path_b] [...]`."""
+    form = "write `numbers along PATH [5, 2, 6, ...]`, or `along [PATH, PATH] [...]` (the seed picks one)"
+    target = items[1] if len(items) > 1 else None
+    if isinstance(target, ast.Word):
+        return [target]
+    phrases = target.items if isinstance(target, ast.ListTerm) else ()
+    words = [ph.terms[0] for ph in phrases if len(ph.terms) == 1 and isinstance(ph.terms[0], ast.Word)]
+    if words and len(words) == len(phrases):
+        return [w for w in words if isinstance(w, ast.Word)]
+    raise Shape(items[0].span, form)
+
+
 def _counted_word(ph: ast.Phrase) -> tuple[ast.Word, int]:
     ts = ph.terms
     if len(ts) == 1 and isinstance(ts[0], ast.Word):
@@ -744,6 +777,7 @@ MAP = {
     "start": MapReader.start,
     "island": MapReader.island,
     "area": MapReader.area,
+    "mark": marks.read,
     "sites": MapReader.sites_line,
 }
 

@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Any, TypeVar
 
 from catandsl.board import Board
+from catandsl.board import geometry as geo
 from catandsl.board.changes import changed_board
 from catandsl.board.instantiate import Deal, deal
 from catandsl.engine.flow import EndTurn, Pass, StartPlayer
@@ -107,6 +108,22 @@ class PhaseInfo:
     name: str
     rolls: bool  # allows `roll`: the phase ends with the dice
     allows: dict[str, frozenset[str] | None]  # activity -> names it is restricted to (None: all)
+
+
+def marked(board: Board, mark: model.Mark) -> list[list[Any]]:
+    """A map's mark as the list of its places, as rules see sites: ["h", id], ["i", id],
+    ["p", id] (the compiler checked that each lies on the map)."""
+    out: list[list[Any]] = []
+    for q, r, part in mark.places:
+        if not part:
+            k, code = board.hex_index.get((q, r), -1), "h"
+        elif part in geo.OWN_CORNERS or part == geo.CENTRE:
+            k, code = board.intersection_index.get(geo.corner((q, r), part), -1), "i"
+        else:
+            k, code = board.path_index.get(geo.canonical_edge(q, r, part), -1), "p"
+        if k >= 0:
+            out.append([code, k])
+    return out
 
 
 def _names_frame(where: model.Expr | None) -> bool:
@@ -277,6 +294,8 @@ class Game:
                 out[c.name] = c.name
         for n in self.board.area_hexes:
             out[n] = n
+        for mark in rs.map.marks if rs.map is not None else ():
+            out[mark.name] = marked(self.board, mark)
         for n in rs.dice.names if rs.dice is not None else ():
             out[n] = n
         return out
@@ -442,6 +461,7 @@ class Game:
         self.effects: list[model.Effect] = []
         self.effect_body: list[tuple[int, ...]] = []
         self.effect_orelse: list[tuple[int, ...]] = []
+        self.effect_step: dict[int, int] = {}  # a `for` statement's id -> its step's
         self.hooks: dict[str, list[tuple[model.Hook, tuple[int, ...]]]] = {}
 
         def register(effects: Iterable[model.Effect]) -> tuple[int, ...]:
@@ -453,6 +473,14 @@ class Game:
                 self.effect_orelse.append(())
                 self.effect_body[k] = register(e.body)
                 self.effect_orelse[k] = register(e.orelse)
+                if e.op == "for":
+                    # its step: binds the next item and runs the body again, in the same
+                    # block, so a `var` the body changes keeps its value (engine/flow.py)
+                    step = len(self.effects)
+                    self.effects.append(model.Effect("next", name=e.name, source=e.source))
+                    self.effect_body.append(self.effect_body[k])
+                    self.effect_orelse.append(())
+                    self.effect_step[k] = step
                 ids.append(k)
             return tuple(ids)
 

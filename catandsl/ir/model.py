@@ -41,7 +41,9 @@ class Expr:
     op is one of: num, str, bool (value holds the literal); var (value is the name of an
     event parameter, a `let`, or a declared name); param (value is an option/param name);
     call (value is the primitive's name); list, pair; and, or, not, neg; eq, ne, lt, le,
-    gt, ge; add, sub, mul.
+    gt, ge; add, sub, mul; place (args q and r, value the corner N, S or C of an
+    intersection or the side of a path); index (a list and a position from 0); in (a value
+    and a list).
     """
 
     op: str
@@ -599,14 +601,20 @@ class NumberPlan:
     start_corner: int | None = None
     source: Source | None = None
     keep_off: tuple[NumberBan, ...] = ()
+    # `numbers along path [5, 2, 6, ...]` (method "along"): the hex paths of the marks
+    # named, one of which the seed picks; the tokens are laid in order along it
+    along: tuple[tuple[tuple[int, int], ...], ...] = ()
 
 
 @dataclass(frozen=True)
 class NumberBan:
-    """`keep [6, 8] off [gold]`: none of these numbers on a hex of these terrains."""
+    """`keep [6, 8] off [gold]`: none of these numbers on a hex of these terrains;
+    `keep [6, 8] off east_coast`: nor on the hexes of a map's mark (`place` its name)."""
 
     numbers: tuple[int, ...]
     terrains: tuple[str, ...]
+    hexes: tuple[tuple[int, int], ...] = ()
+    place: str | None = None
 
 
 @dataclass(frozen=True)
@@ -696,6 +704,16 @@ class HarborsOverride:
 
 
 @dataclass(frozen=True)
+class Mark:
+    """`mark east_coast [(3, 0) NE, (3, 0) N, (2, 1)]`: places a rule names, in order, as
+    a list: hexes (`part` ""), intersections (N, S or C) and paths (a side)."""
+
+    name: str
+    places: tuple[tuple[int, int, str], ...]
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
 class Area:
     """`area strip [(0, 0), (1, 0), (2, -1) N]`: hexes and intersections a rule can name
     (`in_area(at, strip)`); an area holds its hexes' corners too."""
@@ -746,6 +764,7 @@ class Map:
     sites: tuple[SitePlacement, ...] = ()
     source: Source | None = None
     areas: tuple[Area, ...] = ()
+    marks: tuple[Mark, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,7 @@ class Declaration:
     span: Span  # the whole entry
     name_span: Span
     children: tuple[Declaration, ...] = ()
+    shown: str | None = None  # how hover names it, when not `kind name`: a define's signature
 
 
 @dataclass
@@ -121,6 +122,12 @@ def _block_declarations(block: ast.Block | None) -> list[Declaration]:
                                    tuple(_block_declarations(stmt.block))))
         elif isinstance(stmt, ast.ForPlayers | ast.WhenOption):
             out.extend(_block_declarations(stmt.body))
+        elif isinstance(stmt, ast.Define):  # named by its signature, as hover shows it
+            out.append(Declaration("define", stmt.name.name, stmt.span, stmt.name.span, (),
+                                   f"define {stmt.name.name}({', '.join(p.name for p in stmt.params)})"
+                                   + (" = ..." if stmt.body is not None else " { ... }")))
+        elif isinstance(stmt, ast.Entry) and stmt.head.name == "mark" and (word := _first_word(stmt)):
+            out.append(Declaration("mark", word.name, stmt.span, word.span, ()))
     return out
 
 
@@ -266,7 +273,8 @@ def hover(analysis: Analysis, line: int, character: int) -> str | None:
         return f"```\non {word}  # event ({params})\n```\n{e.doc}"
     for d in flat(declarations(analysis.tree)):
         if d.name == word and d.kind != word:
-            return f"`{d.kind} {d.name}`, declared at line {d.name_span.line}" + _comment_above(analysis.text, d.span)
+            shown = d.shown or f"{d.kind} {d.name}"
+            return f"`{shown}`, declared at line {d.name_span.line}" + _comment_above(analysis.text, d.span)
     doc = head_word_doc(word)
     if doc is not None:
         return doc
@@ -412,6 +420,10 @@ def completions(analysis: Analysis, last_good: model.Scenario | None, line: int,
         out += [Completion(w, "keyword", f"written in {where}") for w, where in sorted(INNER_WORDS.items())]
     for kind, names in known.items():
         out += [Completion(n, kind, kind) for n in names]
+    # a `define` is expanded where it is called and a mark lies inside its map: neither
+    # is a declaration of the compiled scenario, so they come from the text
+    out += [Completion(d.name, d.kind, d.shown or d.kind) for d in flat(declarations(analysis.tree))
+            if d.kind in ("define", "mark")]
     for name in sorted(PRIMITIVES):
         params = PRIMITIVES[name].params
         snippet = f"{name}(" + ", ".join(f"${{{i + 1}:{p.name}}}" for i, p in enumerate(params)) + ")"

@@ -120,7 +120,24 @@ class ListExpr(Node):
     items: tuple[Expr, ...]
 
 
-Expr = Lit | Var | Call | Unary | Binary | Pair | ListExpr
+@dataclass(frozen=True)
+class Place(Node):
+    """`(1, -1) N`: an intersection (a hex's N or S corner), `(1, -1) NE` a path (a side)."""
+
+    first: Expr
+    second: Expr
+    part: Word
+
+
+@dataclass(frozen=True)
+class Index(Node):
+    """`places[0]`: one item of a list, counted from 0."""
+
+    target: Expr
+    index: Expr
+
+
+Expr = Lit | Var | Call | Unary | Binary | Pair | ListExpr | Place | Index
 
 
 # ---- effects (statements inside a hook) -------------------------------------------------
@@ -151,7 +168,23 @@ class ForStmt(Node):
     body: tuple[Effect, ...]
 
 
-Effect = CallStmt | IfStmt | LetStmt | ForStmt
+@dataclass(frozen=True)
+class VarStmt(Node):
+    """`var total = 0`: a value later statements of the same run may change."""
+
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True)
+class AssignStmt(Node):
+    """`total = total + 1`: a `var` given a new value."""
+
+    name: str
+    value: Expr
+
+
+Effect = CallStmt | IfStmt | LetStmt | ForStmt | VarStmt | AssignStmt
 
 
 # ---- declarations -----------------------------------------------------------------------
@@ -230,7 +263,18 @@ class Without(Node):
     name: Word | None
 
 
-Stmt = Entry | Cost | Placement | Hook | Uses | Import | ForPlayers | WhenOption | Without
+@dataclass(frozen=True)
+class Define(Node):
+    """`define deliver(player, good) { EFFECTS }` (a block of effects, `body` None) or
+    `define pips(h) = EXPR` (a value, `effects` empty)."""
+
+    name: Word
+    params: tuple[Word, ...]
+    effects: tuple[Effect, ...]
+    body: Expr | None
+
+
+Stmt = Entry | Cost | Placement | Hook | Uses | Import | ForPlayers | WhenOption | Without | Define
 
 
 @dataclass(frozen=True)

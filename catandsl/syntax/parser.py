@@ -474,6 +474,23 @@ class _ToAst(Transformer_NonRecursive):
     def for_stmt(self, meta, c):
         return ast.ForStmt(self._span(meta), str(c[0]), c[1], c[2])
 
+    def var_stmt(self, meta, c):
+        return ast.VarStmt(self._span(meta), str(c[0]), c[1])
+
+    def assign_stmt(self, meta, c):
+        return ast.AssignStmt(self._span(meta), str(c[0]), c[1])
+
+    def _define(self, meta, c, body):
+        name, *params = c
+        return ast.Define(self._span(meta), self._word(name),
+                          tuple(self._word(p) for p in params if p is not None), *body)
+
+    def define_proc(self, meta, c):
+        return self._define(meta, c[:-1], (c[-1], None))
+
+    def define_fn(self, meta, c):
+        return self._define(meta, c[:-1], ((), c[-1]))
+
     # expressions ----------------------------------------------------------------------
     @staticmethod
     def _bin(op: str):
@@ -493,6 +510,7 @@ class _ToAst(Transformer_NonRecursive):
     add = _bin("add")
     sub = _bin("sub")
     mul = _bin("mul")
+    in_ = _bin("in")
     del _bin
 
     def not_(self, meta, c):
@@ -523,6 +541,12 @@ class _ToAst(Transformer_NonRecursive):
 
     def pair(self, meta, c):
         return ast.Pair(self._span(meta), c[0], c[1])
+
+    def place(self, meta, c):
+        return ast.Place(self._span(meta), c[0], c[1], self._word(c[2]))
+
+    def index(self, meta, c):
+        return ast.Index(self._span(meta), c[0], c[1])
 
     def list_expr(self, meta, c):
         return ast.ListExpr(self._span(meta), tuple(x for x in c if x is not None))
