@@ -143,7 +143,7 @@ def _without_log(view: dict) -> dict:
     return {k: v for k, v in view.items() if k not in ("log", "log_length")}
 
 
-def _views_agree_with_every_deal_the_viewer_cannot_tell_apart(room, rng) -> None:
+def _views_agree_with_every_deal_the_viewer_cannot_tell_apart(room, rng) -> int:
     """A view is the same for the real state and for states dealt to agree with what
     the viewer sees (infostate.resample): so it holds nothing the viewer may not see."""
     from catandsl.engine.infostate import resample
@@ -151,13 +151,21 @@ def _views_agree_with_every_deal_the_viewer_cannot_tell_apart(room, rng) -> None
     from catandsl.studio.seat_view import seat_view
 
     g, s = room.game, room.state
+    compared = 0
     for viewer in [*range(g.num_players), SPECTATOR]:
         real = _without_log(seat_view(g, s, [], viewer, "t"))
         deals = range(g.num_players) if viewer == SPECTATOR else [viewer]
         for seat in deals:
             for _ in range(2):
                 other = resample(s, seat, rng)
+                if other.is_chance_node() != s.is_chance_node():
+                    # the engine rolls by itself when the player holds no card to play
+                    # before the dice, so whose move it is tells that much: the engine's
+                    # turn flow, which no view can hide
+                    continue
                 assert _without_log(seat_view(g, other, [], viewer, "t")) == real, (viewer, s.turns)
+                compared += 1
+    return compared
 
 
 def test_no_seat_and_no_spectator_sees_what_it_may_not(folder):
@@ -166,17 +174,16 @@ def test_no_seat_and_no_spectator_sees_what_it_may_not(folder):
         made = host(c, seats=("human", "human", "greedy"), seed=5)
         room = room_of(c, made)
         checked = 0
-        for _ in range(MAX_MOVES):  # played in the server's room directly: the views are what is checked
+        for n in range(MAX_MOVES):  # played in the server's room directly: the views are what is checked
             while room.bot_step():
                 pass
             if room.state.is_terminal():
                 break
-            if len(room.actions) % 17 == 0 or (room.state.pending and checked % 3 == 0):
-                _views_agree_with_every_deal_the_viewer_cannot_tell_apart(room, rng)
-                checked += 1
+            if len(room.actions) % 17 == 0 or (room.state.pending and n % 3 == 0):
+                checked += _views_agree_with_every_deal_the_viewer_cannot_tell_apart(room, rng)
             seat = room.state.current_player()
             room.act(seat, move_for(room, seat, rng))
-        assert room.state.is_terminal() and checked > 20
+        assert room.state.is_terminal() and checked > 100
         # the log: a secret (a card drawn, a card stolen) reads veiled to every seat but its own
         secrets = [e for e in room.entries if e.get("readers") is not None]
         assert secrets, "the game had no secret in its log: the test shows nothing"
