@@ -116,8 +116,8 @@ def _check_secrets(pages, room) -> None:
             elif other != seat:
                 assert details.count() == 0, (seat, other)
                 if hand:
-                    rows = table.locator("tbody").inner_text()
-                    assert f" {hand}" not in rows, (seat, other, hand)
+                    row = table.locator(f"tr[data-seat='{other}']").inner_text()
+                    assert hand not in row, (seat, other, hand)
 
 
 def test_two_people_a_bot_and_a_spectator_play_a_hosted_game_to_its_winner(served, browser):
@@ -137,6 +137,7 @@ def test_two_people_a_bot_and_a_spectator_play_a_hosted_game_to_its_winner(serve
         host.select_option("#seat-fields select[data-seat='1']", "human")
         host.select_option("#seat-fields select[data-seat='2']", "greedy")
         host.click("#host")
+        host.wait_for_url("**/room?t=*")
         host.wait_for_selector("body[data-role='host']")
         links = [host.locator(f"#links-table tr[data-seat='{p}'] a.seat-link").get_attribute("href")
                  for p in range(3)]
