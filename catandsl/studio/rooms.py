@@ -109,7 +109,7 @@ class Room:
                     self._apply(s.sample_chance(), -1)
                 else:
                     who = s.current_player()
-                    self._apply(self.bots[who].choose(s), who)  # type: ignore[union-attr]
+                    self._apply(self.bots[who].choose(s), who)
             except EngineError as e:  # a bot with nothing to choose from (a state no game reaches)
                 self.stopped = {"code": "engine/rule_error", "message": str(e)}
                 self.version += 1
@@ -137,14 +137,14 @@ class Room:
                 s.clone().apply_action(aid, player=seat)  # the engine's IllegalAction, on a copy
             self._apply(aid, seat)
 
-    def click(self, seat: int, kind: str, at: Any) -> None:
+    def click(self, seat: int, kind: Any, at: Any) -> None:
         """A click on a board site for `seat`: its one legal action; several ask which
         (a StudioError listing them); none, the engine's reason."""
         from catandsl.studio.offers import offers
 
         board = self.game.board
         limit = {"hex": len(board.hexes), "intersection": len(board.intersections), "path": len(board.paths)}
-        if kind not in limit or type(at) is not int or not 0 <= at < limit[kind]:
+        if not isinstance(kind, str) or kind not in limit or type(at) is not int or not 0 <= at < limit[kind]:
             raise StudioError("site/unknown", "no such site on this board")
         with self.lock:
             legal = offers(self.state, seat)["sites"].get(f"{kind}:{at}", [])
@@ -161,7 +161,7 @@ class Room:
         if not 0 <= seat < self.game.num_players:
             raise StudioError("seat/none", "a spectator or the host's link makes no moves: use a seat's link")
 
-    def hand_over(self, seat: int, player: Any) -> None:
+    def hand_over(self, seat: Any, player: Any) -> None:
         """The host hands `seat` to a bot, or back to a person (`human`)."""
         from catandsl.players import make_bot
 

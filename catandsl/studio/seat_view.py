@@ -50,8 +50,7 @@ def board_svg(game, state, seen: dict, title: str) -> str:
     import drawsvg as dw
 
     from catandsl.render.snapshot import snapshot
-    from catandsl.render.state_svg import (legend_height, legend_svg, pieces_svg, site_marks, sites_group,
-                                           token_holdings)
+    from catandsl.render.state_svg import legend_height, legend_svg, pieces_svg, site_marks, sites_group, token_holdings
     from catandsl.render.svg import board_drawing
 
     # the board needs no hand: the rows another seat sees as counts are left out

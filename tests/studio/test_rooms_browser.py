@@ -130,7 +130,8 @@ def test_two_people_a_bot_and_a_spectator_play_a_hosted_game_to_its_winner(serve
         host = host_ctx.new_page()
         host.on("pageerror", lambda e: errors.append(str(e)))
         host.goto(served.url + "/room?ref=dir:island.catan")
-        host.wait_for_selector("body[data-ready='1']", timeout=120_000)  # the first listing compiles every shipped scenario
+        # the first listing compiles every shipped scenario: a longer bound, still only a hang's
+        host.wait_for_selector("body[data-ready='1']", timeout=120_000)
         host.select_option("#players", "3")
         host.fill("#seed", "6")
         host.select_option("#seat-fields select[data-seat='0']", "human")
