@@ -43,6 +43,7 @@ from catandsl.studio.store import HOST, Store
 PAUSE = 0.4  # seconds between two bots' moves shown to the pages
 MAX_MESSAGE = 4096  # characters of one message a page sends
 MAX_WATCHERS = 64  # pages open on one game at once
+SEND_SECONDS = 20.0  # a page that takes longer to take one view is closed (it reconnects if it can)
 log = logging.getLogger("catandsl.studio")
 
 
@@ -94,9 +95,14 @@ class Hub:
 
     async def _send(self, page: _Page, message: dict) -> None:
         async with page.lock:
-            with contextlib.suppress(Exception):  # a page gone away: its own loop ends it
-                await page.ws.send_text(json.dumps(message))
+            try:
+                await asyncio.wait_for(page.ws.send_text(json.dumps(message)), SEND_SECONDS)
                 self.sent += 1
+            except TimeoutError:  # a page that reads nothing holds up no one: it is closed
+                with contextlib.suppress(Exception):
+                    await page.ws.close(code=1008)
+            except Exception:  # noqa: BLE001 - a page gone away: its own loop ends it
+                pass
 
     async def settle(self, room: Room) -> None:
         """The bots' moves and chance outcomes until a person decides or the game ends,
@@ -223,6 +229,7 @@ class Live:
             return
         page = _Page(ws, seat)
         pages.append(page)
+        room.pages += 1
         try:
             await self.hub.push(room)  # the new page's view, and everyone sees who is here
             if room.bots_to_move():  # a game loaded after a restart, while the bots were moving
@@ -233,6 +240,7 @@ class Live:
         except WebSocketDisconnect:
             pass
         finally:
+            room.pages -= 1
             pages.remove(page)
             if not pages:
                 self.hub.pages.pop(room.id, None)

@@ -68,6 +68,7 @@ class Room:
         self.lock = threading.Lock()
         self.stopped: dict[str, str] | None = None  # an error that ended the game
         self.version = 0  # grows with every change a page shows
+        self.pages = 0  # pages following the game (live.py): a game followed stays in memory
         self.layer = SiteLayer(game.board)
 
     # ---- moves (each under the room's lock) ----------------------------------------------
@@ -238,8 +239,11 @@ class Rooms:
         with self._lock:
             self._held[room.id] = room
             self._held.move_to_end(room.id)
-            while len(self._held) > MAX_ROOMS:
-                self._held.popitem(last=False)
+            # the least recently used game nobody follows goes (one followed stays: its
+            # pages hold it, and a second copy loaded from the store would fork it)
+            idle = [gid for gid, r in self._held.items() if not r.pages]
+            for gid in idle[:max(0, len(self._held) - MAX_ROOMS)]:
+                del self._held[gid]
 
     def find(self, token: Any) -> tuple[Room, int]:
         """(the room, the seat) of a token: a seat, WATCH or HOST."""

@@ -75,6 +75,7 @@
     document.body.setAttribute("data-connected", "0");
     socket.onopen = function () {
       retry = 0;
+      shown = -1;  // a restarted server counts versions afresh: its first view is the game as it stands
       document.body.setAttribute("data-connected", "1");
       S.$("connection").textContent = "";
     };
@@ -202,7 +203,7 @@
     w.textContent = "follow the game";
   }
   function show(v) {
-    if (v.version < shown && view && view.version > v.version) return;  // an older view overtaken
+    if (v.version < shown) return;  // an older view overtaken by a newer one
     view = v;
     shown = v.version;
     document.body.removeAttribute("data-busy");
