@@ -70,6 +70,7 @@ class Room:
         self.version = 0  # grows with every change a page shows
         self.pages = 0  # pages following the game (live.py): a game followed stays in memory
         self.layer = SiteLayer(game.board)
+        self._pictures: tuple[int, dict] = (-1, {})  # (version, the board's pictures at it: seat_view)
 
     # ---- moves (each under the room's lock) ----------------------------------------------
 
@@ -186,8 +187,10 @@ class Room:
 
         seat = viewer if viewer >= 0 else SPECTATOR
         with self.lock:
+            if self._pictures[0] != self.version:
+                self._pictures = (self.version, {})
             out = seat_view(self.game, self.state, self.entries, seat, self.scenario.title, self.layer,
-                            self.stopped)
+                            self.stopped, self._pictures[1])
             if viewer >= 0 and self.bots[viewer] is not None:
                 out["offers"] = {"groups": [], "sites": {}}
                 out["your_move"] = False

@@ -115,9 +115,11 @@ def status_of(game, state, viewer: int, stopped: dict | None) -> str:
 
 
 def seat_view(game, state, entries: list[dict], viewer: int, title: str, layer=None,
-              stopped: dict | None = None) -> dict[str, Any]:
+              stopped: dict | None = None, pictures: dict | None = None) -> dict[str, Any]:
     """The page of `viewer` (a seat, or SPECTATOR): the board, the players, the trade,
-    the log, and when it is the viewer's move the actions on offer."""
+    the log, and when it is the viewer's move the actions on offer. `pictures`, when
+    given, keeps the board's pictures of this very state by the points their legend
+    shows (the viewers who count the same points share one drawing)."""
     from catandsl.studio.offers import offers
     from catandsl.studio.pictures import with_sites
 
@@ -125,7 +127,12 @@ def seat_view(game, state, entries: list[dict], viewer: int, title: str, layer=N
     on_offer = offers(state, viewer) if viewer >= 0 and stopped is None else {"groups": [], "sites": {}}
     targets = {(i["site"]["kind"], i["site"]["at"]) for grp in on_offer["groups"] for i in grp["actions"]
                if "site" in i}
-    svg = board_svg(game, state, seen, title)
+    shown = tuple(seen["scores"])
+    svg = pictures.get(shown) if pictures is not None else None
+    if svg is None:
+        svg = board_svg(game, state, seen, title)
+        if pictures is not None:
+            pictures[shown] = svg
     if layer is not None:
         svg = with_sites(svg, layer, targets)
     elif svg.startswith("<?xml"):
