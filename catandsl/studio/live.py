@@ -237,7 +237,7 @@ class Live:
             while True:
                 text = await ws.receive_text()
                 await self._message(room, page, text)
-        except WebSocketDisconnect:
+        except (WebSocketDisconnect, RuntimeError):  # gone, or closed by `_send` for reading nothing
             pass
         finally:
             room.pages -= 1
