@@ -66,6 +66,7 @@ class Hub:
         self.pages: dict[str, list[_Page]] = {}
         self._pushing: dict[str, asyncio.Lock] = {}
         self._driving: dict[str, asyncio.Lock] = {}
+        self._pushed: dict[str, int] = {}  # the version each game's pages were last sent
         self.sent = 0  # views sent (the load benchmark counts them)
 
     def online(self, room: Room) -> list[int]:
@@ -90,6 +91,7 @@ class Hub:
                 return
             seats = sorted({p.seat for p in pages})
             views = await run_in_threadpool(lambda: {s: self.view(room, s) for s in seats})
+            self._pushed[room.id] = min(v["version"] for v in views.values())
             for page in pages:
                 await self._send(page, {"type": "view", "view": views[page.seat]})
 
@@ -106,14 +108,16 @@ class Hub:
 
     async def settle(self, room: Room) -> None:
         """The bots' moves and chance outcomes until a person decides or the game ends,
-        each shown to the pages; then the pages get the game as it stands."""
+        each shown to the pages (`pause` apart); then, unless they have it, the pages get
+        the game as it stands."""
         lock = self._driving.setdefault(room.id, asyncio.Lock())
         async with lock:
             while await run_in_threadpool(room.bot_step):
                 if self.pause > 0 and self.pages.get(room.id):
                     await self.push(room)
                     await asyncio.sleep(self.pause)
-        await self.push(room)
+        if self._pushed.get(room.id) != room.version:  # the pages have not seen the game as it stands
+            await self.push(room)
 
 
 class Live:
@@ -184,6 +188,7 @@ class Live:
         if seat != HOST:
             raise StudioError("room/not_host", "only the host's link hands seats over")
         await run_in_threadpool(room.hand_over, body.get("seat"), body.get("player"))
+        await self.hub.push(room)
         await self.hub.settle(room)
         return await run_in_threadpool(self.hub.view, room, seat)
 

@@ -6,7 +6,8 @@ winner. At every move both people's pages show the same game, and neither page's
 DOM holds the other's hand.
 
 Waits are bounded by the pages' own signals (their view's version, read from the
-server in this very process); the timeouts only catch a hang."""
+server in this very process); the timeouts only catch a hang. (Named to run after the
+tests that start event loops of their own: the session's Playwright runs one.)"""
 
 from __future__ import annotations
 
