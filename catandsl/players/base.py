@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from catandsl.rules.base import EngineError
-from catandsl.rules.words import EVERYONE, SPECTATOR, describe_event, intersection_words, seat_words
+from catandsl.rules.words import EVERYONE, SPECTATOR, describe_event, entry_text, intersection_words, seat_words
 
 
 class Player(Protocol):
@@ -175,10 +175,8 @@ def describe(game, action_id: int, who: int, before: _Seen, after: _Seen, turn_p
 def entry_as_read(entry: dict, viewer: int | None) -> dict:
     """The entry as `viewer` reads it (a seat, SPECTATOR, or EVERYONE): an entry with a
     secret (the card drawn, the card stolen) shows the others its `veiled` sentence."""
-    readers = entry.get("readers")
-    if readers is None or viewer is EVERYONE or viewer in readers:
-        return entry
-    return {**entry, "text": entry["veiled"]}
+    text = entry_text(entry, viewer)
+    return entry if text == entry["text"] else {**entry, "text": text}
 
 
 def log_lines(entries, indent: str = "      ") -> list[str]:

@@ -31,6 +31,17 @@ if TYPE_CHECKING:
 EVERYONE = None  # the viewer who reads every secret (the log of `play`, an author)
 SPECTATOR = -1  # the viewer with no seat: reads no secret
 
+
+
+def entry_text(entry: dict, viewer: int | None) -> str:
+    """A log entry's sentence as `viewer` reads it: an entry with a secret (the card
+    drawn, the card stolen) holds its `readers` and, for the others, a `veiled` one."""
+    readers = entry.get("readers")
+    if readers is None or viewer is EVERYONE or viewer in readers:
+        return entry["text"]
+    return entry["veiled"]
+
+
 _SMALL_WORDS = frozenset(("a", "an", "and", "at", "for", "from", "in", "of", "on", "or", "the", "to", "with"))
 # the third person of the verbs that do not take a plain -s or -es
 _IRREGULAR = {"go": "goes", "do": "does", "have": "has", "be": "is"}

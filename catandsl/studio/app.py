@@ -65,7 +65,7 @@ class Studio:
         self.library = Library(root)
         self.tables = Tables(self.library)
         self.replays = Replays()
-        self.watcher = Watcher(self.library.root)
+        self.watcher = Watcher(self.library.root, self.library.folders)
         self.gate = Gate()
 
 
@@ -242,6 +242,11 @@ def game_act(request: Request, body: dict) -> dict:
         t.catch_up()
         if "action" in body:
             t.act(_field(body, "action", int))
+        elif "actions" in body:  # several confirmed at once (a discard's cards)
+            ids = _field(body, "actions", list)
+            if not all(isinstance(i, int) and not isinstance(i, bool) for i in ids):
+                raise StudioError("request/field", "'actions' is a list of action ids")
+            t.act_all(ids)
         elif "site" in body:
             site = _field(body, "site", dict)
             kind, at = site.get("kind"), site.get("at")
@@ -249,7 +254,7 @@ def game_act(request: Request, body: dict) -> dict:
                 raise StudioError("request/field", "'site' is {\"kind\": hex|intersection|path, \"at\": N}")
             t.click(kind, at)
         else:
-            raise StudioError("request/field", "give 'action' (an id) or 'site'")
+            raise StudioError("request/field", "give 'action' (an id), 'actions' (ids) or 'site'")
         return t.view()
 
 
@@ -270,13 +275,16 @@ def game_resume(request: Request, body: dict) -> dict:
 def new_replay(request: Request, body: dict) -> dict:
     """A replay of a studio game (`game`: its id), a saved game (`save`), or a `play
     --log` text (`log`, with `ref`, and `players`, `options`, `seed` as played)."""
+    from catandsl.rules.words import EVERYONE
     from catandsl.studio.replays import match_log, parse_log, seats_in_log
 
     studio = _studio(request)
+    viewer = EVERYONE  # a saved game or a log: its file holds every secret already
     if "game" in body:
         t = studio.tables.get(body["game"])
         with t.lock:
             actions, entries, game, title = list(t.actions), list(t.entries), t.game, t.scenario.title
+            viewer = t.seat  # the person's replay of their own game shows what their seat saw
     elif "save" in body:
         saved = studio.tables.read_save(body["save"])
         if not saved.actions and saved.data["actions"]:
@@ -294,7 +302,7 @@ def new_replay(request: Request, body: dict) -> dict:
         title = scenario.title
     else:
         raise StudioError("request/field", "give 'game', 'save' or 'log'")
-    return studio.replays.add(title, game, actions, entries).frame(0)
+    return studio.replays.add(title, game, actions, entries, viewer).frame(0)
 
 
 def replay_frame(request: Request, _: dict) -> dict:

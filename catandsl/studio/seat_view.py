@@ -8,10 +8,11 @@ point cards left out), the trade as that seat sees it, the log as that seat read
 spectator has no seat: every hand and card is a count, every score the public one,
 no draft of an offer, the log as `SPECTATOR` reads it.
 
-The board picture is drawn from the observation too (`snapshot(..., data=seen)`):
-the pieces, marks and face-down hexes it shows are all public, and its legend gives
-the points the viewer may see. The view holds named fields only, never the
-observation itself, so a field the engine adds does not reach a page unasked.
+The board picture is `render_state` for the viewer: the pieces, marks and face-down
+hexes it shows are all public, and its legend gives the points the viewer may count
+(the same as the observation's, so viewers who count the same points share a picture).
+The view holds named fields only, never the observation itself, so a field the engine
+adds does not reach a page unasked.
 
 `tests/studio/test_rooms.py` checks it the strong way: a view is the same for the
 real state and for any state the engine deals to agree with what the viewer sees
@@ -44,25 +45,12 @@ def observed(state, viewer: int) -> dict:
     return seen
 
 
-def board_svg(game, state, seen: dict, title: str) -> str:
-    """The board as the viewer may see it (pieces, marks, face-down hexes: all public;
-    the legend's points from the observation)."""
-    import drawsvg as dw
+def board_svg(game, state, viewer: int, title: str) -> str:
+    """The board as the viewer may see it: `render_state` for that viewer (pieces,
+    marks, face-down hexes: all public; the legend's points those the viewer may count)."""
+    from catandsl.render.state_svg import render_state
 
-    from catandsl.render.snapshot import snapshot
-    from catandsl.render.state_svg import legend_height, legend_svg, pieces_svg, site_marks, sites_group, token_holdings
-    from catandsl.render.svg import board_drawing
-
-    # the board needs no hand: the rows another seat sees as counts are left out
-    snap = snapshot(game, state, data={k: v for k, v in seen.items() if k not in ("hands", "cards")})
-    winner = seen.get("winner")
-    winner = winner if isinstance(winner, int) and winner >= 0 else None
-    drawing = board_drawing(state.game.board, title=title, below=legend_height(game),
-                            face_down=frozenset(snap.face_down))
-    drawing.append(dw.Raw(sites_group(game.board, site_marks(game, snap.token_stock))))
-    drawing.append(dw.Raw(pieces_svg(game.board, snap, snap.marks)))
-    drawing.append(dw.Raw(legend_svg(game.board, seen["scores"], winner, token_holdings(game, snap.tokens_held))))
-    return drawing.as_svg()
+    return render_state(game, state, title=title, viewer=viewer)
 
 
 def players_of(game, seen: dict, viewer: int) -> list[dict[str, Any]]:
@@ -130,7 +118,7 @@ def seat_view(game, state, entries: list[dict], viewer: int, title: str, layer=N
     shown = tuple(seen["scores"])
     svg = pictures.get(shown) if pictures is not None else None
     if svg is None:
-        svg = board_svg(game, state, seen, title)
+        svg = board_svg(game, state, viewer, title)
         if pictures is not None:
             pictures[shown] = svg
     if layer is not None:

@@ -122,6 +122,17 @@ def _one_move(page) -> str:
             # is 0 wide, which Playwright takes for invisible; the click lands on its stroke
             targets.first.click(force=True)
             return f"site {kind}"
+    picker = page.locator("fieldset.by-card")
+    if picker.count():  # cards chosen together (a discard): as many as asked, then confirmed once
+        confirm = picker.locator("button[data-action-kind='confirm']")
+        need = int(re.search(r"choose (\d+) card", picker.locator("legend").inner_text()).group(1))
+        for more in picker.locator("button.more").all():
+            for _ in range(need):
+                if confirm.is_enabled():
+                    break
+                more.click()
+        confirm.click()
+        return "cards"
     for kind in PREFERENCE:
         if kind == "accept":  # the answer group: decline an offer
             button = page.locator("fieldset[data-kind='accept'] button", has_text="decline")
