@@ -375,7 +375,12 @@ class HostCheck:
 
 def create_app(root: Path, host: str = "127.0.0.1", watch: bool = True) -> Starlette:
     """The studio for the folder `root`, answering for `host` (and the loopback names)."""
+    from catandsl.studio.live import Live
+
     studio = Studio(root)
+    wildcard = host in ("0.0.0.0", "::", "")
+    hosts = None if wildcard else frozenset({host.lower(), *LOOPBACK})
+    live = Live(studio, hosts)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -384,6 +389,7 @@ def create_app(root: Path, host: str = "127.0.0.1", watch: bool = True) -> Starl
             yield
         finally:
             studio.library.close()
+            live.close()
             studio.watcher.stop.set()
             if task is not None:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -404,10 +410,10 @@ def create_app(root: Path, host: str = "127.0.0.1", watch: bool = True) -> Starl
         Route("/api/replays/{rid}/{step}", api(replay_frame)),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
+    routes += live.routes()  # games with several people (live.py)
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: not_found})
     app.state.studio = studio
-    wildcard = host in ("0.0.0.0", "::", "")
-    hosts = None if wildcard else frozenset({host.lower(), *LOOPBACK})
+    app.state.live = live
     app.add_middleware(HostCheck, hosts=hosts)
     return app
 
