@@ -214,7 +214,7 @@ def _run_one(s: State, frame: Effects) -> None:
                 raise EngineError(f"`for` goes over a list, not {items!r}", e.source)
             del ids[0]
             frame.answers = []
-            for item in reversed(list(items)):
+            for item in items[::-1]:
                 s.pending.append(Effects(list(g.effect_body[eid]), {**env, str(e.name): item}, [], None))
         else:
             raise EngineError(f"unknown statement {e.op!r}", e.source)
