@@ -115,9 +115,9 @@ def use_package(compiled: bool) -> str:
     """Import catandsl from the checkout, or from the compiled build in build/compiled/
     (scripts/build_compiled.py); says which."""
     sys.path.insert(0, str(ROOT / "build" / "compiled" if compiled else ROOT))
-    import catandsl.engine.flow
+    import catandsl.engine.interpreter
 
-    where = catandsl.engine.flow.__file__ or ""
+    where = catandsl.engine.interpreter.__file__ or ""
     if compiled and where.endswith(".py"):
         raise SystemExit("no compiled build in build/compiled/: run python scripts/build_compiled.py")
     return "compiled (mypyc)" if not where.endswith(".py") else "pure Python"
