@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from catandsl.board import Board
 from catandsl.board import geometry as geo
@@ -38,6 +38,12 @@ from catandsl.rules.sites import SiteInfo, SiteTables
 SITE_KINDS = ("intersection", "path", "hex")
 NO_LIMIT = 10**6
 T = TypeVar("T")
+
+
+class TableLookup(Protocol):
+    """`Game.table`: a rule module's static tables for a game, by the module's class."""
+
+    def __call__(self, cls: type[T], /) -> T: ...
 
 
 class _Tables(dict):
@@ -160,9 +166,10 @@ class Game:
         self.turn_limit = int(rs.setting("turn_limit", 1000) or 1000)
         self.bank_start = [int(rs.bank.get(r, 0)) for r in self.resources]
         self._tables = _Tables(self)
-        # `table` is the dict's own lookup (a table is found in C; only a miss runs Python):
-        # the method below stays for the type and the doc
-        vars(self)["table"] = self._tables.__getitem__
+        # a rule module's static tables for this game (its `build(game)`, made once, from
+        # the board as dealt): the dict's own lookup, so a table is found without a call
+        # in Python (docs/scale.md)
+        self.table: TableLookup = self._tables.__getitem__
         self.interp = Interpreter(self, self._names())
         # a board whose hexes may change (rules/hexes.py): this game is the board as
         # dealt, `with_hexes` the game on a changed board, made once per set of changes
@@ -222,11 +229,6 @@ class Game:
         g.base = g
         g._variants = {}
         return g
-
-    def table(self, cls: type[T]) -> T:
-        """A rule module's static tables for this game (its `build(game)`, made once, from
-        the board as dealt)."""
-        return self._tables[cls]  # (the instance's `table` is this lookup itself)
 
     def _terrain_tables(self) -> None:
         """What production reads per hex: the resource it produces (-1 for none) and

@@ -39,6 +39,7 @@ fields. `Observer.reference` makes the same numbers the straightforward way, fro
 
 from __future__ import annotations
 
+import inspect
 import json
 from itertools import chain, compress
 from operator import attrgetter, itemgetter, ne
@@ -475,7 +476,7 @@ for _name in FIELDS + ("game",):  # the state's fields (and its game) read throu
 def _copier(field: str) -> Any:
     """How to keep what a field showed, by its declared type (as State.clone copies it):
     a value as it is, a list copied, a list of lists row by row."""
-    declared = State.__annotations__[field]
+    declared = inspect.get_annotations(State)[field]
     if declared.startswith("list[list"):
         return _rows_copy
     return list.copy if declared.startswith("list") else _same

@@ -337,8 +337,9 @@ class State:
 
     # ---- what the rules call ---------------------------------------------------------
 
-    # emit(event, env): queue the hooks on an event, in declaration order (flow.emit itself)
-    emit = flow.emit
+    def emit(self, event: str, env: dict[str, Any]) -> None:
+        """Queue the hooks on an event, in declaration order (flow.emit)."""
+        flow.emit(self, event, env)
 
     def push(self, prompt: Prompt) -> None:
         self.pending.append(prompt)
