@@ -1,6 +1,6 @@
 """Named areas of a map (`area NAME [...]`, rules/areas.py): what `in_area` holds for
 hexes, intersections and paths, `pieces_in_area`, and a set-up and a rule written with
-them (issue 12)."""
+them."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Board constraints by terrain: `numbers ... keep [6, 8] off [gold]` keeps numbers off a
-terrain, `pool ... max_clump N` keeps a shuffled terrain from clumping (issue 12)."""
+terrain, `pool ... max_clump N` keeps a shuffled terrain from clumping."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Awards and victory from fixed positions (RULES.md A.7, A.9-A.12)."""
+"""Awards and victory from fixed positions (Longest Road, Largest Army, winning)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Traders & Barbarians for two players: the variant Catan for Two (RULES_TB_VARIANTS V1,
-V1.9; RULES.md F.13), from fixed positions with forced dice and draws, and random games
+"""Traders & Barbarians for two players: the variant Catan for Two (docs/conformance.md,
+"Traders & Barbarians: Catan for Two"), from fixed positions with forced dice and draws, and random games
 checked after every action."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Tokens and map sites in the engine (Cloth for Catan, RULES.md E, issue 5) on a small
+"""Tokens and map sites in the engine (Cloth for Catan) on a small
 hand-made board written in the language: fixed positions, forced dice, exact outcomes.
 
 The board: a desert hex (0, 0), the island `tribe`, with a village on its N corner

@@ -1,4 +1,4 @@
-"""observation(player): what one player may see (DESIGN.md section 6, hidden information)."""
+"""observation(player): what one player may see (hidden information)."""
 
 from __future__ import annotations
 

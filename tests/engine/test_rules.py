@@ -1,4 +1,4 @@
-"""Base-game rules from fixed positions with forced dice (RULES.md section A)."""
+"""Base-game rules from fixed positions with forced dice (docs/conformance.md, "The base game")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Ships (RULES.md B.2, B.3, B.4, B.7, B.11) on a hand-made board written in the language:
+"""Ships (building, shipping routes, moving, the pirate, harbors) on a hand-made board written in the language:
 two land hexes A (0,0) and B (1,0) with sea around them. S is the sea hex (1,-1) above
 both; the ship routes below run around S.
 

@@ -1,4 +1,4 @@
-"""Trade (RULES.md A.5, A.8): domestic offers composed card by card, answered by
+"""Trade (the base game's domestic and maritime trade): domestic offers composed card by card, answered by
 accepting, declining or countering, the proposer's pick; what the rules refuse; what
 each seat sees; maritime rates and trade_build. Positions from `catandsl.position`."""
 

@@ -1,5 +1,5 @@
-"""Traders & Barbarians (scenarios/traders_barbarians/, stdlib/traders_barbarians.catan;
-RULES.md F) from fixed positions with forced dice: the board, the dice, the set-up, the
+"""Traders & Barbarians (scenarios/traders_barbarians/, stdlib/traders_barbarians.catan)
+from fixed positions with forced dice: the board, the dice, the set-up, the
 wagon's path costs, tolls, grain boost and stops, loads and deliveries, upgrades, the
 barbarians (roads refused under one, the 7, the chase), the gold exchange; then random
 games checked after every action."""

@@ -1,4 +1,4 @@
-"""Harbors the players place (RULES.md B.9; catandsl/rules/harbors.py): in the set-up
+"""Harbors the players place (catandsl/rules/harbors.py): in the set-up
 each player in turn draws a token at random and lays it on an empty spot; trade rates
 follow what lies where; tokens are conserved; a placed harbor survives serialization."""
 

@@ -1,7 +1,7 @@
 """Hub hexes in play (catandsl/rules/hubs.py and the board's centre points and spurs),
-on a small island with a castle hub on its coast (RULES.md F.3's trade hex geometry);
-`sea_side(at)`, the hub's sides and corners against the sea, where nothing on land
-stands."""
+on a small island with a castle hub on its coast (the geometry of Traders & Barbarians'
+trade hexes); `sea_side(at)`, the hub's sides and corners against the sea, where
+nothing on land stands."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A set-up that places an upgrade new (`place city new`, RULES.md F.4) and pays per
+"""A set-up that places an upgrade new (`place city new`, as Traders & Barbarians' set-up does) and pays per
 producing hex (`collect last [N]`), on a three-hex map with two players."""
 
 from __future__ import annotations

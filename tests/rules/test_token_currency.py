@@ -1,4 +1,4 @@
-"""Tokens as a currency (RULES.md F.10): gold given at the end of the set-up, an action
+"""Tokens as a currency (Traders & Barbarians' gold): gold given at the end of the set-up, an action
 that costs tokens (2 gold buy 1 resource, at most twice a turn), gold in domestic
 offers, a toll between players (`pay_tokens`), and gold that is never a resource card
 (no discard, no Monopoly, no bank trade). On a three-hex map with two players."""
