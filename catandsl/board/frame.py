@@ -19,6 +19,8 @@ from catandsl.ir.model import Frame, FramePiece
 
 @dataclass(frozen=True)
 class FramePosition:
+    """A hex of the frame's ring: the frame piece covering it and its letter."""
+
     hex: geo.Hex
     piece: int  # index into Frame.pieces
     label: str | None

@@ -22,6 +22,8 @@ from catandsl.ir.model import EdgeRef, HarborPlan, HarborType
 
 @dataclass(frozen=True)
 class Harbor:
+    """A harbor spot: the path it lies on, what it trades and the hexes either side."""
+
     path: geo.Path
     type: HarborType | None  # None: an empty spot, for a harbor the players place
     land: geo.Hex  # the land hex it serves

@@ -34,6 +34,8 @@ MAX_FOR_DEPTH = 3  # `for` inside `for`: players x islands x sites is as deep as
 
 
 class Scope:
+    """The variables a hook, condition or measure may read, and their types."""
+
     def __init__(self, variables: dict[str, str], names: NameTable):
         self.variables = dict(variables)
         self.names = names
@@ -78,6 +80,8 @@ class NameTable:
 
 
 class HookLowering:
+    """Lowers hooks, conditions, measures and expressions to IR, checking names and types."""
+
     def __init__(self, ctx: Context, names: NameTable):
         self.ctx = ctx
         self.names = names

@@ -134,6 +134,8 @@ class Travel:
 
 @dataclass(frozen=True)
 class Resource:
+    """`resource NAME`: a kind of card the bank holds and the terrains produce."""
+
     KIND: ClassVar[str] = "resource"
     name: str
     source: Source | None = None
@@ -157,6 +159,8 @@ class Terrain:
 
 @dataclass(frozen=True)
 class Bank:
+    """`bank`: how many cards of each resource the bank starts with."""
+
     KIND: ClassVar[str] = "bank"
     name: str
     amounts: tuple[Amount, ...]
@@ -217,6 +221,8 @@ class Card:
 
 @dataclass(frozen=True)
 class Deck:
+    """`deck NAME`: its cards, its cost and how its cards may be played."""
+
     KIND: ClassVar[str] = "deck"
     name: str
     cards: tuple[Card, ...]
@@ -361,6 +367,8 @@ class SetupRound:
 
 @dataclass(frozen=True)
 class Setup:
+    """`setup`: the rounds of placements before the first turn."""
+
     KIND: ClassVar[str] = "setup"
     name: str
     rounds: tuple[SetupRound, ...]
@@ -571,6 +579,8 @@ class Counter:
 
 @dataclass(frozen=True)
 class NumberToken:
+    """A number token: its value and its letter (the spiral's order)."""
+
     value: int
     letter: str | None = None
 
@@ -627,6 +637,8 @@ class FramePiece:
 
 @dataclass(frozen=True)
 class Frame:
+    """`frame`: the lettered pieces of sea around the map."""
+
     pieces: tuple[FramePiece, ...]
     terrain: str = "sea"
     extension_joints: tuple[str, ...] = ()
@@ -724,6 +736,8 @@ class SitePlacement:
 
 @dataclass(frozen=True)
 class Map:
+    """`map NAME`: its hexes, pools, numbers, harbors, frame and named places."""
+
     KIND: ClassVar[str] = "map"
     name: str
     hexes: tuple[HexSlot, ...]
@@ -765,6 +779,8 @@ DECL_TYPES: tuple[type, ...] = (
 
 @dataclass(frozen=True)
 class OptionItem:
+    """An `item` of an option: its name, its value and its title."""
+
     name: str
     value: int | None = None
     title: str | None = None
@@ -772,6 +788,8 @@ class OptionItem:
 
 @dataclass(frozen=True)
 class Option:
+    """`option NAME`: the items a game may choose and the default."""
+
     name: str
     items: tuple[OptionItem, ...]
     default: str
@@ -781,6 +799,8 @@ class Option:
 
 @dataclass(frozen=True)
 class Choice:
+    """An option set to one item: where a `when` section applies."""
+
     option: str
     item: str
 
@@ -797,6 +817,8 @@ class Section:
 
 @dataclass(frozen=True)
 class Scenario:
+    """A compiled scenario: its title, player counts, options and sections."""
+
     name: str
     title: str
     players_min: int

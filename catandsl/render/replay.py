@@ -35,6 +35,8 @@ from catandsl.render.svg import hexes_layer
 
 @dataclass
 class Frame:
+    """One step of a replay: its label, whose turn, the scores, the log and the pieces."""
+
     label: str
     turn: int
     player: int  # whose turn or placement, -1 for the start

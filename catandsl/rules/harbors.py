@@ -33,6 +33,8 @@ def harbor_name(t: HarborType) -> str:
 
 @dataclass(frozen=True)
 class HarborTables:
+    """The harbor kinds, what lies on each spot at the start and the tokens to place."""
+
     types: tuple[HarborType, ...]  # every kind of harbor in the game, sorted
     start: tuple[int, ...]  # per spot: the type laid by the board, or -1 (placed later)
     supply: tuple[int, ...]  # per type: the tokens the players place

@@ -47,6 +47,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class MoveInfo:
+    """A piece's `moves` block as the engine reads it."""
+
     per_turn: int
     open_end: bool
     not_built_this_turn: bool

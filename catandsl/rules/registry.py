@@ -61,6 +61,8 @@ def bits(parts: frozenset[str]) -> int:
 
 @dataclass(frozen=True)
 class Param:
+    """A parameter of a primitive or event: its name, type and range."""
+
     name: str
     type: str
     low: int | None = None  # an int's range, both ends included
@@ -88,6 +90,8 @@ class Param:
 
 @dataclass(frozen=True)
 class Primitive:
+    """A query or effect a rule may call: its signature, what it reads and writes, its doc."""
+
     name: str
     kind: str
     params: tuple[Param, ...]
@@ -113,6 +117,8 @@ class Primitive:
 
 @dataclass(frozen=True)
 class Event:
+    """An event a hook may react to: its parameters and its filter."""
+
     name: str
     params: tuple[Param, ...]
     filter: str | None  # the parameter a filter `on built(settlement)` compares with

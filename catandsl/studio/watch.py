@@ -9,6 +9,8 @@ from pathlib import Path
 
 
 class Watcher:
+    """Watches the served folder and tells each listener the `.catan` files that changed."""
+
     def __init__(self, root: Path):
         self.root = root
         self.listeners: set[asyncio.Queue] = set()
