@@ -48,7 +48,7 @@ def play(task: tuple[str, int, int]) -> tuple[str, int, int, int, str | None]:
     from catandsl.simulate import game_seed
     from tests.engine.soundness import play_checked
     from tests.engine.test_round_trip import variant
-    from tests.engine.test_seafarers_games import check_cheap
+    from tests.engine.soundness import check_cheap
 
     name, index, seed = task
     s = game_seed(seed, index)

@@ -180,7 +180,7 @@ def test_sites_stocks_and_nobody_builds_on_a_village(game):
 
 
 def test_base_state_has_empty_token_fields():
-    from tests.engine.helpers import game as base_game
+    from tests.conftest import base_game
 
     s = base_game(4).new_initial_state()
     data = s.to_json()

@@ -12,6 +12,7 @@ import pytest
 import catandsl
 from catandsl.checks import check_path
 from catandsl.engine import actions as A
+from tests.conftest import game_of
 
 SCENARIO = """
 scenario twice "Two rolls a turn" {
@@ -39,20 +40,14 @@ scenario twice "Two rolls a turn" {
 """
 
 
-def _game(tmp_path_factory, text: str, name: str):
-    path = tmp_path_factory.mktemp("rolls") / f"{name}.catan"
-    path.write_text(text, encoding="utf-8")
-    return catandsl.new_game(catandsl.load(path), 3, {}, 1)
-
-
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
-    return _game(tmp_path_factory, SCENARIO, "twice")
+    return game_of(tmp_path_factory, SCENARIO, name="twice")
 
 
 @pytest.fixture(scope="module")
 def at_once(tmp_path_factory):
-    return _game(tmp_path_factory, SCENARIO.replace("    phase pause between rolls { play; feast }\n", ""), "once")
+    return game_of(tmp_path_factory, SCENARIO.replace("    phase pause between rolls { play; feast }\n", ""), name="once")
 
 
 def legal(s):

@@ -13,6 +13,7 @@ import catandsl
 from catandsl.checks import check_path
 from catandsl.engine import actions as A
 from catandsl.engine.errors import IllegalAction, StateError
+from tests.conftest import game_of
 
 SCENARIO = """
 scenario between "Building between turns" {
@@ -39,9 +40,7 @@ scenario between "Building between turns" {
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
-    path = tmp_path_factory.mktemp("between") / "between.catan"
-    path.write_text(SCENARIO, encoding="utf-8")
-    return catandsl.new_game(catandsl.load(path), 3, {}, 1)
+    return game_of(tmp_path_factory, SCENARIO)
 
 
 def ended(game, *, lumber=1):

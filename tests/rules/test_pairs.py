@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-import catandsl
 from catandsl.engine import EngineError
+from tests.conftest import game_of
 
 MAP = """
 scenario "Pairs" {
@@ -34,9 +34,7 @@ scenario "Pairs" {
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
-    path = tmp_path_factory.mktemp("pairs") / "pairs.catan"
-    path.write_text(MAP, encoding="utf-8")
-    return catandsl.new_game(catandsl.load(path), 3, {}, 1)
+    return game_of(tmp_path_factory, MAP)
 
 
 def test_a_pair_is_the_hex_at_those_coordinates(game):

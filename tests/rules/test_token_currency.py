@@ -13,6 +13,7 @@ from catandsl.engine import IllegalAction
 from catandsl.engine import actions as A
 from catandsl.rules.hands import monopoly
 from catandsl.rules.sites import pay_tokens, return_tokens
+from tests.conftest import game_of
 
 SCENARIO = """
 scenario "Gold" {
@@ -56,9 +57,7 @@ scenario "Gold" {
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
-    path = tmp_path_factory.mktemp("gold") / "gold.catan"
-    path.write_text(SCENARIO, encoding="utf-8")
-    return catandsl.new_game(catandsl.load(path), 2, {}, 1)
+    return game_of(tmp_path_factory, SCENARIO, players=2)
 
 
 def act(s, action, player=None):

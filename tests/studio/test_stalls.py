@@ -14,8 +14,7 @@ from starlette.testclient import TestClient
 import catandsl
 from catandsl.players import BOTS
 from catandsl.studio.app import create_app
-from tests.studio.helpers import ROOT, make_folder
-from tests.studio.test_studio_server import error_of
+from tests.studio.helpers import ROOT, error_of, make_folder
 from tests.watchdog import no_hang
 
 HANG = 120.0  # CPU seconds: only a hang gets near
