@@ -11,7 +11,7 @@ from catandsl.board import geometry as geo
 from catandsl.ir import configure
 from catandsl.rules.base import site
 from catandsl.rules.hubs import centre, spur, touches
-from tests.conftest import compile_text
+from tests.conftest import compile_text, scenario_of
 
 # A land hexagon of radius 1 in a ring of sea; the castle (0, -1) is on its coast, at a
 # corner of the outer ring: three sides against the sea (NE, NW, W), four corners shared
@@ -36,9 +36,7 @@ def scenario_text(picture: str = PICTURE, extra: str = "") -> str:
 
 @pytest.fixture(scope="module")
 def board(tmp_path_factory):
-    path = tmp_path_factory.mktemp("hubs") / "hubs.catan"
-    path.write_text(scenario_text(), encoding="utf-8")
-    return catandsl.board_for(catandsl.load(path), 3)
+    return catandsl.board_for(scenario_of(tmp_path_factory, scenario_text()), 3)
 
 
 CASTLE = (0, -1)
