@@ -1,6 +1,6 @@
 """The places a piece may go and the longest routes are found from each seat's own
 pieces (rules/network.py), never by scanning the board: checked here, after every action
-of random games on every shipped scenario and example, against the old way kept as the
+of random games on every shipped scenario and example, against a plain scan kept as the
 oracle (every site a piece may stand on, tested with `can_place`; every route walked
 again from scratch; the network read off the board again)."""
 
@@ -30,7 +30,7 @@ def scenario(name: str):
 
 
 def scanned_places(s, p: int, pi: int, mode: str, step=None) -> list[int]:
-    """The old way: every site the piece may stand on, each tested."""
+    """The oracle: every site the piece may stand on, each tested."""
     return [k for k in s.game.pieces[pi].allowed if placement.can_place(s, p, pi, k, mode, step)]
 
 
@@ -43,7 +43,7 @@ def scanned_targets(s, p: int, pi: int, mode: str, step=None) -> list[int]:
 
 
 def scanned_neutral_moves(s, prompt: Moving) -> list[int]:
-    """The old way: every site the piece may stand on but its own (one of several: from
+    """The oracle: every site the piece may stand on but its own (one of several: from
     each of theirs to every free site), kept to the sites its `moves_to` allows (judged by
     neutral.destinations, tested on its own in test_moves_to.py)."""
     g = s.game
@@ -73,7 +73,7 @@ def scanned_moves(s, p: int) -> list[int]:
 
 
 def walked_route(s, p: int, pieces: tuple[int, ...]) -> int:
-    """The old way: a depth-first walk from every end of every one of p's pieces."""
+    """The oracle: a depth-first walk from every end of every one of p's pieces."""
     g = s.game
     b = g.board
     own = {k for k, o in enumerate(s.path_owner) if o == p and s.path_piece[k] in pieces}

@@ -1,5 +1,5 @@
-"""A coordinate pair `(q, r)` in a rule is the hex at (q, r) of the board (it was once read
-as the list [q, r] and used as the hex numbered r)."""
+"""A coordinate pair `(q, r)` in a rule is the hex at (q, r) of the board (not the list
+[q, r], nor the hex numbered r)."""
 
 from __future__ import annotations
 
