@@ -126,8 +126,22 @@ def swap_hidden(s, seat: int):
 
 # ---- a hub on a small island ----------------------------------------------------------------
 
-# A land hexagon of radius 1 in a ring of sea. The castle (0, -1) meets the sea on its
-# NE, NW and W sides and shares its NE, SE, S and SW corners with land.
+# A land hexagon of radius 1 in a ring of sea. The castle (0, -1) is on its coast, at a
+# corner of the outer ring: it meets the sea on its NE, NW and W sides and shares its NE,
+# SE, S and SW corners with land.
+HUB_PICTURE = '''
+    rows at (0, -2) """
+          ~   ~   ~
+        ~   c   f8  ~
+      ~   p4  m6  h5  ~
+        ~   w9  f3  ~
+          ~   ~   ~
+    """
+    legend { ~ sea; c castle; f forest; p pasture; m mountains; h hills; w fields }
+    start robber off board
+'''
+
+# The island with roads and settlements kept off the sea's sides.
 HUB_ISLAND = '''
 scenario "Hubs" {
   uses base
@@ -147,19 +161,9 @@ scenario "Hubs" {
     distance 2
     connects road
   }
-  map {
-    rows at (0, -2) """
-          ~   ~   ~
-        ~   c   f8  ~
-      ~   p4  m6  h5  ~
-        ~   w9  f3  ~
-          ~   ~   ~
-    """
-    legend { ~ sea; c castle; f forest; p pasture; m mountains; h hills; w fields }
-    start robber off board
-  }
+  map {''' + HUB_PICTURE + """  }
 }
-'''
+"""
 
 
 # ---- face-down hexes ------------------------------------------------------------------------
