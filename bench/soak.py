@@ -46,9 +46,8 @@ def play(task: tuple[str, int, int]) -> tuple[str, int, int, int, str | None]:
     import catandsl
     from catandsl.players import UniformPlayer
     from catandsl.simulate import game_seed
-    from tests.engine.soundness import play_checked
+    from tests.engine.soundness import check_cheap, play_checked
     from tests.engine.test_round_trip import variant
-    from tests.engine.soundness import check_cheap
 
     name, index, seed = task
     s = game_seed(seed, index)
