@@ -1,4 +1,4 @@
-"""Laying harbors on their spots (Seafarers' harbor rule).
+"""Laying harbors on their spots.
 
 A spot is a hex side between a land hex and a water hex (a frame position is water, and
 so is the space off the board). Each plan's harbors go on its spots in order (`fixed`)

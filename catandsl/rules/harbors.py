@@ -1,4 +1,4 @@
-"""Harbors in play: which harbor lies on each spot, and placing one (Seafarers' harbor rule).
+"""Harbors in play: which harbor lies on each spot, and placing one.
 
 The board lays the harbors of `fixed` and `shuffled` plans; a `placed` plan leaves its
 spots empty and its harbors in a supply. A player who places a harbor (the set-up step

@@ -1,4 +1,4 @@
-"""Moving a player's own path pieces (ships, Seafarers' moving rule): the `move` activity, read
+"""Moving a player's own path pieces (ships, for instance): the `move` activity, read
 from a piece's `moves` block.
 
 A move is two actions: `PickUp(piece, at)` lifts an own piece off its path

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class SiteInfo:
-    """A site on the map (a village, a market): where it stands and what it holds."""
+    """A site declared on the map: the intersection it stands on, its number and its tokens."""
 
     index: int
     kind: str

@@ -247,7 +247,7 @@ class Hook(Node):
 
 @dataclass(frozen=True)
 class Uses(Node):
-    """`uses seafarers`: a ruleset this file builds on."""
+    """`uses base`: a ruleset this file builds on."""
 
     name: Word
 
