@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-import catandsl
 from catandsl.compiler import compile_path
 from catandsl.engine import IllegalAction
 from catandsl.engine import actions as A
 from catandsl.rules.scoring import points
+from tests.conftest import game_of
 
 SCENARIO = """
 scenario "Fresh city" {
@@ -37,10 +37,8 @@ scenario "Fresh city" {
 """
 
 
-def _game(tmp_path, collect: str = "collect last"):
-    path = tmp_path / "fresh.catan"
-    path.write_text(SCENARIO.replace("COLLECT", collect), encoding="utf-8")
-    return catandsl.new_game(catandsl.load(path), 2, {}, 1)
+def _game(tmp_path_factory, collect: str = "collect last"):
+    return game_of(tmp_path_factory, SCENARIO.replace("COLLECT", collect), players=2)
 
 
 def _place(s, piece: str, at: int) -> None:
@@ -61,8 +59,8 @@ def _round_one(s):
     _any_road(s)
 
 
-def test_the_city_goes_on_an_empty_intersection_under_the_distance_rule(tmp_path):
-    g = _game(tmp_path)
+def test_the_city_goes_on_an_empty_intersection_under_the_distance_rule(tmp_path_factory):
+    g = _game(tmp_path_factory)
     b = g.board
     s = g.new_initial_state()
     _round_one(s)
@@ -83,8 +81,8 @@ def test_the_city_goes_on_an_empty_intersection_under_the_distance_rule(tmp_path
     assert s.corner_piece[settled[1]] == g.piece_index["settlement"]
 
 
-def test_the_city_pays_one_card_per_producing_hex_and_takes_a_city_from_the_stock(tmp_path):
-    g = _game(tmp_path)
+def test_the_city_pays_one_card_per_producing_hex_and_takes_a_city_from_the_stock(tmp_path_factory):
+    g = _game(tmp_path_factory)
     b = g.board
     s = g.new_initial_state()
     _round_one(s)
@@ -108,8 +106,8 @@ def test_the_city_pays_one_card_per_producing_hex_and_takes_a_city_from_the_stoc
     assert s.corner_piece[b.intersection_id(0, 0, "NW")] == settlement
 
 
-def test_collect_last_with_a_count_pays_that_many_per_hex(tmp_path):
-    g = _game(tmp_path, "collect last 2")
+def test_collect_last_with_a_count_pays_that_many_per_hex(tmp_path_factory):
+    g = _game(tmp_path_factory, "collect last 2")
     b = g.board
     s = g.new_initial_state()
     _round_one(s)
@@ -122,8 +120,8 @@ def test_collect_last_with_a_count_pays_that_many_per_hex(tmp_path):
     assert s.hands[1][brick] == 2 and sum(s.hands[1]) == 2
 
 
-def test_a_city_bought_later_still_upgrades_a_settlement(tmp_path):
-    g = _game(tmp_path)
+def test_a_city_bought_later_still_upgrades_a_settlement(tmp_path_factory):
+    g = _game(tmp_path_factory)
     b = g.board
     s = g.new_initial_state()
     _round_one(s)
