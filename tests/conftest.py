@@ -52,6 +52,32 @@ def game_of(tmp_path_factory, text: str, players: int = 3, seed: int = 1, option
     return catandsl.new_game(scenario_of(tmp_path_factory, text, name), players, options or {}, seed)
 
 
+# ---- maps for scenarios written in a test ---------------------------------------------------
+
+# The base game's beginner island, its picture and legend (a map's start and harbors follow).
+BEGINNER_ROWS = '''
+    rows at (0, -2) """
+          m10 p2  f9
+        w12 h6  p4  h10
+      w9  f11 d   f3  m8
+        f8  m3  w4  p5
+          h5  w6  p11
+    """
+    legend { f forest; p pasture; w fields; h hills; m mountains; d desert }
+'''
+
+# A map block two forests wide (8, 5) over the hills (4), closing the scenario too.
+THREE_HEXES = '''  map {
+    rows """
+      f8  f5
+        h4
+    """
+    legend { f forest; h hills }
+  }
+}
+'''
+
+
 # ---- the shipped files ----------------------------------------------------------------------
 
 SCENARIO_FILES = sorted(str(p.relative_to(ROOT)) for p in [*(ROOT / "scenarios").rglob("*.catan"),

@@ -21,7 +21,7 @@ from catandsl.players.base import entry_as_read, play_game
 from catandsl.rules.base import ACTIONS, Action
 from catandsl.rules.registry import NEUTRAL, NEUTRAL_PIECES, PRIMITIVES, effect
 from catandsl.rules.words import SPECTATOR, describe, describe_event, third_person
-from tests.conftest import compile_text
+from tests.conftest import THREE_HEXES, compile_text
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = sorted([*ROOT.glob("scenarios/**/*.catan"), *ROOT.glob("examples/*.catan"),
@@ -72,15 +72,7 @@ scenario "Gift" {
       take_card(player, c)
     }
   }
-  map {
-    rows \"\"\"
-      f8  f5
-        h4
-    \"\"\"
-    legend { f forest; h hills }
-  }
-}
-""",
+""" + THREE_HEXES,
     "choose_token": """
 scenario "Gold" {
   uses base
@@ -88,15 +80,7 @@ scenario "Gold" {
   rule tribute {
     on dice_rolled(2) { give_one(player, left_of(player), [gold]) }
   }
-  map {
-    rows \"\"\"
-      f8  f5
-        h4
-    \"\"\"
-    legend { f forest; h hills }
-  }
-}
-""",
+""" + THREE_HEXES,
 }
 
 

@@ -47,7 +47,8 @@ def game(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def at_once(tmp_path_factory):
-    return game_of(tmp_path_factory, SCENARIO.replace("    phase pause between rolls { play; feast }\n", ""), name="once")
+    once = SCENARIO.replace("    phase pause between rolls { play; feast }\n", "")
+    return game_of(tmp_path_factory, once, name="once")
 
 
 def legal(s):

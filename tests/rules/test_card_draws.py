@@ -7,7 +7,7 @@ import pytest
 
 from catandsl.engine import actions as A
 from catandsl.rules.card_draws import set_aside, take_card
-from tests.conftest import game_of
+from tests.conftest import THREE_HEXES, game_of
 
 SCENARIO = """
 scenario "Gift" {
@@ -19,15 +19,7 @@ scenario "Gift" {
       take_card(player, c)
     }
   }
-  map {
-    rows \"\"\"
-      f8  f5
-        h4
-    \"\"\"
-    legend { f forest; h hills }
-  }
-}
-"""
+""" + THREE_HEXES
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ import pytest
 import catandsl
 from catandsl.engine import actions as A
 from catandsl.rules.places import hexes_around
-from tests.conftest import game_of
+from tests.conftest import THREE_HEXES, game_of
 
 MAP = """
 scenario "Places" {
@@ -19,15 +19,7 @@ scenario "Places" {
       }
     }
   }
-  map {
-    rows \"\"\"
-      f8  f5
-        h4
-    \"\"\"
-    legend { f forest; h hills }
-  }
-}
-"""
+""" + THREE_HEXES
 
 
 @pytest.fixture(scope="module")
@@ -68,15 +60,7 @@ scenario "Nobody" {
       }
     }
   }
-  map {
-    rows \"\"\"
-      f8  f5
-        h4
-    \"\"\"
-    legend { f forest; h hills }
-  }
-}
-"""
+""" + THREE_HEXES
 
 
 def test_a_rule_compares_owner_with_minus_one_for_nobody(tmp_path):

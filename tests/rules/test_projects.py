@@ -13,7 +13,7 @@ from catandsl.compiler import compile_path
 from catandsl.engine import IllegalAction, StateError
 from catandsl.engine import actions as A
 from catandsl.rules.projects import project_level, project_owner
-from tests.conftest import game_of
+from tests.conftest import THREE_HEXES, game_of
 
 SCENARIO = """
 scenario "Tower" {
@@ -33,15 +33,7 @@ scenario "Tower" {
     phase roll { roll; play }
     phase main { trade; build; buy; play; projects tower }
   }
-  map {
-    rows \"\"\"
-      f8  f5
-        h4
-    \"\"\"
-    legend { f forest; h hills }
-  }
-}
-"""
+""" + THREE_HEXES
 BRICK, LUMBER, WOOL = 0, 1, 2  # the base game's resource order: brick, lumber, wool, grain, ore
 
 

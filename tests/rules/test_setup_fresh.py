@@ -9,7 +9,7 @@ from catandsl.compiler import compile_path
 from catandsl.engine import IllegalAction
 from catandsl.engine import actions as A
 from catandsl.rules.scoring import points
-from tests.conftest import game_of
+from tests.conftest import THREE_HEXES, game_of
 
 SCENARIO = """
 scenario "Fresh city" {
@@ -26,15 +26,7 @@ scenario "Fresh city" {
       COLLECT
     }
   }
-  map {
-    rows \"\"\"
-      f8  f5
-        h4
-    \"\"\"
-    legend { f forest; h hills }
-  }
-}
-"""
+""" + THREE_HEXES
 
 
 def _game(tmp_path_factory, collect: str = "collect last"):

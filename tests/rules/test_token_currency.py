@@ -13,7 +13,7 @@ from catandsl.engine import IllegalAction
 from catandsl.engine import actions as A
 from catandsl.rules.hands import monopoly
 from catandsl.rules.sites import pay_tokens, return_tokens
-from tests.conftest import game_of
+from tests.conftest import THREE_HEXES, game_of
 
 SCENARIO = """
 scenario "Gold" {
@@ -44,15 +44,7 @@ scenario "Gold" {
     phase roll { roll; play }
     phase main { trade; build; buy; play; buy_resource; tip }
   }
-  map {
-    rows \"\"\"
-      f8  f5
-        h4
-    \"\"\"
-    legend { f forest; h hills }
-  }
-}
-"""
+""" + THREE_HEXES
 
 
 @pytest.fixture(scope="module")
