@@ -78,6 +78,25 @@ THREE_HEXES = '''  map {
 '''
 
 
+# A map block of a forest (8) beside a pasture (5), closing the scenario too.
+TWO_HEXES = '''  map {
+    rows """
+      f8  p5
+    """
+    legend { f forest; p pasture }
+  }
+}
+'''
+
+# Five hexes in two rows, their picture and legend (a map's start follows).
+FIVE_HEX_ROWS = '''
+    rows """
+      f8  h5  m4
+        w6  g9
+    """
+    legend { f forest; h hills; m mountains; w pasture; g fields }
+'''
+
 # ---- the shipped files ----------------------------------------------------------------------
 
 SCENARIO_FILES = sorted(str(p.relative_to(ROOT)) for p in [*(ROOT / "scenarios").rglob("*.catan"),

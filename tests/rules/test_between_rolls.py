@@ -12,7 +12,7 @@ import pytest
 import catandsl
 from catandsl.checks import check_path
 from catandsl.engine import actions as A
-from tests.conftest import game_of
+from tests.conftest import FIVE_HEX_ROWS, game_of
 
 SCENARIO = """
 scenario twice "Two rolls a turn" {
@@ -28,13 +28,7 @@ scenario twice "Two rolls a turn" {
     phase pause between rolls { play; feast }
     phase main { trade; build; buy; play; move }
   }
-  map {
-    rows \"\"\"
-      f8  h5  m4
-        w6  g9
-    \"\"\"
-    legend { f forest; h hills; m mountains; w pasture; g fields }
-    start robber on forest
+  map {""" + FIVE_HEX_ROWS + """    start robber on forest
   }
 }
 """
