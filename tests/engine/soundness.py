@@ -2,7 +2,8 @@
 a chance node with its outcomes, or the seat to act has a legal action) and saved and
 loaded back equal (the same text, the same decision, the same views, the same game from
 there on). The random-game tests check it after every action, and bench/soak.py over
-thousands of games."""
+thousands of games; with it, the invariants those games check (resources and tokens
+conserved, pieces within limits and on the board as counted, points adding up)."""
 
 from __future__ import annotations
 
