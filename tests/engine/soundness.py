@@ -87,6 +87,14 @@ def play_checked(game, seats, check=None):
             check(s)
 
 
+def variant(sc, k: int) -> tuple[int, dict[str, str]]:
+    """Game k's player count and options: the most players and the defaults first, then
+    fewer players and each option's next items in turn."""
+    span = sc.players_max - sc.players_min + 1
+    options = {o.name: o.items[(k + j) % len(o.items)].name for j, o in enumerate(sc.options)} if k else {}
+    return sc.players_max - k % span, options
+
+
 # ---- invariants checked after every action of random games ------------------------------------
 
 

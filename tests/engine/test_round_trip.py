@@ -17,7 +17,7 @@ from catandsl.engine import StateError
 from catandsl.players import UniformPlayer
 from tests.budget import count
 from tests.conftest import BROKEN_FILES, ROOT, SCENARIO_FILES, tb_first_draw
-from tests.engine.soundness import check_cheap, play_checked, round_trip
+from tests.engine.soundness import check_cheap, play_checked, round_trip, variant
 
 PLAYABLE = [name for name in SCENARIO_FILES if name not in BROKEN_FILES]
 TB = "scenarios/traders_barbarians/traders_and_barbarians.catan"
@@ -30,14 +30,6 @@ GAMES = {TB: 3}
 @cache
 def scenario(name: str):
     return catandsl.load(ROOT / name)
-
-
-def variant(sc, k: int) -> tuple[int, dict[str, str]]:
-    """Game k's player count and options: the most players and the defaults first, then
-    fewer players and each option's next items in turn."""
-    span = sc.players_max - sc.players_min + 1
-    options = {o.name: o.items[(k + j) % len(o.items)].name for j, o in enumerate(sc.options)} if k else {}
-    return sc.players_max - k % span, options
 
 
 @pytest.mark.slow
