@@ -83,7 +83,9 @@ def test_the_docstring_check_sees_a_class_without_one():
 
 
 def _test_modules():
-    return sorted(p for p in TESTS.rglob("test_*.py") if ".venv" not in p.parts)
+    """Every module of the tests and the benches: test modules, their helpers, the benches
+    that reuse the tests' checks."""
+    return sorted(p for p in [*TESTS.rglob("*.py"), *(ROOT / "bench").rglob("*.py")] if ".venv" not in p.parts)
 
 
 def _module_name(p: Path, root: Path) -> str:
@@ -124,7 +126,7 @@ def _is_test_module(root: Path, package: str, name: str) -> bool:
     return name.startswith("test_") and (root / Path(*package.split(".")) / f"{name}.py").exists()
 
 
-def test_no_test_module_imports_from_another_test_module_or_a_private_name():
+def test_no_module_imports_from_a_test_module_or_a_private_name_of_the_tests():
     found = [b for p in _test_modules() for b in _borrowed(p)]
     assert not found, ("shared helpers live in tests/conftest.py or a helper module "
                        "(tests/engine/helpers.py, ...), under public names:\n" + "\n".join(found))
