@@ -1,4 +1,4 @@
-"""Laying harbors on their spots (RULES.md B.9).
+"""Laying harbors on their spots.
 
 A spot is a hex side between a land hex and a water hex (a frame position is water, and
 so is the space off the board). Each plan's harbors go on its spots in order (`fixed`)
@@ -27,6 +27,8 @@ MAX_DEALS = 2000
 
 @dataclass(frozen=True)
 class Harbor:
+    """A harbor spot: the path it lies on, what it trades and the hexes either side."""
+
     path: geo.Path
     type: HarborType | None  # None: an empty spot, for a harbor the players place
     land: geo.Hex  # the land hex it serves

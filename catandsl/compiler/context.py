@@ -31,6 +31,8 @@ def did_you_mean(name: str, known) -> str | None:
 
 @dataclass
 class Reference:
+    """A use of a declared name, resolved once every file is read."""
+
     kind: str  # resource, terrain, piece, card, deck, award, option, rule, ...
     name: str
     span: Span
@@ -39,6 +41,8 @@ class Reference:
 
 @dataclass
 class Context:
+    """What one compilation gathers: sources, diagnostics, declarations and references."""
+
     sources: Sources = field(default_factory=Sources)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     references: list[Reference] = field(default_factory=list)

@@ -43,6 +43,8 @@ DECL_KINDS_BY_WORD = {
 
 @dataclass
 class SectionBuilder:
+    """The declarations of one section (player counts and option choices) being lowered."""
+
     players: tuple[int, ...]
     choices: tuple[model.Choice, ...]
     decls: list = field(default_factory=list)
@@ -56,6 +58,8 @@ class Pending:
 
 
 class Lowering:
+    """Lowers a file's declarations into IR sections, inlining `uses` and `import`s."""
+
     def __init__(self, ctx: Context, hooks: HookLowering, include):
         self.ctx = ctx
         self.hooks = hooks

@@ -98,6 +98,8 @@ class NameTable:
 
 
 class HookLowering:
+    """Lowers hooks, conditions, measures and expressions to IR, checking names and types."""
+
     def __init__(self, ctx: Context, names: NameTable):
         self.ctx = ctx
         self.names = names

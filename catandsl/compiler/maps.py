@@ -41,6 +41,8 @@ _CELL = re.compile(r"^([^\s0-9])([0-9]+)?$")
 
 
 class MapReader:
+    """Reads one `map` entry: its pictures, cells, pools, numbers, harbors and frame."""
+
     def __init__(self, ctx: Context, entry: ast.Entry):
         self.ctx = ctx
         self.entry = entry

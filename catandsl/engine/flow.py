@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, order=True)
 class EndTurn(Action):
+    """The active player ends the turn."""
+
     KIND: ClassVar[str] = "end_turn"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
 

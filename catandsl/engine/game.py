@@ -98,6 +98,8 @@ class PieceInfo:
 
 @dataclass(frozen=True)
 class CardInfo:
+    """A card as the engine reads it: its deck, count, points and when it may be played."""
+
     index: int
     deck: int
     name: str
@@ -111,6 +113,8 @@ class CardInfo:
 
 @dataclass(frozen=True)
 class PhaseInfo:
+    """A phase of the turn: whether it rolls, and the activities it allows."""
+
     name: str
     rolls: bool  # allows `roll`: the phase ends with the dice
     allows: dict[str, frozenset[str] | None]  # activity -> names it is restricted to (None: all)
@@ -145,6 +149,9 @@ def _names_frame(where: model.Expr | None) -> bool:
 
 
 class Game:
+    """A scenario configured for a player count and options, on the board dealt for a seed: what
+    every state of one play shares."""
+
     def __init__(self, scenario: model.Scenario, players: int, options: dict | None = None,
                  seed: int = 0, *, ruleset: Ruleset | None = None, dealt: Deal | None = None):
         """(`ruleset` and `dealt`: the scenario as configured for these players and options,

@@ -121,6 +121,8 @@ def _param_check(p: Param, checks: dict[str, Check]) -> Check | None:
 
 
 class NeedChoice(Exception):
+    """A statement reached a choice no answer is given for yet: who chooses, among what."""
+
     def __init__(self, primitive: str, player: int, options: list[Any]):
         self.primitive, self.player, self.options = primitive, player, options
 

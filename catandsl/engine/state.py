@@ -92,6 +92,8 @@ def _fold(seed: int) -> int:
 
 
 class State:
+    """One point of one play: the flow and the game data, as named fields."""
+
     # flow
     stage: str  # "setup", "turn" or "over"
     setup_pos: int  # index into game.setup_script

@@ -136,6 +136,8 @@ class Travel:
 
 @dataclass(frozen=True)
 class Resource:
+    """`resource NAME`: a kind of card the bank holds and the terrains produce."""
+
     KIND: ClassVar[str] = "resource"
     name: str
     source: Source | None = None
@@ -159,6 +161,8 @@ class Terrain:
 
 @dataclass(frozen=True)
 class Bank:
+    """`bank`: how many cards of each resource the bank starts with."""
+
     KIND: ClassVar[str] = "bank"
     name: str
     amounts: tuple[Amount, ...]
@@ -222,6 +226,8 @@ class Card:
 
 @dataclass(frozen=True)
 class Deck:
+    """`deck NAME`: its cards, its cost and how its cards may be played."""
+
     KIND: ClassVar[str] = "deck"
     name: str
     cards: tuple[Card, ...]
@@ -366,6 +372,8 @@ class SetupRound:
 
 @dataclass(frozen=True)
 class Setup:
+    """`setup`: the rounds of placements before the first turn."""
+
     KIND: ClassVar[str] = "setup"
     name: str
     rounds: tuple[SetupRound, ...]
@@ -580,6 +588,8 @@ class Counter:
 
 @dataclass(frozen=True)
 class NumberToken:
+    """A number token: its value and its letter (the spiral's order)."""
+
     value: int
     letter: str | None = None
 
@@ -645,6 +655,8 @@ class FramePiece:
 
 @dataclass(frozen=True)
 class Frame:
+    """`frame`: the lettered pieces of sea around the map."""
+
     pieces: tuple[FramePiece, ...]
     terrain: str = "sea"
     extension_joints: tuple[str, ...] = ()
@@ -752,6 +764,8 @@ class SitePlacement:
 
 @dataclass(frozen=True)
 class Map:
+    """`map NAME`: its hexes, pools, numbers, harbors, frame and named places."""
+
     KIND: ClassVar[str] = "map"
     name: str
     hexes: tuple[HexSlot, ...]
@@ -794,6 +808,8 @@ DECL_TYPES: tuple[type, ...] = (
 
 @dataclass(frozen=True)
 class OptionItem:
+    """An `item` of an option: its name, its value and its title."""
+
     name: str
     value: int | None = None
     title: str | None = None
@@ -801,6 +817,8 @@ class OptionItem:
 
 @dataclass(frozen=True)
 class Option:
+    """`option NAME`: the items a game may choose and the default."""
+
     name: str
     items: tuple[OptionItem, ...]
     default: str
@@ -810,6 +828,8 @@ class Option:
 
 @dataclass(frozen=True)
 class Choice:
+    """An option set to one item: where a `when` section applies."""
+
     option: str
     item: str
 
@@ -826,6 +846,8 @@ class Section:
 
 @dataclass(frozen=True)
 class Scenario:
+    """A compiled scenario: its title, player counts, options and sections."""
+
     name: str
     title: str
     players_min: int

@@ -31,6 +31,8 @@ DID_YOU_MEAN = re.compile(r"did you mean `([^`]+)`\?")
 
 @dataclass(frozen=True)
 class Declaration:
+    """A declaration in the outline: its kind, name, spans and the declarations inside it."""
+
     kind: str  # the head word: piece, terrain, option, rule, map, ruleset, ...
     name: str
     span: Span  # the whole entry
@@ -390,6 +392,8 @@ def names_by_kind(scenario: model.Scenario | None) -> dict[str, list[str]]:
 
 @dataclass(frozen=True)
 class Completion:
+    """A word the editor may offer at the cursor."""
+
     label: str
     kind: str  # event, primitive, keyword, or a declaration's kind
     detail: str

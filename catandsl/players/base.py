@@ -31,6 +31,8 @@ from catandsl.rules.words import EVERYONE, SPECTATOR, describe_event, entry_text
 
 
 class Player(Protocol):
+    """A bot: picks one of a state's legal actions."""
+
     def choose(self, state) -> int:
         """One of `state.legal_actions()`."""
         ...

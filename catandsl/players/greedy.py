@@ -36,6 +36,8 @@ _TOKEN_RESERVE = 3
 
 
 class GreedyPlayer:
+    """A bot that takes the action its heuristic scores highest (the module says how)."""
+
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
         self._dist: tuple[object, int, list[float]] | None = None

@@ -40,6 +40,8 @@ from catandsl.rules.words import EVERYONE, entry_text
 
 @dataclass
 class Frame:
+    """One step of a replay: its label, whose turn, the scores, the log and the pieces."""
+
     label: str
     turn: int
     player: int  # whose turn or placement, -1 for the start

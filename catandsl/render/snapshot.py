@@ -51,6 +51,8 @@ class Placed:
 
 @dataclass(frozen=True)
 class Snapshot:
+    """What a picture of a state shows: pieces, scores, hands, the bank and whose turn."""
+
     pieces: tuple[Placed, ...]
     scores: tuple[int, ...]
     turns: int

@@ -116,6 +116,8 @@ ACTIONS: dict[str, type[Action]] = {}
 
 @dataclass(frozen=True, order=True)
 class Action:
+    """A player's move or a chance outcome, as a value: its kind and its arguments."""
+
     KIND: ClassVar[str] = "action"
     # the parts of the game (registry.HANDS, BOARD, ...) the action changes by itself,
     # besides what the hooks it triggers write; the safe default is all of them

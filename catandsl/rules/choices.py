@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, order=True)
 class ChooseResource(Action):
+    """Answer a prompt with a resource."""
+
     KIND: ClassVar[str] = "choose_resource"
     WRITES: ClassVar[frozenset[str]] = frozenset((HANDS,))  # a gold choice takes from the bank
     resource: str
@@ -44,6 +46,8 @@ class ChooseToken(Action):
 
 @dataclass(frozen=True, order=True)
 class ChoosePlayer(Action):
+    """Answer a prompt with a seat."""
+
     KIND: ClassVar[str] = "choose_player"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
     player: int
@@ -63,6 +67,8 @@ def choice_actions(game: Game) -> list[Action]:
 
 @dataclass(frozen=True)
 class ChoiceIds:
+    """The choice actions' ids, by resource, seat and token."""
+
     resource: tuple[int, ...]  # by resource index
     player: tuple[int, ...]  # by seat
     token: tuple[int, ...]  # by token index (-1: the game numbers no token choice)

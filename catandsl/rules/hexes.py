@@ -65,6 +65,8 @@ def changeable(rs: Ruleset) -> bool:
 
 @dataclass(frozen=True)
 class HexTables:
+    """The face-down hexes, their pools' stacks and the reveal actions' ids."""
+
     pools: tuple[str, ...]  # the hidden pools, in map order
     tiles: tuple[tuple[int, ...], ...]  # [pool][terrain] tiles in the stack at the start
     numbers: tuple[tuple[int, ...], ...]  # [pool][number] tokens in the stack at the start

@@ -40,6 +40,8 @@ def loss_actions(game: Game) -> list[Action]:
 
 @dataclass(frozen=True)
 class LostIds:
+    """The action id of each resource's `lost` outcome, by resource index."""
+
     by_resource: tuple[int, ...]
 
     @classmethod

@@ -1,4 +1,4 @@
-"""Moving a player's own path pieces (ships, RULES.md B.4): the `move` activity, read
+"""Moving a player's own path pieces (ships, for instance): the `move` activity, read
 from a piece's `moves` block.
 
 A move is two actions: `PickUp(piece, at)` lifts an own piece off its path
@@ -47,6 +47,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class MoveInfo:
+    """A piece's `moves` block as the engine reads it."""
+
     per_turn: int
     open_end: bool
     not_built_this_turn: bool

@@ -64,6 +64,8 @@ def bits(parts: frozenset[str]) -> int:
 
 @dataclass(frozen=True)
 class Param:
+    """A parameter of a primitive or event: its name, type and range."""
+
     name: str
     type: str
     low: int | None = None  # an int's range, both ends included
@@ -91,6 +93,8 @@ class Param:
 
 @dataclass(frozen=True)
 class Primitive:
+    """A query or effect a rule may call: its signature, what it reads and writes, its doc."""
+
     name: str
     kind: str
     params: tuple[Param, ...]
@@ -116,6 +120,8 @@ class Primitive:
 
 @dataclass(frozen=True)
 class Event:
+    """An event a hook may react to: its parameters and its filter."""
+
     name: str
     params: tuple[Param, ...]
     filter: str | None  # the parameter a filter `on built(settlement)` compares with

@@ -267,6 +267,8 @@ MAX_LEGAL = 10_000  # trade lists kept (a few dozen at most); past this the memo
 
 @dataclass(frozen=True)
 class TradeTables:
+    """The bank's and harbors' rates and where the harbors are."""
+
     bank_rate: int  # the bank's rate without a harbor (NO_RATE: none)
     least_rate: int  # the best rate any harbor or the bank gives: fewer cards never trade
     harbor_rates: tuple[tuple[int, int], ...]  # per harbor type: (rate, resource or -1 for any)

@@ -51,6 +51,8 @@ SHOWN_SHIPPED = "<catandsl>/"  # what stands for catandsl's own folder in what t
 
 @dataclass(frozen=True)
 class Entry:
+    """A scenario the studio lists: its reference, its file and its label."""
+
     ref: str
     path: Path
     label: str  # what the list shows: the path under the folder, or the shipped name

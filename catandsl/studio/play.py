@@ -91,6 +91,8 @@ def _bots(names: list[str], players: int, seat: int, seed: int):
 
 
 class Table:
+    """One game in the studio: the person's seat, the bots, the state and the log."""
+
     def __init__(self, tid: str, entry: Entry, scenario, game, seat: int, bots: list[str], options: dict[str, str],
                  state=None):
         self.id = tid

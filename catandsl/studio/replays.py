@@ -35,6 +35,8 @@ _SEAT = re.compile(r"\bP(\d+)\b")
 
 
 class Replay:
+    """A recorded game the studio steps through, with checkpoints along it."""
+
     def __init__(self, rid: str, title: str, game, actions: list[int], entries: list[dict],
                  viewer: int | None = EVERYONE):
         self.id, self.title, self.game = rid, title, game

@@ -13,7 +13,10 @@ from pathlib import Path
 
 RETRY = 0.5  # seconds before walking again when a folder went away under the watcher
 
+
 class Watcher:
+    """Watches the served folder and tells each listener the `.catan` files that changed."""
+
     def __init__(self, root: Path, folders: Callable[[], list[Path]] | None = None):
         self.root = root
         self.folders = folders  # the folders to watch, each alone; None: the root and all under it

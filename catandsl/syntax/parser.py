@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import lark
-from lark import Lark, Token, Transformer_NonRecursive, Tree
+from lark import Lark, Token, Transformer_NonRecursive, Tree, v_args
 from lark.exceptions import UnexpectedInput
 
 from catandsl import cache, resources
@@ -302,6 +302,7 @@ def _too_deep_tree(tree: Tree) -> tuple[int, int] | None:
 # ---- Lark tree -> AST ------------------------------------------------------------------
 
 
+@v_args(meta=True)  # every rule method gets (meta, children): its span comes from meta
 class _ToAst(Transformer_NonRecursive):
     def __init__(self, filename: str):
         super().__init__()
@@ -322,15 +323,6 @@ class _ToAst(Transformer_NonRecursive):
 
     def __default_token__(self, tok: Token):
         return tok
-
-    # we need meta on every rule; Transformer_NonRecursive passes children only, so the
-    # rules below use the `v_args(meta=True)`-like trick of reading tree.meta.
-    def _call_userfunc(self, tree, new_children=None):
-        children = new_children if new_children is not None else tree.children
-        f = getattr(self, tree.data, None)
-        if f is None:
-            return Tree(tree.data, children, tree.meta)
-        return f(tree.meta, children)
 
     # file and blocks ----------------------------------------------------------------
     def start(self, meta, c):

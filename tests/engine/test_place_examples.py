@@ -13,7 +13,7 @@ import pytest
 
 import catandsl
 from tests.conftest import ROOT
-from tests.engine.test_seafarers_games import check_board, check_cheap
+from tests.engine.soundness import check_board, check_cheap
 
 PATHS = {name: ROOT / "examples" / "scenarios" / f"{name}.catan" for name in ("number_paths", "beacon_coast")}
 TOKENS = [5, 2, 6, 3, 8, 10, 9, 12, 11, 4, 8, 10, 9, 4, 5, 6, 3, 11]

@@ -16,8 +16,7 @@ import catandsl
 from catandsl.engine import Game, State
 from catandsl.engine.state import FIELDS
 from catandsl.players import UniformPlayer
-from tests.conftest import ROOT
-from tests.engine.test_round_trip import _first_draw
+from tests.conftest import ROOT, tb_first_draw
 
 # What each public method is called with here (s: the state, g: its game, p: a seat).
 STATE_CALLS = {
@@ -106,7 +105,7 @@ def _states():
                 else "prompt" if s.pending else "turn")
         found.setdefault(kind, s.clone())
         s.apply_action(s.sample_chance() if s.is_chance_node() else seats[s.current_player()].choose(s))
-    return [*found.values(), _first_draw("draw_from_site")]
+    return [*found.values(), tb_first_draw("draw_from_site")]
 
 
 def _args(s, spec: tuple) -> tuple:

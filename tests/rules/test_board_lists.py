@@ -13,7 +13,7 @@ from catandsl.engine import actions as A
 from catandsl.rules.board_lists import corners, sides, terrain_hexes
 from catandsl.rules.hand_counts import cards_of
 from tests.conftest import compile_text
-from tests.engine.test_seafarers_games import check_cheap
+from tests.engine.soundness import check_cheap
 
 SOURCE = """
 scenario forest_tax "Forest tax" {

@@ -10,7 +10,7 @@ from catandsl.players import GreedyPlayer
 from catandsl.rules.base import paths_next_to
 from catandsl.rules.placement import targets
 from tests.conftest import compile_text
-from tests.engine.test_seafarers_games import check_board, check_cheap
+from tests.engine.soundness import check_board, check_cheap
 
 SOURCE = """
 scenario momentum "Momentum" {

@@ -11,7 +11,7 @@ from catandsl.players import GreedyPlayer
 from catandsl.rules.counters import add_to_counter, set_counter
 from catandsl.rules.sites import give_tokens
 from tests.conftest import compile_text
-from tests.engine.test_seafarers_games import check_cheap
+from tests.engine.soundness import check_cheap
 
 SOURCE = """
 scenario curses "Curses" {

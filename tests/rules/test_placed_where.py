@@ -11,7 +11,7 @@ import pytest
 import catandsl
 from catandsl.players import GreedyPlayer
 from tests.conftest import compile_text
-from tests.engine.test_seafarers_games import check_board, check_cheap
+from tests.engine.soundness import check_board, check_cheap
 
 SOURCE = """
 scenario chain "One long road" {

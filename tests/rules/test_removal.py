@@ -9,7 +9,7 @@ import catandsl
 from catandsl.engine import actions as A
 from catandsl.players import GreedyPlayer
 from tests.conftest import compile_text
-from tests.engine.test_seafarers_games import check_board, check_cheap
+from tests.engine.soundness import check_board, check_cheap
 
 SOURCE = """
 scenario fire "Fire" {

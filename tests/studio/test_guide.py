@@ -9,8 +9,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from catandsl.studio.app import create_app
-
-SEAT = 0
+from tests.studio.pages import SEAT, force_discard
 
 
 @pytest.fixture(scope="module")
@@ -70,37 +69,10 @@ def test_the_dice_the_recent_moves_and_the_rates(client):
         assert set(bank[0]["rates"].values()) <= {2, 3, 4}
 
 
-def _force_discard(table, cards: int = 9):
-    """Give the person `cards` cards, play on (the person ends the turn) till the dice
-    roll in the person's turn, and roll a 7: the person owes a discard."""
-    g, s = table.game, table.state
-    for k in range(cards):
-        r = k % len(g.resources)
-        s.bank[r] -= 1
-        s.hands[SEAT][r] += 1
-    s.forget_derived()
-    for _ in range(2000):
-        if s.is_chance_node():
-            outcomes = [a for a, _ in s.chance_outcomes()]
-            seven = [a for a in outcomes if g.actions[a].KIND == "roll" and g.actions[a].total == 7]
-            if seven and s.turn_player == SEAT:
-                table._apply(seven[0], -1)
-                table.settle()
-                return
-            table._apply(s.sample_chance(), -1)
-        elif s.current_player() == SEAT:
-            legal = s.legal_actions()
-            table._apply(next((a for a in legal if g.actions[a].KIND == "end_turn"), legal[0]), SEAT)
-        else:
-            who = s.current_player()
-            table._apply(table.players[who].choose(s), who)
-    raise AssertionError("the person's roll never came")
-
-
 def test_a_discard_is_chosen_together_and_confirmed_once(client):
     v, table = _game(client)
     v = _to_turn(client, table, v)
-    _force_discard(table)
+    force_discard(table)
     v = client.get(f"/api/games/{v['id']}").json()
     need = sum(table.state.hands[SEAT]) // 2  # the base game's discard: half the hand, rounded down
     assert v["by_card"] == {"kind": "discard", "count": need}

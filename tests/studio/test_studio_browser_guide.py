@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import re
 
-from tests.studio.test_guide import SEAT, _force_discard
-from tests.studio.test_studio_browser import MAX_MOVES, _one_move, _renders, shot, start_game
+from tests.studio.pages import MAX_MOVES, SEAT, force_discard, one_move, renders, shot, start_game
 
 
 def _move(page) -> None:
-    before = _renders(page)
-    _one_move(page)
+    before = renders(page)
+    one_move(page)
     page.wait_for_function(f"() => Number(document.body.getAttribute('data-renders')) > {before} || "
                            "!document.getElementById('choice').hidden")
     if page.locator("#choice").is_visible():
@@ -56,7 +55,7 @@ def test_a_discard_is_chosen_on_the_page_and_confirmed_once(studio, page):
     gid = re.search(r"game=([^&]+)", page.url).group(1)
     table = studio.app.state.studio.tables.get(gid)
     with table.lock:
-        _force_discard(table)
+        force_discard(table)
         need = sum(table.state.hands[SEAT]) // 2
         logged = len(table.entries)
     page.reload()
@@ -72,7 +71,7 @@ def test_a_discard_is_chosen_on_the_page_and_confirmed_once(studio, page):
             more.click()
     assert confirm.inner_text() == f"Discard these {need} of {need}"
     shot(page, "play-discard")
-    before = _renders(page)
+    before = renders(page)
     confirm.click()
     page.wait_for_function(f"() => Number(document.body.getAttribute('data-renders')) > {before}")
     discarded = [e for e in table.entries[logged:] if e["player"] == SEAT and e["kind"] == "discard"]

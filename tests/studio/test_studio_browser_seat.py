@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from catandsl.players.base import entry_line
-from tests.studio.test_studio_browser import _one_move, _renders, shot, start_game
+from tests.studio.pages import one_move, renders, shot, start_game
 
 MOVES = 40  # the person's moves before the check: the bots draw and rob in them
 
@@ -27,8 +27,8 @@ def test_a_seats_page_shows_only_what_the_seat_may_see(studio, page):
     for _ in range(MOVES):
         if page.get_attribute("body", "data-over") == "1":
             break
-        before = _renders(page)
-        _one_move(page)
+        before = renders(page)
+        one_move(page)
         page.wait_for_function(f"() => Number(document.body.getAttribute('data-renders')) > {before} || "
                                "!document.getElementById('choice').hidden")
         if page.locator("#choice").is_visible():

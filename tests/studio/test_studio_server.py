@@ -16,9 +16,7 @@ from starlette.testclient import TestClient
 
 from catandsl import resources
 from catandsl.studio.app import MAX_BODY, create_app
-from tests.studio.helpers import ROOT, make_folder
-
-CODE = r"^[a-z_]+/[a-z_]+$"
+from tests.studio.helpers import ROOT, error_of, make_folder
 
 
 @pytest.fixture(scope="module")
@@ -36,22 +34,6 @@ def client(folder):
     with TestClient(create_app(folder, watch=False), base_url="http://127.0.0.1:8000",
                     raise_server_exceptions=False) as c:
         yield c
-
-
-def error_of(response, status: int | None = None) -> dict:
-    assert response.headers["content-type"].startswith("application/json"), response.text[:200]
-    body = response.json()
-    assert set(body) == {"error"}, body
-    err = body["error"]
-    assert isinstance(err["code"], str) and isinstance(err["message"], str)
-    import re
-
-    assert re.match(CODE, err["code"]), err
-    assert "Traceback" not in response.text
-    if status is not None:
-        assert response.status_code == status, (response.status_code, err)
-    assert 400 <= response.status_code < 500, (response.status_code, err)
-    return err
 
 
 def new_game(client, ref="dir:island.catan", **kw) -> dict:
