@@ -145,6 +145,8 @@ def _serve() -> None:
             answer = ("error", traceback.format_exc())
         try:
             _write(out, answer)
+        except BrokenPipeError:  # the server stopped while the job ran: nobody is left to answer
+            return
         except Exception:  # noqa: BLE001 - an answer that does not pickle
             _write(out, ("error", traceback.format_exc()))
 

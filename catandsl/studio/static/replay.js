@@ -91,14 +91,15 @@
   function openForm() {
     S.$("open").hidden = false;
     var scenarios = {}, sel = S.$("ref");
-    S.call("GET", "/api/scenarios").then(function (data) {
+    S.scenarios(function (data, done) {  // asked again while some files are still being checked
       data.files.concat(data.shipped).forEach(function (s) {
-        if (!s.ok || s.library) return;
+        if (!s.ok || s.library || scenarios[s.ref]) return;
         scenarios[s.ref] = s;
         var o = S.el("option", s.title + " (" + s.label + ")");
         o.value = s.ref;
         sel.appendChild(o);
       });
+      if (!done) return;
       if (sel.value) S.optionFields(S.$("option-fields"), scenarios[sel.value].options, null, null);
       document.body.setAttribute("data-ready", "1");
     }, function (err) { S.showError(S.$("open-error"), err); });
