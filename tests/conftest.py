@@ -52,6 +52,20 @@ def game_of(tmp_path_factory, text: str, players: int = 3, seed: int = 1, option
     return catandsl.new_game(scenario_of(tmp_path_factory, text, name), players, options or {}, seed)
 
 
+
+def played_to_first_roll(game, *, roll: bool = True):
+    """A new state of `game` with greedy bots through the set-up and, with `roll`, on up
+    to the first roll of the dice (a chance node): for a rule's test to play on from."""
+    from catandsl.players import GreedyPlayer
+
+    s = game.new_initial_state()
+    bots = [GreedyPlayer(p) for p in range(game.num_players)]
+    while s.stage == "setup":
+        s.apply_action(s.sample_chance() if s.is_chance_node() else bots[s.current_player()].choose(s))
+    while roll and not s.is_chance_node():
+        s.apply_action(bots[s.current_player()].choose(s))
+    return s
+
 # ---- maps for scenarios written in a test ---------------------------------------------------
 
 # The base game's beginner island, its picture and legend (a map's start and harbors follow).

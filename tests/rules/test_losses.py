@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-import catandsl
 from catandsl.engine import actions as A
-from catandsl.players import GreedyPlayer
-from tests.conftest import compile_text
+from tests.conftest import compile_text, game_of, played_to_first_roll
 from tests.engine.soundness import check_cheap
 
 SOURCE = """
@@ -34,16 +32,8 @@ scenario losses "Storm and fine" {
 @pytest.fixture(scope="module")
 def ready(tmp_path_factory):
     """A game at its first roll of the dice, every hand set by the test."""
-    path = tmp_path_factory.mktemp("losses") / "losses.catan"
-    path.write_text(SOURCE, encoding="utf-8")
-    game = catandsl.new_game(catandsl.load(path), 3, {}, 1)
-    s = game.new_initial_state()
-    bots = [GreedyPlayer(p) for p in range(3)]
-    while s.stage == "setup":
-        s.apply_action(s.sample_chance() if s.is_chance_node() else bots[s.current_player()].choose(s))
-    while not s.is_chance_node():
-        s.apply_action(bots[s.current_player()].choose(s))
-    return game, s
+    game = game_of(tmp_path_factory, SOURCE, name="losses")
+    return game, played_to_first_roll(game)
 
 
 def _hands(game, s, hands):

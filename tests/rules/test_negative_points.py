@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-import catandsl
-from catandsl.players import GreedyPlayer
 from catandsl.rules.counters import add_to_counter, set_counter
 from catandsl.rules.sites import give_tokens
-from tests.conftest import compile_text
+from tests.conftest import compile_text, game_of, played_to_first_roll
 from tests.engine.soundness import check_cheap
 
 SOURCE = """
@@ -31,14 +29,8 @@ scenario curses "Curses" {
 
 @pytest.fixture(scope="module")
 def after_setup(tmp_path_factory):
-    path = tmp_path_factory.mktemp("curses") / "curses.catan"
-    path.write_text(SOURCE, encoding="utf-8")
-    game = catandsl.new_game(catandsl.load(path), 3, {}, 1)
-    s = game.new_initial_state()
-    bots = [GreedyPlayer(p) for p in range(3)]
-    while s.stage == "setup":
-        s.apply_action(s.sample_chance() if s.is_chance_node() else bots[s.current_player()].choose(s))
-    return game, s
+    game = game_of(tmp_path_factory, SOURCE, name="curses")
+    return game, played_to_first_roll(game, roll=False)
 
 
 def test_a_token_worth_minus_one_counts_off(after_setup):

@@ -8,7 +8,7 @@ import pytest
 import catandsl
 from catandsl.engine import actions as A
 from catandsl.players import GreedyPlayer
-from tests.conftest import compile_text
+from tests.conftest import compile_text, game_of, played_to_first_roll
 from tests.engine.soundness import check_board, check_cheap
 
 SOURCE = """
@@ -30,16 +30,8 @@ scenario fire "Fire" {
 
 @pytest.fixture(scope="module")
 def after_setup(tmp_path_factory):
-    path = tmp_path_factory.mktemp("removal") / "fire.catan"
-    path.write_text(SOURCE, encoding="utf-8")
-    game = catandsl.new_game(catandsl.load(path), 3, {}, 1)
-    s = game.new_initial_state()
-    bots = [GreedyPlayer(p) for p in range(3)]
-    while s.stage == "setup":
-        s.apply_action(s.sample_chance() if s.is_chance_node() else bots[s.current_player()].choose(s))
-    while not s.is_chance_node():  # up to the first roll of the dice
-        s.apply_action(bots[s.current_player()].choose(s))
-    return game, s
+    game = game_of(tmp_path_factory, SOURCE, name="removal")
+    return game, played_to_first_roll(game)
 
 
 def _twelve(s) -> int:
