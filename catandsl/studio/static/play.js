@@ -3,7 +3,6 @@
 "use strict";
 (function () {
   var S = Studio, view = null, busy = false, renders = 0;
-  var BUTTONS_AT_MOST = 12;  // a longer group is a list to choose from
   var PACE = 600, LIT = 1500;  // ms between the moves shown since the person's last; how long a site stays lit
   var timers = [], cardOf = null;
 
@@ -92,80 +91,9 @@
     view.offers.groups.forEach(function (g) { g.actions.forEach(function (a) { if (a.id === id) found = a; }); });
     return found;
   }
-  function choose(title, ids) {
-    var box = S.$("choice"), buttons = S.$("choice-buttons");
-    S.$("choice-title").textContent = title;
-    buttons.textContent = "";
-    ids.forEach(function (id) {
-      var a = byId(id), b = S.el("button", a ? a.label : String(id));
-      b.type = "button";
-      b.setAttribute("data-action", id);
-      if (a && a.action && a.action.kind) b.setAttribute("data-action-kind", a.action.kind);
-      b.addEventListener("click", function () { box.hidden = true; act({ action: id }); });
-      buttons.appendChild(b);
-    });
-    var cancel = S.el("button", "cancel");
-    cancel.type = "button";
-    cancel.className = "cancel";
-    cancel.addEventListener("click", function () { box.hidden = true; });
-    buttons.appendChild(cancel);
-    box.hidden = false;
-  }
-  function group(g) {
-    var fs = S.el("fieldset");
-    fs.setAttribute("data-kind", g.kind);
-    fs.appendChild(S.el("legend", g.title));
-    if (g.rates) {  // the seat's rate per resource: the bank's, or a harbor's
-      fs.appendChild(S.el("p", "your rates: " + Object.keys(g.rates).map(function (r) {
-        return r + " " + g.rates[r] + ":1"; }).join(", "), "note rates"));
-    }
-    var onBoard = g.actions.every(function (a) { return a.site; });
-    if (onBoard) fs.appendChild(S.el("p", "click a highlighted site on the board, or:", "note"));
-    if (g.actions.length > BUTTONS_AT_MOST || (onBoard && g.actions.length > 1)) {
-      var sel = S.el("select");
-      g.actions.forEach(function (a) { var o = S.el("option", a.label); o.value = String(a.id); sel.appendChild(o); });
-      var go = S.el("button", "do it");
-      go.type = "button";
-      go.className = "do";
-      go.addEventListener("click", function () { act({ action: parseInt(sel.value, 10) }); });
-      fs.appendChild(sel);
-      fs.appendChild(go);
-    } else {
-      g.actions.forEach(function (a) {
-        var b = S.el("button", a.label);
-        b.type = "button";
-        b.setAttribute("data-action", a.id);
-        if (a.action && a.action.kind) b.setAttribute("data-action-kind", a.action.kind);
-        b.addEventListener("click", function () { act({ action: a.id }); });
-        fs.appendChild(b);
-      });
-    }
-    return fs;
-  }
-  // the domestic trade as the person's seat sees it: the offer on the table, its answers
-  // and counter-offers, and the person's own draft (no one else's)
-  function seatName(v, p) { return p >= 0 && v.players[p] ? v.players[p].name : "everyone"; }
-  function terms(t) { return (S.counts(t.give) || "nothing") + " for " + (S.counts(t.get) || "nothing"); }
-  function showTrade(v) {
-    var box = S.$("trade"), t = v.trade || {};
-    box.textContent = "";
-    box.hidden = !t.offer && !t.draft;
-    if (t.offer) {
-      var o = t.offer;
-      box.appendChild(S.el("p", seatName(v, o.proposer) + " offers " + terms(o) + " to " + seatName(v, o.to)));
-      var answers = [];
-      o.accepted.forEach(function (p) { answers.push(seatName(v, p) + " accepts"); });
-      o.declined.forEach(function (p) { answers.push(seatName(v, p) + " declines"); });
-      o.counters.forEach(function (c) { answers.push(seatName(v, c.player) + " counters: " + terms(c)); });
-      if (o.asked.length) answers.push("waiting for " + o.asked.map(function (p) { return seatName(v, p); }).join(", "));
-      answers.forEach(function (a) { box.appendChild(S.el("p", a, "note")); });
-    }
-    if (t.draft) {
-      var d = t.draft, what = d.counter ? "your counter-offer: " : "your draft: ";
-      box.appendChild(S.el("p", what + "you give " + (S.counts(d.give) || "nothing") + ", you get " +
-                           (S.counts(d.get) || "nothing") + ", to " + seatName(v, d.to)));
-    }
-  }
+  function choose(title, ids) { S.chooseBox(title, ids, byId, act); }
+  function group(g) { return S.actionGroup(g, act); }
+  var showTrade = S.showTrade;
   // ---- the guide beside the board: dice, the moves since the person's last, costs, terrains ----------
   function chip(v, res, n) {
     var c = S.el("span", "", "res");

@@ -5,7 +5,6 @@
 "use strict";
 (function () {
   var S = Studio, token = S.param("t"), view = null, shown = -1, renders = 0, socket = null, retry = 0;
-  var BUTTONS_AT_MOST = 12;
   var PLAYERS = [["human", "a person"], ["greedy", "bot: greedy"], ["random", "bot: random"],
                  ["mcts:50", "bot: search, quick"], ["mcts:200", "bot: search"]];
 
@@ -112,65 +111,9 @@
     view.offers.groups.forEach(function (g) { g.actions.forEach(function (a) { if (a.id === id) found = a; }); });
     return found;
   }
-  function choose(title, ids) {
-    var box = S.$("choice"), buttons = S.$("choice-buttons");
-    S.$("choice-title").textContent = title;
-    buttons.textContent = "";
-    ids.forEach(function (id) {
-      var a = byId(id), b = S.el("button", a ? a.label : String(id));
-      b.type = "button";
-      b.setAttribute("data-action", id);
-      b.addEventListener("click", function () { box.hidden = true; act({ action: id }); });
-      buttons.appendChild(b);
-    });
-    box.hidden = false;
-  }
-  function group(g) {
-    var fs = S.el("fieldset");
-    fs.setAttribute("data-kind", g.kind);
-    fs.appendChild(S.el("legend", g.title));
-    var onBoard = g.actions.every(function (a) { return a.site; });
-    if (onBoard) fs.appendChild(S.el("p", "click a highlighted site on the board, or:", "note"));
-    if (g.actions.length > BUTTONS_AT_MOST || (onBoard && g.actions.length > 1)) {
-      var sel = S.el("select");
-      g.actions.forEach(function (a) { var o = S.el("option", a.label); o.value = String(a.id); sel.appendChild(o); });
-      var go = S.el("button", "do it");
-      go.type = "button";
-      go.className = "do";
-      go.addEventListener("click", function () { act({ action: parseInt(sel.value, 10) }); });
-      fs.appendChild(sel);
-      fs.appendChild(go);
-    } else {
-      g.actions.forEach(function (a) {
-        var b = S.el("button", a.label);
-        b.type = "button";
-        b.setAttribute("data-action", a.id);
-        if (a.action && a.action.kind) b.setAttribute("data-action-kind", a.action.kind);
-        b.addEventListener("click", function () { act({ action: a.id }); });
-        fs.appendChild(b);
-      });
-    }
-    return fs;
-  }
-  function seatName(v, p) { return p >= 0 && v.players[p] ? v.players[p].name : "everyone"; }
-  function terms(t) { return (S.counts(t.give) || "nothing") + " for " + (S.counts(t.get) || "nothing"); }
-  function showTrade(v) {
-    var box = S.$("trade"), t = v.trade || {};
-    box.textContent = "";
-    box.hidden = !t.offer && !t.draft;
-    if (t.offer) {
-      var o = t.offer;
-      box.appendChild(S.el("p", seatName(v, o.proposer) + " offers " + terms(o) + " to " + seatName(v, o.to)));
-      o.accepted.forEach(function (p) { box.appendChild(S.el("p", seatName(v, p) + " accepts", "note")); });
-      o.declined.forEach(function (p) { box.appendChild(S.el("p", seatName(v, p) + " declines", "note")); });
-      o.counters.forEach(function (c) { box.appendChild(S.el("p", seatName(v, c.player) + " counters: " + terms(c), "note")); });
-    }
-    if (t.draft) {
-      var d = t.draft;
-      box.appendChild(S.el("p", (d.counter ? "your counter-offer: " : "your draft: ") + "you give " +
-                           (S.counts(d.give) || "nothing") + ", you get " + (S.counts(d.get) || "nothing")));
-    }
-  }
+  function choose(title, ids) { S.chooseBox(title, ids, byId, act); }
+  function group(g) { return S.actionGroup(g, act); }
+  var showTrade = S.showTrade;
   function showLinks(v) {
     var box = S.$("links");
     box.hidden = !v.links;

@@ -115,7 +115,88 @@ var Studio = (function () {
       if (pending) setTimeout(function () { scenarios(onData, onError); }, 300);
     }, onError);
   }
+  // ---- what a play page and a hosted game's page share: the person's choices ----------------
+  var BUTTONS_AT_MOST = 12;  // a longer group is a list to choose from
+  // the box that asks which of several actions a click on the board meant; `byId(id)` the
+  // offered action, `act(body)` sends the choice
+  function chooseBox(title, ids, byId, act) {
+    var box = $("choice"), buttons = $("choice-buttons");
+    $("choice-title").textContent = title;
+    buttons.textContent = "";
+    ids.forEach(function (id) {
+      var a = byId(id), b = el("button", a ? a.label : String(id));
+      b.type = "button";
+      b.setAttribute("data-action", id);
+      if (a && a.action && a.action.kind) b.setAttribute("data-action-kind", a.action.kind);
+      b.addEventListener("click", function () { box.hidden = true; act({ action: id }); });
+      buttons.appendChild(b);
+    });
+    var cancel = el("button", "cancel");
+    cancel.type = "button";
+    cancel.className = "cancel";
+    cancel.addEventListener("click", function () { box.hidden = true; });
+    buttons.appendChild(cancel);
+    box.hidden = false;
+  }
+  // one group of offered actions (one kind): buttons, or a list when there are many or
+  // they stand on the board; a trade group shows the seat's rates
+  function actionGroup(g, act) {
+    var fs = el("fieldset");
+    fs.setAttribute("data-kind", g.kind);
+    fs.appendChild(el("legend", g.title));
+    if (g.rates) {  // the seat's rate per resource: the bank's, or a harbor's
+      fs.appendChild(el("p", "your rates: " + Object.keys(g.rates).map(function (r) {
+        return r + " " + g.rates[r] + ":1"; }).join(", "), "note rates"));
+    }
+    var onBoard = g.actions.every(function (a) { return a.site; });
+    if (onBoard) fs.appendChild(el("p", "click a highlighted site on the board, or:", "note"));
+    if (g.actions.length > BUTTONS_AT_MOST || (onBoard && g.actions.length > 1)) {
+      var sel = el("select");
+      g.actions.forEach(function (a) { var o = el("option", a.label); o.value = String(a.id); sel.appendChild(o); });
+      var go = el("button", "do it");
+      go.type = "button";
+      go.className = "do";
+      go.addEventListener("click", function () { act({ action: parseInt(sel.value, 10) }); });
+      fs.appendChild(sel);
+      fs.appendChild(go);
+    } else {
+      g.actions.forEach(function (a) {
+        var b = el("button", a.label);
+        b.type = "button";
+        b.setAttribute("data-action", a.id);
+        if (a.action && a.action.kind) b.setAttribute("data-action-kind", a.action.kind);
+        b.addEventListener("click", function () { act({ action: a.id }); });
+        fs.appendChild(b);
+      });
+    }
+    return fs;
+  }
+  // the domestic trade as the seat sees it: the offer on the table, its answers and
+  // counter-offers, and the seat's own draft (no one else's)
+  function seatName(v, p) { return p >= 0 && v.players[p] ? v.players[p].name : "everyone"; }
+  function terms(t) { return (counts(t.give) || "nothing") + " for " + (counts(t.get) || "nothing"); }
+  function showTrade(v) {
+    var box = $("trade"), t = v.trade || {};
+    box.textContent = "";
+    box.hidden = !t.offer && !t.draft;
+    if (t.offer) {
+      var o = t.offer;
+      box.appendChild(el("p", seatName(v, o.proposer) + " offers " + terms(o) + " to " + seatName(v, o.to)));
+      var answers = [];
+      o.accepted.forEach(function (p) { answers.push(seatName(v, p) + " accepts"); });
+      o.declined.forEach(function (p) { answers.push(seatName(v, p) + " declines"); });
+      o.counters.forEach(function (c) { answers.push(seatName(v, c.player) + " counters: " + terms(c)); });
+      if (o.asked && o.asked.length) answers.push("waiting for " + o.asked.map(function (p) { return seatName(v, p); }).join(", "));
+      answers.forEach(function (a) { box.appendChild(el("p", a, "note")); });
+    }
+    if (t.draft) {
+      var d = t.draft, what = d.counter ? "your counter-offer: " : "your draft: ";
+      box.appendChild(el("p", what + "you give " + (counts(d.give) || "nothing") + ", you get " +
+                         (counts(d.get) || "nothing") + (d.to !== undefined ? ", to " + seatName(v, d.to) : "")));
+    }
+  }
   return { $: $, call: call, showError: showError, el: el, hoverIds: hoverIds, playersTable: playersTable,
            optionFields: optionFields, chosenOptions: chosenOptions, playerChoices: playerChoices, param: param,
-           counts: counts, scenarios: scenarios };
+           counts: counts, scenarios: scenarios, chooseBox: chooseBox, actionGroup: actionGroup,
+           showTrade: showTrade };
 })();
