@@ -287,7 +287,7 @@ PIECE = {
 
 
 def lower_piece(low, name: ast.Word, e: ast.Entry) -> model.Piece | None:
-    assert e.block is not None  # _named_block checked it
+    assert e.block is not None  # named_block checked it
     state: dict = {}
     _each_entry(low, e.block, PIECE, "piece", state, {ast.Placement: _placement, ast.Cost: _cost})
     if "site" not in state:
@@ -321,12 +321,12 @@ def lower_piece(low, name: ast.Word, e: ast.Entry) -> model.Piece | None:
 
 
 def declare_deck_cards(low, e: ast.Entry) -> None:
-    assert e.block is not None  # _named_block checked it
+    assert e.block is not None  # named_block checked it
     for st in e.block.stmts:
         if isinstance(st, ast.Entry) and st.head.name == "card":
             items = terms(st)
             if items and isinstance(items[0], ast.Word):
-                low._declare_once("card", items[0])
+                low.declare_once("card", items[0])
 
 
 def _play(low, e, state):
@@ -352,7 +352,7 @@ def _play(low, e, state):
 
 
 def lower_deck(low, name: ast.Word, e: ast.Entry, rules_out: list) -> model.Deck:
-    assert e.block is not None  # _named_block checked it
+    assert e.block is not None  # named_block checked it
     state: dict = {}  # defaults are the model's: not playable the turn bought
     cards: list[model.Card] = []
     hooks: list[model.Hook] = []
@@ -410,7 +410,7 @@ def lower_deck(low, name: ast.Word, e: ast.Entry, rules_out: list) -> model.Deck
 
 
 def lower_award(low, name: ast.Word, e: ast.Entry) -> model.Award | None:
-    assert e.block is not None  # _named_block checked it
+    assert e.block is not None  # named_block checked it
     state: dict = {"title": name.name.replace("_", " ").title()}
 
     def title(low_, st, s):
@@ -453,7 +453,7 @@ def lower_award(low, name: ast.Word, e: ast.Entry) -> model.Award | None:
 
 
 def lower_setup(low, e: ast.Entry) -> model.Setup:
-    assert e.block is not None  # Lowering._setup checked it
+    assert e.block is not None  # Declarations._setup checked it
     rounds = []
     for st in e.block.stmts:
         try:
