@@ -13,7 +13,6 @@ from __future__ import annotations
 import copy
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, TypeVar
 
@@ -27,9 +26,9 @@ from catandsl.engine.validate import check_state
 from catandsl.ir import configure, model
 from catandsl.ir.ruleset import Ruleset
 from catandsl.rules import dice as dice_rules
-from catandsl.rules import hexes
+from catandsl.rules import hexes, play
 from catandsl.rules.base import ACTION_SOURCES, ACTIVITIES, Action, Activity, ArgumentError, EngineError, site
-from catandsl.rules.movement import MoveInfo
+from catandsl.rules.play import CardInfo, MoveInfo, PhaseInfo, PieceInfo
 from catandsl.rules.registry import EVENTS, bits, reads, writes
 from catandsl.rules.roll_cards import CardSource
 from catandsl.rules.sites import SiteInfo, SiteTables
@@ -52,62 +51,6 @@ class _Tables(dict):
         return t
 
 
-class PieceInfo:
-    """One piece kind, as the engine reads it."""
-
-    __slots__ = ("index", "name", "site", "cost", "limit", "points", "produces", "distance",
-                 "connects", "upgrades", "neutral", "blocks", "steals_from", "allowed",
-                 "allowed_set", "sites", "source", "movement", "blockers", "movable_by", "moves_to", "takes",
-                 "travel", "count")
-
-    index: int
-    name: str
-    site: str
-    cost: tuple[int, ...]
-    limit: int
-    points: int
-    produces: int
-    distance: int
-    connects: tuple[int, ...]  # piece kinds
-    upgrades: int  # the piece kind it replaces, or -1
-    neutral: bool
-    blocks: tuple[str, ...]  # `production` and piece names
-    steals_from: tuple[int, ...]
-    allowed: tuple[int, ...]  # the sites it may stand on, on the board as it is
-    allowed_set: frozenset[int]
-    # the sites it may ever stand on: `allowed`, or on a board whose hexes may change
-    # (rules/hexes.py) every site its `where` may come to allow; the action table's
-    sites: tuple[int, ...]
-    source: model.Source | None
-    movement: MoveInfo | None
-    blockers: tuple[int, ...]  # neutral piece kinds that keep it off their sites
-    movable_by: model.Expr | None
-    moves_to: model.Expr | None  # where a mover may take it, judged in play (`at`, `player`)
-    takes: tuple[str, ...]
-    travel: model.Travel | None  # a piece that travels path by path (rules/travel.py)
-    count: int  # pieces of a neutral kind (1 for a player's piece)
-
-
-@dataclass(frozen=True)
-class CardInfo:
-    index: int
-    deck: int
-    name: str
-    count: int
-    points: int
-    hidden: bool
-    playable: bool  # some rule reacts to playing it
-    condition: model.Expr | None = None  # `playable where`: when the holder may play it
-    source: model.Source | None = None
-
-
-@dataclass(frozen=True)
-class PhaseInfo:
-    name: str
-    rolls: bool  # allows `roll`: the phase ends with the dice
-    allows: dict[str, frozenset[str] | None]  # activity -> names it is restricted to (None: all)
-
-
 def _names_frame(where: model.Expr | None) -> bool:
     """Whether a piece's `where` calls the query `frame`: then the frame's sites are
     judged by it too, rather than left out."""
@@ -120,7 +63,7 @@ def _names_frame(where: model.Expr | None) -> bool:
     return False
 
 
-class Game:
+class Game(play.Game):
     def __init__(self, scenario: model.Scenario, players: int, options: dict | None = None,
                  seed: int = 0, *, ruleset: Ruleset | None = None, dealt: Deal | None = None):
         """(`ruleset` and `dealt`: the scenario as configured for these players and options,

@@ -28,7 +28,7 @@ from catandsl.engine.validate import check_state
 from catandsl.rules import neutral, placement, sites
 
 if TYPE_CHECKING:
-    from catandsl.engine.game import Game
+    from catandsl.rules.play import Game
 
 SiteRef = int | tuple
 

@@ -50,7 +50,7 @@ def _prompt_schema(kind: str) -> dict[str, Any]:
 
 def state_schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of `State.serialize()` for this engine's format."""
-    annotations = state_module.State.__annotations__
+    annotations = state_module.DECLARED
     props: dict[str, Any] = {"format": {"const": state_module.FORMAT}}
     for f in state_module.FIELDS + ("pending",):
         props[f] = type_schema(str(annotations[f]))

@@ -11,37 +11,20 @@ from __future__ import annotations
 
 import json
 from dataclasses import MISSING, fields
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from catandsl.engine import state as state_module
+from catandsl.engine.errors import StateError
+from catandsl.engine.state import State
 from catandsl.rules import hexes, scoring
 from catandsl.rules.base import PROMPTS, EngineError, Prompt
 from catandsl.rules.harbors import HarborTables, PlacingHarbor
 from catandsl.rules.placement import pieces_on_board
+from catandsl.rules.play import Game
 from catandsl.rules.roll_cards import RollCardTables
 from catandsl.rules.trade import trade_items
 
-if TYPE_CHECKING:
-    from catandsl.engine.game import Game
-    from catandsl.engine.state import State
-
 MAX_TEXT = 16 << 20  # a serialized state of any real game is a few kilobytes
-
-
-class StateError(ValueError):
-    """A serialized state that cannot be played: says which field and why. `code` sorts
-    the problem (docs/diagnostics.md, "State codes"): `state/format` (another version),
-    `state/syntax` (not a JSON object), `state/fields` (missing or unknown fields),
-    `state/shape` (a value of the wrong type, length or range), `state/not_conserved`
-    (resources, cards, tokens or harbors), `state/over_limit` (pieces counted wrongly or
-    past their limit), `state/off_site` (a piece where it may never stand), `state/prompt`
-    (a pending prompt), `state/dead` (no play can go on from it: not over, no chance
-    node and nobody with a legal action, or not at a decision at all)."""
-
-    def __init__(self, message: str, code: str = "state/shape", field: str = ""):
-        super().__init__(message)
-        self.code = code
-        self.field = field
 
 
 def _fail(field: str, why: str, code: str = "state/shape") -> StateError:

@@ -38,8 +38,8 @@ from catandsl.rules.sites import SiteTables
 from catandsl.rules.trade import NO_RATE, TradeTables, trade_rates
 
 if TYPE_CHECKING:
-    from catandsl.engine.game import Game
     from catandsl.engine.state import State
+    from catandsl.rules.play import Game
 
 WIN = 100.0  # a won game, in points
 CARD = 0.06  # a resource card in hand

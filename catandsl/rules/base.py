@@ -24,13 +24,11 @@ from dataclasses import MISSING, dataclass, fields
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from catandsl.rules.play import Game, State, Told
 from catandsl.rules.registry import EVERYTHING
 
 if TYPE_CHECKING:
-    from catandsl.engine.game import Game
-    from catandsl.engine.state import State
     from catandsl.ir.model import Source
-    from catandsl.rules.words import Told
 
 CHANCE = -1  # current_player() at a chance node
 TERMINAL = -4  # current_player() when the game is over

@@ -6,12 +6,8 @@ in the order the counters are declared."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from catandsl.rules.play import State
 from catandsl.rules.registry import FLOW, effect, query
-
-if TYPE_CHECKING:
-    from catandsl.engine.state import State
 
 MAX_COUNT = 1_000_000  # a counter's value; a rule that goes past it stops there
 

@@ -30,11 +30,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from catandsl.rules import words as w
 from catandsl.rules.base import Action, EngineError, Prompt, Site, action_source, ids_of_kind, seats_ok
+from catandsl.rules.play import Game, State
 from catandsl.rules.registry import BOARD, FLOW, STATIC, effect, query
 
 if TYPE_CHECKING:
-    from catandsl.engine.game import Game
-    from catandsl.engine.state import State
     from catandsl.ir.model import Effect, Expr, NumberPlan
     from catandsl.ir.ruleset import Ruleset
 
@@ -100,8 +99,8 @@ class HexTables:
                 pool_of[h] = index[name]
         acts = game.actions
         return cls(tuple(p.name for p in pools), tuple(tiles), tuple(numbers), tuple(sorted(pool_of)),
-                   pool_of, {acts[k].terrain: k for k in ids_of_kind(game, RevealTile)},  # type: ignore[attr-defined]
-                   {acts[k].number: k for k in ids_of_kind(game, RevealNumber)},  # type: ignore[attr-defined]
+                   pool_of, {acts[k].terrain: k for k in ids_of_kind(game, RevealTile)},
+                   {acts[k].number: k for k in ids_of_kind(game, RevealNumber)},
                    tuple(plans))
 
 

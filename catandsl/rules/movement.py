@@ -37,25 +37,11 @@ from catandsl.rules.base import (
     seats_ok,
     site,
 )
+from catandsl.rules.play import Game, PieceInfo, State
 from catandsl.rules.registry import BOARD, FLOW
 
 if TYPE_CHECKING:
-    from catandsl.engine.game import Game, PieceInfo
-    from catandsl.engine.state import State
-    from catandsl.ir import model
-
-
-@dataclass(frozen=True)
-class MoveInfo:
-    per_turn: int
-    open_end: bool
-    not_built_this_turn: bool
-    blocked_by: tuple[int, ...]  # neutral piece kinds
-
-    @classmethod
-    def of(cls, m: model.Movement, piece_index: dict[str, int]) -> MoveInfo:
-        return cls(int(m.per_turn), bool(m.open_end_only), bool(m.not_built_this_turn),
-                   tuple(piece_index[n] for n in m.blocked_by if n in piece_index))
+    pass
 
 
 @dataclass(frozen=True, order=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import lt
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from catandsl.rules import damage, network, neutral, sites, travel
 from catandsl.rules import words as w
@@ -28,11 +28,8 @@ from catandsl.rules.base import (
     seats_ok,
     site,
 )
+from catandsl.rules.play import Game, PieceInfo, State
 from catandsl.rules.registry import BOARD, FLOW, HANDS, PLAYER_PIECES, effect
-
-if TYPE_CHECKING:
-    from catandsl.engine.game import Game, PieceInfo
-    from catandsl.engine.state import State
 
 
 @dataclass(frozen=True, order=True)

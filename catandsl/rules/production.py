@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING, ClassVar
 from catandsl.rules import network
 from catandsl.rules.base import CardByCard, Site, hexes_of
 from catandsl.rules.choices import ChoiceIds
+from catandsl.rules.play import State
 from catandsl.rules.registry import FLOW, HANDS, effect
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
-    from catandsl.engine.state import State
 
 
 @effect("roll: int", writes=(HANDS, FLOW))

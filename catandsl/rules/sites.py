@@ -16,14 +16,10 @@ and a scenario action may cost them (`cost 2 coin`, back to the supply).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from catandsl.rules.base import EngineError, Site
+from catandsl.rules.play import Game, State
 from catandsl.rules.registry import BOARD, TOKENS, effect, query
-
-if TYPE_CHECKING:
-    from catandsl.engine.game import Game
-    from catandsl.engine.state import State
 
 
 @dataclass(frozen=True)

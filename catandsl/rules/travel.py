@@ -21,7 +21,7 @@ turn allows `build`); outside the set-up a traveller goes on a path at an own bu
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from catandsl.rules import words as w
 from catandsl.rules.base import (
@@ -35,11 +35,8 @@ from catandsl.rules.base import (
     paths_next_to,
     site,
 )
+from catandsl.rules.play import Game, PieceInfo, State
 from catandsl.rules.registry import BOARD, FLOW, effect, query
-
-if TYPE_CHECKING:
-    from catandsl.engine.game import Game, PieceInfo
-    from catandsl.engine.state import State
 
 STOPPED = -1  # `left` of a traveller that stopped this turn
 
