@@ -12,8 +12,8 @@
   actions it offers the active player and how each is applied.
 
 Rule modules never import the engine: they reach the running game only through the
-`State` they are given (its data, `s.game`'s static tables, `s.emit`, `s.push`), so
-the compiler can read the registry without loading the engine.
+`State` they are given (rules/play.py: its data, `s.game`'s static tables, `s.emit`,
+`s.push`), so the compiler can read the registry without loading the engine.
 """
 
 from __future__ import annotations
