@@ -118,7 +118,6 @@ class Told:
         return self.state.game if self.state is not None else self.game
 
 
-
 class Interpreter(Protocol):
     """The running of a scenario's expressions, as the rules call it (engine/interpreter.py)."""
 
@@ -143,7 +142,6 @@ class Game(Protocol):
     """One game's tables, fixed for the whole play: the board as dealt, the pieces,
     cards and decks, the turn's phases, the action table (engine/game.py builds them)."""
 
-    scenario: model.Scenario
     ruleset: Ruleset
     seed: int
     board: Board
@@ -152,7 +150,6 @@ class Game(Protocol):
     interp: Interpreter
     # seats and victory
     num_players: int
-    num_neutral: int
     num_seats: int
     victory: int
     victory_any_turn: bool
@@ -188,7 +185,6 @@ class Game(Protocol):
     piece_produces: tuple[int, ...]  # what each kind yields a hex
     blocking: tuple[int, ...]
     within: dict[int, tuple[tuple[int, ...], ...]]
-    starts: list[int]
     seat_starts: tuple[tuple[int, int, int], ...]
     neutral_slots: tuple[tuple[int, ...], ...]
     neutral_kind: tuple[int, ...]
@@ -212,7 +208,6 @@ class Game(Protocol):
     roll_phase: int
     between_rolls: int
     phases: tuple[PhaseInfo, ...]
-    spans: list[tuple[int, ...]]
     reachable: list[tuple[tuple[Any, frozenset[str] | None], ...]]
     turn_last: tuple[int, ...]
     # dice
@@ -231,7 +226,6 @@ class Game(Protocol):
     activity_of: dict[type, Any]
     end_turn_id: int
     pass_id: int
-    roll_dice_id: int
 
     def table(self, cls: type[T]) -> T: ...
 
@@ -350,10 +344,6 @@ class State(Protocol):
 
     def top(self) -> Any:
         """The decision the game waits for: the top prompt (a copy), else the flow's own."""
-        ...
-
-    def changed(self) -> None:
-        """Call after editing the data directly."""
         ...
 
     def is_terminal(self) -> bool: ...
