@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar, Protocol, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Self
 
 from catandsl.engine.interpreter import NO_ANSWERS, Answers, NeedChoice
 from catandsl.rules import harbors, placement, scoring
@@ -35,6 +35,9 @@ from catandsl.rules.registry import CHOICE, FLOW, PRIMITIVES, RANDOM, Primitive
 class Running(State, Protocol):
     """The state as the flow keeps it: the play's data (rules/play.py) and what the flow
     works out from it until the next action (engine/state.py's State is one)."""
+
+    if not TYPE_CHECKING:  # the engine's state keeps its fields in slots, with no __dict__
+        __slots__ = ()
 
     _legal: tuple[int, ...] | None  # legal_now()
     _chance: bool | None  # is_chance_node()
