@@ -333,7 +333,6 @@ class State(Protocol):
     _steps: int
     _setup_legal: tuple[tuple[int, int], list[int]] | None
 
-
     # ---- what the rules call ---------------------------------------------------------
 
     def emit(self, event: str, env: dict[str, Any]) -> None:
