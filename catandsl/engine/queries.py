@@ -54,7 +54,7 @@ def networks(s: State, player: int, pieces: list[str] | None = None) -> list[lis
     kinds = set(_pieces(s, pieces, "path"))
     b = g.board
     mine = [k for k, o in enumerate(s.path_owner) if o == player and s.path_piece[k] in kinds]
-    mine += [e[2] for e in s.travellers if e[0] == player and e[1] in kinds]
+    mine += [e.path for e in s.travellers if e.player == player and e.piece in kinds]
     own = set(mine)
     seen: set[int] = set()
     out = []

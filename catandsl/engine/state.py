@@ -252,6 +252,8 @@ class State(flow.Running):
             out[f] = v[:]
         for f, v in zip(_TABLES, _get_tables(self)):
             out[f] = [x[:] if type(x) is list else x for x in v]
+        for f in _RECORDS:
+            out[f] = [list(r) for r in getattr(self, f)]
         return out
 
     def _json(self) -> dict:
@@ -442,4 +444,6 @@ def _shapes() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
 
 
 _VALUES, _LISTS, _TABLES = _shapes()
+# the fields that hold named records (rules/play.py), each written as its fields' list
+_RECORDS = tuple(f for f in _LISTS if DECLARED[f][5:6].isupper())
 _get_values, _get_lists, _get_tables = attrgetter(*_VALUES), attrgetter(*_LISTS), attrgetter(*_TABLES)

@@ -18,6 +18,7 @@ from catandsl.rules.base import PROMPTS
 _SCALARS: dict[str, dict[str, Any]] = {
     "int": {"type": "integer"}, "bool": {"type": "boolean"}, "str": {"type": "string"},
     "Any": {}, "Prompt": {"$ref": "#/$defs/prompt"},
+    "Traveller": {"type": "array", "items": {"type": "integer"}},  # a record, serialized as its fields' list
 }
 
 

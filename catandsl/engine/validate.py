@@ -20,7 +20,7 @@ from catandsl.rules import hexes, scoring
 from catandsl.rules.base import PROMPTS, EngineError, Prompt
 from catandsl.rules.harbors import HarborTables, PlacingHarbor
 from catandsl.rules.placement import pieces_on_board
-from catandsl.rules.play import Game
+from catandsl.rules.play import Game, Traveller
 from catandsl.rules.roll_cards import RollCardTables
 from catandsl.rules.trade import trade_items
 
@@ -272,6 +272,7 @@ def _check_data(g: Game, s: State) -> None:
                 and e[2] in g.pieces[e[1]].sites and e[4] <= s.turns and e[5] <= s.turns):
             raise _fail(f"travellers[{k}]", "not a player, a travelling piece, a path it may stand on, "
                                             "its points and a turn")
+    s.travellers = [Traveller(*e) for e in s.travellers]
     stages = [len(p.stages) for p in g.ruleset.projects.values()]
     _ints("project_level", s.project_level, len(stages), 0, max(stages, default=0))
     _ints("project_owner", s.project_owner, len(stages), -1, n - 1)

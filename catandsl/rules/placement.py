@@ -374,7 +374,7 @@ def pieces_on_board(s: State) -> list[list[int]]:
             if o >= 0:
                 counted[o][pi] += 1
     for e in s.travellers:
-        counted[e[0]][e[1]] += 1
+        counted[e.player][e.piece] += 1
     for prompt in s.pending:
         lifted = prompt.lifted()
         if lifted is not None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
 
 from catandsl.board import Board
 from catandsl.ir import model
@@ -116,6 +116,21 @@ class Told:
     def board_game(self) -> Game:
         """The game on the board as it stands (hexes changed in play), else as dealt."""
         return self.state.game if self.state is not None else self.game
+
+
+class Traveller(NamedTuple):
+    """A piece that travels path by path (rules/travel.py) as the state keeps it: whose,
+    which kind, the path it stands on, the points it has `left` for the rest of turn
+    `turn` (STOPPED there: it stopped), and the last turn it `moved` (-1: never). A
+    record is replaced, never edited, so a state's copy shares it; it serializes as the
+    list of its fields, in this order."""
+
+    player: int
+    piece: int
+    path: int
+    left: int
+    turn: int
+    moved: int
 
 
 class Interpreter(Protocol):
@@ -308,7 +323,7 @@ class State(Protocol):
     acted: list[int]  # [custom action] times taken this turn
     harbor_at: list[int]  # [harbor spot] the harbor type lying there, -1 for none (rules/harbors.py)
     harbor_supply: list[int]  # [harbor type] tokens the players have still to place
-    travellers: list[list[int]]  # [player, piece, path, points left, turn, moved] (rules/travel.py)
+    travellers: list[Traveller]  # in the order placed (rules/travel.py)
     project_level: list[int]  # [project] stages built (rules/projects.py)
     project_owner: list[int]  # [project] the owner, -1 before its first stage
     roll_deck: list[int]  # [roll card kind] not yet revealed this year (rules/roll_cards.py)

@@ -417,7 +417,7 @@ def test_tb_a_wagon_pays_2_and_no_toll_over_a_damaged_road():
         s.damaged = [nxt] if damaged else []
         s.changed()
         act(s, A.Travel("wagon", at, nxt))
-        assert s.travellers[0][3] == 4 - cost
+        assert s.travellers[0].left == 4 - cost
         assert s.tokens_held[1][_tok(g, "gold")] == 5 + toll
 
 
