@@ -28,7 +28,7 @@ from catandsl.ir.ruleset import Ruleset
 from catandsl.rules import dice as dice_rules
 from catandsl.rules import hexes, play
 from catandsl.rules.base import ACTION_SOURCES, ACTIVITIES, Action, Activity, ArgumentError, EngineError, site
-from catandsl.rules.play import CardInfo, MoveInfo, PhaseInfo, PieceInfo
+from catandsl.rules.play import CardInfo, HexChange, MoveInfo, PhaseInfo, PieceInfo
 from catandsl.rules.registry import EVENTS, bits, reads, writes
 from catandsl.rules.roll_cards import CardSource
 from catandsl.rules.sites import SiteInfo, SiteTables
@@ -165,13 +165,13 @@ class Game(play.Game):
 
     MAX_VARIANTS = 512  # changed boards kept per game; past this the cache starts again
 
-    def with_hexes(self, changes: list[list[int]]) -> Game:
-        """This game on the board as dealt with `changes` ([[hex, terrain, number], ...] in
-        the order the hexes first changed): the same game (actions, pieces, rules) whose
+    def with_hexes(self, changes: list[HexChange]) -> Game:
+        """This game on the board as dealt with `changes` (in the order the hexes first
+        changed): the same game (actions, pieces, rules) whose
         board, production tables and pieces' sites follow the changed hexes. Made once
         per set of changes and kept, so the hot loop reads flat tables as ever."""
         base = self.base
-        key = tuple(tuple(e) for e in changes)
+        key = tuple(changes)
         if not key:
             return base
         v = base._variants.get(key)

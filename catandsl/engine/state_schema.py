@@ -18,7 +18,10 @@ from catandsl.rules.base import PROMPTS
 _SCALARS: dict[str, dict[str, Any]] = {
     "int": {"type": "integer"}, "bool": {"type": "boolean"}, "str": {"type": "string"},
     "Any": {}, "Prompt": {"$ref": "#/$defs/prompt"},
-    "Traveller": {"type": "array", "items": {"type": "integer"}},  # a record, serialized as its fields' list
+    # the records (rules/play.py), each serialized as the list of its fields
+    "Traveller": {"type": "array", "items": {"type": "integer"}},
+    "YieldLimit": {"type": "array", "items": {"type": "integer"}},
+    "HexChange": {"type": "array", "items": {"type": "integer"}},
 }
 
 

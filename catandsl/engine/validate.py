@@ -20,7 +20,7 @@ from catandsl.rules import hexes, scoring
 from catandsl.rules.base import PROMPTS, EngineError, Prompt
 from catandsl.rules.harbors import HarborTables, PlacingHarbor
 from catandsl.rules.placement import pieces_on_board
-from catandsl.rules.play import Game, Traveller
+from catandsl.rules.play import Game, HexChange, Traveller, YieldLimit
 from catandsl.rules.roll_cards import RollCardTables
 from catandsl.rules.trade import trade_items
 
@@ -91,6 +91,7 @@ def check_state(game: Game, text: str) -> State:
     why = hexes.validate(game, s)
     if why:
         raise StateError(why)
+    s.hex_changes = [HexChange(*e) for e in s.hex_changes]
     s.game = game.with_hexes(s.hex_changes)
     _check_pieces(game, s)
     _check_harbor_tokens(game, s)
@@ -288,6 +289,7 @@ def _check_data(g: Game, s: State) -> None:
         _ints(f"yield_limits[{k}]", e, 3, 0, big)
         if e[0] > s.turns or e[1] >= K:
             raise _fail(f"yield_limits[{k}]", "not a turn, a piece and how much it yields")
+    s.yield_limits = [YieldLimit(*e) for e in s.yield_limits]
     harbors = g.table(HarborTables)
     _ints("harbor_at", s.harbor_at, len(harbors.start), -1, len(harbors.types) - 1)
     _ints("harbor_supply", s.harbor_supply, len(harbors.types), 0, big)

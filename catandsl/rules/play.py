@@ -133,6 +133,24 @@ class Traveller(NamedTuple):
     moved: int
 
 
+class YieldLimit(NamedTuple):
+    """In turn `turn`, every piece of kind `piece` yields at most `most` from a hex
+    (rules/production.py's `limit_yield`)."""
+
+    turn: int
+    piece: int
+    most: int
+
+
+class HexChange(NamedTuple):
+    """Hex `hex` now has this terrain (an index into the board's terrain names) and
+    number token (0 for none) (rules/hexes.py)."""
+
+    hex: int
+    terrain: int
+    number: int
+
+
 class Interpreter(Protocol):
     """The running of a scenario's expressions, as the rules call it (engine/interpreter.py)."""
 
@@ -244,7 +262,7 @@ class Game(Protocol):
 
     def table(self, cls: type[T]) -> T: ...
 
-    def with_hexes(self, changes: list[list[int]]) -> Game: ...
+    def with_hexes(self, changes: list[HexChange]) -> Game: ...
 
     def cost_vector(self, amounts: Iterable[model.Amount]) -> tuple[int, ...]: ...
 
@@ -329,7 +347,7 @@ class State(Protocol):
     roll_deck: list[int]  # [roll card kind] not yet revealed this year (rules/roll_cards.py)
     roll_year: int  # roll cards still to reveal before the New Year card
     damaged: list[int]  # paths whose piece is damaged, ascending (rules/damage.py)
-    yield_limits: list[list[int]]  # [turn, piece kind, most it yields a hex] (rules/production.py)
+    yield_limits: list[YieldLimit]  # this turn's (rules/production.py)
     turn_rolls: list[int]  # the totals rolled so far this turn (`rolls 2 distinct`)
     discarded: list[int]  # [c] played cards set aside for good (`unplay`)
     counters: list[list[int]]  # [p][counter] (rules/counters.py)
@@ -338,7 +356,7 @@ class State(Protocol):
     face_down: list[int]  # hex ids still face down, ascending
     hidden_tiles: list[list[int]]  # [hidden pool][terrain] tiles left in its stack
     hidden_numbers: list[list[int]]  # [hidden pool][number] number tokens left in its stack
-    hex_changes: list[list[int]]  # [hex, terrain, number]: hexes changed since the deal, in order
+    hex_changes: list[HexChange]  # the hexes changed since the deal, in the order they first changed
     # derived, not serialized: each seat's pieces and route lines (rules/network.py), worked
     # out on first use; the parts written by the action being applied (registry.PART_BITS);
     # the rule statements run for it (engine/flow.py stops a rule that triggers itself); the
