@@ -21,6 +21,7 @@ _SCALARS: dict[str, dict[str, Any]] = {
     # the records (rules/play.py), each serialized as the list of its fields
     "Traveller": {"type": "array", "items": {"type": "integer"}},
     "YieldLimit": {"type": "array", "items": {"type": "integer"}},
+    "Partner": {"type": "array", "items": {"type": "integer"}},
     "HexChange": {"type": "array", "items": {"type": "integer"}},
 }
 

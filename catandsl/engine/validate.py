@@ -20,7 +20,7 @@ from catandsl.rules import hexes, scoring
 from catandsl.rules.base import PROMPTS, EngineError, Prompt
 from catandsl.rules.harbors import HarborTables, PlacingHarbor
 from catandsl.rules.placement import pieces_on_board
-from catandsl.rules.play import Game, HexChange, Traveller, YieldLimit
+from catandsl.rules.play import Game, HexChange, Partner, Traveller, YieldLimit
 from catandsl.rules.roll_cards import RollCardTables
 from catandsl.rules.trade import trade_items
 
@@ -260,6 +260,7 @@ def _check_data(g: Game, s: State) -> None:
         _ints(f"partners[{k}]", e, 2, 0, big)
         if e[0] >= len(g.sites) or e[1] >= n:
             raise _fail(f"partners[{k}]", "not a site and a player")
+    s.partners = [Partner(*e) for e in s.partners]
     items = len(trade_items(g))
     for k, row in enumerate(_list("offers_declined", s.offers_declined)):  # [proposer, seats asked, *give, *get]
         _ints(f"offers_declined[{k}]", row, 2 + 2 * items, 0, big)

@@ -133,6 +133,13 @@ class Traveller(NamedTuple):
     moved: int
 
 
+class Partner(NamedTuple):
+    """A player trades with a site (rules/sites.py): its route reached it."""
+
+    site: int
+    player: int
+
+
 class YieldLimit(NamedTuple):
     """In turn `turn`, every piece of kind `piece` yields at most `most` from a hex
     (rules/production.py's `limit_yield`)."""
@@ -333,7 +340,7 @@ class State(Protocol):
     token_stock: list[list[int]]  # [site][token]
     token_supply: list[int]  # [token] the general supply
     tokens_held: list[list[int]]  # [p][token]
-    partners: list[list[int]]  # [site, player] in the order trade began
+    partners: list[Partner]  # in the order trade began
     offers_made: int  # domestic offers proposed this turn
     # offers every player asked declined this turn: [proposer, seats asked (a bit each), *give, *get]
     # (rules/trade.py): such an offer is not made again this turn
