@@ -2,7 +2,7 @@
 players in both engines, in one run; games/s, actions/s and turns/game for each, and the
 ratio (catandsl / catanatron); then what copying a position costs in each.
 
-    python bench/compare_catanatron.py [--games 100] [--seed 1] [--turn-cap 500] [--batch 10]
+    python bench/compare_catanatron.py [--games 100] [--seed 1] [--turn-cap 500] [--batch 10] [--compiled]
 
 catanatron (PyPI `catanatron`) is installed only into bench/.venv-catanatron, which this
 script creates on first use, and runs there in a subprocess (bench/catanatron_driver.py);
@@ -30,6 +30,9 @@ speed between the machine's CPUs (virtual CPUs on a busy host) cannot fall on on
 only. It does not make runs agree: catanatron's games differ from run to run (whatever
 the hash seed), and ten of them average 260 to 400 turns, so the games/s ratio of the
 same code still moves by about a tenth between runs.
+
+`--compiled` runs catandsl's optional compiled build (build/compiled/, made by
+scripts/build_compiled.py) instead of the pure package.
 
 The copy costs: catandsl's `State.clone()` against catanatron's `game.copy()` and
 `game.state.copy()`, each over positions taken every 25 decisions of the first three games.
@@ -108,10 +111,21 @@ class Catanatron:
         self.err.close()
 
 
+def use_package(compiled: bool) -> str:
+    """Import catandsl from the checkout, or from the compiled build in build/compiled/
+    (scripts/build_compiled.py); says which."""
+    sys.path.insert(0, str(ROOT / "build" / "compiled" if compiled else ROOT))
+    import catandsl.engine.interpreter
+
+    where = catandsl.engine.interpreter.__file__ or ""
+    if compiled and where.endswith(".py"):
+        raise SystemExit("no compiled build in build/compiled/: run python scripts/build_compiled.py")
+    return "compiled (mypyc)" if not where.endswith(".py") else "pure Python"
+
+
 def base_scenario(cap: int):
     """scenarios/base.catan compiled; with a cap, its turn limit set to it (a last section
     of the IR: the last setting wins, as in `configure`)."""
-    sys.path.insert(0, str(ROOT))
     import catandsl
     from catandsl.ir import model
 
@@ -244,6 +258,8 @@ def main() -> int:
                     help="games an engine plays before the other takes its turn (default 10)")
     ap.add_argument("--cpu", type=int, default=None, metavar="K",
                     help="the CPU both engines run on (default: the first this process may use; -1: any)")
+    ap.add_argument("--compiled", action="store_true",
+                    help="run catandsl's compiled build (build/compiled/, scripts/build_compiled.py)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON too")
     args = ap.parse_args()
     if args.turn_cap < 0:
@@ -254,6 +270,7 @@ def main() -> int:
     if cpu == -2:
         ap.error(f"--cpu {args.cpu} is not a CPU this process may run on")
 
+    package = use_package(args.compiled)
     ours, theirs = play_both(args.games, args.seed, args.turn_cap, args.batch)
 
     a = rates(ours)
@@ -261,7 +278,7 @@ def main() -> int:
     caps = f"turn cap {ours['turn_cap']}" + (f" / {theirs['turn_cap']}" if theirs else "")
     where = f"both on CPU {cpu}" if cpu >= 0 else "on any CPU"
     print(f"{args.games} random 4-player base games each, seed {args.seed}, {caps}, "
-          f"python {sys.version.split()[0]}, {where}")
+          f"python {sys.version.split()[0]}, {where}, catandsl {package}")
     print(f"{'engine':<12}{'games/s':>10}{'actions/s':>12}{'turns/game':>12}{'actions/game':>14}{'no winner':>11}")
     print(f"{'catandsl':<12}{a['games_per_s']:>10.2f}{a['actions_per_s']:>12.0f}{a['turns_per_game']:>12.1f}"
           f"{a['actions_per_game']:>14.1f}{a['no_winner']:>11}")

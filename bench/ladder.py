@@ -40,7 +40,8 @@ sys.path.insert(0, str(ROOT))
 
 # every shipped scenario, each at its player counts (with its options where they change play)
 CONFIGS = (
-    ("base", "scenarios/base.catan", {}, (3, 4)),
+    ("base", "scenarios/base.catan", {}, (2, 3, 4)),
+    ("five_six", "scenarios/five_six.catan", {}, (5, 6)),
     ("new_shores", "scenarios/seafarers/heading_for_new_shores.catan", {}, (3, 4)),
     ("four_islands", "scenarios/seafarers/four_islands.catan", {}, (3, 4)),
     ("cloth", "scenarios/seafarers/cloth_for_catan.catan", {}, (3, 4)),

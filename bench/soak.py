@@ -5,7 +5,7 @@ cards and tokens conserved, pieces within limits, points adding up), live (over,
 chance node, or the seat to act has a legal action), and saved and loaded back equal
 (the same text, decision and observations; the same next state played from the copy
 read back). Even games use the scenario's default options, odd ones each option's next
-item in turn (tests/engine/test_round_trip.py's variants).
+item in turn (tests/engine/soundness.py's `variant`).
 
     python bench/soak.py [--games 1000] [--workers 2] [--seed 1] [--scenario base.catan ...]
 
@@ -46,9 +46,7 @@ def play(task: tuple[str, int, int]) -> tuple[str, int, int, int, str | None]:
     import catandsl
     from catandsl.players import UniformPlayer
     from catandsl.simulate import game_seed
-    from tests.engine.soundness import play_checked
-    from tests.engine.test_round_trip import variant
-    from tests.engine.test_seafarers_games import check_cheap
+    from tests.engine.soundness import check_cheap, play_checked, variant
 
     name, index, seed = task
     s = game_seed(seed, index)

@@ -1,6 +1,10 @@
 """Load: does the studio still answer other clients while one client attacks it?
 
     python bench/studio_load.py [--seconds 60] [--hostile 400] [--files 12] [--good 2]
+    python bench/studio_load.py --rooms 20 [--moves 60] [--seconds 600]
+
+With `--rooms N`, measures instead what N hosted games of the base game at once cost
+the server (memory per game, messages per turn, time per move: bench/studio_rooms.py).
 
 Serves a folder of the seven-hex island and `--files` costly files (maps of ninety
 2,500-hex options and options of 5,000 items: seconds of compiling each) with
@@ -209,9 +213,18 @@ def main() -> int:
     ap.add_argument("--threads", type=int, default=12, help="the hostile client's connections at once")
     ap.add_argument("--files", type=int, default=12, help="costly files in the served folder")
     ap.add_argument("--good", type=int, default=2, help="other clients")
+    ap.add_argument("--rooms", type=int, default=0, help="hosted base games at once (bench/studio_rooms.py)")
+    ap.add_argument("--moves", type=int, default=60, help="with --rooms: each person's moves at most")
     args = ap.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="catandsl-load-"))
+    if args.rooms:
+        from bench.studio_rooms import run
+
+        try:
+            return run(args.rooms, args.moves, args.seconds, work, ROOT, Client)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
     folder = make_folder(work / "served", args.files)
     server = subprocess.Popen([sys.executable, "-m", "catandsl", "serve", str(folder), "--port", "0"],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=work,

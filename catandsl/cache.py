@@ -7,8 +7,8 @@ The cache is only ever read where no other user can write:
 
 - It lives in a per-user directory, `$XDG_CACHE_HOME/catandsl` (an absolute
   XDG_CACHE_HOME only, as the XDG spec says) or else `~/.cache/catandsl`, created with
-  mode 0o700. It was once in the system temp directory, where any local user could
-  create the directory first and plant a file that every later process trusted.
+  mode 0o700. Not the system temp directory: there any local user could create the
+  directory first and plant a file that every later process trusted.
 - The directory is opened with O_NOFOLLOW and checked on the open descriptor (fstat):
   a real directory, owned by our effective uid, not group or other writable. A cache
   file is opened relative to that descriptor, with O_NOFOLLOW, and checked the same way

@@ -47,6 +47,8 @@ NOTE = "note"
 
 @dataclass(frozen=True)
 class Diagnostic:
+    """A problem found in a user's file: code, message, where, severity, help and notes."""
+
     code: str
     message: str
     span: Span = NO_SPAN

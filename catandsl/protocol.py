@@ -104,6 +104,8 @@ CALLS: dict[str, tuple[dict[str, Any], list[str], str]] = {
 
 
 class ProtocolError(Exception):
+    """A request the protocol refuses: a code, a message and what else the answer says."""
+
     def __init__(self, code: str, message: str, **extra: Any):
         super().__init__(message)
         self.code, self.message, self.extra = code, message, extra

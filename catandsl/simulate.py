@@ -117,6 +117,8 @@ def play_batch(spec: Spec, indices: list[int]) -> list[Result]:
 
 @dataclass
 class Summary:
+    """What a `simulate` run gives: its settings and every game's result."""
+
     games: int
     players: int
     bots: tuple[str, ...]

@@ -11,6 +11,11 @@ The arrays equal `np.asarray(observer.tensor(state, seat), np.float32)` and
 `np.asarray(observer.legal_mask(state), np.int8)` (the tests compare them). One
 ArrayObserver serves every game of its layout (a new game each episode): the board's
 part of the buffers is rewritten when the state's game changes.
+
+A game's decisions offer the same sets of legal actions again and again (the roll, the
+end of a turn, a card added to a draft), so each ArrayObserver keeps the masks it made,
+by the tuple of legal ids (`state.legal_now()`), and hands out copies: a mask costs a
+lookup and a copy of a few hundred bytes, not a fill.
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ from typing import Any
 import numpy as np
 
 from catandsl.engine.observer import Observer, Tensor
+
+MAX_MASKS = 4096  # masks kept per observer (a few hundred bytes each); then it starts again
 
 
 class ArrayObserver:
@@ -31,6 +38,7 @@ class ArrayObserver:
         self.size = observer.size
         self.num_actions = observer.game.num_distinct_actions()
         self._tensors: dict[int, Tensor] = {}
+        self._masks: dict[tuple[int, ...], np.ndarray] = {}
 
     def tracker(self, player: int) -> Tensor:
         t = self._tensors.get(player)
@@ -48,7 +56,19 @@ class ArrayObserver:
         return out
 
     def mask(self, state: Any, out: np.ndarray | None = None) -> np.ndarray:
-        return legal_mask(state, self.num_actions, out)
+        """The legal-action mask (`legal_mask`): a new array, or written into `out`."""
+        if state.is_terminal() or state.is_chance_node():
+            return legal_mask(state, self.num_actions, out)
+        legal = state.legal_now()
+        made = self._masks.get(legal)
+        if made is None:
+            if len(self._masks) >= MAX_MASKS:
+                self._masks.clear()
+            made = self._masks[legal] = legal_mask(state, self.num_actions)
+        if out is None:
+            return made.copy()
+        out[:] = made
+        return out
 
 
 def legal_mask(state: Any, num_actions: int, out: np.ndarray | None = None) -> np.ndarray:

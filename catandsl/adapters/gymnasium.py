@@ -49,6 +49,8 @@ EPISODE_STEPS = 20_000  # the registered ids' max_episode_steps (the learner's s
 
 
 class CatanEnv(gym.Env):
+    """A Gymnasium environment: one seat learns, bots play the others."""
+
     metadata = {"render_modes": ["ansi"], "render_fps": 1}  # (text frames: the rate is Gymnasium's to ask)
 
     def __init__(self, scenario: Any, players: int | None = None, options: dict | None = None,

@@ -56,6 +56,8 @@ def _options(text: str) -> dict[str, str] | None:
 
 
 class CatanGame(pyspiel.Game):
+    """The OpenSpiel game `catandsl`: a scenario, a player count and options as parameters."""
+
     def __init__(self, params: dict | None = None):
         params = {**_GAME_TYPE.parameter_specification, **(params or {})}
         if not params["scenario"]:
@@ -95,6 +97,8 @@ class CatanGame(pyspiel.Game):
 
 
 class CatanState(pyspiel.State):
+    """An OpenSpiel state wrapping one engine `State` (`inner`)."""
+
     def __init__(self, game: CatanGame, state: Any):
         super().__init__(game)
         self.inner = state

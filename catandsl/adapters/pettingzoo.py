@@ -38,6 +38,8 @@ OBS_LOW, OBS_HIGH = -1.0, 1e6  # every observed number: seats and sites are >= -
 
 
 class CatanAECEnv(AECEnv):
+    """A PettingZoo AEC environment: every seat an agent, in turn order."""
+
     metadata = {"name": "catandsl_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
     def __init__(self, scenario: Any, players: int | None = None, options: dict | None = None,

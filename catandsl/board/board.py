@@ -40,6 +40,8 @@ if TYPE_CHECKING:  # networkx loads when a graph is first built (a quarter secon
 
 
 class Board:
+    """One concrete board of a configured map: its tiles, ids, tables and graph."""
+
     # The flat tables (catandsl.board.tables.Tables, documented there), copied onto the
     # board so the hot loop reads `board.corner_hexes`; tests/board/test_tables.py
     # checks that this list is the Tables' fields.

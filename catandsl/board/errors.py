@@ -35,6 +35,8 @@ from catandsl.ir.model import Source
 
 
 class BoardError(Exception):
+    """A map that cannot make a board: a code, a message and where the map says it."""
+
     def __init__(
         self, code: str, message: str, source: Source | None = None, help: str | None = None
     ):

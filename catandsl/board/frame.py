@@ -3,7 +3,7 @@
 The frame's positions are the hexes next to the map that are not in it. They are put
 in a cycle clockwise around the map's centre, starting from the topmost (then
 leftmost) position, and the pieces are laid along that cycle in declaration order.
-Letters matter to people building the physical frame (RULES.md B.10): A joins A, and
+Letters matter to people building the physical frame: A joins A, and
 an extension piece (X at both ends) may only stand in a joint the frame allows.
 """
 
@@ -19,6 +19,8 @@ from catandsl.ir.model import Frame, FramePiece
 
 @dataclass(frozen=True)
 class FramePosition:
+    """A hex of the frame's ring: the frame piece covering it and its letter."""
+
     hex: geo.Hex
     piece: int  # index into Frame.pieces
     label: str | None

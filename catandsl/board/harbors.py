@@ -1,8 +1,9 @@
-"""Laying harbors on their spots (RULES.md B.9).
+"""Laying harbors on their spots.
 
 A spot is a hex side between a land hex and a water hex (a frame position is water, and
 so is the space off the board). Each plan's harbors go on its spots in order (`fixed`)
-or after a seeded shuffle (`shuffled`); a `placed` plan leaves its spots empty (at least
+or after a seeded shuffle (`shuffled`, dealt again while more than its `max_clump`
+harbors of one kind lie on spots next to each other in its list); a `placed` plan leaves its spots empty (at least
 one per harbor; those left over stay empty) and its harbors in a supply that the players
 draw from and place during the set-up. A harbor
 serves the two intersections of its path, so two harbors may not share a path or an
@@ -19,9 +20,15 @@ from catandsl.board import geometry as geo
 from catandsl.board.errors import BoardError
 from catandsl.ir.model import EdgeRef, HarborPlan, HarborType
 
+# `max_clump` deals the shuffled harbors again until no run of one kind is too long; a
+# plan that cannot be kept fails after this many deals (a few dozen tokens deal fast)
+MAX_DEALS = 2000
+
 
 @dataclass(frozen=True)
 class Harbor:
+    """A harbor spot: the path it lies on, what it trades and the hexes either side."""
+
     path: geo.Path
     type: HarborType | None  # None: an empty spot, for a harbor the players place
     land: geo.Hex  # the land hex it serves
@@ -53,7 +60,7 @@ def lay_harbors(
         sites = [_site(spot, is_land, describe, plan) for spot in plan.spots]
         types: list[HarborType | None] = list(plan.harbors)
         if plan.method == "shuffled":
-            random.Random(f"{seed}:harbors:{index}").shuffle(types)
+            _shuffle(types, plan, random.Random(f"{seed}:harbors:{index}"))
         elif placed:
             types = [None] * len(plan.spots)
         for spot, (land, water), kind in zip(plan.spots, sites, types):
@@ -61,6 +68,34 @@ def lay_harbors(
             laid.append((Harbor(path, kind, land, water), spot, plan))
     _check_apart(laid)
     return tuple(sorted((h for h, _, _ in laid), key=lambda h: geo.path_key(h.path)))
+
+
+def clump(types: list[HarborType | None]) -> int:
+    """The longest run of harbors of one kind on spots side by side (next to each other
+    in the plan's list of spots)."""
+    best = run = 0
+    for k, t in enumerate(types):
+        run = run + 1 if k and t == types[k - 1] else 1
+        best = max(best, run)
+    return best
+
+
+def _shuffle(types: list[HarborType | None], plan: HarborPlan, rng: random.Random) -> None:
+    """Shuffle the tokens in place, dealt again while more than `max_clump` of a kind
+    lie side by side (at most MAX_DEALS deals, then E0417)."""
+    rng.shuffle(types)
+    if not plan.max_clump:
+        return
+    for _ in range(MAX_DEALS):
+        if clump(types) <= plan.max_clump:
+            return
+        rng.shuffle(types)
+    raise BoardError(
+        "E0417",
+        f"no deal of the harbors in {MAX_DEALS} shuffles keeps at most {plan.max_clump} of a kind side by side",
+        plan.source,
+        help="there are too many harbors of one kind for the spots: add spots, or raise `max_clump`",
+    )
 
 
 def _site(spot: EdgeRef, is_land, describe, plan: HarborPlan) -> tuple[geo.Hex, geo.Hex]:

@@ -64,7 +64,7 @@ def lay_numbers(
             for token in plan.tokens:
                 check_number(token.value, "in the number plan", plan.source)
             continue
-        if plan.method not in ("shuffled", "spiral"):
+        if plan.method not in ("shuffled", "spiral", "along"):
             raise BoardError("E0421", f"unknown way to lay numbers: {plan.method!r}", plan.source)
         for token in plan.tokens:
             check_number(token.value, "in the number plan", plan.source)
@@ -83,6 +83,8 @@ def lay_numbers(
         rng = random.Random(f"{seed}:numbers:{index}")
         if plan.method == "shuffled":
             _deal_shuffled(plan, targets, numbers, terrain_of, rng)
+        elif plan.method == "along":
+            _lay_along(plan, targets, numbers, rng)
         else:
             _lay_spiral(plan, scope, targets, numbers, rng)
         _check_bans(plan, targets, numbers, terrain_of)
@@ -107,7 +109,7 @@ def banned_hex(plan, hexes, numbers, terrain_of) -> geo.Hex | None:
     """The first hex whose number a `keep [..] off [..]` of the plan forbids, or None."""
     for ban in plan.keep_off:
         for h in hexes:
-            if numbers.get(h) in ban.numbers and terrain_of.get(h) in ban.terrains:
+            if numbers.get(h) in ban.numbers and (terrain_of.get(h) in ban.terrains or h in ban.hexes):
                 return h
     return None
 
@@ -144,7 +146,7 @@ def kept(plan: NumberPlan) -> str:
     """What a plan keeps: `6, 8 apart and 6, 8 off gold`."""
     return " and ".join(filter(None, [
         ", ".join(str(v) for v in plan.avoid_adjacent) + " apart" if plan.avoid_adjacent else "",
-        *(f"{', '.join(map(str, b.numbers))} off {', '.join(b.terrains)}" for b in plan.keep_off)]))
+        *(f"{', '.join(map(str, b.numbers))} off {b.place or ', '.join(b.terrains)}" for b in plan.keep_off)]))
 
 
 def _lay_spiral(plan, scope, targets, numbers, rng: random.Random) -> None:
@@ -177,6 +179,29 @@ def _lay_spiral(plan, scope, targets, numbers, rng: random.Random) -> None:
             plan.source,
             help="change the token letters or lay the numbers `shuffled`",
         )
+
+
+def _lay_along(plan, targets, numbers, rng: random.Random) -> None:
+    """The tokens in order along one of the plan's paths of hexes (the seed picks which),
+    stepping over the hexes that take no token; every hex that takes one lies on it."""
+    path = plan.along[rng.randrange(len(plan.along))] if len(plan.along) > 1 else plan.along[0]
+    on_path = set(path)
+    missed = [h for h in targets if h not in on_path]
+    if missed:
+        h = missed[0]
+        raise BoardError("E0440", f"the number path passes {len(targets) - len(missed)} of the {len(targets)} "
+                         f"hexes that take a number; ({h[0]},{h[1]}) is off it", plan.source,
+                         help="mark a path through every hex the plan numbers")
+    wanted = set(targets)
+    tokens = iter(plan.tokens)
+    for h in path:
+        if h in wanted:
+            numbers[h] = next(tokens).value
+    pair = touching_pair(numbers, targets, plan.avoid_adjacent)
+    if pair is not None:
+        a, b = pair
+        raise BoardError("E0410", f"the number path puts {numbers[a]} at ({a[0]},{a[1]}) next to {numbers[b]} at "
+                         f"({b[0]},{b[1]})", plan.source, help="change the order of the tokens")
 
 
 def _letter_order(tokens: tuple[NumberToken, ...]) -> list[NumberToken]:

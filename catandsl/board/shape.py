@@ -22,6 +22,8 @@ Hub = tuple[geo.Hex, tuple[str, ...]]
 
 
 class Shape(NamedTuple):
+    """What a board's shape alone fixes: its ids, their indexes and what touches what."""
+
     hexes: tuple[geo.Hex, ...]
     intersections: tuple[geo.Intersection, ...]
     paths: tuple[geo.Path, ...]

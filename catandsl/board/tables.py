@@ -27,6 +27,8 @@ Ids = tuple[int, ...]
 
 @dataclass(frozen=True)
 class Tables:
+    """A board's flat tables by id, for the engine's hot loop."""
+
     hex_terrain: Ids
     """hex -> index into `Board.terrain_names`."""
     hex_number: Ids

@@ -41,7 +41,8 @@ class LintFormat(StrEnum):
 
 @app.command()
 def lint(
-    files: Annotated[list[str], typer.Argument(help=".catan files (or shipped scenario names) to lint")],
+    files: Annotated[list[str], typer.Argument(
+        help=".catan files, folders (every .catan file under them) or shipped scenario names to lint")],
     fmt: Annotated[LintFormat, typer.Option("--format", help="text, json, sarif or github")] = LintFormat.text,
     samples: Annotated[int | None, typer.Option(
         "--samples", min=1, help="deals of a shuffled map to check (default 64)")] = None,
@@ -61,7 +62,7 @@ def lint(
 
     if samples is not None and samples > MAX_SAMPLES:
         raise typer.BadParameter(f"{samples}: at most {MAX_SAMPLES:,}", param_hint="--samples")
-    paths = [scenario_path(f) for f in files]
+    paths = lint_paths(files)
     check_outputs([(output, "-o")], tuple(paths))
     if config is not None and not config.is_file():
         fail(f"no such file: {config} (--config)")
@@ -83,6 +84,25 @@ def lint(
         sys.stdout.write(text)
     if any(r.errors for r in results) or (strict and any(r.warnings for r in results)):
         raise typer.Exit(EXIT_ERRORS)
+
+
+def lint_paths(args: list[str]) -> list[Path]:
+    """The files to lint: each file or shipped scenario named, and every .catan file
+    under each folder named (as `fmt DIR` walks it); a folder without one is a usage
+    error."""
+    from catandsl.cli.editor import catan_files
+
+    out: list[Path] = []
+    for arg in args:
+        path = Path(arg)
+        if path.is_dir():
+            found = catan_files([path])
+            if not found:
+                fail(f"no .catan file under {arg}")
+            out.extend(found)
+        else:
+            out.append(scenario_path(arg))
+    return out
 
 
 @app.command()

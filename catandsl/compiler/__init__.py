@@ -12,9 +12,10 @@ from pathlib import Path
 from catandsl import resources
 from catandsl.compiler.context import MAX_ERRORS, Context, TooManyErrors, did_you_mean
 from catandsl.compiler.declarations import Declarations
-from catandsl.compiler.hooks import HookLowering, NameTable
+from catandsl.compiler.hooks import HookLowering
 from catandsl.compiler.loader import display_name, read_source
 from catandsl.compiler.removals import check_removals
+from catandsl.compiler.scopes import NameTable
 from catandsl.compiler.validate import validate_scenario
 from catandsl.diagnostics import CatanError, Diagnostic, Sources, Span, sort_key
 from catandsl.ir import model
@@ -92,6 +93,7 @@ class _Compilation:
         self._leave(filename)
         sections = self.lowering.finish()
         self.ctx.check_references()
+        self.ctx.check_counter_names()
         low, high = (self.lowering.players or (0, 0, None))[:2]
         if self.lowering.players is None:
             self.ctx.error("E0305", "the scenario does not say how many play it", span,
@@ -215,6 +217,14 @@ def head_words() -> dict[str, str]:
         for word in table:
             out.setdefault(word, where)
     return out
+
+
+# Words written inside a line or a small block rather than at a declaration's head, and
+# where: the language server's hover and completion read them here.
+INNER_WORDS = {
+    "max_clump": "a `harbors shuffled` line (no two harbors of a kind side by side) or a `pool`",
+    "shared": "a counter's block (one value for the whole game)",
+}
 
 
 def compile_ast(

@@ -31,6 +31,8 @@ def did_you_mean(name: str, known) -> str | None:
 
 @dataclass
 class Reference:
+    """A use of a declared name, resolved once every file is read."""
+
     kind: str  # resource, terrain, piece, card, deck, award, option, rule, ...
     name: str
     span: Span
@@ -39,6 +41,8 @@ class Reference:
 
 @dataclass
 class Context:
+    """What one compilation gathers: sources, diagnostics, declarations and references."""
+
     sources: Sources = field(default_factory=Sources)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     references: list[Reference] = field(default_factory=list)
@@ -49,6 +53,7 @@ class Context:
     # in validate.py)
     island_uses: list[tuple[str, Span, model.Expr]] = field(default_factory=list)
     area_uses: list[tuple[str, Span, model.Expr]] = field(default_factory=list)
+    mark_uses: list[tuple[str, Span, model.Expr]] = field(default_factory=list)
     map_hexes: int = 0  # hexes of every map lowered so far (maps.MAX_SCENARIO_HEXES)
 
     # ---- diagnostics -----------------------------------------------------------------
@@ -87,6 +92,21 @@ class Context:
         else:
             assert span is not None, "a name given as text needs its span"
             self.references.append(Reference(kind, word, span, context))
+
+    # the kinds of name a rule's expression may name: a counter named like one of them
+    # would make every use of the name ambiguous
+    VALUE_KINDS = ("resource", "terrain", "piece", "card", "token", "award", "deck", "site", "action",
+                   "project", "measure", "area", "island", "param", "die")
+
+    def check_counter_names(self) -> None:
+        """A counter named like a resource, a card or any other name a rule reads is E0303
+        at the counter's declaration, not a confusing type error at every use."""
+        for name, span in sorted(self.declared.get("counter", {}).items()):
+            clash = next((k for k in self.VALUE_KINDS if self.is_declared(k, name)), None)
+            if clash is not None:
+                self.error("E0303", f"counter `{name}` has the name of a {clash}", span,
+                           help=f"give the counter a name of its own, such as `{name}_count`",
+                           notes=(f"the {clash} `{name}` is declared at {self.declared[clash][name]}",))
 
     def check_references(self) -> None:
         """Report every reference to a name never declared, with a "did you mean"."""

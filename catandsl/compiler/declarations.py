@@ -12,7 +12,7 @@ import re
 from dataclasses import replace
 from itertools import product
 
-from catandsl.compiler import maps, projects, supplies, turns
+from catandsl.compiler import defines, maps, projects, supplies, turns
 from catandsl.compiler.context import (
     Context,
     Shape,
@@ -93,6 +93,8 @@ class Declarations(Lowering):
         elif isinstance(stmt, ast.Hook):
             node = stmt
             self.emit(Pending(lambda: self._anonymous_rule(node)))
+        elif isinstance(stmt, ast.Define):
+            defines.declare(self.hooks, stmt, guarded=bool(self.sections[-1].players or self.sections[-1].choices))
         else:  # cost or placement at the top level
             self.ctx.error("E0301", f"`{_stmt_word(stmt)}` belongs inside a piece or deck", stmt.span)
 

@@ -3,87 +3,31 @@ checking every name and call against the primitive registry (catandsl/rules)."""
 
 from __future__ import annotations
 
+from catandsl.compiler import defines, places
 from catandsl.compiler.context import Context, did_you_mean, source_of
+from catandsl.compiler.scopes import NAME_KINDS, NameTable, Scope
 from catandsl.ir import model
 from catandsl.rules import registry
 from catandsl.rules.registry import CHOICE, EFFECT, QUERY, RANDOM, compatible
 from catandsl.syntax import ast
 
-# Declared names usable in expressions, and the type they have there.
-NAME_KINDS = {
-    "piece": "piece",
-    "resource": "resource",
-    "terrain": "terrain",
-    "card": "card",
-    "award": "award",
-    "island": "island",
-    "area": "area",
-    "project": "project",
-    "deck": "deck",
-    "token": "token",
-    "counter": "counter",
-    "site": "site_kind",
-    "action": "action",
-    "event": "event",
-    "measure": "measure",
-    "die": "die",
-}
-
+SITE_KINDS = frozenset(("hex", "intersection", "path", "site"))
 _COMPARE = {"eq", "ne", "lt", "le", "gt", "ge"}
 MAX_FOR_DEPTH = 3  # `for` inside `for`: players x islands x sites is as deep as a rule needs
 
 
-class Scope:
-    def __init__(self, variables: dict[str, str], names: NameTable):
-        self.variables = dict(variables)
-        self.names = names
-
-    def child(self, extra: dict[str, str]) -> Scope:
-        s = Scope(self.variables, self.names)
-        s.variables.update(extra)
-        return s
-
-
-class NameTable:
-    """Names declared anywhere in the scenario (known after the first pass), and the
-    params/options hooks may read as integers."""
-
-    def __init__(self, ctx: Context, params: set[str]):
-        self.ctx = ctx
-        self.params = params
-
-    def lookup(self, name: str, expected: str | None = None) -> tuple[str, str] | None:
-        """-> (IR op, type) for a declared name, or None. A name declared as several
-        kinds (a scenario's piece `knight` beside the base game's card `knight`) is the
-        kind its place asks for (`expected`, when it is one of them), else the first."""
-        found = self.meanings(name)
-        if expected is not None and expected != "any":
-            for op, type_ in found:
-                if type_ == expected:
-                    return (op, type_)
-        return found[0] if found else None
-
-    def meanings(self, name: str) -> list[tuple[str, str]]:
-        """Every (IR op, type) the name has: an option's or param's value, then each kind
-        of declaration that names it."""
-        out = [("param", "int")] if name in self.params else []
-        out += [("var", type_) for kind, type_ in NAME_KINDS.items() if self.ctx.is_declared(kind, name)]
-        return out
-
-    def known(self) -> set[str]:
-        out = set(self.params)
-        for kind in NAME_KINDS:
-            out |= set(self.ctx.declared.get(kind, {}))
-        return out
-
-
 class HookLowering:
+    """Lowers hooks, conditions, measures and expressions to IR, checking names and types."""
+
     def __init__(self, ctx: Context, names: NameTable):
         self.ctx = ctx
         self.names = names
         # while lowering a condition or measure: (what it is, whether it reads the board alone)
         self.restriction: tuple[str, bool] | None = None
         self.for_depth = 0  # `for` statements around the one being lowered
+        self.defines: dict[str, ast.Define] = {}  # `define NAME(...)`, by name
+        self.expanding: list[str] = []  # the `define`s being expanded, outermost first
+        self.expansions = 0  # calls of `define`s expanded so far (each renames its names)
 
     def value(self, node, scope: Scope, what: str, board_only: bool = False) -> tuple[model.Expr, str]:
         """An expression that asks no player (`what`: "a condition", "an award's measure"...);
@@ -145,11 +89,17 @@ class HookLowering:
     def effects(self, nodes, scope: Scope) -> tuple[model.Effect, ...]:
         out = []
         for node in nodes:
-            if isinstance(node, ast.LetStmt):
-                # a `let` is visible to the statements after it in the same block
+            if isinstance(node, (ast.LetStmt, ast.VarStmt)):
+                # a `let` (a `var`) is visible to the statements after it in the same block
                 value, vtype = self.expr(node.value, scope)
-                out.append(model.Effect("let", expr=value, name=node.name, source=source_of(node.span)))
-                scope = scope.child({node.name: vtype})
+                scope = scope.child({node.name: vtype}, mutable=isinstance(node, ast.VarStmt))
+                out.append(model.Effect("let", expr=value, name=scope.ir_name(node.name),
+                                        source=source_of(node.span)))
+                continue
+            if isinstance(node, ast.AssignStmt):
+                eff = defines.assign(self, node, scope)
+                if eff is not None:
+                    out.append(eff)
                 continue
             eff = self.effect(node, scope)
             if eff is not None:
@@ -158,6 +108,8 @@ class HookLowering:
 
     def effect(self, node, scope: Scope) -> model.Effect | None:
         src = source_of(node.span)
+        if isinstance(node, ast.CallStmt) and node.call.name in self.defines:
+            return defines.call_block(self, node, scope)
         if isinstance(node, ast.CallStmt):
             prim = registry.PRIMITIVES.get(node.call.name)
             expr, _ = self.expr(node.call, scope, statement=True)
@@ -184,10 +136,11 @@ class HookLowering:
                                help="each level multiplies the work of the rule; split it into rules")
             self.for_depth += 1
             try:
-                body = self.effects(node.body, scope.child({node.var: elem}))
+                body_scope = scope.child({node.var: elem})
+                body = self.effects(node.body, body_scope)
             finally:
                 self.for_depth -= 1
-            return model.Effect("for", expr=it, name=node.var, body=body, source=src)
+            return model.Effect("for", expr=it, name=body_scope.ir_name(node.var), body=body, source=src)
         return None
 
     # ---- expressions -----------------------------------------------------------------
@@ -205,7 +158,11 @@ class HookLowering:
         if isinstance(node, ast.Var):
             return self._var(node, scope, expected)
         if isinstance(node, ast.Call):
+            if node.name in self.defines:
+                return defines.call_value(self, node, scope)
             return self._call(node, scope, statement)
+        if isinstance(node, (ast.Place, ast.Index)) or (isinstance(node, ast.Binary) and node.op == "in"):
+            return places.expr(self, node, scope)
         if isinstance(node, ast.Unary):
             inner, t = self.expr(node.operand, scope)
             want = "bool" if node.op == "not" else "int"
@@ -249,7 +206,7 @@ class HookLowering:
             elem = expected[5:-1] if expected is not None and expected.startswith("list<") else None
             items = [self.expr(i, scope, expected=elem) for i in node.items]
             types_ = {t for _, t in items}
-            elem = types_.pop() if len(types_) == 1 else "any"
+            elem = types_.pop() if len(types_) == 1 else "site" if types_ and types_ <= SITE_KINDS else "any"
             return model.Expr("list", tuple(e for e, _ in items)), f"list<{elem}>"
         raise TypeError(f"unexpected expression node {node!r}")
 
@@ -260,7 +217,7 @@ class HookLowering:
 
     def _var(self, node: ast.Var, scope: Scope, expected: str | None = None) -> tuple[model.Expr, str]:
         if node.name in scope.variables:
-            return model.Expr("var", value=node.name), scope.variables[node.name]
+            return model.Expr("var", value=scope.ir_name(node.name)), scope.variables[node.name]
         found = self.names.lookup(node.name, expected)
         if found is not None:
             op, type_ = found
@@ -269,9 +226,14 @@ class HookLowering:
                 self.ctx.island_uses.append((node.name, node.span, name))
             elif type_ == "area":
                 self.ctx.area_uses.append((node.name, node.span, name))
+            elif type_ == NAME_KINDS["mark"] and self.ctx.is_declared("mark", node.name):
+                self.ctx.mark_uses.append((node.name, node.span, name))
             return name, type_
         known = set(scope.variables) | self.names.known()
         hint = did_you_mean(node.name, known)
+        if scope.prefix and not hint:  # inside a `define`: the caller's names are not seen
+            hint = f"a `define` sees only its parameters ({', '.join(sorted(scope.variables)) or 'none'}): " \
+                   f"pass `{node.name}` as one"
         self.ctx.error("E0505", f"unknown name `{node.name}`", node.span,
                        help=hint or "names here: " + ", ".join(sorted(scope.variables)))
         return model.Expr("var", value=node.name), "any"
@@ -296,7 +258,7 @@ class HookLowering:
                 self.ctx.error("E0509", f"`{prim.name}` reads the state of play, but {what} is decided "
                                "once, from the board alone", node.span,
                                help="use queries of the board here (land, water, coast, number, terrain, "
-                                    "island, on_island); test the rest in a rule")
+                                    "island, on_island); a condition on the builder goes in the piece's `placed where`")
                 return ir, prim.returns or "any"
         if prim.kind == EFFECT and not statement:
             self.ctx.error("E0506", f"`{prim.name}` is an effect; it has no value", node.span,

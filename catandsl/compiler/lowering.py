@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from catandsl.compiler import defines
 from catandsl.compiler.context import Context, Shape, need_word, no_more, terms
 from catandsl.compiler.hooks import HookLowering
 from catandsl.diagnostics import Span
@@ -20,6 +21,8 @@ from catandsl.syntax import ast
 
 @dataclass
 class SectionBuilder:
+    """The declarations of one section (player counts and option choices) being lowered."""
+
     players: tuple[int, ...]
     choices: tuple[model.Choice, ...]
     decls: list = field(default_factory=list)
@@ -81,6 +84,7 @@ class Lowering:
         self.ctx.unknown_word(head, table, what)
 
     def finish(self) -> list[model.Section]:
+        defines.check_unused(self.hooks)
         out = []
         for s in self.sections:
             decls = []

@@ -15,6 +15,7 @@ import re
 from collections import Counter
 from dataclasses import replace
 
+from catandsl.compiler import marks
 from catandsl.compiler.context import (
     Context,
     Shape,
@@ -40,6 +41,8 @@ _CELL = re.compile(r"^([^\s0-9])([0-9]+)?$")
 
 
 class MapReader:
+    """Reads one `map` entry: its pictures, cells, pools, numbers, harbors and frame."""
+
     def __init__(self, ctx: Context, entry: ast.Entry):
         self.ctx = ctx
         self.entry = entry
@@ -56,6 +59,9 @@ class MapReader:
         self.islands: list[model.IslandName] = []
         self.sites: list[model.SitePlacement] = []
         self.areas: list[model.Area] = []
+        self.marks: list[tuple[model.Mark, tuple[Span, ...]]] = []
+        # for each number plan, the marks it names (`keep ... off NAME`, then `along NAME`)
+        self.mark_refs: list[tuple[int, list[ast.Word], list[ast.Word]]] = []
         self.too_large = False
 
     # ---- the walk ------------------------------------------------------------------
@@ -120,11 +126,14 @@ class MapReader:
             self.ctx.declare("island", isl.name, self.entry.span)
         for area in self.areas:
             self.ctx.declare("area", area.name, self.entry.span)
+        found = marks.finish(self, set(slots))
+        for mark, _ in self.marks:
+            self.ctx.declare("mark", mark.name, self.entry.span)
         hexes = tuple(sorted(slots.values(), key=lambda s: (s.r, s.q)))
         return model.Map(
             "map", hexes, tuple(self.pools), tuple(self.numbers), tuple(self.harbors),
             self.frame, tuple(self.starts), tuple(self.islands), tuple(self.sites),
-            source_of(self.entry.span), tuple(self.areas),
+            source_of(self.entry.span), tuple(self.areas), found,
         )
 
     # ---- rows and legend ---------------------------------------------------------------
@@ -288,7 +297,11 @@ class MapReader:
     def numbers_line(self, e: ast.Entry) -> None:
         items = terms(e)
         method = need_word(items, 0, e, "`shuffled`, `spiral` or `fixed`")
-        if method.name not in ("shuffled", "spiral", "fixed", "hidden"):
+        refs: list[ast.Word] = []
+        if method.name == "along":  # `numbers along path [5, 2, 6, ...]`
+            refs = _along(items)
+            items = [method, *items[2:]]
+        elif method.name not in ("shuffled", "spiral", "fixed", "hidden"):
             raise Shape(method.span, f"numbers are laid `shuffled`, `spiral`, `fixed` or `hidden`, "
                         f"not `{method.name}`",
                         help=did_you_mean(method.name, ["shuffled", "spiral", "fixed", "hidden"]))
@@ -302,10 +315,13 @@ class MapReader:
             i = 2
         plan: dict = {"onto": (), "skip": (), "avoid_adjacent": (), "start_corner": None}
         bans: list[model.NumberBan] = []
+        banned: list[tuple[model.NumberBan, ast.Word | None]] = []
         while i < len(items):
             w = need_word(items, i, items[i - 1], "onto, skip, avoid_adjacent, keep or start")
             if w.name == "keep":
-                bans.append(self._number_ban(items, i, w))
+                ban, place = self._number_ban(items, i, w)
+                bans.append(ban)
+                banned.append((ban, place))
                 i += 4
             elif w.name in ("onto", "skip", "avoid_adjacent"):
                 lst = items[i + 1] if i + 1 < len(items) else None
@@ -339,21 +355,27 @@ class MapReader:
                             help=did_you_mean(w.name, ["onto", "skip", "avoid_adjacent", "keep", "start"]))
         self.numbers.append(model.NumberPlan(method.name, tuple(tokens), source=source_of(e.span),
                                              keep_off=tuple(bans), **plan))
+        self.mark_refs.append((len(self.numbers) - 1, [b for _, b in banned if b is not None], refs))
 
-    def _number_ban(self, items, i: int, keep: ast.Word) -> model.NumberBan:
-        """`keep [6, 8] off [gold, desert]`"""
-        form = "write `keep [6, 8] off [gold]`"
+    def _number_ban(self, items, i: int, keep: ast.Word) -> tuple[model.NumberBan, ast.Word | None]:
+        """`keep [6, 8] off [gold, desert]`, or `keep [6, 8] off east_coast` (a mark of the
+        map: the word, resolved when the map is read)"""
+        form = "write `keep [6, 8] off [gold]`, or `keep [6, 8] off MARK`"
         nums = items[i + 1] if i + 1 < len(items) else None
         off = items[i + 2] if i + 2 < len(items) else None
         where = items[i + 3] if i + 3 < len(items) else None
         if not (isinstance(nums, ast.ListTerm) and isinstance(off, ast.Word) and off.name == "off"
-                and isinstance(where, ast.ListTerm)):
+                and isinstance(where, (ast.ListTerm, ast.Word))):
             raise Shape(keep.span, form)
         numbers: list[int] = []
         for ph in nums.items:
             if len(ph.terms) != 1 or not isinstance(ph.terms[0], ast.Number):
                 raise Shape(ph.span, f"`keep` lists numbers: {form}")
             numbers.append(_token_value(ph.terms[0]))
+        if isinstance(where, ast.Word):
+            if not numbers:
+                raise Shape(keep.span, form)
+            return model.NumberBan(tuple(numbers), (), place=where.name), where
         terrains: list[str] = []
         for ph in where.items:
             if len(ph.terms) != 1 or not isinstance(ph.terms[0], ast.Word):
@@ -362,7 +384,7 @@ class MapReader:
             terrains.append(ph.terms[0].name)
         if not numbers or not terrains:
             raise Shape(keep.span, form)
-        return model.NumberBan(tuple(numbers), tuple(terrains))
+        return model.NumberBan(tuple(numbers), tuple(terrains)), None
 
     def _tokens(self, lst: ast.ListTerm, letters: bool) -> list[model.NumberToken]:
         out = []
@@ -395,7 +417,8 @@ class MapReader:
         items = terms(e)
         method = need_word(items, 0, e, "`shuffled`, `placed` or `fixed`")
         if method.name in ("shuffled", "placed"):
-            if (len(items) != 4 or not isinstance(items[1], ast.ListTerm)
+            clump = self._max_clump(items[4:], method.name) if len(items) > 4 else 0
+            if (len(items) not in (4, 6) or not isinstance(items[1], ast.ListTerm)
                     or getattr(items[2], "name", None) != "at" or not isinstance(items[3], ast.ListTerm)):
                 raise Shape(e.span, f"write `harbors {method.name} [3:1 x4, brick 2:1, ...] at [(q, r) SIDE, ...]`")
             types_ = []
@@ -403,7 +426,8 @@ class MapReader:
                 types_.extend(self._harbor_types(list(ph.terms), ph.span))
                 _map_sized(len(types_), items[1].span, "harbors")
             spots = [self._spot(list(ph.terms), ph.span) for ph in items[3].items]
-            self.harbors.append(model.HarborPlan(method.name, tuple(types_), tuple(spots), source_of(e.span)))
+            self.harbors.append(model.HarborPlan(method.name, tuple(types_), tuple(spots), source_of(e.span),
+                                                 max_clump=clump))
         elif method.name == "fixed":
             if len(items) != 2 or not isinstance(items[1], ast.ListTerm):
                 raise Shape(e.span, "write `harbors fixed [3:1 at (q, r) SIDE, brick 2:1 at (q, r) SIDE]`")
@@ -422,6 +446,20 @@ class MapReader:
         else:
             raise Shape(method.span, f"harbors are `shuffled`, `placed` or `fixed`, not `{method.name}`",
                         help=did_you_mean(method.name, ["shuffled", "placed", "fixed"]))
+
+    def _max_clump(self, ts: list, method: str) -> int:
+        """`max_clump N` after a shuffled plan's spots: at most N harbors of one kind on
+        spots side by side (next to each other in the `at` list)."""
+        word = ts[0]
+        if getattr(word, "name", None) != "max_clump":
+            raise Shape(word.span, f"after the spots of `harbors {method}` comes `max_clump N`",
+                        help=did_you_mean(getattr(word, "name", ""), ["max_clump"]))
+        if method != "shuffled":
+            raise Shape(word.span, "`max_clump` keeps shuffled harbors apart; the players lay `placed` ones",
+                        help="write `harbors shuffled [...] at [...] max_clump 1`")
+        if len(ts) != 2 or not isinstance(ts[1], ast.Number) or ts[1].value < 1:
+            raise Shape(word.span, "write `max_clump N`, N at least 1: at most N harbors of a kind side by side")
+        return ts[1].value
 
     def _harbor_types(self, ts: list, span: Span) -> list[model.HarborType]:
         resource = None
@@ -592,6 +630,19 @@ class MapReader:
             self.sites.append(model.SitePlacement(kind.name, *key, number, source_of(ph.span)))
 
 
+def _along(items: list) -> list[ast.Word]:
+    """The marks of `numbers along path [...]` or `numbers along [path_a, path_b] [...]`."""
+    form = "write `numbers along PATH [5, 2, 6, ...]`, or `along [PATH, PATH] [...]` (the seed picks one)"
+    target = items[1] if len(items) > 1 else None
+    if isinstance(target, ast.Word):
+        return [target]
+    phrases = target.items if isinstance(target, ast.ListTerm) else ()
+    words = [ph.terms[0] for ph in phrases if len(ph.terms) == 1 and isinstance(ph.terms[0], ast.Word)]
+    if words and len(words) == len(phrases):
+        return [w for w in words if isinstance(w, ast.Word)]
+    raise Shape(items[0].span, form)
+
+
 def _counted_word(ph: ast.Phrase) -> tuple[ast.Word, int]:
     ts = ph.terms
     if len(ts) == 1 and isinstance(ts[0], ast.Word):
@@ -728,6 +779,7 @@ MAP = {
     "start": MapReader.start,
     "island": MapReader.island,
     "area": MapReader.area,
+    "mark": marks.read,
     "sites": MapReader.sites_line,
 }
 

@@ -161,7 +161,7 @@ def _moves(low, e, state):
 
 def _travels(low, e, state):
     """`travels { points EXPR; step_cost EXPR; enter where COND; stop where COND }`"""
-    from catandsl.compiler.hooks import Scope
+    from catandsl.compiler.scopes import Scope
 
     if e.block is None or e.phrases:
         raise Shape(e.span, "write how the piece travels in a block: `travels { points 4; step_cost 2 }`")
@@ -211,12 +211,39 @@ def _movable_by(low, e, state):
     if e.phrases or e.where is None:
         raise Shape(e.span, "write `movable_by where CONDITION`, with `player` the mover",
                     help="movable_by where trading_sites(player, market) > 0")
-    from catandsl.compiler.hooks import Scope
+    from catandsl.compiler.scopes import Scope
 
     expr, t = low.hooks.value(e.where, Scope({"player": "player"}, low.hooks.names), "`movable_by`")
     if t not in ("bool", "any"):
         low.ctx.error("E0504", f"a `where` condition must be true or false, not {t}", e.where.span)
     state["movable_by"] = expr
+
+
+def _placed_where(low, e, state):
+    """`placed where COND`: a condition on the builder (`player`) and the site (`at`),
+    judged each time the piece is placed; unlike the `on ... where` of the board, it may
+    read the state of play (the builder's own network, hand, counters)."""
+    if e.block is not None:
+        raise Shape(e.block.span, "`placed` takes no block")
+    if e.phrases or e.where is None:
+        raise Shape(e.span, "write `placed where CONDITION`, with `player` the builder and `at` the site",
+                    help="placed where owned_next_to(player, at, [settlement, city]) == 0")
+    state["placed_where"] = e.where  # an AST until lower_piece knows what `at` is
+
+
+def _lower_placed_where(low, name: ast.Word, state: dict) -> None:
+    from catandsl.compiler.scopes import Scope
+
+    cond = state.pop("placed_where")
+    if state.get("neutral"):
+        low.ctx.error("E0304", f"`placed where` is for a player's piece; neutral `{name.name}` is moved by rules",
+                      cond.span, help="a neutral piece's destinations are its `moves_to where`")
+        return
+    scope = Scope({"player": "player", "at": state["site"]}, low.hooks.names)
+    expr, t = low.hooks.value(cond, scope, "`placed where`")
+    if t not in ("bool", "any"):
+        low.ctx.error("E0504", f"a `where` condition must be true or false, not {t}", cond.span)
+    state["placed_where"] = expr
 
 
 def _moves_to(low, e, state):
@@ -231,7 +258,7 @@ def _moves_to(low, e, state):
 
 
 def _lower_moves_to(low, name: ast.Word, state: dict) -> None:
-    from catandsl.compiler.hooks import Scope
+    from catandsl.compiler.scopes import Scope
 
     cond = state.pop("moves_to")
     if not state.get("neutral"):
@@ -267,6 +294,7 @@ def _takes(low, e, state):
 
 PIECE = {
     "movable_by": _movable_by,
+    "placed": _placed_where,
     "moves_to": _moves_to,
     "takes": _takes,
     "limit": _number_prop("limit", 0, 1000),
@@ -296,6 +324,8 @@ def lower_piece(low, name: ast.Word, e: ast.Entry) -> model.Piece | None:
         return None
     if "moves_to" in state:
         _lower_moves_to(low, name, state)
+    if "placed_where" in state:
+        _lower_placed_where(low, name, state)
     if state.get("neutral") and state.get("cost"):
         low.ctx.error("E0304", f"neutral piece `{name.name}` cannot have a cost", name.span)
     if state.get("neutral") and state["site"] == "intersection":
@@ -386,7 +416,7 @@ def lower_deck(low, name: ast.Word, e: ast.Entry, rules_out: list) -> model.Deck
                     low.ctx.error("E0304", "write `playable where CONDITION` (with `player`, the holder)",
                                   sub.span, help="playable where traveled_this_turn(player, wagon)")
                     continue
-                from catandsl.compiler.hooks import Scope
+                from catandsl.compiler.scopes import Scope
 
                 expr, t = low.hooks.value(sub.where, Scope({"player": "player"}, low.hooks.names),
                                           "a card's `playable where`")
@@ -425,7 +455,7 @@ def lower_award(low, name: ast.Word, e: ast.Entry) -> model.Award | None:
         items = terms(st)
         if len(items) != 1 or not isinstance(items[0], ast.Call):
             raise Shape(st.span, "`measure` takes a query call", help="measure played(player, [knight])")
-        from catandsl.compiler.hooks import Scope
+        from catandsl.compiler.scopes import Scope
 
         expr, t = low.hooks.value(items[0], Scope({"player": "player"}, low.hooks.names), "an award's measure")
         if t not in ("int", "any"):

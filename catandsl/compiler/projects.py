@@ -5,8 +5,8 @@ to `model.Project`; the engine's side is catandsl/rules/projects.py."""
 from __future__ import annotations
 
 from catandsl.compiler.context import Shape, name_and_title, no_block, single_number, source_of
-from catandsl.compiler.hooks import Scope
 from catandsl.compiler.lowering import Lowering
+from catandsl.compiler.scopes import Scope
 from catandsl.ir import model
 from catandsl.syntax import ast
 

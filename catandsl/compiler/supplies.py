@@ -18,8 +18,8 @@ from catandsl.compiler.context import (
     source_of,
     terms,
 )
-from catandsl.compiler.hooks import Scope
 from catandsl.compiler.lowering import Lowering
+from catandsl.compiler.scopes import Scope
 from catandsl.ir import model
 from catandsl.syntax import ast
 
@@ -30,21 +30,36 @@ MAX_TOKENS = 100_000  # a token kind's supply, a site's stock
 
 
 def lower_counter(low: Lowering, e: ast.Entry) -> None:
-    """`counter moves` or `counter moves { per turn }`"""
+    """`counter moves`, `counter moves { per turn }`, `counter conquered { points -1 }`,
+    `counter ships_sunk { shared }`"""
     items = terms(e)
     name = need_word(items, 0, e, "the counter's name")
     no_more(items, 1, "counter")
     if e.where is not None:
         raise Shape(e.where.span, "`counter` takes no `where` condition")
-    per_turn = False
+    low.declare_once("counter", name)  # (known to the rules even when its block is wrong)
+    per_turn, points, shared = False, 0, None
     for st in (e.block.stmts if e.block is not None else ()):
+        if isinstance(st, ast.Entry) and st.head.name == "points" and st.block is None and st.where is None:
+            ts = terms(st)
+            points = in_range(need_number(ts, 0, st, "the points"), -100, 100, "a counter's points")
+            no_more(ts, 1, "points")
+            continue
+        if isinstance(st, ast.Entry) and st.head.name == "shared" and not st.phrases and st.block is None \
+                and st.where is None:
+            shared = st  # one value for the whole game: a scenario-wide variable
+            continue
         if not (isinstance(st, ast.Entry) and st.head.name == "per" and st.block is None
                 and len(terms(st)) == 1 and getattr(terms(st)[0], "name", None) == "turn"):
-            raise Shape(st.span, "a counter's block holds `per turn` (back to 0 when a turn begins)",
+            raise Shape(st.span, "a counter's block holds `per turn` (back to 0 when a turn begins), "
+                        "`points P` (P victory points for each 1 of it, P may be negative) and `shared` "
+                        "(one value for the whole game)",
                         help="counter moves { per turn }")
         per_turn = True
-    low.declare_once("counter", name)
-    low.emit(model.Counter(name.name, per_turn, source_of(e.span)))
+    if shared is not None and points:
+        raise Shape(shared.span, "a `shared` counter belongs to nobody, so it scores nobody points",
+                    help="drop `points`, or the counter's `shared`")
+    low.emit(model.Counter(name.name, per_turn, source_of(e.span), points=points, shared=shared is not None))
 
 
 def lower_token(low: Lowering, e: ast.Entry) -> None:
@@ -67,7 +82,8 @@ def lower_token(low: Lowering, e: ast.Entry) -> None:
                 state[st.head.name] = in_range(n, 0, MAX_TOKENS, f"a token's {st.head.name}")
             else:
                 pts = need_number(items, 0, st, "the points")
-                state["points"] = in_range(pts, 0, 100, "a token's points")
+                # a token may cost points (a curse worth -1 each)
+                state["points"] = in_range(pts, -100, 100, "a token's points")
                 if len(items) > 1:
                     per = need_word(items, 1, pts, "`per`")
                     if per.name != "per":

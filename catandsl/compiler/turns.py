@@ -16,8 +16,8 @@ from catandsl.compiler.context import (
     source_of,
     terms,
 )
-from catandsl.compiler.hooks import Scope
 from catandsl.compiler.lowering import Lowering
+from catandsl.compiler.scopes import Scope
 from catandsl.ir import model
 from catandsl.rules.base import ACTIVITIES
 from catandsl.rules.dice import MAX_OUTCOMES

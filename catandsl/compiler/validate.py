@@ -82,7 +82,7 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> Non
     # each island or area name a rule reads, by the declarations holding it: a name read
     # only by declarations a configuration leaves out (a rule under `for 4 players`)
     # needs no place on that configuration's map
-    holders = _holders(scenario, {id(e) for _, _, e in (*ctx.area_uses, *ctx.island_uses)})
+    holders = _holders(scenario, {id(e) for _, _, e in (*ctx.area_uses, *ctx.island_uses, *ctx.mark_uses)})
 
     def in_effect(expr: model.Expr, live: set[int]) -> bool:
         found = holders.get(id(expr))
@@ -139,6 +139,13 @@ def validate_scenario(ctx: Context, scenario: model.Scenario, span: Span) -> Non
                 missing_islands.add((id(rs.map), "area " + area, used))
                 report(Diagnostic("E0432", f"the map for {where} names no area `{area}`", used,
                                   help=f"add `area {area} [(q, r), ...]` to that map"))
+        marked = {m.name for m in rs.map.marks}
+        for mark, used, expr in ctx.mark_uses:
+            if mark not in marked and (id(rs.map), "mark " + mark, used) not in missing_islands \
+                    and in_effect(expr, live):
+                missing_islands.add((id(rs.map), "mark " + mark, used))
+                report(Diagnostic("E0440", f"the map for {where} marks no `{mark}`", used,
+                                  help=f"add `mark {mark} [(q, r), ...]` to that map"))
         named = {i.name for i in rs.map.islands}
         for island, used, expr in ctx.island_uses:
             if island not in named and (id(rs.map), island, used) not in missing_islands \

@@ -28,10 +28,14 @@ if TYPE_CHECKING:
     from catandsl.rules.hands import Discard
     from catandsl.rules.harbors import DrawHarbor, PlaceHarbor
     from catandsl.rules.hexes import RevealNumber, RevealTile
+    from catandsl.rules.losses import Lost
     from catandsl.rules.movement import PickUp, PutDown
     from catandsl.rules.neutral import Move, Steal, Stolen, Take
+    from catandsl.rules.options import PickOption
+    from catandsl.rules.picks import PickCard, PickToken
     from catandsl.rules.placement import Build
     from catandsl.rules.projects import BuildStage
+    from catandsl.rules.removal import RemoveFromIntersection, RemoveFromPath
     from catandsl.rules.roll_cards import RevealCard
     from catandsl.rules.seats import BuildFor
     from catandsl.rules.trade import (

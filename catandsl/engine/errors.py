@@ -1,7 +1,7 @@
 """The engine's errors: an illegal action from a player (the state unchanged), a rule
 that cannot run (naming its source line), and a serialized state that cannot be played."""
 
-from catandsl.rules.base import ACTION_CODES, ArgumentError, EngineError, IllegalAction
+from catandsl.rules.errors import ACTION_CODES, ArgumentError, EngineError, IllegalAction
 
 
 class StateError(ValueError):

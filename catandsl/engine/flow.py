@@ -63,6 +63,8 @@ class Running(State, Protocol):
 
 @dataclass(frozen=True, order=True)
 class EndTurn(Action):
+    """The active player ends the turn."""
+
     KIND: ClassVar[str] = "end_turn"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
 
@@ -215,6 +217,9 @@ def _run_one(s: State, frame: Effects) -> None:
     if s._steps > MAX_STATEMENTS:
         raise EngineError(f"the rules ran more than {MAX_STATEMENTS:,} statements after one action; "
                           "a rule may be triggering itself", e.source)
+    if e.op == "next":
+        _step(g, frame, eid, e)
+        return
     run = g.interp.statements.get(eid)
     if run is None:
         assert e.expr is not None
@@ -235,21 +240,41 @@ def _run_one(s: State, frame: Effects) -> None:
             items = run(env, s, Answers(frame.answers) if frame.answers else NO_ANSWERS)
             if not isinstance(items, list):
                 raise EngineError(f"`for` goes over a list, not {items!r}", e.source)
-            del ids[0]
-            frame.answers = []
-            for item in reversed(list(items)):
-                s.pending.append(Effects(list(g.effect_body[eid]), {**env, str(e.name): item}, [], None))
+            # the items left and the name's value before the loop, under the loop's key;
+            # its step (the statement after it) runs the body once per item
+            name, step = str(e.name), g.effect_step[eid]
+            env[f"#{step}"] = [list(items), [env[name]] if name in env else []]
+            ids[0] = step
         else:
             raise EngineError(f"unknown statement {e.op!r}", e.source)
         frame.answers = []
     except NeedChoice as nc:
         if not nc.options:
             # Nothing to choose from: the choice lapses, and with it the rest of this block
-            # (a later statement may need the value it would have given).
-            frame.statements.clear()
+            # (a later statement may need the value it would have given): up to the step
+            # of the loop it stands in, which goes on with the next item, or to the end.
+            steps = [k for k, x in enumerate(frame.statements) if g.effects[x].op == "next"]
+            del frame.statements[:steps[0] if steps else len(frame.statements)]
             frame.answers = []
             return
         frame.waiting = [nc.primitive, nc.player, nc.options]
+
+
+def _step(g: Game, frame: Effects, eid: int, e: Any) -> None:
+    """A loop's step: the next item bound to the loop's name and the body queued before
+    the step again; past the last item, the name's value from before the loop."""
+    key, name = f"#{eid}", str(e.name)
+    left, before = frame.env[key]
+    if not left:
+        del frame.env[key]
+        if before:
+            frame.env[name] = before[0]
+        else:
+            frame.env.pop(name, None)
+        del frame.statements[0]
+        return
+    frame.env[name] = left.pop(0)
+    frame.statements[:0] = g.effect_body[eid]
 
 
 # ---- continuations: flow steps queued behind hooks ------------------------------------------
@@ -505,6 +530,7 @@ def _rolled(s: State, total: int, event: str, faces: tuple[int, ...]) -> None:
     revealed (the dice's outcomes leave such totals out)."""
     g = s.game
     s.chance_count += 1
+    s.fixed_roll = 0  # a fixed roll holds for one roll (rules/dice.py)
     repeated = g.dice_distinct and total in s.turn_rolls
     if total in g.rerolled or repeated:  # only a card shows one: the dice never stop there
         s.phase = g.roll_phase

@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import Any, TypeVar
 
 from catandsl.board import Board
+from catandsl.board import geometry as geo
 from catandsl.board.changes import changed_board
 from catandsl.board.instantiate import Deal, deal
 from catandsl.engine.flow import EndTurn, Pass, StartPlayer
@@ -28,7 +29,7 @@ from catandsl.ir.ruleset import Ruleset
 from catandsl.rules import dice as dice_rules
 from catandsl.rules import hexes, play
 from catandsl.rules.base import ACTION_SOURCES, ACTIVITIES, Action, Activity, ArgumentError, EngineError, site
-from catandsl.rules.play import CardInfo, HexChange, MoveInfo, PhaseInfo, PieceInfo
+from catandsl.rules.play import CardInfo, HexChange, MoveInfo, PhaseInfo, PieceInfo, TableLookup
 from catandsl.rules.registry import EVENTS, bits, reads, writes
 from catandsl.rules.roll_cards import CardSource
 from catandsl.rules.sites import SiteInfo, SiteTables
@@ -51,6 +52,22 @@ class _Tables(dict):
         return t
 
 
+def marked(board: Board, mark: model.Mark) -> list[list[Any]]:
+    """A map's mark as the list of its places, as rules see sites: ["h", id], ["i", id],
+    ["p", id] (the compiler checked that each lies on the map)."""
+    out: list[list[Any]] = []
+    for q, r, part in mark.places:
+        if not part:
+            k, code = board.hex_index.get((q, r), -1), "h"
+        elif part in geo.OWN_CORNERS or part == geo.CENTRE:
+            k, code = board.intersection_index.get(geo.corner((q, r), part), -1), "i"
+        else:
+            k, code = board.path_index.get(geo.canonical_edge(q, r, part), -1), "p"
+        if k >= 0:
+            out.append([code, k])
+    return out
+
+
 def _names_frame(where: model.Expr | None) -> bool:
     """Whether a piece's `where` calls the query `frame`: then the frame's sites are
     judged by it too, rather than left out."""
@@ -64,6 +81,9 @@ def _names_frame(where: model.Expr | None) -> bool:
 
 
 class Game(play.Game):
+    """A scenario configured for a player count and options, on the board dealt for a seed: what
+    every state of one play shares."""
+
     def __init__(self, scenario: model.Scenario, players: int, options: dict | None = None,
                  seed: int = 0, *, ruleset: Ruleset | None = None, dealt: Deal | None = None):
         """(`ruleset` and `dealt`: the scenario as configured for these players and options,
@@ -85,9 +105,10 @@ class Game(play.Game):
         self.turn_limit = int(rs.setting("turn_limit", 1000) or 1000)
         self.bank_start = [int(rs.bank.get(r, 0)) for r in self.resources]
         self._tables = _Tables(self)
-        # `table` is the dict's own lookup (a table is found in C; only a miss runs Python):
-        # the method below stays for the type and the doc
-        vars(self)["table"] = self._tables.__getitem__
+        # a rule module's static tables for this game (its `build(game)`, made once, from
+        # the board as dealt): the dict's own lookup, so a table is found without a call
+        # in Python (docs/scale.md)
+        self.table: TableLookup = self._tables.__getitem__
         self.interp = Interpreter(self, self._names())
         # a board whose hexes may change (rules/hexes.py): this game is the board as
         # dealt, `with_hexes` the game on a changed board, made once per set of changes
@@ -106,6 +127,8 @@ class Game(play.Game):
         self.counter_index = {c: k for k, c in enumerate(self.counter_names)}
         # counters that go back to 0 when a turn begins
         self.turn_counters = tuple(k for k, c in enumerate(rs.counters.values()) if c.per_turn)
+        # counters with one value for the whole game (rules/counters.py)
+        self.counter_shared = tuple(c.shared for c in rs.counters.values())
         self._build_pieces()
         self._build_cards()
         self._build_hooks()
@@ -145,11 +168,6 @@ class Game(play.Game):
         g.base = g
         g._variants = {}
         return g
-
-    def table(self, cls: type[T]) -> T:
-        """A rule module's static tables for this game (its `build(game)`, made once, from
-        the board as dealt)."""
-        return self._tables[cls]  # (the instance's `table` is this lookup itself)
 
     def _terrain_tables(self) -> None:
         """What production reads per hex: the resource it produces (-1 for none) and
@@ -217,6 +235,8 @@ class Game(play.Game):
                 out[c.name] = c.name
         for n in self.board.area_hexes:
             out[n] = n
+        for mark in rs.map.marks if rs.map is not None else ():
+            out[mark.name] = marked(self.board, mark)
         for n in rs.dice.names if rs.dice is not None else ():
             out[n] = n
         return out
@@ -260,6 +280,7 @@ class Game(play.Game):
             info.points, info.produces, info.distance = p.points, p.produces, p.distance
             info.neutral, info.blocks = p.neutral, p.blocks
             info.movable_by, info.moves_to, info.takes = p.movable_by, p.moves_to, tuple(p.takes)
+            info.placed_where = p.placed_where
             info.count = p.count if p.neutral else 1
             sites = everywhere[p.site] if _names_frame(p.where) else inside[p.site]
             if p.site == "intersection" and not p.neutral and no_build:
@@ -381,6 +402,7 @@ class Game(play.Game):
         self.effects: list[model.Effect] = []
         self.effect_body: list[tuple[int, ...]] = []
         self.effect_orelse: list[tuple[int, ...]] = []
+        self.effect_step: dict[int, int] = {}  # a `for` statement's id -> its step's
         self.hooks: dict[str, list[tuple[model.Hook, tuple[int, ...]]]] = {}
 
         def register(effects: Iterable[model.Effect]) -> tuple[int, ...]:
@@ -392,6 +414,14 @@ class Game(play.Game):
                 self.effect_orelse.append(())
                 self.effect_body[k] = register(e.body)
                 self.effect_orelse[k] = register(e.orelse)
+                if e.op == "for":
+                    # its step: binds the next item and runs the body again, in the same
+                    # block, so a `var` the body changes keeps its value (engine/flow.py)
+                    step = len(self.effects)
+                    self.effects.append(model.Effect("next", name=e.name, source=e.source))
+                    self.effect_body.append(self.effect_body[k])
+                    self.effect_orelse.append(())
+                    self.effect_step[k] = step
                 ids.append(k)
             return tuple(ids)
 

@@ -16,6 +16,7 @@ import operator
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from catandsl.engine import places
 from catandsl.rules.base import CHANCE, EngineError
 from catandsl.rules.play import Game, State
 from catandsl.rules.registry import CHOICE, EVENTS, PRIMITIVES, QUERY, RANDOM, Param
@@ -119,6 +120,8 @@ def _param_check(p: Param, checks: dict[str, Check]) -> Check | None:
 
 
 class NeedChoice(Exception):
+    """A statement reached a choice no answer is given for yet: who chooses, among what."""
+
     def __init__(self, primitive: str, player: int, options: list[Any]):
         self.primitive, self.player, self.options = primitive, player, options
 
@@ -318,7 +321,8 @@ class Interpreter:
             pv = params[str(e.value)]
             return lambda env, s, an: pv
         subs = tuple(self._compile(a, source) for a in e.args)
-        arity = 1 if op in ("not", "neg") else 2 if op == "pair" or op in _BINARY else None
+        arity = 1 if op in ("not", "neg") else 2 if op in ("pair", "place", "index", "in") or op in _BINARY \
+            else None
         if arity is not None and len(subs) != arity:  # IR read from a file may say anything
             return _raises(f"`{op}` takes {arity} operand(s), not {len(subs)}", source)
         if op == "list":
@@ -328,6 +332,8 @@ class Interpreter:
             return lambda env, s, an: [f(env, s, an) for f in subs]
         if op == "pair":  # (q, r): a hex of the board
             return self._compile_pair(subs, source)
+        if op in ("place", "index", "in"):
+            return places.compiled(self.game, op, e.value, subs, source)
         if op in ("and", "or"):
             return _connective(op, subs)
         if op == "not":

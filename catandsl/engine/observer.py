@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import json
 from itertools import chain, compress
-from operator import attrgetter, ne
+from operator import attrgetter, itemgetter, ne
 from typing import TYPE_CHECKING, Any
 
 from catandsl.engine import flow
@@ -253,6 +253,18 @@ class Observer:
 
 
 _STALE = object()  # what a Tensor "last wrote" for a field it must write: equal to nothing
+_NO_TRADE = (None, None)  # no offer and no draft seen
+HOT_UPDATES = 256  # a field unchanged for this many updates is compared with the cold ones again
+
+
+def _getter(kind: Any, keys: list) -> Any:
+    """attrgetter or itemgetter of `keys` that always returns a tuple (one key too)."""
+    if not keys:
+        return lambda _: ()
+    if len(keys) == 1:
+        one = kind(keys[0])
+        return lambda x: (one(x),)
+    return kind(*keys)
 
 
 class Tensor:
@@ -271,7 +283,16 @@ class Tensor:
         self._shown: list[Any] = [_STALE] * len(layout.fields)
         self._writers = [_writer(plan, buffer, player) for plan in layout.fields]
         self._copies = [_copier(plan.name) for plan in layout.fields]
-        self._index = range(len(layout.fields))
+        # The fields are compared in two groups: the hot ones (changed in the last
+        # HOT_UPDATES updates) one by one, the cold ones (most: the board, the cards,
+        # what a scenario does not use) all at once, one tuple against the tuple of what
+        # they showed, until one of them changes and joins the hot ones.
+        self._updates = 0
+        self._changed_at = [0] * len(layout.fields)  # the update that last saw each field change
+        self._hot: list[int] = []
+        self._cold: list[int] = list(range(len(layout.fields)))
+        self._regroup()
+        self._cold_shown: tuple | None = None  # None: compare the cold group field by field
         self._at = (layout.slices["to_act"][0], layout.slices["prompt"][0], layout.slices["stage"][0])
         self._game: Any = None
         self._base: Any = None
@@ -282,7 +303,12 @@ class Tensor:
         # the observed fields the scores read when last counted, or None: count every time
         self._score_reads: frozenset[int] | None = None
         self._to_act: bool | None = None
-        self._trade: Any = None  # the trade as last written (trade.trade_view), None: nothing
+        # the trade's two runs as last written (trade.observed_parts; None: zeros), and
+        # where they lie: the offer's slices, then the draft's (from draft_give on)
+        self._trade: tuple[Any, Any] = _NO_TRADE
+        if layout.trade:
+            sl, names = layout.slices, [name for name, _ in layout.trade]
+            self._trade_at = ((sl[names[0]][0], sl["draft_give"][0]), (sl["draft_give"][0], sl[names[-1]][1]))
 
     def update(self, s: State) -> Any:
         lay, buf, shown = self.layout, self.buffer, self._shown
@@ -290,14 +316,26 @@ class Tensor:
             self._new_game(s)
         if s.turn_player != self._turn:
             self._new_turn(s.turn_player)
-        values = lay.get(s)
-        changed = list(compress(self._index, map(ne, values, shown)))
+        self._updates += 1
+        values = self._hot_get(s)
+        changed = list(compress(self._hot, map(ne, values, self._hot_shown(shown))))
         if changed:
-            writers, copies, turn = self._writers, self._copies, s.turn_player
-            for k in changed:
-                v = values[k]
-                writers[k](v, turn)
-                shown[k] = copies[k](v)
+            self._write(s, changed, values, self._hot_at)
+        values = self._cold_get(s)
+        if values != self._cold_shown:
+            cold = self._cold
+            moved = list(compress(cold, map(ne, values, self._cold_shown_get(shown))))
+            if moved:
+                self._write(s, moved, values, self._cold_at)
+                changed += moved
+            if self._cold_shown is None:  # a recheck, after the turn changed what is hidden
+                self._cold_shown = self._cold_shown_get(shown)
+            elif moved:
+                self._hot += moved
+                self._cold = [k for k in cold if k not in moved]
+                self._regroup()
+        elif self._updates % HOT_UPDATES == 0:
+            self._cool()
         to_act = s.current_player() == self.player
         if to_act is not self._to_act:
             self._to_act = to_act
@@ -313,22 +351,54 @@ class Tensor:
         reads = self._score_reads
         if reads is None or not reads.isdisjoint(changed) or s.game is not self._score_game:
             self._count_scores(s)
-        if lay.trade and (s.pending or self._trade is not None):  # (no trade without a prompt)
+        if lay.trade and (s.pending or self._trade is not _NO_TRADE):  # (no trade without a prompt)
             self._write_trade(s)
         return buf
 
+    def _write(self, s: State, fields: list[int], values: tuple, at: dict[int, int]) -> None:
+        """Write the changed `fields` (their values at `at[field]` in `values`) and keep
+        what they show now."""
+        writers, copies, shown, turn, now = self._writers, self._copies, self._shown, s.turn_player, self._updates
+        for k in fields:
+            v = values[at[k]]
+            writers[k](v, turn)
+            shown[k] = copies[k](v)
+            self._changed_at[k] = now
+
+    def _cool(self) -> None:
+        """Fields of the hot group that have not changed for HOT_UPDATES updates go back to
+        the cold group."""
+        since = self._updates - HOT_UPDATES
+        cooled = [k for k in self._hot if self._changed_at[k] <= since]
+        if cooled:
+            self._hot = [k for k in self._hot if k not in cooled]
+            self._cold += cooled
+            self._regroup()
+
+    def _regroup(self) -> None:
+        """The getters of each group's values and of what they showed, after a move."""
+        names = [p.name for p in self.layout.fields]
+        self._hot.sort()
+        self._cold.sort()
+        self._hot_get = _getter(attrgetter, [names[k] for k in self._hot])
+        self._hot_shown = _getter(itemgetter, self._hot)
+        self._hot_at = {k: i for i, k in enumerate(self._hot)}
+        self._cold_get = _getter(attrgetter, [names[k] for k in self._cold])
+        self._cold_shown_get = _getter(itemgetter, self._cold)
+        self._cold_at = {k: i for i, k in enumerate(self._cold)}
+        self._cold_shown = self._cold_shown_get(self._shown)
+
     def _write_trade(self, s: State) -> None:
-        """The trade's slices, rewritten when what the seat sees of the trade changed."""
-        seen = trade.trade_view(s, self.player)
-        if seen == self._trade:
+        """The trade's slices: each of its two runs (the offer's, the player's draft)
+        rewritten when what the seat sees of it changed, zeros when it sees none."""
+        parts = trade.observed_parts(s, self.player) if s.pending else (None, None)
+        if parts == self._trade:
             return
-        lay, buf = self.layout, self.buffer
-        a, z = lay.slices[lay.trade[0][0]][0], lay.slices[lay.trade[-1][0]][1]
-        buf[a:z] = [0.0] * (z - a)
-        for name, values in trade.observed_values(s.game, seen, self.player).items():
-            x, y = lay.slices[name]
-            buf[x:y] = values
-        self._trade = seen if seen["offer"] is not None or seen["draft"] is not None else None
+        buf = self.buffer
+        for (a, z), now, before in zip(self._trade_at, parts, self._trade):
+            if now != before:
+                buf[a:z] = now if now is not None else [0.0] * (z - a)
+        self._trade = parts if parts != _NO_TRADE else _NO_TRADE
 
     def _one_hot(self, at: int, before: int, now: int) -> None:
         if before >= 0:
@@ -353,6 +423,8 @@ class Tensor:
             hiding = self.layout.fields[k].hiding[self.player]
             if before < 0 or hiding[before] != hiding[turn]:
                 self._shown[k] = _STALE
+                if k in self._cold_at:  # (a stale field in the hot group is compared anyway)
+                    self._cold_shown = None
 
     def _count_scores(self, s: State) -> None:
         """The scores as State.observation shows them (the seat's own points, the others'
@@ -384,6 +456,20 @@ class _Recorder:
     def __getattr__(self, name: str) -> Any:
         self.names.add(name)
         return getattr(self._state, name)
+
+
+def _reading(name: str) -> property:
+    """A property that records its field's name and reads it from the state: a read of
+    a field finds it at once, where __getattr__ runs only after a failed lookup."""
+    def read(self: _Recorder) -> Any:
+        self.names.add(name)
+        return getattr(self._state, name)
+
+    return property(read)
+
+
+for _name in FIELDS + ("game",):  # the state's fields (and its game) read through properties
+    setattr(_Recorder, _name, _reading(_name))
 
 
 def _copier(field: str) -> Any:

@@ -49,7 +49,7 @@ FIELDS = (
     "offers_made", "offers_declined", "acted", "harbor_at", "harbor_supply", "travellers",
     "project_level", "project_owner", "roll_deck", "roll_year", "damaged", "yield_limits",
     "turn_rolls", "discarded", "counters", "face_down", "hidden_tiles", "hidden_numbers", "hex_changes",
-    "last_faces",
+    "last_faces", "fixed_roll",
 )
 
 
@@ -135,6 +135,7 @@ class State(flow.Running):
         self.placed = [[0] * K for _ in range(game.num_seats)]
         self.award_holder = [-1] * len(game.awards)
         self.last_roll = 0
+        self.fixed_roll = 0
         self.last_faces = [0] * len(game.dice_names)
         self.last_corner = [-1] * n
         self.last_path = [-1] * n
@@ -273,8 +274,9 @@ class State(flow.Running):
 
     # ---- what the rules call ---------------------------------------------------------
 
-    # emit(event, env): queue the hooks on an event, in declaration order (flow.emit itself)
-    emit = flow.emit
+    def emit(self, event: str, env: dict[str, Any]) -> None:
+        """Queue the hooks on an event, in declaration order (flow.emit)."""
+        flow.emit(self, event, env)
 
     def push(self, prompt: Prompt) -> None:
         self.pending.append(prompt)

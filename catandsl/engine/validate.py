@@ -163,6 +163,8 @@ def _check_flow(g: Game, s: State) -> None:
     for f in ("chance_count", "actions_applied", "offers_made", "last_roll"):
         _scalar(f, getattr(s, f), 0, 10**9)
     _ints("turn_rolls", s.turn_rolls, len(_list("turn_rolls", s.turn_rolls)), 0, 10**9)
+    if not (_int(s.fixed_roll) and (s.fixed_roll == 0 or s.fixed_roll in dict(g.dice_totals))):
+        raise _fail("fixed_roll", f"{s.fixed_roll!r} is neither 0 nor a total the dice roll")
     sides = g.ruleset.dice.sides if g.ruleset.dice is not None else 6
     _ints("last_faces", s.last_faces, len(g.dice_names), 0, sides)
     if any(s.last_faces) and (not all(s.last_faces) or sum(s.last_faces) != s.last_roll):

@@ -44,7 +44,9 @@ class Expr:
     op is one of: num, str, bool (value holds the literal); var (value is the name of an
     event parameter, a `let`, or a declared name); param (value is an option/param name);
     call (value is the primitive's name); list, pair; and, or, not, neg; eq, ne, lt, le,
-    gt, ge; add, sub, mul.
+    gt, ge; add, sub, mul; place (args q and r, value the corner N, S or C of an
+    intersection or the side of a path); index (a list and a position from 0); in (a value
+    and a list).
     """
 
     op: str
@@ -137,6 +139,8 @@ class Travel:
 
 @dataclass(frozen=True)
 class Resource:
+    """`resource NAME`: a kind of card the bank holds and the terrains produce."""
+
     KIND: ClassVar[str] = "resource"
     name: str
     source: Source | None = None
@@ -160,6 +164,8 @@ class Terrain:
 
 @dataclass(frozen=True)
 class Bank:
+    """`bank`: how many cards of each resource the bank starts with."""
+
     KIND: ClassVar[str] = "bank"
     name: str
     amounts: tuple[Amount, ...]
@@ -200,6 +206,9 @@ class Piece:
     # where a neutral piece may be moved, judged when it moves (`at` the destination,
     # `player` the mover); a move with no destination allowed lapses
     moves_to: Expr | None = None
+    # who may place it where, judged at each placement (`player` the builder, `at` the
+    # site): the builder's own network, hand or counters, which `where` cannot read
+    placed_where: Expr | None = None
     takes: tuple[str, ...] = ()
     count: int = 1
     source: Source | None = None
@@ -220,6 +229,8 @@ class Card:
 
 @dataclass(frozen=True)
 class Deck:
+    """`deck NAME`: its cards, its cost and how its cards may be played."""
+
     KIND: ClassVar[str] = "deck"
     name: str
     cards: tuple[Card, ...]
@@ -364,6 +375,8 @@ class SetupRound:
 
 @dataclass(frozen=True)
 class Setup:
+    """`setup`: the rounds of placements before the first turn."""
+
     KIND: ClassVar[str] = "setup"
     name: str
     rounds: tuple[SetupRound, ...]
@@ -563,17 +576,23 @@ class Counter:
     """`counter NAME` (or `counter NAME { per turn }`): a number each player keeps,
     starting at 0, that rules set and read (`set_counter`, `add_to_counter`,
     `counter`): a once-a-turn flag, steps counted in a move. `per_turn` sets every
-    player's back to 0 when a turn begins. It is no token: nobody sees it as a holding,
-    and it scores nothing."""
+    player's back to 0 when a turn begins. It is no token: nobody holds it; it scores
+    only with `points P` (P per 1 of it, P may be negative)."""
 
     KIND: ClassVar[str] = "counter"
     name: str
     per_turn: bool = False
     source: Source | None = None
+    # victory points for each 1 of it (`points -1`: a building conquered, counted off)
+    points: int = 0
+    # one value for the whole game, whichever player a rule names (a scenario-wide variable)
+    shared: bool = False
 
 
 @dataclass(frozen=True)
 class NumberToken:
+    """A number token: its value and its letter (the spiral's order)."""
+
     value: int
     letter: str | None = None
 
@@ -595,14 +614,20 @@ class NumberPlan:
     start_corner: int | None = None
     source: Source | None = None
     keep_off: tuple[NumberBan, ...] = ()
+    # `numbers along path [5, 2, 6, ...]` (method "along"): the hex paths of the marks
+    # named, one of which the seed picks; the tokens are laid in order along it
+    along: tuple[tuple[tuple[int, int], ...], ...] = ()
 
 
 @dataclass(frozen=True)
 class NumberBan:
-    """`keep [6, 8] off [gold]`: none of these numbers on a hex of these terrains."""
+    """`keep [6, 8] off [gold]`: none of these numbers on a hex of these terrains;
+    `keep [6, 8] off east_coast`: nor on the hexes of a map's mark (`place` its name)."""
 
     numbers: tuple[int, ...]
     terrains: tuple[str, ...]
+    hexes: tuple[tuple[int, int], ...] = ()
+    place: str | None = None
 
 
 @dataclass(frozen=True)
@@ -614,6 +639,9 @@ class HarborPlan:
     harbors: tuple[HarborType, ...]
     spots: tuple[EdgeRef, ...]
     source: Source | None = None
+    # shuffled: at most this many harbors of one kind on spots next to each other in the
+    # list (0: no limit), so a deal never lines up two wool harbors
+    max_clump: int = 0
 
 
 @dataclass(frozen=True)
@@ -630,6 +658,8 @@ class FramePiece:
 
 @dataclass(frozen=True)
 class Frame:
+    """`frame`: the lettered pieces of sea around the map."""
+
     pieces: tuple[FramePiece, ...]
     terrain: str = "sea"
     extension_joints: tuple[str, ...] = ()
@@ -689,6 +719,16 @@ class HarborsOverride:
 
 
 @dataclass(frozen=True)
+class Mark:
+    """`mark east_coast [(3, 0) NE, (3, 0) N, (2, 1)]`: places a rule names, in order, as
+    a list: hexes (`part` ""), intersections (N, S or C) and paths (a side)."""
+
+    name: str
+    places: tuple[tuple[int, int, str], ...]
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
 class Area:
     """`area strip [(0, 0), (1, 0), (2, -1) N]`: hexes and intersections a rule can name
     (`in_area(at, strip)`); an area holds its hexes' corners too."""
@@ -727,6 +767,8 @@ class SitePlacement:
 
 @dataclass(frozen=True)
 class Map:
+    """`map NAME`: its hexes, pools, numbers, harbors, frame and named places."""
+
     KIND: ClassVar[str] = "map"
     name: str
     hexes: tuple[HexSlot, ...]
@@ -739,6 +781,7 @@ class Map:
     sites: tuple[SitePlacement, ...] = ()
     source: Source | None = None
     areas: tuple[Area, ...] = ()
+    marks: tuple[Mark, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -768,6 +811,8 @@ DECL_TYPES: tuple[type, ...] = (
 
 @dataclass(frozen=True)
 class OptionItem:
+    """An `item` of an option: its name, its value and its title."""
+
     name: str
     value: int | None = None
     title: str | None = None
@@ -775,6 +820,8 @@ class OptionItem:
 
 @dataclass(frozen=True)
 class Option:
+    """`option NAME`: the items a game may choose and the default."""
+
     name: str
     items: tuple[OptionItem, ...]
     default: str
@@ -784,6 +831,8 @@ class Option:
 
 @dataclass(frozen=True)
 class Choice:
+    """An option set to one item: where a `when` section applies."""
+
     option: str
     item: str
 
@@ -800,6 +849,8 @@ class Section:
 
 @dataclass(frozen=True)
 class Scenario:
+    """A compiled scenario: its title, player counts, options and sections."""
+
     name: str
     title: str
     players_min: int

@@ -25,6 +25,8 @@ class ConfigurationError(ValueError):
 
 @dataclass(frozen=True)
 class Ruleset:
+    """A scenario configured for one player count and options: the declarations that apply."""
+
     scenario: str
     title: str
     players: int

@@ -32,6 +32,8 @@ Z95 = 1.959964
 
 @dataclass
 class Balance:
+    """How a map shares out its production: pips, the strongest spots, the draft and, with games, wins by seat."""
+
     title: str
     players: int
     seed: int

@@ -31,11 +31,14 @@ DID_YOU_MEAN = re.compile(r"did you mean `([^`]+)`\?")
 
 @dataclass(frozen=True)
 class Declaration:
+    """A declaration in the outline: its kind, name, spans and the declarations inside it."""
+
     kind: str  # the head word: piece, terrain, option, rule, map, ruleset, ...
     name: str
     span: Span  # the whole entry
     name_span: Span
     children: tuple[Declaration, ...] = ()
+    shown: str | None = None  # how hover names it, when not `kind name`: a define's signature
 
 
 @dataclass
@@ -121,6 +124,12 @@ def _block_declarations(block: ast.Block | None) -> list[Declaration]:
                                    tuple(_block_declarations(stmt.block))))
         elif isinstance(stmt, ast.ForPlayers | ast.WhenOption):
             out.extend(_block_declarations(stmt.body))
+        elif isinstance(stmt, ast.Define):  # named by its signature, as hover shows it
+            out.append(Declaration("define", stmt.name.name, stmt.span, stmt.name.span, (),
+                                   f"define {stmt.name.name}({', '.join(p.name for p in stmt.params)})"
+                                   + (" = ..." if stmt.body is not None else " { ... }")))
+        elif isinstance(stmt, ast.Entry) and stmt.head.name == "mark" and (word := _first_word(stmt)):
+            out.append(Declaration("mark", word.name, stmt.span, word.span, ()))
     return out
 
 
@@ -266,7 +275,8 @@ def hover(analysis: Analysis, line: int, character: int) -> str | None:
         return f"```\non {word}  # event ({params})\n```\n{e.doc}"
     for d in flat(declarations(analysis.tree)):
         if d.name == word and d.kind != word:
-            return f"`{d.kind} {d.name}`, declared at line {d.name_span.line}" + _comment_above(analysis.text, d.span)
+            shown = d.shown or f"{d.kind} {d.name}"
+            return f"`{shown}`, declared at line {d.name_span.line}" + _comment_above(analysis.text, d.span)
     doc = head_word_doc(word)
     if doc is not None:
         return doc
@@ -320,7 +330,9 @@ def head_word_doc(word: str) -> str | None:
     """A head word's hover: where it goes, and the first paragraph of its section of
     docs/language.md (a heading naming the word), or else the first paragraph that
     starts by showing it in code, when the source tree's docs are there (a wheel has none)."""
-    where = head_words().get(word)
+    from catandsl.compiler import INNER_WORDS
+
+    where = head_words().get(word) or INNER_WORDS.get(word)
     if where is None:
         return None
     text = f"`{word}`: written in {where}"
@@ -380,6 +392,8 @@ def names_by_kind(scenario: model.Scenario | None) -> dict[str, list[str]]:
 
 @dataclass(frozen=True)
 class Completion:
+    """A word the editor may offer at the cursor."""
+
     label: str
     kind: str  # event, primitive, keyword, or a declaration's kind
     detail: str
@@ -404,8 +418,16 @@ def completions(analysis: Analysis, last_good: model.Scenario | None, line: int,
     out: list[Completion] = []
     if len(words) <= (1 if prefix_done else 0):
         out += [Completion(w, "keyword", f"written in {where}") for w, where in sorted(head_words().items())]
+    else:
+        from catandsl.compiler import INNER_WORDS
+
+        out += [Completion(w, "keyword", f"written in {where}") for w, where in sorted(INNER_WORDS.items())]
     for kind, names in known.items():
         out += [Completion(n, kind, kind) for n in names]
+    # a `define` is expanded where it is called and a mark lies inside its map: neither
+    # is a declaration of the compiled scenario, so they come from the text
+    out += [Completion(d.name, d.kind, d.shown or d.kind) for d in flat(declarations(analysis.tree))
+            if d.kind in ("define", "mark")]
     for name in sorted(PRIMITIVES):
         params = PRIMITIVES[name].params
         snippet = f"{name}(" + ", ".join(f"${{{i + 1}:{p.name}}}" for i, p in enumerate(params)) + ")"

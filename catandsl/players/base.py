@@ -27,10 +27,12 @@ from __future__ import annotations
 from typing import Protocol
 
 from catandsl.rules.base import EngineError
-from catandsl.rules.words import EVERYONE, SPECTATOR, describe_event, intersection_words, seat_words
+from catandsl.rules.words import EVERYONE, SPECTATOR, describe_event, entry_text, intersection_words, seat_words
 
 
 class Player(Protocol):
+    """A bot: picks one of a state's legal actions."""
+
     def choose(self, state) -> int:
         """One of `state.legal_actions()`."""
         ...
@@ -58,7 +60,7 @@ CHANCE_LABELS = {"start_player": "start", "roll": "dice", "roll_faces": "dice", 
                  "rule_roll": "dice", "draw_harbor": "harbor", "draw_token": "draw"}
 
 # Kinds whose text already says how the hands changed: no hand notes for them.
-_SAYS_ITS_HANDS = frozenset(("bank_trade", "trade_with", "discard", "stolen"))
+_SAYS_ITS_HANDS = frozenset(("bank_trade", "trade_with", "discard", "stolen", "lost"))
 # Kinds that spend the decider's cards as their cost: the decider's losses are that cost.
 _PAYS = frozenset(("build", "buy_card"))
 
@@ -117,11 +119,12 @@ def logged_apply(game, state, action_id: int, who: int) -> dict:
 
 def _chance_seat(act, asked, turn_player: int) -> int:
     """The seat a chance outcome concerns: the player who begins, the thief of a
-    robbery, the player drawing a card (the prompt names them), else the turn's player."""
+    robbery, the player drawing or losing a card (the prompt names them), else the
+    turn's player."""
     kind = act.KIND
     if kind == "start_player":
         return act.player
-    named = getattr(asked, "thief" if kind == "stolen" else "player", -1) if kind in ("stolen", "draw") else -1
+    named = getattr(asked, "thief" if kind == "stolen" else "player", -1) if kind in ("stolen", "draw", "lost") else -1
     return named if isinstance(named, int) and named >= 0 else turn_player
 
 
@@ -175,10 +178,8 @@ def describe(game, action_id: int, who: int, before: _Seen, after: _Seen, turn_p
 def entry_as_read(entry: dict, viewer: int | None) -> dict:
     """The entry as `viewer` reads it (a seat, SPECTATOR, or EVERYONE): an entry with a
     secret (the card drawn, the card stolen) shows the others its `veiled` sentence."""
-    readers = entry.get("readers")
-    if readers is None or viewer is EVERYONE or viewer in readers:
-        return entry
-    return {**entry, "text": entry["veiled"]}
+    text = entry_text(entry, viewer)
+    return entry if text == entry["text"] else {**entry, "text": text}
 
 
 def log_lines(entries, indent: str = "      ") -> list[str]:

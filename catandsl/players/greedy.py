@@ -36,6 +36,8 @@ _TOKEN_RESERVE = 3
 
 
 class GreedyPlayer:
+    """A bot that takes the action its heuristic scores highest (the module says how)."""
+
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
         self._dist: tuple[object, int, list[float]] | None = None
@@ -192,6 +194,12 @@ class GreedyPlayer:
                          if x != a.at and state.path_owner[x] == owner)
             beside += sum(1 for c in b.path_ends[a.at] if state.corner_owner[c] == owner)
             return (-beside if owner == me else beside) + 0.1 * self.rng.random()
+        if isinstance(a, A.RemoveFromIntersection | A.RemoveFromPath):
+            # a rival's most valuable piece, the least valuable of my own
+            on_corner = isinstance(a, A.RemoveFromIntersection)
+            owner = (state.corner_owner if on_corner else state.path_owner)[a.at]
+            worth = g.pieces[(state.corner_piece if on_corner else state.path_piece)[a.at]].points + on_corner
+            return (-worth if owner == me else worth) + 0.1 * self.rng.random()
         if isinstance(a, A.TakeAction):
             # keep a few of each token an action costs (gold pays tolls on the way)
             k = g.table(CustomTables).index[a.action]

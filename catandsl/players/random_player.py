@@ -34,6 +34,8 @@ def below(rng: random.Random, n: int) -> int:
 
 
 class RandomPlayer:
+    """A bot that picks a legal action at random, opening an offer with probability `offers`."""
+
     def __init__(self, seed: int = 0, offers: float = 0.0):
         self.rng = random.Random(seed)
         self.offers = offers
@@ -79,6 +81,8 @@ def _composing(top) -> bool:
 
 
 class UniformPlayer:
+    """A bot that picks among all legal actions with equal chance."""
+
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
 

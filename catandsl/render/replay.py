@@ -10,6 +10,10 @@ JavaScript shows a frame (prev/next buttons, a slider, the arrow keys, play/paus
 nothing is fetched. The page opens on the last frame, or on frame N for an address
 ending in #N; the result line says the winner only on the last frame, and the scores as
 they stood on every other one.
+
+A page is drawn for a viewer (`rules.words`: a seat, `SPECTATOR`, or `EVERYONE`, the
+default, for a game of bots): another seat's hand and cards are then counts only, its
+points the public ones, and a log line with its secret in veiled words.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from html import escape
 from typing import Any
 
 from catandsl.render import palette
-from catandsl.render.snapshot import Snapshot, snapshot, state_data
+from catandsl.render.snapshot import Snapshot, seen_scores, snapshot, state_data
 from catandsl.render.state_svg import (
     draw_order,
     legend_height,
@@ -31,10 +35,13 @@ from catandsl.render.state_svg import (
     token_holdings,
 )
 from catandsl.render.svg import hexes_layer
+from catandsl.rules.words import EVERYONE, entry_text
 
 
 @dataclass
 class Frame:
+    """One step of a replay: its label, whose turn, the scores, the log and the pieces."""
+
     label: str
     turn: int
     player: int  # whose turn or placement, -1 for the start
@@ -49,19 +56,19 @@ def seat_name(player: int) -> str:
     return "chance" if player < 0 else f"P{player + 1}"
 
 
-def _line(e: dict) -> str:
+def _line(e: dict, viewer: int | None = EVERYONE) -> str:
     label = e.get("who") or seat_name(e["player"])
-    return f"{label}: {e['text']}"
+    return f"{label}: {entry_text(e, viewer)}"
 
 
-def record(game, entries) -> tuple[list[Frame], Any]:
+def record(game, entries, viewer: int | None = EVERYONE) -> tuple[list[Frame], Any]:
     """Replay the logged actions (entries as `play_game` returns them: `player`,
     `action`, `text`, and `who` and `notes` when present) from a new initial state; one
     Frame for the start, one per set-up player block, one per turn. Returns (frames,
     final state); like `game`, the state is the engine's, read by duck typing."""
     state = game.new_initial_state()
     frames = [Frame("start", 0, -1)]
-    _close(game, state, frames[0], None)
+    _close(game, state, frames[0], None, viewer)
     current: Frame | None = None
     key = None
     for e in entries:
@@ -71,16 +78,16 @@ def record(game, entries) -> tuple[list[Frame], Any]:
         if stage == "setup":
             k = ("setup", who if who >= 0 else (key[1] if key else -1))
             if k[1] < 0:  # a chance before the first placement (who starts): the start frame
-                frames[0].log.append(_line(e))
+                frames[0].log.append(_line(e, viewer))
                 frames[0].log.extend(f"  {note}" for note in e.get("notes", ()))
                 state.apply_action(e["action"])
-                _close(game, state, frames[0], None)
+                _close(game, state, frames[0], None, viewer)
                 continue
         else:
             k = ("turn", state.turns)
         if k != key:
             if current is not None:
-                _close(game, state, current, data)
+                _close(game, state, current, data, viewer)
             key = k
             if stage == "setup":
                 current = Frame(f"set-up: {seat_name(k[1])}", 0, k[1])
@@ -90,16 +97,16 @@ def record(game, entries) -> tuple[list[Frame], Any]:
                                 turn_player)
             frames.append(current)
         assert current is not None  # the first entry always opens a frame: key starts as None
-        current.log.append(_line(e))
+        current.log.append(_line(e, viewer))
         current.log.extend(f"  {note}" for note in e.get("notes", ()))
         state.apply_action(e["action"])
     if current is not None:
-        _close(game, state, current, None)
+        _close(game, state, current, None, viewer)
     return frames, state
 
 
-def _close(game, state, frame: Frame, data) -> None:
-    snap = snapshot(game, state, data)
+def _close(game, state, frame: Frame, data, viewer: int | None = EVERYONE) -> None:
+    snap = snapshot(game, state, data, viewer)
     frame.snap = snap
     if snap.face_down or snap.changed:  # hexes face down or changed: drawn over the board as dealt
         frame.hexes = hexes_layer(state.game.board, snap.changed, frozenset(snap.face_down))
@@ -107,9 +114,9 @@ def _close(game, state, frame: Frame, data) -> None:
     frame.pieces = snap.pieces + snap.marks
 
 
-def render_replay(game, entries, *, title: str = "catandsl replay") -> str:
-    """The HTML page replaying the logged game."""
-    frames, final = record(game, entries)
+def render_replay(game, entries, *, title: str = "catandsl replay", viewer: int | None = EVERYONE) -> str:
+    """The HTML page replaying the logged game, as `viewer` reads it."""
+    frames, final = record(game, entries, viewer)
     board = game.board
     n = game.num_players
     winner = getattr(final, "winner", -1)
@@ -134,13 +141,15 @@ def render_replay(game, entries, *, title: str = "catandsl replay") -> str:
         data_frames.append({
             "label": f.label, "turn": f.turn, "player": f.player, "scores": list(f.scores), "log": f.log,
             "pieces": ids, "legend": legend, "sites": site,
-            "hands": [list(h) for h in snap.hands], "cards": [list(c) for c in snap.cards],
+            # a row the viewer may not read is its count alone
+            "hands": [list(h) if h else snap.hand_counts[p] for p, h in enumerate(snap.hands)],
+            "cards": [list(c) if c else snap.card_counts[p] for p, c in enumerate(snap.cards)],
             "played": [list(c) for c in snap.played], "tokens": [list(t) for t in snap.tokens_held],
             "awards": list(snap.award_holder),
         })
     summary = {
         "winner": winner, "reason": getattr(final, "reason", ""), "turns": final.turns,
-        "scores": list(final.scores()), "victory_target": getattr(game, "victory", None),
+        "scores": list(seen_scores(final, viewer)), "victory_target": getattr(game, "victory", None),
     }
     data = {"title": title, "players": [{"name": seat_name(p), "colour": palette.player_colour(p)}
                                         for p in range(n)],
@@ -238,6 +247,7 @@ _TEMPLATE = """<!DOCTYPE html>
   var body = document.querySelector("#scores tbody"), timer = null, shown = -1;
   // "2 brick, 1 ore" from counts by name; the total first
   function counts(row, names) {{
+    if (typeof row === "number") return {{ total: row, text: "" }};  // a hidden hand: its count
     var parts = [], total = 0;
     (row || []).forEach(function (n, k) {{ if (n) {{ parts.push(n + " " + names[k]); total += n; }} }});
     return {{ total: total, text: parts.join(", ") }};

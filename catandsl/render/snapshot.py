@@ -13,6 +13,12 @@ player, per card: held and played), `award_holder` (per award, a seat or -1),
 `tokens_held` (per player, per token), `token_stock` (per map site, per token),
 `damaged` (the paths whose piece is damaged), `face_down` (hex ids lying face down) and
 `hex_changes` ([hex, terrain, number]: hexes changed since the deal).
+
+A snapshot is taken for a viewer (`rules.words`: a seat, `SPECTATOR` for no seat,
+`EVERYONE` for an author or a game of bots): a seat reads its own hand, cards and
+points in full; of the others, and a spectator of everyone, the hand and cards are
+counts only (`hand_counts`, `card_counts`; the rows empty) and the points public
+ones (hidden victory point cards left out), as `State.observation` shows them.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import json
 from dataclasses import dataclass
 
 from catandsl.board import CLASS_CODE
+from catandsl.rules.words import EVERYONE
 
 
 @dataclass(frozen=True)
@@ -44,6 +51,8 @@ class Placed:
 
 @dataclass(frozen=True)
 class Snapshot:
+    """What a picture of a state shows: pieces, scores, hands, the bank and whose turn."""
+
     pieces: tuple[Placed, ...]
     scores: tuple[int, ...]
     turns: int
@@ -59,6 +68,8 @@ class Snapshot:
     token_stock: tuple[tuple[int, ...], ...] = ()  # [site][token] still on the map's sites
     face_down: tuple[int, ...] = ()  # hexes lying face down
     changed: tuple[int, ...] = ()  # hexes whose terrain or number changed since the deal
+    hand_counts: tuple[int, ...] = ()  # [player] resource cards held
+    card_counts: tuple[int, ...] = ()  # [player] development cards held
 
     def tokens(self, owner: int | None = None) -> int:
         """Special victory points shown, for one seat or all."""
@@ -73,7 +84,19 @@ def state_data(state) -> dict:
     return json.loads(state.serialize())
 
 
-def snapshot(game, state, data: dict | None = None) -> Snapshot:
+def reads(viewer: int | None, seat: int) -> bool:
+    """Whether `viewer` reads `seat`'s secrets (its hand, cards, hidden points)."""
+    return viewer is EVERYONE or viewer == seat
+
+
+def seen_scores(state, viewer: int | None = EVERYONE) -> tuple[int, ...]:
+    """Each seat's points as `viewer` reads them: the hidden ones only of seats it reads."""
+    n = state.game.num_players
+    return tuple(state.points(p) if reads(viewer, p) else state.public_points(p) for p in range(n))
+
+
+def snapshot(game, state, data: dict | None = None, viewer: int | None = EVERYONE) -> Snapshot:
+    """What is on the board, and what each seat holds as `viewer` reads it."""
     data = data if data is not None else state_data(state)
     kinds = [(p.name, p.site) for p in game.pieces]
     sea, path_cls = CLASS_CODE["sea"], game.board.path_cls
@@ -99,22 +122,25 @@ def snapshot(game, state, data: dict | None = None) -> Snapshot:
              for p, c, n in data.get("vp_tokens", ()) if n]
     marks += [Placed(str(tag), "island", int(i), int(p))
               for p, tag, i in data.get("island_tags", ())]
+    hands, cards = _rows(data.get("hands", ())), _rows(data.get("cards", ()))
     return Snapshot(
         pieces=tuple(placed),
-        scores=tuple(state.scores()),
+        scores=seen_scores(state, viewer) if viewer is not EVERYONE else tuple(state.scores()),
         turns=state.turns,
         stage=str(data.get("stage", "")),
         current_player=state.current_player(),
-        hands=_rows(data.get("hands", ())),
+        hands=tuple(row if reads(viewer, p) else () for p, row in enumerate(hands)),
         bank=tuple(data.get("bank", ())),
         marks=tuple(sorted(marks, key=lambda m: (m.site, m.at, m.owner, m.piece))),
-        cards=_rows(data.get("cards", ())),
+        cards=tuple(row if reads(viewer, p) else () for p, row in enumerate(cards)),
         played=_rows(data.get("played", ())),
         award_holder=tuple(int(h) for h in data.get("award_holder", ())),
         tokens_held=_rows(data.get("tokens_held", ())),
         token_stock=_rows(data.get("token_stock", ())),
         face_down=tuple(int(h) for h in data.get("face_down", ())),
         changed=tuple(sorted(int(e[0]) for e in data.get("hex_changes", ()))),
+        hand_counts=tuple(sum(row) for row in hands),
+        card_counts=tuple(sum(row) for row in cards),
     )
 
 

@@ -28,6 +28,7 @@ from catandsl.board import geometry as geo
 from catandsl.render import palette
 from catandsl.render.snapshot import Placed, Snapshot, snapshot
 from catandsl.render.svg import SIZE, board_drawing, bounds
+from catandsl.rules.words import EVERYONE
 
 LEGEND_ROW = 0.75 * SIZE
 LEGEND_TOKENS_ROW = 0.45 * SIZE  # a second line under each entry when seats hold tokens
@@ -35,11 +36,14 @@ LEGEND_PER_ROW = 2  # two per row: "P3: 10 VP (winner)" fits beside its neighbou
 NOTE_ROW = 0.6 * SIZE  # one line of a note under a board
 
 
-def render_state(game, state, *, title: str | None = None, coordinates: bool = False) -> str:
-    """The state as an SVG document (board, sites, pieces, legend)."""
+def render_state(game, state, *, title: str | None = None, coordinates: bool = False,
+                 viewer: int | None = EVERYONE) -> str:
+    """The state as an SVG document (board, sites, pieces, legend) as `viewer` sees it
+    (a seat, `SPECTATOR`, or `EVERYONE` for a game of bots): the legend's points are
+    the public ones but for the seats the viewer reads (snapshot.reads)."""
     import drawsvg as dw
 
-    snap = snapshot(game, state)
+    snap = snapshot(game, state, viewer=viewer)
     winner = getattr(state, "winner", None)
     winner = winner if isinstance(winner, int) and winner >= 0 else None
     holdings = token_holdings(game, snap.tokens_held)

@@ -22,53 +22,18 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import MISSING, dataclass, fields
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
+# (the errors, re-exported: they live apart so that the compiled build leaves them pure)
+from catandsl.rules.errors import ACTION_CODES as ACTION_CODES
+from catandsl.rules.errors import ArgumentError as ArgumentError
+from catandsl.rules.errors import EngineError as EngineError
+from catandsl.rules.errors import IllegalAction as IllegalAction
 from catandsl.rules.play import Game, State, Told
 from catandsl.rules.registry import EVERYTHING
 
-if TYPE_CHECKING:
-    from catandsl.ir.model import Source
-
 CHANCE = -1  # current_player() at a chance node
 TERMINAL = -4  # current_player() when the game is over
-
-# ---- errors ------------------------------------------------------------------------------
-
-ACTION_CODES = (
-    "action/unknown",
-    "action/not_your_turn",
-    "action/invalid_target",
-    "action/cannot_afford",
-    "action/deck_empty",
-    "action/not_legal",
-    "action/game_over",
-)
-
-
-class IllegalAction(ValueError):
-    """`apply_action` of an action that is not legal now; the state is left unchanged."""
-
-    def __init__(self, code: str, message: str):
-        self.code = code
-        self.message = message
-        super().__init__(f"{code}: {message}")
-
-
-class ArgumentError(ValueError):
-    """A caller gave the API something it does not take (a seat that is not in the game,
-    an action id past the table): the state is unchanged."""
-
-
-class EngineError(RuntimeError):
-    """A rule asked for something the engine cannot do; names the rule's source line."""
-
-    def __init__(self, message: str, source: Source | None = None):
-        self.source = source
-        self.message = message
-        where = f"{source.file}:{source.line}:{source.column}: " if source is not None else ""
-        super().__init__(where + message)
-
 
 # ---- sites -------------------------------------------------------------------------------
 
@@ -147,6 +112,8 @@ ACTIONS: dict[str, type[Action]] = {}
 
 @dataclass(frozen=True, order=True)
 class Action:
+    """A player's move or a chance outcome, as a value: its kind and its arguments."""
+
     KIND: ClassVar[str] = "action"
     # the parts of the game (registry.HANDS, BOARD, ...) the action changes by itself,
     # besides what the hooks it triggers write; the safe default is all of them
@@ -158,7 +125,7 @@ class Action:
         super().__init_subclass__(**kw)
         if cls.KIND in ACTIONS and ACTIONS[cls.KIND] is not cls:
             raise ValueError(f"action kind {cls.KIND!r} is declared twice")
-        if "words" not in cls.__dict__:  # every kind says in rulebook words what it does
+        if "words" not in vars(cls):  # every kind says in rulebook words what it does
             raise TypeError(f"action kind {cls.KIND!r} has no `words`")
         ACTIONS[cls.KIND] = cls
 
@@ -293,7 +260,7 @@ class Prompt:
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
         cls.waits = cls.step is Prompt.step
-        if "KIND" in cls.__dict__:
+        if "KIND" in vars(cls):
             if cls.KIND in PROMPTS and PROMPTS[cls.KIND] is not cls:
                 raise ValueError(f"prompt kind {cls.KIND!r} is declared twice")
             PROMPTS[cls.KIND] = cls

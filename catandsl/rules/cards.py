@@ -16,6 +16,8 @@ from catandsl.rules.registry import CARDS, FLOW, HANDS, effect, query
 
 @dataclass(frozen=True, order=True)
 class BuyCard(Action):
+    """Buy a card from the top of a deck."""
+
     KIND: ClassVar[str] = "buy_card"
     WRITES: ClassVar[frozenset[str]] = frozenset((HANDS, FLOW))
     deck: str
@@ -42,6 +44,8 @@ class Draw(Action):
 
 @dataclass(frozen=True, order=True)
 class PlayCard(Action):
+    """Play a card from the hand."""
+
     KIND: ClassVar[str] = "play_card"
     WRITES: ClassVar[frozenset[str]] = frozenset((CARDS,))
     card: str
@@ -62,6 +66,8 @@ def card_actions(game: Game) -> list[Action]:
 
 @dataclass(frozen=True)
 class CardIds:
+    """The card actions' ids, by deck and by card."""
+
     buy: tuple[int, ...]  # by deck
     draw: tuple[int, ...]  # by card
     play: tuple[int, ...]  # by card, -1 for a card that is never played

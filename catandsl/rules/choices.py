@@ -18,6 +18,8 @@ from catandsl.rules.registry import FLOW, HANDS, TOKENS, choice
 
 @dataclass(frozen=True, order=True)
 class ChooseResource(Action):
+    """Answer a prompt with a resource."""
+
     KIND: ClassVar[str] = "choose_resource"
     WRITES: ClassVar[frozenset[str]] = frozenset((HANDS,))  # a gold choice takes from the bank
     resource: str
@@ -41,6 +43,8 @@ class ChooseToken(Action):
 
 @dataclass(frozen=True, order=True)
 class ChoosePlayer(Action):
+    """Answer a prompt with a seat."""
+
     KIND: ClassVar[str] = "choose_player"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
     player: int
@@ -60,6 +64,8 @@ def choice_actions(game: Game) -> list[Action]:
 
 @dataclass(frozen=True)
 class ChoiceIds:
+    """The choice actions' ids, by resource, seat and token."""
+
     resource: tuple[int, ...]  # by resource index
     player: tuple[int, ...]  # by seat
     token: tuple[int, ...]  # by token index (-1: the game numbers no token choice)

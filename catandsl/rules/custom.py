@@ -39,6 +39,8 @@ def custom_actions(game: Game) -> list[Action]:
 
 @dataclass(frozen=True)
 class CustomTables:
+    """The declared actions' ids and costs."""
+
     ids: tuple[int, ...]  # per declared action
     costs: tuple[tuple[int, ...], ...]
     index: dict[str, int]

@@ -147,6 +147,8 @@ class DiceSource:
 
     def outcomes(self, s: State) -> list[tuple[int, float]]:
         g = s.game
+        if s.fixed_roll:  # `fix_dice`: one outcome, certain
+            return [(g.action_id[Roll(s.fixed_roll)], 1.0)]
         if not (g.dice_distinct and s.turn_rolls):
             return self.fixed
         # `rolls 2 distinct`: a total already rolled this turn is rolled again

@@ -76,6 +76,8 @@ def discard_actions(game: Game) -> list[Action]:
 
 @dataclass(frozen=True)
 class DiscardIds:
+    """The discard actions' ids, by resource."""
+
     by_resource: tuple[int, ...]
 
     @classmethod

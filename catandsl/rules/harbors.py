@@ -1,4 +1,4 @@
-"""Harbors in play: which harbor lies on each spot, and placing one (RULES.md B.9).
+"""Harbors in play: which harbor lies on each spot, and placing one.
 
 The board lays the harbors of `fixed` and `shuffled` plans; a `placed` plan leaves its
 spots empty and its harbors in a supply. A player who places a harbor (the set-up step
@@ -32,6 +32,8 @@ def harbor_name(t: HarborType) -> str:
 
 @dataclass(frozen=True)
 class HarborTables:
+    """The harbor kinds, what lies on each spot at the start and the tokens to place."""
+
     types: tuple[HarborType, ...]  # every kind of harbor in the game, sorted
     start: tuple[int, ...]  # per spot: the type laid by the board, or -1 (placed later)
     supply: tuple[int, ...]  # per type: the tokens the players place

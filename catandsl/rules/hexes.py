@@ -64,6 +64,8 @@ def changeable(rs: Ruleset) -> bool:
 
 @dataclass(frozen=True)
 class HexTables:
+    """The face-down hexes, their pools' stacks and the reveal actions' ids."""
+
     pools: tuple[str, ...]  # the hidden pools, in map order
     tiles: tuple[tuple[int, ...], ...]  # [pool][terrain] tiles in the stack at the start
     numbers: tuple[tuple[int, ...], ...]  # [pool][number] tokens in the stack at the start
@@ -372,7 +374,7 @@ def validate(game: Game, s: Any) -> str:
     b = game.board
     for e in s.hex_changes if isinstance(s.hex_changes, list) else [None]:
         if not (isinstance(e, list) and len(e) == 3 and _ints(e) and 0 <= e[0] < H and 0 <= e[1] < T
-                and e[2] in (0, *range(2, 7), *range(8, NUMBERS)) and e[0] not in seen
+                and (e[2] == 0 or 2 <= e[2] < 7 or 8 <= e[2] < NUMBERS) and e[0] not in seen
                 and e[0] not in s.face_down):
             return "hex_changes: must be [[hex, terrain, number], ...], each hex once and face up"
         if b.hex_centre[e[0]] >= 0 or b.terrains[b.terrain_names[e[1]]].hub:

@@ -1,4 +1,4 @@
-"""Moving a player's own path pieces (ships, RULES.md B.4): the `move` activity, read
+"""Moving a player's own path pieces (ships, for instance): the `move` activity, read
 from a piece's `moves` block.
 
 A move is two actions: `PickUp(piece, at)` lifts an own piece off its path
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from catandsl.rules import network, neutral, placement, sites
 from catandsl.rules import words as w
@@ -39,9 +39,6 @@ from catandsl.rules.base import (
 )
 from catandsl.rules.play import Game, PieceInfo, State
 from catandsl.rules.registry import BOARD, FLOW
-
-if TYPE_CHECKING:
-    pass
 
 
 @dataclass(frozen=True, order=True)

@@ -39,6 +39,8 @@ class Line(NamedTuple):
 
 
 class Network:
+    """Each seat's pieces as a network: corners, paths, lines and longest routes."""
+
     __slots__ = ("corners", "paths", "lines", "longest", "grown", "targets", "pays", "rates",
                  "shared")
 

@@ -139,6 +139,8 @@ def _moves(piece: str, sites: tuple[int, ...], several: bool) -> tuple[Move, ...
 
 @dataclass(frozen=True)
 class RobberyIds:
+    """The robbery actions' ids, by victim, resource and what is taken."""
+
     steal: tuple[int, ...]  # by victim
     stolen: tuple[int, ...]  # by resource
     take: dict[str, int]  # by what

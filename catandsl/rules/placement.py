@@ -72,6 +72,8 @@ def targets(s: State, p: int, pi: int, mode: str, step: Any = None) -> list[int]
     # Bought or built free, where nothing but the pieces on the board decides (no set-up
     # step, no damaged piece, no neutral piece that blocks it, no traveller), the sites
     # change only when a piece is placed, moved or lifted: kept on the network till then.
+    if P.placed_where is not None:  # judged afresh: it may read anything, not only the board
+        return list(map(g.build_id[pi].__getitem__, places(s, p, pi, mode, step)))
     kept = step is None and mode != "setup" and not s.damaged and not P.blockers and P.travel is None
     if kept:
         known = network.of(s).targets
@@ -95,6 +97,19 @@ def places(s: State, p: int, pi: int, mode: str = "normal", step: Any = None) ->
     occupant, a blocking neutral piece), so the sites far from every piece pass on its
     `where` alone. The cost is that of the answer, never of the board."""
     P = s.game.pieces[pi]
+    if P.placed_where is not None:
+        return [k for k in _places(s, p, pi, P, mode, step) if builder_may(s, p, P, k)]
+    return _places(s, p, pi, P, mode, step)
+
+
+def builder_may(s: State, p: int, P: PieceInfo, k: int) -> bool:
+    """The piece's `placed where` holds for player p on site k (none: it does)."""
+    if P.placed_where is None:
+        return True
+    return bool(s.game.interp.value(P.placed_where, {"player": p, "at": site(P.site, k)}, s, P.source))
+
+
+def _places(s: State, p: int, pi: int, P: PieceInfo, mode: str, step: Any) -> list[int]:
     if _open_everywhere(s, P, mode, step):
         return all_but(P.allowed, P.allowed, _refused_near(s, p, P, mode, step))
     if P.site == "path" and P.connects and P.travel is None and step is None and mode != "setup" and \
@@ -280,7 +295,7 @@ def can_place(s: State, p: int, pi: int, k: int, mode: str = "normal", step: Any
     if step is not None and step.where is not None:
         if not g.interp.static_condition(step.where, {"at": site(P.site, k), "player": p}, step.source):
             return False
-    return True
+    return builder_may(s, p, P, k)
 
 
 def path_connects(s: State, p: int, k: int, connects: tuple[int, ...]) -> bool:
@@ -414,8 +429,7 @@ def _legal_builds(s: State, p: int, names: frozenset[str] | None) -> list[int]:
     out: list[int] = []
     for k in g.own_pieces:
         P = pieces[k]
-        # (`affordable`, written out: a call per piece kind per decision was 0.6% of a game)
-        if any(map(lt, hand, P.cost)) or (names is not None and P.name not in names):
+        if not affordable(hand, P.cost) or (names is not None and P.name not in names):
             continue  # not affordable, or not allowed in this phase
         if placed[k] >= P.limit and not (s.damaged and damage.has_damaged(s, p, k)):
             continue  # none left (a repair needs none from the supply)

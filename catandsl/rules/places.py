@@ -1,5 +1,5 @@
 """What a site is: `land`, `water`, `coast`, `frame`, `owner`, `number`, `terrain`,
-`hexes_around`. Except for `owner`, these read the board alone, so a piece's `where`
+`hexes_around`, `ends`, `next_paths`, `paths_at`. Except for `owner`, these read the board alone, so a piece's `where`
 may use them (they are evaluated once, over the board, when the game is made)."""
 
 from __future__ import annotations
@@ -100,3 +100,11 @@ def next_paths(s: State, at: Site) -> list[Site]:
     """The paths that share an end with this one, ascending (where a wagon may step, and
     where a barbarian stands "in front" of it)."""
     return [site("path", x) for x in paths_next_to(s.game, at[1])]
+
+
+@query("at: intersection", returns="list<path>", reads=STATIC)
+def paths_at(s: State, at: Site) -> list[Site]:
+    """The paths that end at an intersection, ascending (two or three; a hub's centre
+    point, one per spur): `for p in paths_at((0, 0) N) { ... }`. `ends(path)` goes the
+    other way."""
+    return [site("path", x) for x in s.game.board.corner_paths[at[1]]]

@@ -27,6 +27,8 @@ SPECTATOR = -1  # the viewer with no seat: reads no secret
 
 @dataclass(frozen=True)
 class MoveInfo:
+    """A piece's `moves` block as the engine reads it."""
+
     per_turn: int
     open_end: bool
     not_built_this_turn: bool
@@ -44,7 +46,7 @@ class PieceInfo:
     __slots__ = ("index", "name", "site", "cost", "limit", "points", "produces", "distance",
                  "connects", "upgrades", "neutral", "blocks", "steals_from", "allowed",
                  "allowed_set", "sites", "source", "movement", "blockers", "movable_by", "moves_to", "takes",
-                 "travel", "count")
+                 "travel", "count", "placed_where")
 
     index: int
     name: str
@@ -72,10 +74,13 @@ class PieceInfo:
     takes: tuple[str, ...]
     travel: model.Travel | None  # a piece that travels path by path (rules/travel.py)
     count: int  # pieces of a neutral kind (1 for a player's piece)
+    placed_where: model.Expr | None  # judged at each placement (`player`, `at`): rules/placement.py
 
 
 @dataclass(frozen=True)
 class CardInfo:
+    """A card as the engine reads it: its deck, count, points and when it may be played."""
+
     index: int
     deck: int
     name: str
@@ -89,6 +94,8 @@ class CardInfo:
 
 @dataclass(frozen=True)
 class PhaseInfo:
+    """A phase of the turn: whether it rolls, and the activities it allows."""
+
     name: str
     rolls: bool  # allows `roll`: the phase ends with the dice
     allows: dict[str, frozenset[str] | None]  # activity -> names it is restricted to (None: all)
@@ -158,6 +165,12 @@ class HexChange(NamedTuple):
     number: int
 
 
+class TableLookup(Protocol):
+    """`Game.table`: a rule module's static tables for a game, by the module's class."""
+
+    def __call__(self, cls: type[T], /) -> T: ...
+
+
 class Interpreter(Protocol):
     """The running of a scenario's expressions, as the rules call it (engine/interpreter.py)."""
 
@@ -188,6 +201,7 @@ class Game(Protocol):
     base: Game  # the game on the board as dealt (itself, unless hexes changed in play)
     changeable: bool  # hexes may change in play (rules/hexes.py)
     interp: Interpreter
+    table: TableLookup
     # seats and victory
     num_players: int
     num_seats: int
@@ -210,6 +224,7 @@ class Game(Protocol):
     counter_names: tuple[str, ...]
     counter_index: dict[str, int]
     turn_counters: tuple[int, ...]
+    counter_shared: tuple[bool, ...]  # counters with one value for the whole game (rules/counters.py)
     custom_actions: tuple[model.CustomAction, ...]
     # awards
     awards: list[model.Award]
@@ -239,6 +254,7 @@ class Game(Protocol):
     effects: list[model.Effect]
     effect_body: list[tuple[int, ...]]
     effect_orelse: list[tuple[int, ...]]
+    effect_step: dict[int, int]  # a `for` statement's id -> its step's (engine/flow.py)
     effect_writes: tuple[int, ...]
     hooks: dict[str, list[tuple[model.Hook, tuple[int, ...]]]]
     # set-up and turn
@@ -266,8 +282,6 @@ class Game(Protocol):
     activity_of: dict[type, Any]
     end_turn_id: int
     pass_id: int
-
-    def table(self, cls: type[T]) -> T: ...
 
     def with_hexes(self, changes: list[HexChange]) -> Game: ...
 
@@ -330,6 +344,7 @@ class State(Protocol):
     placed: list[list[int]]  # [seat][k] pieces on the board: the players', then the neutral seats'
     award_holder: list[int]  # [award] seat or -1
     last_roll: int
+    fixed_roll: int  # the total the next roll of the dice comes up (`fix_dice`), 0: none
     last_faces: list[int]  # [die] each named die's face on the last roll of the dice, 0 before one
     last_corner: list[int]  # [p] the intersection p built on last, or -1 (`touching last`)
     last_path: list[int]  # [p] the path p built on last, or -1

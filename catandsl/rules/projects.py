@@ -41,6 +41,8 @@ def stage_actions(game: Game) -> list[Action]:
 
 @dataclass(frozen=True)
 class ProjectTables:
+    """The projects' stages: their ids, costs and points."""
+
     names: tuple[str, ...]
     index: dict[str, int]
     ids: tuple[int, ...]  # the BuildStage action id of each project

@@ -31,10 +31,13 @@ die (a die the dice name), list<T>, any.
 
 from __future__ import annotations
 
+import ast
 import inspect
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 EFFECT = "effect"  # changes the game; a statement
@@ -61,6 +64,8 @@ def bits(parts: frozenset[str]) -> int:
 
 @dataclass(frozen=True)
 class Param:
+    """A parameter of a primitive or event: its name, type and range."""
+
     name: str
     type: str
     low: int | None = None  # an int's range, both ends included
@@ -88,6 +93,8 @@ class Param:
 
 @dataclass(frozen=True)
 class Primitive:
+    """A query or effect a rule may call: its signature, what it reads and writes, its doc."""
+
     name: str
     kind: str
     params: tuple[Param, ...]
@@ -113,6 +120,8 @@ class Primitive:
 
 @dataclass(frozen=True)
 class Event:
+    """An event a hook may react to: its parameters and its filter."""
+
     name: str
     params: tuple[Param, ...]
     filter: str | None  # the parameter a filter `on built(settlement)` compares with
@@ -147,9 +156,30 @@ def parse_params(spec: str) -> tuple[Param, ...]:
 
 
 def _doc(fn: Callable[..., Any]) -> str:
-    text = inspect.getdoc(fn) or ""
+    text = inspect.getdoc(fn) or _source_doc(fn)
     first = text.split("\n\n")[0]
     return " ".join(first.split())
+
+
+def _source_doc(fn: Callable[..., Any]) -> str:
+    """The docstring of a function compiled to C (the optional compiled build,
+    scripts/build_compiled.py), which keeps only its signature: read from its module's
+    source beside the extension."""
+    module = sys.modules.get(fn.__module__)
+    where = Path(getattr(module, "__file__", None) or ".")
+    if where.suffix == ".py" or not where.with_name(where.name.split(".")[0] + ".py").is_file():
+        return ""
+    tree = _SOURCES.get(where)
+    if tree is None:
+        source = where.with_name(where.name.split(".")[0] + ".py").read_text(encoding="utf-8")
+        tree = _SOURCES[where] = ast.parse(source)
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == fn.__name__:
+            return inspect.cleandoc(ast.get_docstring(node) or "")
+    return ""
+
+
+_SOURCES: dict[Path, ast.Module] = {}
 
 
 def _register(kind: str, signature: str, returns: str | None, reads: frozenset[str],

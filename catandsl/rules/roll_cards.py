@@ -46,6 +46,8 @@ class RevealCard(Action):
 
 @dataclass(frozen=True)
 class RollCardTables:
+    """The roll cards: the total and event of each kind, and how many the deck holds."""
+
     totals: tuple[int, ...]  # [card kind] the total it shows
     events: tuple[str, ...]  # [card kind] its event, "" for none
     counts: tuple[int, ...]  # [card kind] how many the deck holds

@@ -78,15 +78,9 @@ class RouteJoins:
 
 def _grown(s: State, p: int, joins: frozenset[tuple[int, int]], k: int, line: Line) -> list[Line] | None:
     """The lines that path piece k, placed at one end of `line` and touching no other line,
-    leaves there, measured from `line` rather than regrouped: what `_lines_of` and
-    `_measured` would find, or None where the short way does not apply.
-
-    It applies (to kinds that chain: `RouteJoins`) when `line` has no ring (a tree: one
-    more intersection than pieces) and k's other end is not on it, so the line with k
-    is a tree too, measured by its diameter (`_diameter`). The new piece's far end is a
-    leaf: a longest trail of the grown tree either keeps off it (the line's length) or
-    ends there, coming from the intersection it hangs from, as far as the tree reaches
-    from that intersection."""
+    leaves there, measured from `line` rather than regrouped (what `_lines_of` and
+    `_measured` would find); None unless `line` is a tree of kinds that chain and k's far
+    end is off it. That end is then a leaf: a longest trail keeps off it or ends there."""
     a, z = s.game.board.path_ends[k]
     at = a if a in line.corners else z
     far = z if at == a else a
@@ -135,15 +129,10 @@ def _lines_of(s: State, p: int, own: set[int], joins: frozenset[tuple[int, int]]
 def _measured(s: State, p: int, own: frozenset[int], joins: frozenset[tuple[int, int]],
               chains: bool) -> Line:
     """A line with its longest trail: the tree's diameter for a line without a ring of
-    kinds that chain (`_diameter`), else every way on, depth first, from each
-    intersection at its pieces' ends where a longest trail may begin.
-
-    A trail need not begin at an intersection where the line has exactly two pieces and a
-    route passes from one to the other: a trail leaving there by one piece and never using
-    the other is made longer by the other; one that comes back by the other is a closed
-    trail, which begins as well at any other intersection on it. So only the other
-    intersections begin a walk (the ends, branches, buildings, changes of kind), or,
-    when there is none (the line is a ring), its first."""
+    kinds that chain (`_diameter`), else every way on, depth first, from the
+    intersections where a longest trail may begin: ends, branches, buildings and changes
+    of kind (a plain meeting of two pieces never begins a longest trail), or a ring's
+    first intersection."""
     owner = s.corner_owner
     ways = _ways(s, own)
     corners = frozenset(ways)
@@ -198,13 +187,9 @@ def _ways(s: State, own: frozenset[int]) -> dict[int, list[tuple[int, int, int]]
 
 
 def _diameter(ways: dict[int, list[tuple[int, int, int]]]) -> int:
-    """The longest trail of a line without a ring (one more intersection than pieces: a
-    tree), in two breadth-first passes instead of a walk of every trail. In such a line
-    a route passes every intersection where two of its pieces meet: were two pieces at
-    one not joined there (an opponent's building, road to ship away from an own
-    building), the line would join them another way, and that is a ring; and if the
-    kinds chain (`RouteJoins`), a route passes between any two of the pieces there. So
-    every trail may go on wherever the line does, and the longest is the tree's diameter."""
+    """The longest trail of a line without a ring (a tree: one more intersection than
+    pieces) of kinds that chain: a trail may go on wherever the line does, so the
+    longest is the tree's diameter, found in two breadth-first passes."""
     far, _ = _farthest(ways, min(ways))
     return _farthest(ways, far)[1]
 

@@ -1,7 +1,8 @@
 """Victory points, awards (A.10, A.11), victory and the end of a game.
 
-- `points`: pieces on the board, cards held, awards, special victory point tokens and
-  tokens worth points;
+- `points`: pieces on the board, cards held, awards, special victory point tokens, and
+  tokens and counters worth points (a negative worth counts off: a curse token, a
+  building conquered);
 - awards: the holder keeps an award while (tied for) largest; otherwise a unique
   largest at or over its minimum takes it; else it is set aside. A measure is read
   again only when an action or effect wrote a part of the game it reads;
@@ -31,15 +32,17 @@ class PointTables:
     pieces: tuple[tuple[int, int], ...]
     cards: tuple[tuple[int, int], ...]
     awards: tuple[int, ...]
+    counters: tuple[tuple[int, int], ...]  # (counter, points for each 1 of it), may be negative
 
     @classmethod
     def build(cls, game: Game) -> PointTables:
         return cls(tuple((P.index, P.points) for P in game.pieces if P.points),
                    tuple((c.index, c.points) for c in game.cards if c.points),
-                   tuple(a.points for a in game.awards))
+                   tuple(a.points for a in game.awards),
+                   tuple((k, c.points) for k, c in enumerate(game.ruleset.counters.values()) if c.points))
 
 
-@query("player: player", returns="int", reads=(BOARD, CARDS, TOKENS))
+@query("player: player", returns="int", reads=(BOARD, CARDS, TOKENS, FLOW))
 def points(s: State, player: int) -> int:
     """The player's victory points."""
     g = s.game
@@ -61,10 +64,14 @@ def points(s: State, player: int) -> int:
         pts += token_points(s, player)
     if s.project_owner:
         pts += stage_points(s, player)
+    if t.counters:
+        row = s.counters[player]
+        for k, v in t.counters:
+            pts += row[k] * v
     return pts
 
 
-@query("player: player", returns="int", reads=(BOARD, CARDS, TOKENS))
+@query("player: player", returns="int", reads=(BOARD, CARDS, TOKENS, FLOW))
 def public_points(s: State, player: int) -> int:
     """The player's victory points the other players can see: hidden cards (victory
     point cards) left out."""
@@ -73,7 +80,7 @@ def public_points(s: State, player: int) -> int:
     return points(s, player) - hidden
 
 
-@query("player: player", returns="bool", reads=(BOARD, CARDS, TOKENS))
+@query("player: player", returns="bool", reads=(BOARD, CARDS, TOKENS, FLOW))
 def ahead(s: State, player: int) -> bool:
     """Whether the player's public points are more than every other player's (a cost
     that rises for the leader)."""

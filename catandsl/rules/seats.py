@@ -70,6 +70,8 @@ def build_for_actions(game: Game) -> list[Action]:
 
 @dataclass(frozen=True)
 class BuildForIds:
+    """The ids of building for another seat, by seat, piece kind and site."""
+
     ids: dict[tuple[int, int, int], int]  # (seat, piece kind, site) -> action id
 
     @classmethod

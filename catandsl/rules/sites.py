@@ -24,6 +24,8 @@ from catandsl.rules.registry import BOARD, TOKENS, effect, query
 
 @dataclass(frozen=True)
 class SiteInfo:
+    """A site declared on the map: the intersection it stands on, its number and its tokens."""
+
     index: int
     kind: str
     corner: int  # the intersection it stands on
@@ -35,6 +37,8 @@ class SiteInfo:
 
 @dataclass(frozen=True)
 class SiteTables:
+    """The tokens and the map's sites, as the engine reads them."""
+
     token_names: tuple[str, ...]
     token_index: dict[str, int]
     token_points: tuple[tuple[int, int], ...]  # per token: (points, per)

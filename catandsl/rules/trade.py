@@ -264,6 +264,8 @@ MAX_LEGAL = 10_000  # trade lists kept (a few dozen at most); past this the memo
 
 @dataclass(frozen=True)
 class TradeTables:
+    """The bank's and harbors' rates and where the harbors are."""
+
     bank_rate: int  # the bank's rate without a harbor (NO_RATE: none)
     least_rate: int  # the best rate any harbor or the bank gives: fewer cards never trade
     harbor_rates: tuple[tuple[int, int], ...]  # per harbor type: (rate, resource or -1 for any)
@@ -913,3 +915,48 @@ def observed_values(game: Game, seen: dict[str, Any], player: int) -> dict[str, 
         out["draft_give"], out["draft_get"] = counts(draft["give"]), counts(draft["get"])
         out["draft_to"] = [float(q == draft["to"] or (draft["to"] < 0 and q != player)) for q in range(p)]
     return out
+
+
+def observed_parts(s: State, player: int) -> tuple[list[float] | None, list[float] | None]:
+    """`observed_values` read straight from the pending prompts, as the two runs of
+    numbers the Observer lays out: the offer's (`offer_by` to `offer_counters`) and the
+    draft's (`draft_give` to `draft_to`), None for one the player does not see. No names
+    and no dicts: the Observer calls this at most decisions of a trading game (the tests
+    hold it equal to `observed_values`)."""
+    t = s.game.table(TradeTables)
+    n, p = len(t.items), s.game.num_players
+    offer: Offering | None = None
+    draft: tuple[int, list[int], list[int]] | None = None
+    for prompt in s.pending:
+        if isinstance(prompt, Offering):
+            offer = prompt
+            if prompt.draft and prompt.asked[0] == player:
+                draft = (prompt.proposer, prompt.draft[:n], prompt.draft[n:])
+        elif isinstance(prompt, Composing) and prompt.player == player:
+            draft = (prompt.to, prompt.give, prompt.get)
+    seats = range(p)
+    offered: list[float] | None = None
+    if offer is not None:
+        by, to = offer.proposer, offer.to
+        answers = [0.0] * (3 * p)
+        for q in offer.accepted:
+            answers[3 * q] = 1.0
+        for q in offer.declined:
+            answers[3 * q + 1] = 1.0
+        counters = [0.0] * (2 * n * p)
+        for c in offer.counters:
+            answers[3 * c[0] + 2] = 1.0
+            counters[2 * n * c[0]:2 * n * (c[0] + 1)] = map(float, c[1:1 + 2 * n])
+        offered = [float(q == by) for q in seats]
+        offered += [float(q == to or (to < 0 and q != by)) for q in seats]
+        offered += map(float, offer.give[:n])
+        offered += map(float, offer.get[:n])
+        offered += answers
+        offered += counters
+    drafted: list[float] | None = None
+    if draft is not None:
+        to, give, get = draft
+        drafted = list(map(float, give[:n]))
+        drafted += map(float, get[:n])
+        drafted += [float(q == to or (to < 0 and q != player)) for q in seats]
+    return offered, drafted

@@ -24,6 +24,16 @@ from catandsl.rules.base import Action, Prompt
 from catandsl.rules.play import EVERYONE, Game, State, Told
 from catandsl.rules.play import SPECTATOR as SPECTATOR
 
+
+def entry_text(entry: dict, viewer: int | None) -> str:
+    """A log entry's sentence as `viewer` reads it: an entry with a secret (the card
+    drawn, the card stolen) holds its `readers` and, for the others, a `veiled` one."""
+    readers = entry.get("readers")
+    if readers is None or viewer is EVERYONE or viewer in readers:
+        return entry["text"]
+    return entry["veiled"]
+
+
 _SMALL_WORDS = frozenset(("a", "an", "and", "at", "for", "from", "in", "of", "on", "or", "the", "to", "with"))
 # the third person of the verbs that do not take a plain -s or -es
 _IRREGULAR = {"go": "goes", "do": "does", "have": "has", "be": "is"}

@@ -16,7 +16,8 @@ log = logging.getLogger("catandsl.studio")
 
 # the status of each family of codes; anything else a user caused is a plain 400
 _STATUS = {"path/": 404, "body/too_large": 413, "request/media_type": 415, "game/unknown": 404,
-           "replay/unknown": 404, "request/not_found": 404, "request/method": 405, "request/host": 400,
+           "replay/unknown": 404, "room/unknown": 404, "request/not_found": 404, "request/method": 405,
+           "request/host": 400,
            "request/busy": 429, "scenario/too_costly": 422, "log/too_costly": 422}
 
 

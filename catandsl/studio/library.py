@@ -15,6 +15,13 @@ path of the server's out of what the studio answers. Two requests for the same
 compile wait for one. A file that costs more than the workers' bound is a
 `scenario/too_costly` error, kept like a result until the file changes.
 
+The walk of the folder skips hidden folders (`.venv`, `.git` ...), folders that are
+virtual environments by any name (they hold `pyvenv.cfg`) and the usual caches
+(`SKIPPED`), goes at most `MAX_DEPTH` folders down and through at most `MAX_FOLDERS`
+folders, and lists at most `MAX_FILES` files: served from a home folder, it stays
+quick. A file that cannot be read (a link to nothing, a link that loops) is listed
+with its problem in its row.
+
 A listing never waits for a compile: a file not compiled yet is listed `pending`, and
 compiled in the background, one file at a time, as a client of its own whose jobs go
 after every request's (workers.py).
@@ -35,15 +42,21 @@ from catandsl.studio.errors import StudioError
 log = logging.getLogger("catandsl.studio")
 
 MAX_FILES = 2000  # .catan files listed under the folder
+MAX_DEPTH = 8  # folders walked below the served one
+MAX_FOLDERS = 5000  # folders walked in all
+SKIPPED = frozenset({"node_modules", "__pycache__", "site-packages", "venv"})  # never hold a scenario
 MAX_REF = 1000
 SHOWN_SHIPPED = "<catandsl>/"  # what stands for catandsl's own folder in what the studio answers
 
 
 @dataclass(frozen=True)
 class Entry:
+    """A scenario the studio lists: its reference, its file and its label."""
+
     ref: str
     path: Path
     label: str  # what the list shows: the path under the folder, or the shipped name
+    problem: str = ""  # why the file cannot be read (its row says so), else ""
 
 
 def _stamp(paths) -> tuple:
@@ -55,6 +68,13 @@ def _stamp(paths) -> tuple:
         except OSError:
             out.append((str(p), -1, -1))
     return tuple(out)
+
+
+def _walked(folder: Path) -> bool:
+    """Whether the listing walks into a folder: not a hidden one, a cache, or a
+    virtual environment."""
+    name = folder.name
+    return not name.startswith(".") and name not in SKIPPED and not (folder / "pyvenv.cfg").exists()
 
 
 def _data_root() -> Path:
@@ -84,21 +104,55 @@ class Library:
         from catandsl import resources
 
         mine: list[Entry] = []
-        for dirpath, dirnames, filenames in os.walk(self.root, followlinks=False):
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-            for name in sorted(filenames):
+        for here, filenames in self._walk():
+            for name in filenames:
                 if not name.endswith(".catan") or len(mine) >= MAX_FILES:
                     continue
-                path = Path(dirpath) / name
-                real = path.resolve()
-                if not real.is_file() or not real.is_relative_to(self.root):
-                    continue  # a symlink out of the folder is not listed (nor served)
-                rel = path.relative_to(self.root).as_posix()
-                mine.append(Entry(f"dir:{rel}", real, rel))
+                entry = self._file_entry(here / name)
+                if entry is not None:
+                    mine.append(entry)
+            if len(mine) >= MAX_FILES:
+                break
         seen = {e.path for e in mine}
         shipped = [Entry(f"shipped:{s.name}", s.path.resolve(), s.name) for s in resources.shipped_scenarios()
                    if s.path.resolve() not in seen]
         return mine, shipped
+
+    def _walk(self):
+        """(folder, its file names sorted) for each folder the listing walks, the served
+        one first: no hidden folder, environment or cache, at most MAX_DEPTH down and
+        MAX_FOLDERS in all."""
+        folders = 0
+        for dirpath, dirnames, filenames in os.walk(self.root, followlinks=False):
+            folders += 1
+            here = Path(dirpath)
+            deep = len(here.relative_to(self.root).parts) >= MAX_DEPTH
+            dirnames[:] = [] if deep or folders >= MAX_FOLDERS else sorted(
+                d for d in dirnames if _walked(here / d))
+            yield here, sorted(filenames)
+
+    def folders(self) -> list[Path]:
+        """The folders the listing walks (the watcher watches these alone)."""
+        return [here for here, _ in self._walk()]
+
+    def _file_entry(self, path: Path) -> Entry | None:
+        """A listed file's entry, one with its problem when it cannot be read, or None for
+        a link out of the folder (not listed, nor served)."""
+        rel = path.relative_to(self.root).as_posix()
+        problem = ""
+        try:
+            real = path.resolve(strict=True)
+        except RuntimeError:  # a loop of links
+            return Entry(f"dir:{rel}", path, rel, "a symbolic link that loops: it leads to no file")
+        except OSError:
+            return Entry(f"dir:{rel}", path, rel, "a symbolic link to a file that does not exist")
+        if not real.is_relative_to(self.root):
+            return None
+        if not real.is_file():
+            problem = "not a file"
+        elif not os.access(real, os.R_OK):
+            problem = "the file cannot be read (permissions)"
+        return Entry(f"dir:{rel}", real, rel, problem)
 
     def resolve(self, ref: object) -> Entry:
         """The file a reference names, or a StudioError saying why not."""
@@ -124,7 +178,10 @@ class Library:
             raise StudioError("path/outside", f"{rel!r} is not a path inside the served folder")
         if not rel.endswith(".catan"):
             raise StudioError("path/not_scenario", f"{rel!r} is not a .catan file")
-        real = (self.root / "/".join(parts)).resolve()
+        try:
+            real = (self.root / "/".join(parts)).resolve()
+        except (RuntimeError, OSError):  # a loop of links
+            raise StudioError("path/unreadable", f"{rel!r} is a symbolic link that loops") from None
         if not real.is_relative_to(self.root):
             raise StudioError("path/outside", f"{rel!r} leads outside the served folder")
         if not real.is_file():
@@ -223,9 +280,17 @@ class Library:
 
     def listed(self, entry: Entry) -> dict[str, Any]:
         """The summary of a file compiled already; else `pending`, its compile queued for
-        the background (the page asks again)."""
+        the background (the page asks again). A file that cannot be read, or whose
+        compile fails, is a row with its problem: never an error for the whole list."""
+        if entry.problem:
+            return {"ref": entry.ref, "label": entry.label, "ok": False, "errors": 0, "first": entry.problem,
+                    "problem": "path/unreadable"}
         if self.is_cached("compile", entry):
-            return self.summary(entry)
+            try:
+                return self.summary(entry)
+            except StudioError as e:
+                return {"ref": entry.ref, "label": entry.label, "ok": False, "errors": 0, "first": e.message,
+                        "problem": e.code}
         with self._lock:
             self._queued.setdefault(entry.path, entry)
             if self._background is None:

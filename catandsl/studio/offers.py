@@ -18,6 +18,7 @@ TITLES = {
     "choose_player": "Choose a player", "pass": "Pass", "take_action": "Actions", "build_stage": "Build a stage",
     "pick_up": "Pick up", "put_down": "Put down", "travel": "Travel", "build_for": "Build for",
     "place_harbor": "Place a harbor", "damage": "Damage",
+    "remove_from_intersection": "Remove", "remove_from_path": "Remove",
 }
 # kinds shown together under one heading (an offer's answers, a draft's partner, its end)
 SAME_GROUP = {"decline": "accept", "counter": "accept", "offer_to_all": "offer_to", "withdraw": "propose"}
@@ -41,8 +42,9 @@ def action_label(game, aid: int, state=None, seat: int | None = None) -> str:
 
 def offers(state, seat: int) -> dict[str, Any]:
     """The seat's legal actions now: `groups` by kind (in the order of the action
-    table), each action with its id, label, JSON and site; `sites` maps `kind:at` to
-    the ids of the actions on that site."""
+    table), each action with its id, label, JSON and site (the bank's trades with the
+    seat's `rates`, cards given for one, per resource); `sites` maps `kind:at` to the
+    ids of the actions on that site."""
     game = state.game
     groups: dict[str, dict[str, Any]] = {}
     sites: dict[str, list[int]] = {}
@@ -67,6 +69,10 @@ def offers(state, seat: int) -> dict[str, Any]:
             item["site"] = {"kind": where[0], "at": where[1]}
             sites.setdefault(f"{where[0]}:{where[1]}", []).append(aid)
         group["actions"].append(item)
+    if "bank_trade" in groups:  # the seat's rate per resource: the bank's, or a harbor's
+        from catandsl.rules.trade import trade_rate
+
+        groups["bank_trade"]["rates"] = {r: trade_rate(state, seat, k) for k, r in enumerate(game.resources)}
     return {"groups": list(groups.values()), "sites": sites}
 
 

@@ -6,6 +6,8 @@ document (so above the pieces): `class="site site-hex|site-intersection|site-pat
 `data-kind` (hex, intersection, path), `data-at` (the board's index, what actions
 name) and `data-id`, the id as a `.catan` file writes it: `(q, r)`, `(q, r, N)`,
 `(q, r, NE)`. Sites where the player may act now also get the class `target`.
+The author view's layer shows the id on hover (a `title`); a player's layer
+(`ids=False`: a game, a replay) shows none, since ids are the author's words.
 """
 
 from __future__ import annotations
@@ -30,15 +32,16 @@ class SiteLayer:
     adds the class `target` where asked. Hexes first, then paths, then intersections,
     so the smaller shapes lie on top and can be reached."""
 
-    def __init__(self, board):
+    def __init__(self, board, ids: bool = True):
         self.parts: list[tuple[tuple[str, int], str, str]] = []  # (site, up to the class's end, the rest)
 
         def add(kind: str, at: int, tag: str, shape: str) -> None:
             name = site_id(board, kind, at)
             # transparent without the page's style sheet too (the page's CSS shows hovers and targets)
+            title = f"<title>{kind} {name}</title>" if ids else ""
             self.parts.append(((kind, at), f'<{tag} class="site site-{kind}',
                                f'" data-kind="{kind}" data-at="{at}" data-id="{name}" fill="transparent" '
-                               f'stroke="transparent" {shape}><title>{kind} {name}</title></{tag}>'))
+                               f'stroke="transparent" {shape}>{title}</{tag}>'))
 
         for k, h in enumerate(board.hexes):
             # shrunk about its centre, so the rim stays with the intersections and paths

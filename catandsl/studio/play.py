@@ -35,6 +35,7 @@ TABLES_PER_CLIENT = 16  # games one client holds (its own least recently used go
 MAX_SAVED_ACTIONS = 200_000  # the actions of a saved game (the longest game of a shipped scenario has ~100,400)
 BOT_MOVES = 2_000  # bots' moves and chance outcomes one request plays (a round of eight seats is far fewer)
 LOG_SHOWN = 300  # log lines the page gets
+MAX_BATCH = 64  # moves confirmed at once (a discard of half a hand)
 log = logging.getLogger("catandsl.studio")
 SAVE_FORMAT = "catandsl-studio-game"
 SAVE_VERSION = 1
@@ -90,6 +91,8 @@ def _bots(names: list[str], players: int, seat: int, seed: int):
 
 
 class Table:
+    """One game in the studio: the person's seat, the bots, the state and the log."""
+
     def __init__(self, tid: str, entry: Entry, scenario, game, seat: int, bots: list[str], options: dict[str, str],
                  state=None):
         self.id = tid
@@ -108,7 +111,8 @@ class Table:
         self.bots_moving = False  # the bots have moves left that the last request did not play
         self.notice = ""
         self._sites: dict | None = None
-        self.layer = SiteLayer(game.board)  # ids never change, so neither does the layer
+        self._card: dict[str, Any] | None = None  # the cost card and the terrains' legend
+        self.layer = SiteLayer(game.board, ids=False)  # ids never change, so neither does the layer
 
     # ---- moves --------------------------------------------------------------------------
 
@@ -169,6 +173,29 @@ class Table:
             self.stopped = {"code": "engine/rule_error", "message": str(e)}
             return
         self.settle()
+
+    def act_all(self, ids: list[int]) -> None:
+        """Several moves of the person confirmed at once (the cards of a discard): each
+        is tried on a copy first, so a refused one leaves the game as it was."""
+        from catandsl.engine import ArgumentError
+
+        if not 1 <= len(ids) <= MAX_BATCH:
+            raise StudioError("request/value", f"'actions' holds 1 to {MAX_BATCH} action ids")
+        if self.stopped is not None:
+            raise StudioError("game/stopped", f"the game stopped: {self.stopped['message']}")
+        if self.bots_moving or self.state.is_terminal() or self.state.current_player() != self.seat:
+            raise StudioError("action/not_your_turn", "wait: it is not your decision")
+        trial = self.state.clone()
+        for aid in ids:
+            try:
+                self.game.check_action_id(aid)
+            except ArgumentError as e:
+                raise StudioError("action/unknown", str(e)) from None
+            if trial.current_player() != self.seat:
+                raise StudioError("action/not_your_turn", "the moves go past your decision")
+            trial.apply_action(aid, player=self.seat)  # raises the engine's IllegalAction
+        for aid in ids:
+            self.act(aid)
 
     def click(self, kind: str, at: int) -> None:
         """A click on a board site: its one legal action; several ask which (a
@@ -233,8 +260,9 @@ class Table:
             })
         who = s.current_player()
         from catandsl.players.base import log_lines
+        from catandsl.studio.guide import collapsed
 
-        lines = log_lines(self.public_entries())
+        lines = collapsed(log_lines(self.public_entries()))
         status = self._status(who)
         return {
             "id": self.id, "ref": self.entry.ref, "title": self.scenario.title, "seat": self.seat,
@@ -246,8 +274,22 @@ class Table:
             "bots_moving": self.bots_moving,
             "trade": seen["trade"],
             "log": lines[-LOG_SHOWN:], "log_length": len(lines), "actions_applied": len(self.actions),
-            "svg": with_sites(render_state(g, s, title=self.scenario.title), self.layer, targets),
+            "svg": with_sites(render_state(g, s, title=self.scenario.title, viewer=self.seat), self.layer, targets),
+            **self._guide(),
         }
+
+    def _guide(self) -> dict[str, Any]:
+        """What the page shows beside the board (guide.py): the cost card and the
+        terrains' legend (drawn once per game), the dice, the moves since the person's
+        last, the cards to choose together."""
+        from catandsl.studio import guide
+
+        if self._card is None:
+            self._card = {"costs": guide.costs(self.game), "terrains": guide.terrains(self.game),
+                          "resource_colours": guide.resource_colours(self.game)}
+        return {**self._card, "dice": guide.dice(self.game, self.state, self.entries),
+                "recent": guide.recent(self.game, self.entries, self.seat),
+                "by_card": guide.by_card(self.state, self.seat)}
 
     def public_entries(self) -> list[dict]:
         """The log as the person's seat reads it: another seat's secrets (the card it

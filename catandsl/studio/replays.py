@@ -7,6 +7,11 @@ action that, applied where the game stands, is described by that very line and i
 notes (`players.base.describe`, the function that wrote the log), so the log needs no
 ids; a line no action matches is an error naming that line.
 
+A replay is read by a viewer (`rules.words`): the seat of the person who played a
+studio game, whose replay shows the other seats' hands and cards as counts, their
+points as the others see them and the log in veiled words, as the game's own page
+does; `EVERYONE` for a saved game or a log, whose file holds every secret already.
+
 States are kept every `CHECKPOINT` steps, so any step is a few actions from one.
 Matching a log tries at most `MAX_TRIALS` actions in all (each a copy of the state and
 one move), so a log no game matches costs a bounded amount of work (`log/too_costly`).
@@ -17,6 +22,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from catandsl.rules.words import EVERYONE
 from catandsl.studio.errors import StudioError
 from catandsl.studio.pictures import SiteLayer
 
@@ -29,11 +35,15 @@ _SEAT = re.compile(r"\bP(\d+)\b")
 
 
 class Replay:
-    def __init__(self, rid: str, title: str, game, actions: list[int], entries: list[dict]):
+    """A recorded game the studio steps through, with checkpoints along it."""
+
+    def __init__(self, rid: str, title: str, game, actions: list[int], entries: list[dict],
+                 viewer: int | None = EVERYONE):
         self.id, self.title, self.game = rid, title, game
         self.actions, self.entries = actions, entries
+        self.viewer = viewer
         self.checkpoints: dict[int, Any] = {}
-        self.layer = SiteLayer(game.board)
+        self.layer = SiteLayer(game.board, ids=False)
         s = game.new_initial_state()
         self.turn_starts: list[list[int]] = []  # [turn, the step that starts it]
         for k, aid in enumerate(actions):
@@ -53,8 +63,9 @@ class Replay:
         return s
 
     def frame(self, k: int) -> dict[str, Any]:
-        from catandsl.players.base import entry_line, seat_label
+        from catandsl.players.base import entry_as_read, entry_line, seat_label
         from catandsl.render import palette
+        from catandsl.render.snapshot import reads, seen_scores
         from catandsl.render.state_svg import render_state
         from catandsl.studio.pictures import with_sites
 
@@ -63,32 +74,37 @@ class Replay:
             raise StudioError("replay/step", f"a step is 0..{n}")
         g = self.game
         s = self.state_at(k)
-        players = [{"seat": p, "name": seat_label(g, p), "colour": palette.player_colour(p), "points": s.points(p),
-                    "hand": dict(zip(g.resources, s.hands[p])),
-                    "cards": {c.name: v for c, v in zip(g.cards, s.cards[p]) if v},
-                    "played": {c.name: v for c, v in zip(g.cards, s.played[p]) if v},
+        v = self.viewer
+        points = seen_scores(s, v)
+        players = [{"seat": p, "name": seat_label(g, p), "colour": palette.player_colour(p), "points": points[p],
+                    "hand": dict(zip(g.resources, s.hands[p])) if reads(v, p) else None,
+                    "hand_count": sum(s.hands[p]),
+                    "cards": {c.name: n for c, n in zip(g.cards, s.cards[p]) if n} if reads(v, p) else None,
+                    "card_count": sum(s.cards[p]),
+                    "played": {c.name: n for c, n in zip(g.cards, s.played[p]) if n},
                     "awards": [a.title for j, a in enumerate(g.awards) if s.award_holder[j] == p]}
                    for p in range(g.num_players)]
         recent = []
         for e in self.entries[max(0, k - 12):k]:
-            recent.append(entry_line(e))
+            recent.append(entry_line(entry_as_read(e, v)))
             recent.extend(LOG_INDENT + note for note in e.get("notes", ()))
         out = {"id": self.id, "title": self.title, "step": k, "steps": n, "turn": s.turns, "stage": s.stage,
                "players": players, "log": recent, "turns": self.turn_starts,
-               "svg": with_sites(render_state(g, s, title=self.title), self.layer), "result": None}
+               "svg": with_sites(render_state(g, s, title=self.title, viewer=v), self.layer), "result": None}
         if k == n:
-            out["result"] = result_line(g, s)
+            out["result"] = result_line(g, s, v)
         return out
 
 
-def result_line(game, s) -> str:
+def result_line(game, s, viewer: int | None = EVERYONE) -> str:
     from catandsl.players.base import seat_label
+    from catandsl.render.snapshot import seen_scores
 
     if not s.is_terminal():
         return f"the game stops here, unfinished, in turn {s.turns}"
     winners = [s.winner] if s.winner >= 0 else list(s.winners)
     who = " and ".join(seat_label(game, p) for p in winners) or "none"
-    scores = ", ".join(f"{seat_label(game, p)} {v}" for p, v in enumerate(s.scores()))
+    scores = ", ".join(f"{seat_label(game, p)} {v}" for p, v in enumerate(seen_scores(s, viewer)))
     return f"winner: {who} ({s.reason}) after {s.turns} turns; scores {scores}"
 
 
@@ -169,8 +185,9 @@ class Replays:
         self.held: Holdings[Replay] = Holdings(MAX_REPLAYS, REPLAYS_PER_CLIENT, (
             "replay/unknown", "no such replay (the server forgets them when it restarts)"))
 
-    def add(self, title: str, game, actions: list[int], entries: list[dict]) -> Replay:
-        return self.held.add(lambda rid: Replay(rid, title, game, actions, entries))
+    def add(self, title: str, game, actions: list[int], entries: list[dict],
+            viewer: int | None = EVERYONE) -> Replay:
+        return self.held.add(lambda rid: Replay(rid, title, game, actions, entries, viewer))
 
     def get(self, rid: object) -> Replay:
         return self.held.get(rid)

@@ -11,7 +11,8 @@ without knowing it. What it decides:
   them;
 - spacing inside a line: one space between tokens, none inside brackets, before `,`,
   `;`, `)` and `]`, around the `:` of a ratio, after a unary `-`, or between a call's
-  name and its `(` (a name *and a space* before `(` is a coordinate, and stays so);
+  name and its `(` (a name *and a space* before `(` is a coordinate, and stays so),
+  or before the `[` of an item written against its list (`coast[0]`);
 - blank lines: at most one in a row, none right after an opening or before a closing
   bracket, none at the start or end of the file, one after each top-level block;
 - alignment: in a run of consecutive one-line statements `HEAD NAME { ... }` with the
@@ -151,8 +152,14 @@ def _space(prev: Lexeme, tok: Lexeme, before_prev: Lexeme | None) -> str:
         return ""
     if prev.text == "-" and _is_sign(before_prev):
         return ""
+    if prev.text == "-" and tok.type == "NUMBER" and _touch(prev, tok) and before_prev is not None \
+            and before_prev.type == "NAME" and not _touch(before_prev, prev):
+        return ""  # a negative number in an entry's phrase: `points -1`
     if prev.type == "NUMBER" and tok.type == "NAME" and _touch(prev, tok):
         return ""  # `2d6` is written as one word
+    if tok.text == "[" and _touch(prev, tok) and (prev.text in (")", "]") or (
+            prev.type == "NAME" and prev.text not in _KEYWORDS)):
+        return ""  # `coast[0]`, `ends(at)[1]`: an item of a list, written against it
     return " "
 
 

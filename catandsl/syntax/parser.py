@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import lark
-from lark import Lark, Token, Transformer_NonRecursive, Tree
+from lark import Lark, Token, Transformer_NonRecursive, Tree, v_args
 from lark.exceptions import UnexpectedInput
 
 from catandsl import cache, resources
@@ -302,6 +302,7 @@ def _too_deep_tree(tree: Tree) -> tuple[int, int] | None:
 # ---- Lark tree -> AST ------------------------------------------------------------------
 
 
+@v_args(meta=True)  # every rule method gets (meta, children): its span comes from meta
 class _ToAst(Transformer_NonRecursive):
     def __init__(self, filename: str):
         super().__init__()
@@ -322,15 +323,6 @@ class _ToAst(Transformer_NonRecursive):
 
     def __default_token__(self, tok: Token):
         return tok
-
-    # we need meta on every rule; Transformer_NonRecursive passes children only, so the
-    # rules below use the `v_args(meta=True)`-like trick of reading tree.meta.
-    def _call_userfunc(self, tree, new_children=None):
-        children = new_children if new_children is not None else tree.children
-        f = getattr(self, tree.data, None)
-        if f is None:
-            return Tree(tree.data, children, tree.meta)
-        return f(tree.meta, children)
 
     # file and blocks ----------------------------------------------------------------
     def start(self, meta, c):
@@ -432,6 +424,9 @@ class _ToAst(Transformer_NonRecursive):
     def negative(self, meta, c):
         return -int(c[0])
 
+    def minus_number(self, meta, c):
+        return ast.Number(self._span(meta), -int(c[0]))
+
     def ratio(self, meta, c):
         return ast.Ratio(self._span(meta), int(c[0]), int(c[1]))
 
@@ -471,6 +466,23 @@ class _ToAst(Transformer_NonRecursive):
     def for_stmt(self, meta, c):
         return ast.ForStmt(self._span(meta), str(c[0]), c[1], c[2])
 
+    def var_stmt(self, meta, c):
+        return ast.VarStmt(self._span(meta), str(c[0]), c[1])
+
+    def assign_stmt(self, meta, c):
+        return ast.AssignStmt(self._span(meta), str(c[0]), c[1])
+
+    def _define(self, meta, c, body):
+        name, *params = c
+        return ast.Define(self._span(meta), self._word(name),
+                          tuple(self._word(p) for p in params if p is not None), *body)
+
+    def define_proc(self, meta, c):
+        return self._define(meta, c[:-1], (c[-1], None))
+
+    def define_fn(self, meta, c):
+        return self._define(meta, c[:-1], ((), c[-1]))
+
     # expressions ----------------------------------------------------------------------
     @staticmethod
     def _bin(op: str):
@@ -490,6 +502,7 @@ class _ToAst(Transformer_NonRecursive):
     add = _bin("add")
     sub = _bin("sub")
     mul = _bin("mul")
+    in_ = _bin("in")
     del _bin
 
     def not_(self, meta, c):
@@ -520,6 +533,12 @@ class _ToAst(Transformer_NonRecursive):
 
     def pair(self, meta, c):
         return ast.Pair(self._span(meta), c[0], c[1])
+
+    def place(self, meta, c):
+        return ast.Place(self._span(meta), c[0], c[1], self._word(c[2]))
+
+    def index(self, meta, c):
+        return ast.Index(self._span(meta), c[0], c[1])
 
     def list_expr(self, meta, c):
         return ast.ListExpr(self._span(meta), tuple(x for x in c if x is not None))

@@ -1,6 +1,6 @@
 """Named areas of a map (`area NAME [...]`, rules/areas.py): what `in_area` holds for
 hexes, intersections and paths, `pieces_in_area`, and a set-up and a rule written with
-them (issue 12)."""
+them."""
 
 from __future__ import annotations
 
@@ -48,9 +48,7 @@ scenario strip "Strip" {
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
-    path = tmp_path_factory.mktemp("areas") / "strip.catan"
-    path.write_text(MAP, encoding="utf-8")
-    return catandsl.new_game(catandsl.load(path), 3, {}, 1)
+    return game_of(tmp_path_factory, MAP)
 
 
 def test_an_area_holds_its_hexes_their_corners_the_corners_named_and_the_paths_inside(game):

@@ -11,34 +11,17 @@ from catandsl.board import geometry as geo
 from catandsl.ir import configure
 from catandsl.rules.base import site
 from catandsl.rules.hubs import centre, spur, touches
-from tests.conftest import compile_text
-
-# A land hexagon of radius 1 in a ring of sea; the castle (0, -1) is on its coast, at a
-# corner of the outer ring: three sides against the sea (NE, NW, W), four corners shared
-# with land (NE, SE, S, SW).
-PICTURE = '''
-    rows at (0, -2) """
-          ~   ~   ~
-        ~   c   f8  ~
-      ~   p4  m6  h5  ~
-        ~   w9  f3  ~
-          ~   ~   ~
-    """
-    legend { ~ sea; c castle; f forest; p pasture; m mountains; h hills; w fields }
-    start robber off board
-'''
+from tests.conftest import HUB_PICTURE, compile_text, scenario_of
 
 
-def scenario_text(picture: str = PICTURE, extra: str = "") -> str:
+def scenario_text(picture: str = HUB_PICTURE, extra: str = "") -> str:
     return ('scenario "Hubs" {\n  uses base\n  terrain castle { hub }\n' + extra
             + "  map {" + picture + "  }\n}\n")
 
 
 @pytest.fixture(scope="module")
 def board(tmp_path_factory):
-    path = tmp_path_factory.mktemp("hubs") / "hubs.catan"
-    path.write_text(scenario_text(), encoding="utf-8")
-    return catandsl.board_for(catandsl.load(path), 3)
+    return catandsl.board_for(scenario_of(tmp_path_factory, scenario_text()), 3)
 
 
 CASTLE = (0, -1)
@@ -189,7 +172,7 @@ def test_numbers_skip_hub_hexes_spiral_and_shuffled(tmp_path):
 
 
 def test_a_number_on_a_hub_hex_is_refused(tmp_path):
-    scenario, diags = compile_text(tmp_path, scenario_text(PICTURE.replace("c   f8", "c6  f8")))
+    scenario, diags = compile_text(tmp_path, scenario_text(HUB_PICTURE.replace("c   f8", "c6  f8")))
     codes = [d.code for d in diags]
     if scenario is not None:
         with pytest.raises(BoardError) as info:

@@ -105,3 +105,23 @@ def test_the_cache_keeps_the_newest_files_of_a_kind(tmp_path, monkeypatch):
         assert cache.read(fd, "list-4.json") == b"[]"
     finally:
         os.close(fd)
+
+
+def test_check_of_an_unchanged_clean_file_answers_from_its_note(tmp_path):
+    """A clean check is noted; the same file checked again loads no compiler and says
+    the same; an edited import runs the check in full."""
+    folder = tmp_path / "s"
+    folder.mkdir()
+    main = folder / "main.catan"
+    shutil.copy(ROOT / "scenarios" / "base.catan", main)
+    main.write_text(main.read_text(encoding="utf-8") + 'import "extra.catan"\n', encoding="utf-8")
+    (folder / "extra.catan").write_text("ruleset extra {\n}\n", encoding="utf-8")
+    first, compiled = loaded_after(["check", str(main)], tmp_path)
+    again, noted = loaded_after(["check", str(main)], tmp_path)
+    assert "catandsl.compiler" in compiled and "catandsl.compiler" not in noted
+    assert again == first and first.startswith("ok ")
+    (folder / "extra.catan").write_text("ruleset extra {\n  # edited\n}\n", encoding="utf-8")
+    _, edited = loaded_after(["check", str(main)], tmp_path)
+    assert "catandsl.compiler" in edited
+    _, noted = loaded_after(["check", str(main)], tmp_path)
+    assert "catandsl.compiler" not in noted

@@ -1,8 +1,7 @@
-"""Cloth for Catan (RULES.md E, issue 5), the language side: the scenario file compiles
-(without the trial game: the engine does not run sites and tokens yet), its map is
-JSettlers2's SC_CLVI hex for hex and village for village, its cloth adds up to 50, its
-options behave, and the new constructs (token, site, sites, tie_break, movable_by,
-takes) lower to the IR the engine will read."""
+"""Cloth for Catan, the language side: the scenario file compiles and checks clean, its
+map is JSettlers2's SC_CLVI hex for hex and village for village, its cloth adds up to
+50, its options behave, and its constructs (token, site, sites, tie_break, movable_by,
+takes) lower to the IR the engine reads."""
 
 from __future__ import annotations
 
@@ -79,7 +78,7 @@ def test_map_is_sc_clvi_hex_for_hex(scenario, layout, players):
     for k, v in ports["port_type_pool"].items():
         expected["3:1" if k.startswith("generic") else HARBOR[k.split("_")[0]] + " 2:1"] += v
     assert kinds == expected
-    # the robber on JSettlers2's robber hex, the fields with the 12 (RULES.md E.3); the pirate
+    # the robber on JSettlers2's robber hex, the fields with the 12; the pirate
     assert board.hexes[board.starts["robber"]] == tuple(layout["robber_start"]["axial_qr"])
     assert board.terrain(board.starts["robber"]) == "fields"
     assert board.hexes[board.starts["pirate"]] == tuple(layout["pirate_start"]["axial_qr"])

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from catandsl.ir import configure
-from tests.conftest import compile_text
+from tests.conftest import FIVE_HEX_ROWS, compile_text
 
 SCENARIO = """
 scenario timing "When to feast" {
@@ -55,13 +55,7 @@ scenario timing "When to feast" {
       when feast_time is late { feast }
     }
   }
-  map {
-    rows \"\"\"
-      f8  h5  m4
-        w6  g9
-    \"\"\"
-    legend { f forest; h hills; m mountains; w pasture; g fields }
-    start robber on forest
+  map {""" + FIVE_HEX_ROWS + """    start robber on forest
   }
 }
 """

@@ -202,7 +202,7 @@ def test_two_a_knight_between_the_rolls_by_option():
 # ---- trade tokens earned (V1.5, V1.9) -------------------------------------------------------------------
 
 
-@rule(MAP, "if coast(at) and (trade_hex_token == 1 or not hub) {", after="rule trade_tokens_earned {")
+@rule(MAP, "if coast(at) and (trade_hex_token == 1 or not hub) {", after="define earn_trade_tokens(")
 def test_two_a_settlement_on_the_coast_earns_a_token():
     """A player's settlement on the coast earns 1 trade token."""
     g, s = settler(COAST)
@@ -211,7 +211,7 @@ def test_two_a_settlement_on_the_coast_earns_a_token():
 
 
 @rule(MAP, "let hub = touches(at, castle) or touches(at, quarry) or touches(at, glassworks)",
-      after="rule trade_tokens_earned {")
+      after="define earn_trade_tokens(")
 def test_two_a_settlement_on_a_trade_hex_earns_a_token():
     """A player's settlement on one of a trade hex's land corners earns 1 trade token."""
     g, s = settler(HUB)

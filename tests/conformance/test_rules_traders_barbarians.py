@@ -410,7 +410,7 @@ def test_tb_reaching_a_trade_hex_ends_the_move():
 # ---- goods and deliveries (F.8) ---------------------------------------------------------------------------
 
 
-@rule(RULES, "let good = draw_from_site(c)", after="rule castle_trade {")
+@rule(RULES, "let good = draw_from_site(c)", after="define deliver(")
 def test_tb_the_first_arrival_draws_a_load_and_earns_no_gold():
     """An empty wagon reaching a trade hex draws the top good of its stack, unseen until then,
     as its load; it earns no gold."""
@@ -423,7 +423,7 @@ def test_tb_the_first_arrival_draws_a_load_and_earns_no_gold():
     assert load(s) == {"tools": 1} and held(s, 0, "gold") == 5 and s.token_stock[0][g.token_index["tools"]] == 5
 
 
-@rule(RULES, "give_tokens(player, gold, nth([1, 2, 3, 4, 5], tokens(player, level)))", after="rule castle_trade {")
+@rule(RULES, "give_tokens(player, gold, nth([1, 2, 3, 4, 5], tokens(player, level)))", after="define pay_delivery(")
 @pytest.mark.parametrize("level", [1, 2, 3, 4, 5])
 def test_tb_a_delivery_scores_a_point_pays_gold_by_level_and_loads_again(level):
     """Delivering a good to a trade hex that takes it: the good lies face down for 1 victory
@@ -466,7 +466,7 @@ def _delivers(hub: str, to: str, before, good: str, taken: bool) -> None:
     assert held(s, 0, "delivered") == int(taken) and (good in load(s)) == (not taken)
 
 
-@rule(RULES, "} else if tokens(player, marble) > 0 {", after="rule castle_trade {")
+@rule(RULES, "} else if tokens(player, second) > 0 {", after="define deliver(")
 def test_tb_a_load_the_hex_does_not_take_stays_and_nothing_more_is_drawn():
     """A wagon carries one good: at a trade hex that does not take its load it keeps the load
     and draws nothing."""
@@ -477,7 +477,7 @@ def test_tb_a_load_the_hex_does_not_take_stays_and_nothing_more_is_drawn():
     assert load(s) == {"sand": 1} and not s.is_chance_node() and s.token_stock[0] == stock
 
 
-@rule(RULES, "tokens(player, marble), tokens(player, glass)]) == 0 {", after="rule castle_trade {",
+@rule(RULES, "tokens(player, marble), tokens(player, glass)]) == 0 {", after="define deliver(",
       fixed="no source says what an empty stack does, and none proposes another reading")
 def test_tb_an_empty_stack_leaves_the_wagon_unloaded():
     """When the hex's stack is empty, the wagon stays unloaded and must load elsewhere."""

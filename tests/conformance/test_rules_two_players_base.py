@@ -145,7 +145,7 @@ def test_two_base_two_rolls_a_turn_with_different_totals():
 # ---- trade tokens earned ------------------------------------------------------------------------------
 
 
-@rule(MAP, "if touches(at, desert) {", after="rule trade_tokens_earned {")
+@rule(MAP, "if touches(at, desert) {", after="define earn_trade_tokens(")
 def test_two_base_a_settlement_by_the_desert_earns_two_tokens():
     """A player's settlement next to the desert earns 2 trade tokens."""
     s = settler(two(), DESERT)
@@ -153,7 +153,7 @@ def test_two_base_a_settlement_by_the_desert_earns_two_tokens():
     assert trade_tokens(s) == 7
 
 
-@rule(MAP, "if coast(at) {", after="rule trade_tokens_earned {")
+@rule(MAP, "if coast(at) {", after="define earn_trade_tokens(")
 def test_two_base_a_settlement_on_the_coast_earns_a_token():
     """A player's settlement on the coast earns 1 trade token."""
     s = settler(two(), COAST)
@@ -161,7 +161,7 @@ def test_two_base_a_settlement_on_the_coast_earns_a_token():
     assert trade_tokens(s) == 6
 
 
-@rule(MAP, "if coast(at) {", after="rule trade_tokens_earned {",
+@rule(MAP, "if coast(at) {", after="define earn_trade_tokens(",
       fixed="the reference's recommended reading; no option offers another yet")
 def test_two_base_desert_and_coast_earn_both():
     """A settlement on the coast next to the desert earns both, 3 tokens."""
@@ -270,7 +270,7 @@ def test_two_base_a_forced_trade_takes_two_random_cards_and_gives_two_chosen():
     refused(s, A.TakeAction("forced_trade"))
 
 
-@rule(MAP, "tokens(player, trade_token) >= if_else(ahead(player), 2, 1)) {", after="action forced_trade")
+@rule(MAP, "tokens(player, trade_token) >= token_price(player)) {", after="action forced_trade")
 def test_two_base_a_token_action_costs_one_or_two_when_ahead():
     """A token action costs 1 trade token, or 2 for a player ahead on the points everyone
     sees (hidden Victory Point cards do not count)."""

@@ -1,23 +1,12 @@
-"""Fixed positions for rule tests: a game past its set-up with an empty board."""
+"""Fixed positions for rule tests: a game past its set-up with an empty board, and the
+steps that edit it (pieces put, cards given, actions applied). The games themselves come
+from tests/conftest.py."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-import catandsl
 from catandsl.engine import actions as A
-from catandsl.engine import new_game
 
 BRICK, LUMBER, WOOL, GRAIN, ORE = range(5)
-
-
-@lru_cache(maxsize=None)
-def base_scenario():
-    return catandsl.load("scenarios/base.catan")
-
-
-def game(players: int = 4, seed: int = 1, options: dict | None = None):
-    return new_game(base_scenario(), players=players, seed=seed, options=options)
 
 
 def blank(g):

@@ -21,7 +21,7 @@ from catandsl.players.base import entry_as_read, play_game
 from catandsl.rules.base import ACTIONS, Action
 from catandsl.rules.registry import NEUTRAL, NEUTRAL_PIECES, PRIMITIVES, effect
 from catandsl.rules.words import SPECTATOR, describe, describe_event, third_person
-from tests.conftest import compile_text
+from tests.conftest import THREE_HEXES, compile_text
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = sorted([*ROOT.glob("scenarios/**/*.catan"), *ROOT.glob("examples/*.catan"),
@@ -61,7 +61,7 @@ def test_a_kind_without_words_is_refused_when_declared():
 
 
 # Kinds no shipped scenario uses, in scenarios of their own: a card a rule draws, a token
-# given in place of a card.
+# given in place of a card, a piece a rule removes, a card lost by chance, a card, token or named option picked.
 RULE_KINDS = {
     "drawn_card": """
 scenario "Gift" {
@@ -72,15 +72,40 @@ scenario "Gift" {
       take_card(player, c)
     }
   }
-  map {
-    rows \"\"\"
-      f8  f5
-        h4
-    \"\"\"
-    legend { f forest; h hills }
+""" + THREE_HEXES,
+    "remove_piece": """
+scenario "Fire" {
+  uses base
+  rule fire {
+    on dice_rolled(12) { remove_piece(player, left_of(player), [settlement, road]) }
   }
-}
-""",
+""" + THREE_HEXES,
+    "lost": """
+scenario "Storm" {
+  uses base
+  rule storm {
+    on dice_rolled(12) { discard_random(player, 2) }
+  }
+""" + THREE_HEXES,
+    "pick_card": """
+scenario "Gifts" {
+  uses base
+  token gold { supply 20 }
+  rule gift {
+    on dice_rolled(12) { take_card(player, choose_card(player, [knight, monopoly])) }
+    on dice_rolled(2) { give_tokens(player, choose_token(player, [gold]), 1) }
+  }
+""" + THREE_HEXES,
+    "pick_option": """
+scenario "Oracle" {
+  uses base
+  rule oracle {
+    on dice_rolled(12) {
+      let o = choose_option(player, ["Wealth", "Peace"])
+      if o == "Wealth" { take_from_bank(player, ore, 2) }
+    }
+  }
+""" + THREE_HEXES,
     "choose_token": """
 scenario "Gold" {
   uses base
@@ -88,15 +113,7 @@ scenario "Gold" {
   rule tribute {
     on dice_rolled(2) { give_one(player, left_of(player), [gold]) }
   }
-  map {
-    rows \"\"\"
-      f8  f5
-        h4
-    \"\"\"
-    legend { f forest; h hills }
-  }
-}
-""",
+""" + THREE_HEXES,
 }
 
 

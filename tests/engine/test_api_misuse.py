@@ -13,7 +13,8 @@ import catandsl
 from catandsl.engine import ArgumentError, EngineError, IllegalAction
 from catandsl.engine import actions as A
 from catandsl.ir.ruleset import ConfigurationError
-from tests.engine.helpers import base_scenario, blank, game, to_main
+from tests.conftest import base_game, base_scenario
+from tests.engine.helpers import blank, to_main
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,7 +38,7 @@ def test_new_game_arguments():
 
 
 def test_state_calls_with_bad_arguments_change_nothing():
-    g = game(4)
+    g = base_game(4)
     s = blank(g)
     before = s.serialize()
     for bad in (99, -1, "0", None, 1.5, True):
@@ -63,7 +64,7 @@ def test_a_player_that_is_not_a_seat_is_an_argument_error_everywhere():
     """Every call that takes a player refuses one that is not a seat the same way
     (ArgumentError), never an IndexError or another seat's answer (-1 read from the end);
     `legal_actions` and `apply_action` also take CHANCE."""
-    g = game(4)
+    g = base_game(4)
     s = blank(g)
     before = s.serialize()
     for bad in (99, 4, -1, -2, "0", None, 1.5, True):
@@ -81,7 +82,7 @@ def test_a_player_that_is_not_a_seat_is_an_argument_error_everywhere():
 
 
 def test_action_site_takes_an_action_of_the_game_or_its_id():
-    g = game(4)
+    g = base_game(4)
     build = next(a for a in g.actions if isinstance(a, A.Build))
     where = (g.pieces[g.piece_index[build.piece]].site, build.at)
     assert g.action_site(build) == g.action_site(g.action_id_of(build)) == where
@@ -118,7 +119,7 @@ def test_parse_takes_a_files_text_or_its_bytes():
 
 
 def test_sampling_where_no_chance_is_refused():
-    g = game(4)
+    g = base_game(4)
     s = blank(g)
     to_main(s)
     assert not s.is_chance_node() and s.chance_outcomes() == []
@@ -127,7 +128,7 @@ def test_sampling_where_no_chance_is_refused():
 
 
 def test_a_finished_game_takes_no_action():
-    g = game(4)
+    g = base_game(4)
     s = blank(g)
     s.stage = "over"
     s.changed()

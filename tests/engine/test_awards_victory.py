@@ -1,4 +1,4 @@
-"""Awards and victory from fixed positions (RULES.md A.7, A.9-A.12)."""
+"""Awards and victory from fixed positions (Longest Road, Largest Army, winning)."""
 
 from __future__ import annotations
 
@@ -7,15 +7,15 @@ import pytest
 from catandsl.engine import actions as A
 from catandsl.rules.hands import Discarding
 from catandsl.rules.routes import longest_route
-from tests.engine.helpers import act, blank, game, give, legal, put, to_main
-from tests.engine.test_rules import _chain
+from tests.conftest import base_game, road_chain
+from tests.engine.helpers import act, blank, give, legal, put, to_main
 
 ROAD_AWARD, ARMY_AWARD = 0, 1
 
 
 @pytest.fixture
 def g():
-    return game()
+    return base_game()
 
 
 def _disjoint_chains(g, k: int, n: int):
@@ -25,7 +25,7 @@ def _disjoint_chains(g, k: int, n: int):
     out, taken = [], set()
     for start in range(len(b.intersections)):
         try:
-            paths, corners = _chain(g, start, n)
+            paths, corners = road_chain(g, start, n)
         except StopIteration:
             continue
         near = set(corners) | {m for c in corners for m in b.corner_neighbours[c]}

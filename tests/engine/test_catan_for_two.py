@@ -1,6 +1,6 @@
-"""Traders & Barbarians for two players: the variant Catan for Two (RULES_TB_VARIANTS V1,
-V1.9; RULES.md F.13), from fixed positions with forced dice and draws, and random games
-checked after every action."""
+"""Traders & Barbarians for two players: the variant Catan for Two (docs/conformance.md,
+"Traders & Barbarians: Catan for Two"), from fixed positions with forced dice and draws,
+and random games checked after every action."""
 
 from __future__ import annotations
 
@@ -15,25 +15,25 @@ from catandsl.engine import actions as A
 from catandsl.rules import neutral, placement
 from catandsl.rules.base import paths_next_to
 from catandsl.rules.travel import Travel
+from tests.conftest import TB_HUBS, tb_scenario, tb_start
 from tests.engine.helpers import act, blank, give, legal, put, to_main
-from tests.engine.test_seafarers_games import check_board
-from tests.engine.test_traders_barbarians import HUBS, _check, _start, _tok, scenario
+from tests.engine.soundness import check_board, check_traders_barbarians
 from tests.budget import count
 
 
 def game(seed: int = 1, options: dict | None = None):
-    return catandsl.new_game(scenario(), 2, options or {}, seed)
+    return catandsl.new_game(tb_scenario(), 2, options or {}, seed)
 
 
 G = game()
 
 
 def _tokens(s, p, name):
-    return s.tokens_held[p][_tok(s.game, name)]
+    return s.tokens_held[p][s.game.token_index[name]]
 
 
 def _set_tokens(s, p, name, n):
-    t = _tok(s.game, name)
+    t = s.game.token_index[name]
     s.token_supply[t] += s.tokens_held[p][t] - n
     s.tokens_held[p][t] = n
     s.changed()
@@ -49,8 +49,8 @@ def _main(g=G):
 
 
 def _start2(g, at, gold=5):
-    """`_start` (the wagon on `at`, the main phase after an 8) and the second roll, a 6."""
-    s = _start(g, at, gold=gold)
+    """`tb_start` (the wagon on `at`, the main phase after an 8) and the second roll, a 6."""
+    s = tb_start(g, at, gold=gold)
     act(s, A.Roll(6))
     return s
 
@@ -61,7 +61,7 @@ def _plain_paths(g, n):
     b = g.board
     wagon = g.pieces[g.piece_index["wagon"]]
     taken = set(neutral.sites_of(g.new_initial_state(), g.piece_index["barbarian"]))
-    hubs = {b.hex_index[h] for h in HUBS.values()}
+    hubs = {b.hex_index[h] for h in TB_HUBS.values()}
 
     def plain(k):
         return k in wagon.allowed_set and k not in taken and not set(b.path_hexes[k]) & hubs
@@ -88,7 +88,7 @@ def test_two_players_play_catan_for_two_with_two_neutral_seats_and_13_to_win():
     spots = [b.intersection_id(1, -1, "N"), b.intersection_id(0, 1, "S")]
     assert G.num_neutral == 2 and [s.corner_owner[c] for c in spots] == [2, 3]
     assert G.victory == 13 and G.dice_rolls == 2 and G.dice_distinct
-    three = catandsl.new_game(scenario(), 3, {}, 1)
+    three = catandsl.new_game(tb_scenario(), 3, {}, 1)
     assert three.num_neutral == 0 and three.dice_rolls == 1 and "trade_token" not in three.token_index
 
 
@@ -98,7 +98,7 @@ def test_the_set_up_gives_5_trade_tokens_each_and_neutral_seats_build_nothing():
     while s.stage == "setup" or s.pending:
         s.apply_action(s.sample_chance() if s.is_chance_node() else rng.choice(s.legal_actions()))
     held = [_tokens(s, p, "trade_token") for p in range(2)]
-    assert all(h >= 5 for h in held) and sum(held) + s.token_supply[_tok(G, "trade_token")] == 20
+    assert all(h >= 5 for h in held) and sum(held) + s.token_supply[G.token_index["trade_token"]] == 20
     settlement, road = G.piece_index["settlement"], G.piece_index["road"]
     assert [s.placed[x][settlement] for x in (2, 3)] == [1, 1] and s.placed[2][road] == s.placed[3][road] == 0
 
@@ -116,7 +116,7 @@ def _settle_at(s, c, p=0):
 
 def _corner(g, where):
     b = g.board
-    hubs = {b.hex_index[h] for h in HUBS.values()}
+    hubs = {b.hex_index[h] for h in TB_HUBS.values()}
     for c in range(len(b.intersections)):
         hexes = b.corner_hexes[c]
         land = [h for h in hexes if not b.hex_water[h]]
@@ -144,7 +144,7 @@ def test_payments_stop_when_the_supply_is_empty_and_cities_earn_nothing():
     _set_tokens(s, 1, "trade_token", 15)  # the supply is empty
     c = _corner(G, "both")
     _settle_at(s, c)
-    assert _tokens(s, 0, "trade_token") == 5 and s.token_supply[_tok(G, "trade_token")] == 0
+    assert _tokens(s, 0, "trade_token") == 5 and s.token_supply[G.token_index["trade_token"]] == 0
     _set_tokens(s, 1, "trade_token", 5)
     while s.pending:
         act(s, legal(s)[0])
@@ -281,7 +281,7 @@ def test_no_token_action_between_the_two_rolls():
 
 
 def _bank_gold(s):
-    return s.token_supply[_tok(G, "gold")]
+    return s.token_supply[G.token_index["gold"]]
 
 
 def test_neutral_roads_pay_the_bank_half_rounded_up_per_move():
@@ -350,10 +350,11 @@ ACTIONS = 200  # per game: the set-up, then some turns with neutral builds and t
 
 
 def _check_two(s) -> None:
-    _check(s)
+    check_traders_barbarians(s)
     g = s.game
     assert len(s.hands) == len(s.tokens_held) == len(s.cards) == len(s.played) == 2  # no seat for a neutral
-    assert sum(h[_tok(g, "trade_token")] for h in s.tokens_held) + s.token_supply[_tok(g, "trade_token")] == 20
+    trade_token = g.token_index["trade_token"]
+    assert sum(h[trade_token] for h in s.tokens_held) + s.token_supply[trade_token] == 20
     for seat in (2, 3):
         assert all(0 <= n for n in s.placed[seat])
         for P in g.pieces:

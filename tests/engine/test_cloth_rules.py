@@ -1,4 +1,4 @@
-"""Tokens and map sites in the engine (Cloth for Catan, RULES.md E, issue 5) on a small
+"""Tokens and map sites in the engine (Cloth for Catan) on a small
 hand-made board written in the language: fixed positions, forced dice, exact outcomes.
 
 The board: a desert hex (0, 0), the island `tribe`, with a village on its N corner
@@ -181,7 +181,7 @@ def test_sites_stocks_and_nobody_builds_on_a_village(game):
 
 
 def test_base_state_has_empty_token_fields():
-    from tests.engine.helpers import game as base_game
+    from tests.conftest import base_game
 
     s = base_game(4).new_initial_state()
     data = s.to_json()

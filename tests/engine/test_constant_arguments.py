@@ -8,7 +8,8 @@ import pytest
 
 from catandsl.engine import EngineError
 from catandsl.ir import model
-from tests.engine.helpers import blank, game
+from tests.conftest import base_game
+from tests.engine.helpers import blank
 
 
 def _call(name: str, *args: model.Expr) -> model.Expr:
@@ -23,7 +24,7 @@ PLAYER = model.Expr("var", (), value="player")
 
 
 def test_a_constant_that_fails_its_check_is_refused_when_run_not_when_compiled():
-    g = game(4)
+    g = base_game(4)
     s = blank(g)
     expr = _call("longest_route", PLAYER, _names("castle"))
     code = g.interp.compiled(expr)  # compiles: the rule may never run
@@ -32,7 +33,7 @@ def test_a_constant_that_fails_its_check_is_refused_when_run_not_when_compiled()
 
 
 def test_a_constant_that_passes_is_not_checked_again(monkeypatch):
-    g = game(4)
+    g = base_game(4)
     s = blank(g)
     checked: list[object] = []
     piece = g.interp._types["piece"]
@@ -45,7 +46,7 @@ def test_a_constant_that_passes_is_not_checked_again(monkeypatch):
 
 
 def test_a_constant_list_is_a_fresh_list_each_time():
-    g = game(4)
+    g = base_game(4)
     s = blank(g)
     code = g.interp.compiled(_names("road", "ship"))
     first = code({}, s, g.interp.no_answers)

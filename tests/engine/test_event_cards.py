@@ -15,8 +15,10 @@ from catandsl.engine import actions as A
 from catandsl.engine.validate import StateError
 from catandsl.rules import neutral, placement, routes
 from catandsl.rules.roll_cards import RollCardTables
-from tests.engine.helpers import BRICK, GRAIN, LUMBER, ORE, WOOL, act, blank, give, legal, put
 from tests.budget import count
+from tests.conftest import land_path_away_from_hubs, tb_start
+from tests.engine.helpers import BRICK, GRAIN, LUMBER, ORE, WOOL, act, blank, give, legal, put
+from tests.engine.soundness import check_board, check_traders_barbarians
 
 BASE = "scenarios/base.catan"
 TB = "scenarios/traders_barbarians/traders_and_barbarians.catan"
@@ -408,17 +410,16 @@ def test_tb_robber_flees_and_trade_advantage_do_nothing():
 
 
 def test_tb_a_wagon_pays_2_and_no_toll_over_a_damaged_road():
-    from tests.engine.test_traders_barbarians import _land_path_away_from_hubs, _start, _tok
     g = catandsl.new_game(scenario(TB), 3, {}, 1)  # damage is state: the dice do here
-    at, nxt = _land_path_away_from_hubs(g)[:2]
+    at, nxt = land_path_away_from_hubs(g)[:2]
     for damaged, cost, toll in ((False, 1, 1), (True, 2, 0)):
-        s = _start(g, at)
+        s = tb_start(g, at)
         put(s, 1, "road", nxt)
         s.damaged = [nxt] if damaged else []
         s.changed()
         act(s, A.Travel("wagon", at, nxt))
         assert s.travellers[0].left == 4 - cost
-        assert s.tokens_held[1][_tok(g, "gold")] == 5 + toll
+        assert s.tokens_held[1][g.token_index["gold"]] == 5 + toll
 
 
 # ---- random games -------------------------------------------------------------------------------
@@ -429,8 +430,6 @@ ACTIONS = 300  # per game: the set-up and the first turns, where the first event
 
 @pytest.mark.parametrize("players", [3, 4])
 def test_tb_random_games_with_event_cards_keep_the_invariants(players):
-    from tests.engine.test_seafarers_games import check_board
-    from tests.engine.test_traders_barbarians import _check
     events = 0
     for seed in range(GAMES):
         g = catandsl.new_game(scenario(TB), players, ON, seed)
@@ -446,7 +445,7 @@ def test_tb_random_games_with_event_cards_keep_the_invariants(players):
             else:
                 aid = rng.choice(s.legal_actions())
             s.apply_action(aid)
-            _check(s)
+            check_traders_barbarians(s)
             assert sum(s.roll_deck) == s.roll_year + 5
             assert all(s.path_owner[k] >= 0 for k in s.damaged)
         assert placement.pieces_on_board(s) == s.placed

@@ -12,7 +12,7 @@ import catandsl
 from catandsl.checks import check_path
 from catandsl.players import GreedyPlayer
 from tests.conftest import ROOT
-from tests.engine.test_seafarers_games import check_board, check_cheap
+from tests.engine.soundness import check_board, check_cheap
 
 EXAMPLES = sorted((ROOT / "examples" / "scenarios").glob("*.catan"))
 GAMES, ACTIONS = 20, 400  # random games per example, actions each

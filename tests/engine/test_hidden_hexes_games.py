@@ -13,7 +13,7 @@ import pytest
 import catandsl
 from catandsl.players import GreedyPlayer, UniformPlayer, play_game
 from catandsl.rules.hexes import HexTables, Revealing
-from tests.engine.test_invariants import check
+from tests.engine.soundness import check_invariants
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES, ACTIONS, ROUND_TRIP = 30, 400, 50
@@ -56,7 +56,7 @@ def test_random_games_keep_the_invariants(scenario):
                 break
             a = s.sample_chance() if s.is_chance_node() else seats[s.current_player()].choose(s)
             s.apply_action(a)
-            check(s)
+            check_invariants(s)
             check_stacks(s)
             if n % ROUND_TRIP == 0 or rng.random() < 0.01:
                 assert g.deserialize_state(s.serialize()).serialize() == s.serialize()

@@ -15,6 +15,7 @@ from catandsl.engine import ArgumentError
 from catandsl.engine.validate import StateError
 from catandsl.players import RandomPlayer
 from tests.budget import count
+from tests.conftest import swap_hidden
 
 ROOT = Path(__file__).resolve().parents[2]
 # every shipped scenario, at its player counts and with its options (T&B: Catan for Two,
@@ -81,40 +82,6 @@ def test_the_resample_keeps_the_observation_and_conserves_everything(name, playe
     assert hidden_changed > (POSITIONS // 4 if players > 2 else 0)
 
 
-def _swap_hidden(s, seat: int):
-    """A copy of `s` that differs only in what `seat` cannot see: one resource card
-    changes hands between two opponents for one of another kind, or one opponent's card
-    changes places with another kind in the deck, or both; None when the position has
-    neither swap."""
-    t = s.clone()
-    others = [p for p in range(s.game.num_players) if p != seat]
-    done = False
-    for a in others:
-        for b in others:
-            if a == b:
-                continue
-            for x, ha in enumerate(t.hands[a]):
-                y = next((y for y, m in enumerate(t.hands[b]) if m and y != x), -1)
-                if ha and y >= 0 and not done:
-                    t.hands[a][x] -= 1
-                    t.hands[a][y] += 1
-                    t.hands[b][y] -= 1
-                    t.hands[b][x] += 1
-                    done = True
-    for a in others:
-        for x, m in enumerate(t.cards[a]):
-            y = next((y for y, d in enumerate(t.deck) if d and y != x), -1)
-            if m and y >= 0 and (a != t.turn_player or t.new_cards[x] < m):
-                t.cards[a][x] -= 1
-                t.cards[a][y] += 1
-                t.deck[y] -= 1
-                t.deck[x] += 1
-                t.changed()
-                return t
-    t.changed()
-    return t if done else None
-
-
 @pytest.mark.parametrize("name,players,options", [c for c in CONFIGS if c[1] > 2])
 def test_the_resample_reads_nothing_the_seat_cannot_see(name, players, options):
     """Two states that differ only in opponents' hands and the deck's order give the very
@@ -122,7 +89,7 @@ def test_the_resample_reads_nothing_the_seat_cannot_see(name, players, options):
     tried = 0
     for k, s in enumerate(positions(name, players, options, count(120), seed=50)):
         seat = k % players
-        t = _swap_hidden(s, seat)
+        t = swap_hidden(s, seat)
         if t is None:
             continue
         assert t.observation(seat) == s.observation(seat)

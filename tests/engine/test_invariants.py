@@ -10,39 +10,9 @@ import pytest
 
 from catandsl.engine import actions as A
 from catandsl.players import GreedyPlayer, RandomPlayer, play_game
-from catandsl.rules.placement import pieces_on_board
-from tests.engine.helpers import base_scenario, check_resources, game
-from tests.engine.soundness import check_live, round_trip
+from tests.conftest import base_game, base_scenario
+from tests.engine.soundness import check_invariants, round_trip
 from tests.budget import count
-
-
-def check(s) -> None:
-    g = s.game
-    n = g.num_players
-    check_resources(s)
-    # pieces within limits, and the board agrees with the counts
-    assert pieces_on_board(s) == s.placed
-    for p in range(n):
-        for P in g.pieces:
-            assert 0 <= s.placed[p][P.index] <= P.limit
-    # no two buildings adjacent (distance rule)
-    b = g.board
-    for c, owner in enumerate(s.corner_owner):
-        if owner >= 0:
-            assert all(s.corner_owner[m] == -1 for m in b.corner_neighbours[c])
-    # every road touches its owner's network (a building or another road)
-    for x, owner in enumerate(s.path_owner):
-        if owner >= 0:
-            assert any(s.corner_owner[c] == owner
-                       or any(y != x and s.path_owner[y] == owner for y in b.corner_paths[c])
-                       for c in b.path_ends[x])
-    # VP = pieces + cards + awards
-    for p in range(n):
-        vp = sum(s.placed[p][P.index] * P.points for P in g.pieces)
-        vp += sum(s.cards[p][c.index] * c.points for c in g.cards)
-        vp += sum(aw.points for k, aw in enumerate(g.awards) if s.award_holder[k] == p)
-        assert vp == s.points(p)
-    check_live(s)  # someone can act unless the game is over
 
 
 # count(100) whole games (tests/budget.py): every 4th with 3 players; odd seats propose domestic trades now and
@@ -63,7 +33,7 @@ def test_random_games_keep_invariants():
     ended, trades, reasons = 0, 0, set()
     for seed in range(GAMES):
         n = 3 if seed % 4 == 0 else 4
-        g = game(n, seed)
+        g = base_game(n, seed)
         players = _players(seed, n)
         s = g.new_initial_state()
         steps = 0
@@ -73,7 +43,7 @@ def test_random_games_keep_invariants():
             s.apply_action(a)
             steps += 1
             assert steps < g.max_game_length(), "the game does not end"
-            check(s)
+            check_invariants(s)
             if steps % ROUND_TRIP == 0:
                 round_trip(s)
         round_trip(s)
@@ -105,7 +75,7 @@ def test_games_of_two_five_and_six_keep_invariants(root, name, n):
             s.apply_action(a)
             steps += 1
             assert steps < g.max_game_length(), "the game does not end"
-            check(s)
+            check_invariants(s)
             if steps % ROUND_TRIP == 0:
                 round_trip(s)
         round_trip(s)
@@ -114,7 +84,7 @@ def test_games_of_two_five_and_six_keep_invariants(root, name, n):
 
 
 def test_clone_is_independent():
-    g = game(4, 5)
+    g = base_game(4, 5)
     s = g.new_initial_state()
     c = s.clone()
     c.apply_action(c.legal_actions()[0])
@@ -155,7 +125,7 @@ def test_a_clone_shares_no_list_with_its_original(root, name):
 
 
 def _log(seed: int) -> list:
-    g = game(4, seed)
+    g = base_game(4, seed)
     state, log = play_game(g, [RandomPlayer(k) for k in range(4)])
     return [e["action"] for e in log] + [state.winner]
 
@@ -177,7 +147,7 @@ def test_same_log_under_other_hash_seeds(root):
 
 
 def test_three_players_play_to_the_end():
-    g = game(3, 4)
+    g = base_game(3, 4)
     state, _ = play_game(g, [RandomPlayer(k) for k in range(3)], log=False)
     assert state.is_terminal()
     assert base_scenario().players_min == 2  # (Catan for Two plays the base game too)

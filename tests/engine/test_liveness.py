@@ -13,13 +13,14 @@ import catandsl
 from catandsl.engine import StateError
 from catandsl.engine import actions as A
 from catandsl.engine.flow import BetweenTurns, Effects
-from tests.engine.helpers import act, game
+from tests.conftest import base_game
+from tests.engine.helpers import act
 from tests.engine.soundness import check_live
 
 
 def _setup_state(placements: int):
     """A base game in its set-up: the start player drawn (seat 1), `placements` pieces placed."""
-    g = game(4, seed=3)
+    g = base_game(4, seed=3)
     s = g.new_initial_state()
     act(s, A.StartPlayer(1))
     for _ in range(placements):
@@ -83,7 +84,7 @@ def test_nobody_left_to_act_between_turns_is_refused(root):
 
 
 def test_a_position_built_dead_is_refused():
-    g = game(4, seed=3)
+    g = base_game(4, seed=3)
     pos = catandsl.position(g).edit(stage="setup", setup_pos=len(g.setup_script))
     with pytest.raises(StateError) as e:
         pos.state()
@@ -91,7 +92,7 @@ def test_a_position_built_dead_is_refused():
 
 
 def test_positions_at_every_phase_are_live():
-    g = game(4, seed=3)
+    g = base_game(4, seed=3)
     for seat in range(4):
         for phase in range(len(g.phases)):
             s = catandsl.position(g).turn(seat, phase=phase).state()

@@ -16,6 +16,7 @@ import catandsl
 from catandsl.players import MCTSPlayer, RandomPlayer, is_bot, make_bot
 from catandsl.players.mcts import budget_of
 from tests.budget import count
+from tests.conftest import swap_hidden
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = (
@@ -96,13 +97,11 @@ def _play(path: str, players: int, options: dict, seed: int, bots, cap: int = 10
 def test_the_bot_reads_nothing_its_seat_cannot_see():
     """Two positions that differ only in what the deciding seat cannot see (an
     opponent's cards, the deck) get the same choice from the same seed."""
-    from tests.engine.test_infostate import _swap_hidden
-
     game = catandsl.new_game(scenario("scenarios/base.catan"), 4, {}, 7)
     tried = 0
     for s in random_positions(game, count(60), 4):
         me = s.current_player()
-        t = _swap_hidden(s, me)
+        t = swap_hidden(s, me)
         if t is None or t.current_player() != me:
             continue
         assert MCTSPlayer(seed=5, budget=12).choose(s) == MCTSPlayer(seed=5, budget=12).choose(t)

@@ -1,9 +1,10 @@
-"""observation(player): what one player may see (DESIGN.md section 6, hidden information)."""
+"""observation(player): what one player may see (hidden information)."""
 
 from __future__ import annotations
 
 from catandsl.engine import actions as A
-from tests.engine.helpers import act, blank, game, give, put, to_main
+from tests.conftest import base_game
+from tests.engine.helpers import act, blank, give, put, to_main
 
 
 def _with_cards(g, hidden: str, hand, other):
@@ -23,7 +24,7 @@ def _with_cards(g, hidden: str, hand, other):
 
 
 def test_observation_ignores_another_players_hidden_cards():
-    g = game()
+    g = base_game()
     a = _with_cards(g, "knight", (1, 0, 2, 0, 0), (0, 1, 0, 1, 1))
     b = _with_cards(g, "victory_point", (0, 1, 0, 1, 1), (1, 0, 2, 0, 0))
     assert a.serialize() != b.serialize()
@@ -39,7 +40,7 @@ def test_observation_ignores_another_players_hidden_cards():
 
 
 def test_observation_hides_a_stolen_cards_identity_and_leaves_the_state_alone():
-    g = game()
+    g = base_game()
     states = []
     for stolen in ("brick", "wool"):
         s = blank(g)

@@ -16,8 +16,7 @@ import catandsl
 from catandsl.engine import Game, State
 from catandsl.engine.state import FIELDS
 from catandsl.players import UniformPlayer
-from tests.conftest import ROOT
-from tests.engine.test_round_trip import _first_draw
+from tests.conftest import ROOT, tb_first_draw
 
 # What each public method is called with here (s: the state, g: its game, p: a seat).
 STATE_CALLS = {
@@ -37,8 +36,9 @@ GAME_CALLS = {
     "phase_for": [(0, "action")], "cost_vector": [((),)],
 }
 # Methods that hand out the game itself or a game of the same tables (read them, never
-# edit them: docs/api.md), not a value of a state.
-GAME_PARTS = {"table", "with_hexes", "reseeded"}
+# edit them: docs/api.md), not a value of a state. (`Game.table`, a rule module's tables,
+# is an attribute holding a lookup, not a method: it hands out parts of the game too.)
+GAME_PARTS = {"with_hexes", "reseeded"}
 
 
 def _public(cls) -> set[str]:
@@ -106,7 +106,7 @@ def _states():
                 else "prompt" if s.pending else "turn")
         found.setdefault(kind, s.clone())
         s.apply_action(s.sample_chance() if s.is_chance_node() else seats[s.current_player()].choose(s))
-    return [*found.values(), _first_draw("draw_from_site")]
+    return [*found.values(), tb_first_draw("draw_from_site")]
 
 
 def _args(s, spec: tuple) -> tuple:

@@ -14,15 +14,12 @@ import pytest
 
 import catandsl
 from catandsl.engine import StateError
-from catandsl.engine.flow import Effects
 from catandsl.players import UniformPlayer
 from tests.budget import count
-from tests.conftest import ROOT
-from tests.engine.soundness import play_checked, round_trip
-from tests.engine.test_seafarers_games import check_cheap
-from tests.rules.test_frontier import BROKEN, SCENARIOS
+from tests.conftest import BROKEN_FILES, ROOT, SCENARIO_FILES, tb_first_draw
+from tests.engine.soundness import check_cheap, play_checked, round_trip, variant
 
-PLAYABLE = [name for name in SCENARIOS if name not in BROKEN]
+PLAYABLE = [name for name in SCENARIO_FILES if name not in BROKEN_FILES]
 TB = "scenarios/traders_barbarians/traders_and_barbarians.catan"
 # games per file (tests/budget.py scales them): one with the most players and the
 # defaults; Traders & Barbarians also with its variants (Catan for Two, the Event Cards,
@@ -33,14 +30,6 @@ GAMES = {TB: 3}
 @cache
 def scenario(name: str):
     return catandsl.load(ROOT / name)
-
-
-def variant(sc, k: int) -> tuple[int, dict[str, str]]:
-    """Game k's player count and options: the most players and the defaults first, then
-    fewer players and each option's next items in turn."""
-    span = sc.players_max - sc.players_min + 1
-    options = {o.name: o.items[(k + j) % len(o.items)].name for j, o in enumerate(sc.options)} if k else {}
-    return sc.players_max - k % span, options
 
 
 @pytest.mark.slow
@@ -55,22 +44,8 @@ def test_every_state_of_random_games_round_trips(name):
         assert s.is_terminal() and n == s.actions_applied
 
 
-def _first_draw(kind: str):
-    """The first state of a random Traders & Barbarians game waiting on a rule's draw of
-    a token kind from a site's stock."""
-    g = catandsl.new_game(scenario(TB), 4, {}, 11)
-    seats = [UniformPlayer(p) for p in range(4)]
-    s = g.new_initial_state()
-    while not s.is_terminal():
-        waits = [p.waiting for p in s.pending if isinstance(p, Effects) and p.waiting]
-        if any(w[0] == kind for w in waits):
-            return s
-        s.apply_action(s.sample_chance() if s.is_chance_node() else seats[s.current_player()].choose(s))
-    raise AssertionError(f"no {kind} in a whole game")
-
-
 def test_a_draw_of_a_token_kind_round_trips():
-    s = _first_draw("draw_from_site")
+    s = tb_first_draw("draw_from_site")
     assert s.is_chance_node() and all(isinstance(v, str) for v, _ in s.pending[-1].waiting[2])
     back = round_trip(s)
     a = s.sample_chance()
@@ -101,14 +76,14 @@ def _waiting(s, waiting) -> str:
     ["no_such_primitive", -1, [[2, 1]]],
 ])
 def test_a_wait_its_primitive_could_not_offer_is_refused(bad):
-    s = _first_draw("draw_from_site")
+    s = tb_first_draw("draw_from_site")
     with pytest.raises(StateError) as e:
         s.game.deserialize_state(_waiting(s, bad))
     assert e.value.code == "state/prompt" and e.value.field == "pending"
 
 
 def test_a_wait_its_primitive_offers_is_read_back_whatever_its_values():
-    s = _first_draw("draw_from_site")
+    s = tb_first_draw("draw_from_site")
     g = s.game
     for waiting in (["choose_resource", 2, ["brick", "ore"]], ["choose_player", 1, [0, 3]]):
         back = g.deserialize_state(_waiting(s, waiting))

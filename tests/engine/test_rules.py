@@ -1,4 +1,4 @@
-"""Base-game rules from fixed positions with forced dice (RULES.md section A)."""
+"""Base-game rules from fixed positions with forced dice (docs/conformance.md, "The base game")."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from catandsl.rules.cards import played
 from catandsl.rules.neutral import Stealing
 from catandsl.rules.routes import longest_route
 from catandsl.rules.trade import trade_rate
-from tests.engine.helpers import BRICK, GRAIN, LUMBER, ORE, WOOL, act, blank, game, give, put, to_main
+from tests.conftest import base_game, road_chain
+from tests.engine.helpers import BRICK, GRAIN, LUMBER, ORE, WOOL, act, blank, give, put, to_main
 from tests.engine.helpers import legal as legal_moves
 
 # Beginner map (seed-independent): hex 5 is mountains 10 with corners
@@ -21,7 +22,7 @@ DESERT = 18
 
 @pytest.fixture
 def g():
-    return game()
+    return base_game()
 
 
 def test_setup_is_snake_order_and_collects_second_settlement(g):
@@ -68,7 +69,7 @@ def test_start_player_is_a_uniform_chance_node_and_leads_setup_and_turns(g):
     act(s, A.EndTurn())
     assert s.turn_player == 3
     # sampling covers every seat across seeds
-    seen = {game(4, seed).new_initial_state().sample_chance() for seed in range(40)}
+    seen = {base_game(4, seed).new_initial_state().sample_chance() for seed in range(40)}
     assert seen == {g.action_id[A.StartPlayer(p)] for p in range(4)}
 
 
@@ -324,23 +325,9 @@ def test_road_building_places_two_free_roads(g):
     assert A.EndTurn() in [g.actions[a] for a in s.legal_actions()]
 
 
-def _chain(g, start: int, n: int) -> tuple[list[int], list[int]]:
-    """n paths in a simple chain from an intersection: (paths, corners visited)."""
-    b = g.board
-    paths, corners, c = [], [start], start
-    for _ in range(n):
-        allowed = g.pieces[g.piece_index["road"]].allowed
-        x = next(x for x in b.corner_paths[c] if x not in paths and x in allowed
-                 and all(e not in corners for e in b.path_ends[x] if e != c))
-        paths.append(x)
-        c = next(e for e in b.path_ends[x] if e != c)
-        corners.append(c)
-    return paths, corners
-
-
 def test_longest_road_award_and_broken_by_opponent(g):
     s = blank(g)
-    paths, corners = _chain(g, 47, 6)
+    paths, corners = road_chain(g, 47, 6)
     put(s, 0, "settlement", 47)
     for x in paths[:4]:
         put(s, 0, "road", x)
@@ -381,7 +368,7 @@ def test_turn_limit_ends_without_winner(g):
 def test_action_table_sorted_and_stable(g):
     keys = [a.key() for a in g.actions]
     assert keys == sorted(keys)
-    assert [a.to_json() for a in game().actions] == [a.to_json() for a in g.actions]
+    assert [a.to_json() for a in base_game().actions] == [a.to_json() for a in g.actions]
     a = g.actions[123]
     assert A.action_from_json(a.to_json()) == a
 

@@ -1,5 +1,5 @@
 """Seafarers rules in the engine on small hand-made boards written in the language
-(RULES.md B.5 pirate, B.6 gold, B.8 special victory points, C/D island rules): fixed
+(the pirate, gold fields, special victory points, the first scenarios' island rules): fixed
 positions, forced dice, exact outcomes.
 
 The tiny board is one row: forest 8, pasture 9 (together the island `main`), sea (the

@@ -1,5 +1,5 @@
 """The seed's rules are the shipped scenarios' defaults, later editions their options
-(RULES.md B.5, B.9, C.2, C.5, D.2, D.4, E.3, E.6): where the robber and the pirate
+(Seafarers and its scenarios in docs/conformance.md): where the robber and the pirate
 start, the seed's tables, harbors placed by the players, Cloth's optional third
 settlement and its pirate limit on a Knight."""
 

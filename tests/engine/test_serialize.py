@@ -10,7 +10,7 @@ import pytest
 
 from catandsl.engine import StateError
 from catandsl.players import UniformPlayer
-from tests.engine.helpers import game
+from tests.conftest import base_game
 
 
 def _states(g, seed: int, every: int = 7):
@@ -28,7 +28,7 @@ def _states(g, seed: int, every: int = 7):
 
 
 def test_every_state_round_trips_and_plays_on_the_same():
-    g = game(4, seed=5)
+    g = base_game(4, seed=5)
     kinds = set()
     for s in _states(g, 5):
         text = s.serialize()
@@ -52,7 +52,7 @@ def _tampered(s, **fields) -> str:
 
 @pytest.fixture(scope="module")
 def mid():
-    g = game(4, seed=5)
+    g = base_game(4, seed=5)
     for k, s in enumerate(_states(g, 5, every=50)):
         if k == 4:
             return s

@@ -1,4 +1,4 @@
-"""Ships (RULES.md B.2, B.3, B.4, B.7, B.11) on a hand-made board written in the language:
+"""Ships (building, shipping routes, moving, the pirate, harbors) on a hand-made board written in the language:
 two land hexes A (0,0) and B (1,0) with sea around them. S is the sea hex (1,-1) above
 both; the ship routes below run around S.
 
@@ -16,7 +16,7 @@ from catandsl.compiler import compile_path
 from catandsl.engine import actions as A
 from catandsl.engine import new_game
 from catandsl.engine.errors import IllegalAction
-from catandsl.rules import movement
+from catandsl.rules import movement, placement, routes
 from catandsl.rules.movement import Relocating
 from catandsl.rules.routes import longest_route
 from tests.engine.helpers import act, blank, give, legal, put, to_main
@@ -362,6 +362,16 @@ def route_holder(s) -> int:
 def measure(s):
     g = s.game
     return longest_route(s, 0, ["road", "ship"])
+
+
+def test_an_own_settlement_joins_a_road_and_a_ship(g):
+    """Three roads and two ships meet at an empty intersection: two routes until an own
+    settlement stands there, then one of 5, in the network kept as pieces are placed."""
+    both = (g.piece_index["road"], g.piece_index["ship"])
+    s = trade_route(g, None)
+    assert routes.route_length(s, 0, both) == 3
+    placement.place(s, 0, g.piece_index["settlement"], xa(g))
+    assert routes.route_length(s, 0, both) == measure(s) == 5
 
 
 def test_trade_route_counts_through_an_own_settlement(g):

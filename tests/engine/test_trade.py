@@ -1,4 +1,4 @@
-"""Trade (RULES.md A.5, A.8): domestic offers composed card by card, answered by
+"""Trade (the base game's domestic and maritime trade): domestic offers composed card by card, answered by
 accepting, declining or countering, the proposer's pick; what the rules refuse; what
 each seat sees; maritime rates and trade_build. Positions from `catandsl.position`."""
 
@@ -14,14 +14,15 @@ from catandsl.engine import actions as A
 from catandsl.engine.observer import Observer
 from catandsl.players import RandomPlayer, UniformPlayer
 from tests.budget import count
-from tests.engine.helpers import act, blank, game, give, legal, put, to_main
+from tests.conftest import base_game
+from tests.engine.helpers import act, blank, give, legal, put, to_main
 
 BRICK, LUMBER, WOOL, GRAIN, ORE = range(5)
 
 
 @pytest.fixture(scope="module")
 def g():
-    return game()
+    return base_game()
 
 
 def position(g, *hands: dict[str, int]):
@@ -287,7 +288,7 @@ def test_round_trip_and_views_at_every_step_of_trades(g):
 def test_action_ids_stay_the_same_through_games_with_trades(g):
     table = g.actions
     ids = {a: k for k, a in enumerate(table)}
-    other = game(4, seed=9)
+    other = base_game(4, seed=9)
     assert other.num_distinct_actions() == g.num_distinct_actions()
     assert all(other.action_id[a] == k for a, k in ids.items())
     s = g.new_initial_state()
@@ -303,7 +304,7 @@ def test_action_ids_stay_the_same_through_games_with_trades(g):
 
 @pytest.mark.parametrize("player", [RandomPlayer, UniformPlayer])
 def test_random_players_games_with_trades_end(player):
-    g4 = game(4, seed=3)
+    g4 = base_game(4, seed=3)
     trades = offers = 0
     for seed in range(count(3)):
         seats = [player(seed * 10 + p, offers=0.5) if player is RandomPlayer else player(seed * 10 + p)
@@ -330,7 +331,7 @@ def test_no_domestic_trade_without_the_declaration():
 
 @pytest.mark.parametrize("mode", ["combined", "separate"])
 def test_trade_build_option(mode):
-    g = game(options={"trade_build": mode})
+    g = base_game(options={"trade_build": mode})
     s = blank(g)
     put(s, 0, "settlement", 32)
     give(s, 0, 6, 5, 1, 0, 0)

@@ -1,5 +1,5 @@
-"""Traders & Barbarians (scenarios/traders_barbarians/, stdlib/traders_barbarians.catan;
-RULES.md F) from fixed positions with forced dice: the board, the dice, the set-up, the
+"""Traders & Barbarians (scenarios/traders_barbarians/, stdlib/traders_barbarians.catan)
+from fixed positions with forced dice: the board, the dice, the set-up, the
 wagon's path costs, tolls, grain boost and stops, loads and deliveries, upgrades, the
 barbarians (roads refused under one, the 7, the chase), the gold exchange; then random
 games checked after every action."""
@@ -19,25 +19,17 @@ from catandsl.rules import harbors, neutral, placement, scoring
 from catandsl.rules.base import paths_next_to
 from catandsl.rules.dice import RuleRoll
 from catandsl.rules.draws import DrawToken
-from catandsl.rules.play import Traveller
 from catandsl.rules.sites import SiteTables
 from catandsl.rules.travel import STOPPED, Travel, travel_points
 from tests.budget import count
+from tests.conftest import TB_HUBS, TB_PATH, land_path_away_from_hubs, tb_scenario, tb_start
 from tests.engine.helpers import BRICK, GRAIN, LUMBER, ORE, WOOL, act, blank, give, legal, put, to_main
-from tests.engine.test_seafarers_games import check_board, check_cheap
-
-PATH = "scenarios/traders_barbarians/traders_and_barbarians.catan"
-HUBS = {"castle": (0, -2), "quarry": (2, 0), "glassworks": (-2, 2)}
-
-
-@cache
-def scenario():
-    return catandsl.load(PATH)
+from tests.engine.soundness import check_board, check_traders_barbarians
 
 
 @cache
 def game(players: int = 3, seed: int = 1):
-    return catandsl.new_game(scenario(), players, {}, seed)
+    return catandsl.new_game(tb_scenario(), players, {}, seed)
 
 
 def _tok(g, name):
@@ -45,50 +37,8 @@ def _tok(g, name):
 
 
 def _spurs(g, hub):
-    q, r = HUBS[hub]
+    q, r = TB_HUBS[hub]
     return [k for k, (pq, pr, side) in enumerate(g.board.paths) if (pq, pr) == (q, r) and side.startswith("C-")]
-
-
-def _start(g, at: int, level: int = 1, gold: int = 5):
-    """Turn 1, player 0 in the main phase, empty board, the stacks full, each player's
-    wagon level `level` and `gold` gold, player 0's wagon on path `at`."""
-    s = blank(g)
-    s.token_stock = [list(x.stock) for x in g.table(SiteTables).sites]
-    s.tokens_held = [[0] * len(g.token_names) for _ in range(g.num_players)]
-    for p in range(g.num_players):
-        s.tokens_held[p][_tok(g, "level")] = level
-        s.tokens_held[p][_tok(g, "gold")] = gold
-    totals = [t.supply for t in g.ruleset.tokens.values()]
-    s.token_supply = [totals[t] - sum(st[t] for st in s.token_stock) - sum(h[t] for h in s.tokens_held)
-                      for t in range(len(totals))]
-    s.partners = []
-    wagon = g.piece_index["wagon"]
-    s.travellers = [Traveller(0, wagon, at, 0, -1, -1)]
-    s.placed[0][wagon] = 1
-    s.changed()
-    to_main(s, 8)
-    return s
-
-
-def _land_path_away_from_hubs(g):
-    """A land path, with a land neighbour, none of them a spur or touching a hub, and no
-    barbarian on either."""
-    b = g.board
-    wagon = g.pieces[g.piece_index["wagon"]]
-    barbarian = g.piece_index["barbarian"]
-    s0 = g.new_initial_state()
-    taken = set(neutral.sites_of(s0, barbarian))
-    hub_hexes = {b.hex_index[h] for h in HUBS.values()}
-
-    def plain(k):
-        return k in wagon.allowed_set and k not in taken and not set(b.path_hexes[k]) & hub_hexes
-
-    for k in wagon.allowed:
-        if plain(k):
-            for x in paths_next_to(g, k):
-                if plain(x):
-                    return k, x
-    raise AssertionError
 
 
 # ---- the board and the dice (F.3, F.5) -----------------------------------------------------
@@ -98,7 +48,7 @@ def test_trade_hexes_are_hubs_with_four_spurs_a_stack_and_no_number():
     g = game()
     b = g.board
     stock = {x.kind: dict(zip(g.token_names, x.stock)) for x in g.table(SiteTables).sites}
-    for hub, (q, r) in HUBS.items():
+    for hub, (q, r) in TB_HUBS.items():
         h = b.hex_index[(q, r)]
         assert b.hex_number[h] == 0 and len(_spurs(g, hub)) == 4
         site = next(x for x in g.table(SiteTables).sites if x.kind == f"{hub}_stack")
@@ -141,24 +91,24 @@ def test_the_set_up_places_a_new_city_and_a_wagon_by_it_and_gives_gold_and_level
 
 def test_path_costs_tolls_and_the_barbarian_surcharge():
     g = game()
-    a, b_ = _land_path_away_from_hubs(g)
-    s = _start(g, a)
+    a, b_ = land_path_away_from_hubs(g)
+    s = tb_start(g, a)
     act(s, Travel("wagon", a, b_))
     assert s.travellers[0].left == 2  # no road: 2 of 4
-    s = _start(g, a)
+    s = tb_start(g, a)
     put(s, 0, "road", b_)
     act(s, Travel("wagon", a, b_))
     assert s.travellers[0].left == 3  # own road: 1
-    s = _start(g, a)
+    s = tb_start(g, a)
     put(s, 1, "road", b_)
     act(s, Travel("wagon", a, b_))
     gold = _tok(g, "gold")
     assert s.travellers[0].left == 3 and s.tokens_held[0][gold] == 4 and s.tokens_held[1][gold] == 6
-    s = _start(g, a, gold=0)
+    s = tb_start(g, a, gold=0)
     put(s, 1, "road", b_)
     with pytest.raises(IllegalAction):  # no gold for the toll: may not enter
         act(s, Travel("wagon", a, b_))
-    s = _start(g, a)
+    s = tb_start(g, a)
     barbarian = g.piece_index["barbarian"]
     others = neutral.sites_of(s, barbarian)[1:]
     neutral.put_pieces(s, barbarian, [b_] + others)
@@ -169,8 +119,8 @@ def test_path_costs_tolls_and_the_barbarian_surcharge():
 
 def test_a_step_must_be_paid_in_full_and_grain_buys_two_points_once():
     g = game()
-    a, b_ = _land_path_away_from_hubs(g)
-    s = _start(g, a)
+    a, b_ = land_path_away_from_hubs(g)
+    s = tb_start(g, a)
     act(s, Travel("wagon", a, b_))
     c = next(x for x in paths_next_to(g, b_) if x != a and x in g.pieces[g.piece_index["wagon"]].allowed_set
              and not g.board.paths[x][2].startswith("C-"))  # a spur would stop the wagon
@@ -180,7 +130,7 @@ def test_a_step_must_be_paid_in_full_and_grain_buys_two_points_once():
     with pytest.raises(IllegalAction) as refused:
         act(s, Travel("wagon", c, b_))
     assert refused.value.code == "action/cannot_afford" and s.serialize() == before
-    s = _start(g, a)
+    s = tb_start(g, a)
     give(s, 0, 0, 0, 0, 2, 0)
     boost = A.TakeAction("boost")
     act(s, boost)
@@ -204,7 +154,7 @@ def _arrive(g, s, hub):
 
 def test_the_first_arrival_draws_a_load_and_pays_nothing_and_the_move_ends():
     g = game()
-    s = _start(g, _spurs(g, "castle")[0])
+    s = tb_start(g, _spurs(g, "castle")[0])
     _arrive(g, s, "castle")
     assert s.travellers[0].left == STOPPED
     assert s.is_chance_node()
@@ -217,7 +167,7 @@ def test_the_first_arrival_draws_a_load_and_pays_nothing_and_the_move_ends():
 @pytest.mark.parametrize("level", [1, 3, 5])
 def test_a_delivery_scores_a_point_pays_the_levels_gold_and_loads_again(level):
     g = game()
-    s = _start(g, _spurs(g, "castle")[0], level=level)
+    s = tb_start(g, _spurs(g, "castle")[0], level=level)
     glass = _tok(g, "glass")
     s.tokens_held[0][glass] = 1
     s.token_supply[glass] -= 1
@@ -234,14 +184,14 @@ def test_a_delivery_scores_a_point_pays_the_levels_gold_and_loads_again(level):
 
 def test_a_load_the_hex_does_not_take_stays_and_an_empty_stack_leaves_the_wagon_unloaded():
     g = game()
-    s = _start(g, _spurs(g, "castle")[0])
+    s = tb_start(g, _spurs(g, "castle")[0])
     sand = _tok(g, "sand")
     s.tokens_held[0][sand] = 1
     s.token_supply[sand] -= 1
     s.changed()
     _arrive(g, s, "castle")  # the castle takes glass and marble, not sand
     assert s.tokens_held[0][sand] == 1 and not s.is_chance_node()
-    s = _start(g, _spurs(g, "quarry")[0])
+    s = tb_start(g, _spurs(g, "quarry")[0])
     k = next(x.index for x in g.table(SiteTables).sites if x.kind == "quarry_stack")
     for t, n in enumerate(s.token_stock[k]):
         s.token_supply[t] += n
@@ -257,8 +207,8 @@ def test_a_load_the_hex_does_not_take_stays_and_an_empty_stack_leaves_the_wagon_
 
 def test_upgrades_cost_their_level_one_at_a_time_and_level_5_is_a_point():
     g = game()
-    a, _ = _land_path_away_from_hubs(g)
-    s = _start(g, a)
+    a, _ = land_path_away_from_hubs(g)
+    s = tb_start(g, a)
     give(s, 0, 0, 6, 4, 0, 4)  # 6 lumber, 4 wool, 4 ore
     assert A.TakeAction("upgrade_far") not in legal(s)  # level 1: the dearer one is for 3 and 4
     before = scoring.points(s, 0)
@@ -277,7 +227,7 @@ def test_upgrades_cost_their_level_one_at_a_time_and_level_5_is_a_point():
 
 def test_no_road_under_a_barbarian():
     g = game()
-    s = _start(g, _land_path_away_from_hubs(g)[0])
+    s = tb_start(g, land_path_away_from_hubs(g)[0])
     k = neutral.sites_of(s, g.piece_index["barbarian"])[0]
     corner = g.board.path_ends[k][0]
     put(s, 0, "settlement", corner)
@@ -292,7 +242,7 @@ def test_no_road_under_a_barbarian():
 def test_a_seven_moves_a_barbarian_onto_a_road_and_robs_its_owner():
     g = game()
     s = blank(g)
-    road = _land_path_away_from_hubs(g)[1]
+    road = land_path_away_from_hubs(g)[1]
     put(s, 1, "road", road)
     give(s, 1, 0, 0, 0, 0, 1)
     act(s, A.Roll(7))
@@ -310,7 +260,7 @@ def test_a_seven_moves_a_barbarian_onto_a_road_and_robs_its_owner():
 @pytest.mark.parametrize("die, chased", [(6, True), (5, False)])
 def test_a_level_2_wagon_chases_a_barbarian_on_a_six(die, chased):
     g = game()
-    s = _start(g, 0, level=2)
+    s = tb_start(g, 0, level=2)
     k = neutral.sites_of(s, g.piece_index["barbarian"])[0]
     s.travellers[0] = s.travellers[0]._replace(
         path=next(x for x in paths_next_to(g, k) if x in g.pieces[g.piece_index["wagon"]].allowed_set))
@@ -333,7 +283,7 @@ def test_a_level_2_wagon_chases_a_barbarian_on_a_six(die, chased):
 
 def test_level_1_cannot_chase():
     g = game()
-    s = _start(g, 0, level=1)
+    s = tb_start(g, 0, level=1)
     k = neutral.sites_of(s, g.piece_index["barbarian"])[0]
     s.travellers[0] = s.travellers[0]._replace(
         path=next(x for x in paths_next_to(g, k) if x in g.pieces[g.piece_index["wagon"]].allowed_set))
@@ -346,7 +296,7 @@ def test_level_1_cannot_chase():
 
 def test_two_gold_buy_a_resource_twice_a_turn():
     g = game()
-    s = _start(g, _land_path_away_from_hubs(g)[0])
+    s = tb_start(g, land_path_away_from_hubs(g)[0])
     buy = A.TakeAction("buy_with_gold")
     for _ in range(2):
         act(s, buy)
@@ -359,7 +309,7 @@ def test_two_gold_buy_a_resource_twice_a_turn():
 
 
 def test_harbormaster_goes_to_the_first_with_3_harbor_points_and_only_to_more():
-    g = catandsl.new_game(scenario(), 3, {"harbormaster": "on"}, 1)
+    g = catandsl.new_game(tb_scenario(), 3, {"harbormaster": "on"}, 1)
     assert g.ruleset.settings["victory"] == 14
     s = blank(g)
     b = g.board
@@ -405,7 +355,7 @@ def test_the_picture_shows_trade_hexes_stacks_barbarians_and_wagons():
 
 def test_language_md_shows_the_real_files():
     text = open("docs/language.md", encoding="utf-8").read()
-    for path in ("stdlib/traders_barbarians.catan", PATH):
+    for path in ("stdlib/traders_barbarians.catan", TB_PATH):
         body = open(path, encoding="utf-8").read()
         assert f"```catan\n{body}```" in text, f"docs/language.md does not show {path} as it is"
 
@@ -416,20 +366,12 @@ GAMES = count(50)  # per player count and variant (tests/budget.py)
 ACTIONS = 1000  # per game: set-up, trading, travelling, deliveries, chases; then the next
 
 
-def _check(s) -> None:
-    check_cheap(s)  # resources, tokens (gold and commodities) conserved, limits, points
-    g = s.game
-    barbarians = neutral.sites_of(s, g.piece_index["barbarian"])
-    on_board = [k for k in barbarians if k >= 0]
-    assert len(on_board) == len(set(on_board))  # at most one a path
-
-
 @pytest.mark.parametrize("players", [3, 4])
 @pytest.mark.parametrize("variant", ["off", "on"], ids=["plain", "harbormaster"])
 def test_random_games_keep_the_invariants(players, variant):
     played = Counter()
     for seed in range(GAMES):
-        g = catandsl.new_game(scenario(), players, {"harbormaster": variant}, seed)
+        g = catandsl.new_game(tb_scenario(), players, {"harbormaster": variant}, seed)
         s = g.new_initial_state()
         rng = random.Random(seed)
         for _ in range(ACTIONS):
@@ -437,7 +379,7 @@ def test_random_games_keep_the_invariants(players, variant):
                 played[s.reason] += 1
                 break
             s.apply_action(s.sample_chance() if s.is_chance_node() else rng.choice(s.legal_actions()))
-            _check(s)
+            check_traders_barbarians(s)
         assert placement.pieces_on_board(s) == s.placed
         check_board(s)
         played["delivered"] += sum(h[g.token_index["delivered"]] for h in s.tokens_held)
@@ -447,7 +389,7 @@ def test_random_games_keep_the_invariants(players, variant):
 @pytest.mark.parametrize("players", [3, 4])
 def test_whole_games_end(players):
     for seed in range(5):
-        g = catandsl.new_game(scenario(), players, {}, seed)
+        g = catandsl.new_game(tb_scenario(), players, {}, seed)
         s = g.new_initial_state()
         rng = random.Random(seed)
         steps = 0
@@ -469,7 +411,7 @@ def test_greedy_bots_win_by_delivering(players):
     from catandsl.players.greedy import GreedyPlayer
 
     for seed in (1, 2, 3):
-        g = catandsl.new_game(scenario(), players, {}, seed)
+        g = catandsl.new_game(tb_scenario(), players, {}, seed)
         s, _ = play_game(g, [GreedyPlayer(100 * seed + p) for p in range(players)], log=False)
         assert s.reason == "victory" and scoring.points(s, s.winner) >= 13
         assert s.turns < g.turn_limit // 2
@@ -478,8 +420,8 @@ def test_greedy_bots_win_by_delivering(players):
 
 def test_swift_journey_is_played_only_after_the_wagon_moved_and_gives_full_points_again():
     g = game()
-    a, b_ = _land_path_away_from_hubs(g)
-    s = _start(g, a)
+    a, b_ = land_path_away_from_hubs(g)
+    s = tb_start(g, a)
     s.cards[0][g.card_index["swift_journey"]] = 1
     s.changed()
     assert A.PlayCard("swift_journey") not in legal(s)  # the wagon has not moved yet

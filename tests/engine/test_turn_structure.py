@@ -8,20 +8,18 @@ from pathlib import Path
 
 import pytest
 
-import catandsl
 from catandsl.engine import IllegalAction
 from catandsl.engine import actions as A
+from tests.conftest import game_of
 from tests.engine.helpers import GRAIN, ORE, act, blank, give, legal, put, to_main
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE = (ROOT / "scenarios" / "base.catan").read_text(encoding="utf-8")
 
 
-def game_with(tmp_path, extra: str, players: int = 4, seed: int = 1):
+def game_with(tmp_path_factory, extra: str, players: int = 4, seed: int = 1):
     """The base scenario (beginner map) with `extra` declared after `uses base`."""
-    f = tmp_path / "variant.catan"
-    f.write_text(BASE.replace("uses base", "uses base\n" + extra, 1), encoding="utf-8")
-    return catandsl.new_game(catandsl.load(f), players, {}, seed)
+    return game_of(tmp_path_factory, BASE.replace("uses base", "uses base\n" + extra, 1), players, seed)
 
 
 def kinds(s) -> set[str]:
@@ -39,8 +37,8 @@ THREE_PHASES = """
 """
 
 
-def test_phases_go_forward_never_back(tmp_path):
-    g = game_with(tmp_path, THREE_PHASES)
+def test_phases_go_forward_never_back(tmp_path_factory):
+    g = game_with(tmp_path_factory, THREE_PHASES)
     s = blank(g)
     put(s, 0, "settlement", 32)
     give(s, 0, 4, 4, 1, 1, 1)
@@ -65,8 +63,8 @@ def legal_kinds_before_roll(s) -> set[str]:
     return set() if s.is_chance_node() else kinds(s)
 
 
-def test_a_roll_phase_offers_what_it_allows_before_the_dice(tmp_path):
-    g = game_with(tmp_path, "")  # base: `phase roll { roll; play }`
+def test_a_roll_phase_offers_what_it_allows_before_the_dice(tmp_path_factory):
+    g = game_with(tmp_path_factory, "")  # base: `phase roll { roll; play }`
     s = blank(g)
     knight = g.card_index["knight"]
     s.cards[0][knight] = 1
@@ -79,8 +77,8 @@ def test_a_roll_phase_offers_what_it_allows_before_the_dice(tmp_path):
     assert "end_turn" in kinds(s)
 
 
-def test_a_phase_after_the_roll_may_come_first_and_ends_with_the_dice(tmp_path):
-    g = game_with(tmp_path, """
+def test_a_phase_after_the_roll_may_come_first_and_ends_with_the_dice(tmp_path_factory):
+    g = game_with(tmp_path_factory, """
   turn {
     phase morning { trade }
     phase roll { roll }
@@ -103,23 +101,23 @@ def test_a_phase_after_the_roll_may_come_first_and_ends_with_the_dice(tmp_path):
 # ---- dice ---------------------------------------------------------------------------------------
 
 
-def test_declared_dice_and_rerolled_totals(tmp_path):
-    g = game_with(tmp_path, "  dice 2d6 { reroll 2, 12 }")
+def test_declared_dice_and_rerolled_totals(tmp_path_factory):
+    g = game_with(tmp_path_factory, "  dice 2d6 { reroll 2, 12 }")
     s = blank(g)
     outcomes = {g.actions[a].total: p for a, p in s.chance_outcomes()}
     assert set(outcomes) == set(range(3, 12))
     assert sum(outcomes.values()) == pytest.approx(1.0)
     assert outcomes[7] == pytest.approx(6 / 34) and outcomes[3] == pytest.approx(2 / 34)
     assert A.Roll(2) not in g.action_id and A.Roll(12) not in g.action_id
-    g1 = game_with(tmp_path, "  dice 1d6")
+    g1 = game_with(tmp_path_factory, "  dice 1d6")
     assert [g1.actions[a].total for a, _ in blank(g1).chance_outcomes()] == [1, 2, 3, 4, 5, 6]
 
 
 # ---- victory ------------------------------------------------------------------------------------
 
 
-def test_a_victory_condition_wins_on_the_own_turn(tmp_path):
-    g = game_with(tmp_path, '  victory "Hoarder" where resource_cards(player) >= 9')
+def test_a_victory_condition_wins_on_the_own_turn(tmp_path_factory):
+    g = game_with(tmp_path_factory, '  victory "Hoarder" where resource_cards(player) >= 9')
     s = blank(g)
     give(s, 1, 9, 0, 0, 0, 0)  # player 1 holds 9 cards, but it is player 0's turn
     to_main(s)
@@ -128,8 +126,8 @@ def test_a_victory_condition_wins_on_the_own_turn(tmp_path):
     assert s.is_terminal() and s.winner == 1 and s.reason == "victory"
 
 
-def test_victory_checked_on_any_turn(tmp_path):
-    g = game_with(tmp_path, '  victory_check any_turn\n  victory "Hoarder" where resource_cards(player) >= 9')
+def test_victory_checked_on_any_turn(tmp_path_factory):
+    g = game_with(tmp_path_factory, '  victory_check any_turn\n  victory "Hoarder" where resource_cards(player) >= 9')
     s = blank(g)
     give(s, 2, 9, 0, 0, 0, 0)
     to_main(s)  # player 0 rolls: player 2 already holds 9 cards and wins now
@@ -153,8 +151,8 @@ RECRUIT = """
 """
 
 
-def test_an_action_of_the_scenario(tmp_path):
-    g = game_with(tmp_path, RECRUIT)
+def test_an_action_of_the_scenario(tmp_path_factory):
+    g = game_with(tmp_path_factory, RECRUIT)
     s = blank(g)
     to_main(s)
     recruit = A.TakeAction("recruit")
@@ -177,8 +175,8 @@ def test_an_action_of_the_scenario(tmp_path):
     assert recruit in legal(s)  # a new turn
 
 
-def test_an_action_only_where_a_phase_allows_it(tmp_path):
-    g = game_with(tmp_path, RECRUIT.replace("move; recruit }", "move }"))
+def test_an_action_only_where_a_phase_allows_it(tmp_path_factory):
+    g = game_with(tmp_path_factory, RECRUIT.replace("move; recruit }", "move }"))
     s = blank(g)
     put(s, 0, "settlement", 32)
     give(s, 0, 0, 0, 0, 0, 4)
@@ -196,8 +194,8 @@ ROADS_LATER = """
 """
 
 
-def test_touching_last_means_the_players_own_last_piece(tmp_path):
-    g = game_with(tmp_path, ROADS_LATER, players=3)
+def test_touching_last_means_the_players_own_last_piece(tmp_path_factory):
+    g = game_with(tmp_path_factory, ROADS_LATER, players=3)
     s = g.new_initial_state()
     act(s, A.StartPlayer(0))
     settlements = {}
@@ -222,8 +220,8 @@ THIRD_SETTLEMENT = """
 """
 
 
-def test_an_optional_set_up_step_may_be_passed(tmp_path):
-    g = game_with(tmp_path, THIRD_SETTLEMENT, players=3)
+def test_an_optional_set_up_step_may_be_passed(tmp_path_factory):
+    g = game_with(tmp_path_factory, THIRD_SETTLEMENT, players=3)
     s = g.new_initial_state()
     act(s, A.StartPlayer(0))
     while s.setup_pos < 3 * 2 + 3 * 3:  # the two compulsory rounds, a placement per action

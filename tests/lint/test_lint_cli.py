@@ -176,3 +176,22 @@ if __name__ == "__main__" and "--update" in sys.argv:
             main(["lint", "--format", fmt, "--samples", "8", *FILES])
         (GOLDEN / f"lint.{suffix}").write_text(buffer.getvalue(), encoding="utf-8")
     print(f"updated {GOLDEN.relative_to(ROOT)}")
+
+
+def test_lint_walks_a_folder_as_fmt_does(tmp_path):
+    """`lint DIR` lints every .catan file under the folder, as `fmt DIR` formats them;
+    a folder with none is a usage error."""
+    folder = tmp_path / "maps"
+    (folder / "deeper").mkdir(parents=True)
+    for name in ("base.catan", "deeper/again.catan"):
+        (folder / name).write_text((ROOT / "scenarios" / "base.catan").read_text(encoding="utf-8"),
+                                   encoding="utf-8")
+    p = subprocess.run([sys.executable, "-m", "catandsl", "lint", "--format", "json", "--samples", "2", str(folder)],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert p.returncode == 0, p.stderr
+    files = sorted(Path(r["file"]).name for r in json.loads(p.stdout))
+    assert files == ["again.catan", "base.catan"]
+    (tmp_path / "none").mkdir()
+    p = subprocess.run([sys.executable, "-m", "catandsl", "lint", str(tmp_path / "none")],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert p.returncode == 2 and "no .catan file under" in p.stderr

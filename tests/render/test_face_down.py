@@ -12,9 +12,8 @@ from catandsl.players import GreedyPlayer, play_game
 from catandsl.render.replay import record
 from catandsl.render.state_svg import render_map, render_state
 from catandsl.rules.hexes import RevealNumber, RevealTile
-from tests.conftest import ROOT
+from tests.conftest import ROOT, all_face_down
 from tests.engine.helpers import act, give, put
-from tests.rules.test_hexes import fresh
 
 FOG = ROOT / "examples" / "fog_bank.catan"
 
@@ -34,7 +33,7 @@ def test_the_map_shows_its_hidden_pool_face_down():
 
 def test_a_revealed_hex_is_drawn_as_its_terrain():
     g = catandsl.new_game(catandsl.load(FOG), 3, {}, 1)
-    s = fresh(g)  # every fog hex face down, player 0 in the main phase
+    s = all_face_down(g)  # every fog hex face down, player 0 in the main phase
     b = g.board
     fog = b.hex_id(1, -2)  # a hex of the fog, beside the island's (1, -1)
     coast = next(c for c in b.hex_corners[fog] if any(not b.hex_water[h] for h in b.corner_hexes[c]))

@@ -11,15 +11,13 @@ import catandsl
 from catandsl.board import geometry as geo
 from catandsl.render.state_svg import render_map, render_state
 from catandsl.render.svg import SIZE
+from tests.conftest import HUB_ISLAND, game_of
 from tests.engine.helpers import blank, put
-from tests.rules.test_hub_paths import HUBS
 
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
-    path = tmp_path_factory.mktemp("hubs") / "hubs.catan"
-    path.write_text(HUBS, encoding="utf-8")
-    return catandsl.new_game(catandsl.load(path), 3, {}, 1)
+    return game_of(tmp_path_factory, HUB_ISLAND)
 
 
 def elements(svg: str, cls: str) -> list[ET.Element]:

@@ -12,6 +12,7 @@ import pytest
 import catandsl
 from catandsl.checks import check_path
 from catandsl.engine import actions as A
+from tests.conftest import FIVE_HEX_ROWS, game_of
 
 SCENARIO = """
 scenario twice "Two rolls a turn" {
@@ -27,32 +28,21 @@ scenario twice "Two rolls a turn" {
     phase pause between rolls { play; feast }
     phase main { trade; build; buy; play; move }
   }
-  map {
-    rows \"\"\"
-      f8  h5  m4
-        w6  g9
-    \"\"\"
-    legend { f forest; h hills; m mountains; w pasture; g fields }
-    start robber on forest
+  map {""" + FIVE_HEX_ROWS + """    start robber on forest
   }
 }
 """
 
 
-def _game(tmp_path_factory, text: str, name: str):
-    path = tmp_path_factory.mktemp("rolls") / f"{name}.catan"
-    path.write_text(text, encoding="utf-8")
-    return catandsl.new_game(catandsl.load(path), 3, {}, 1)
-
-
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
-    return _game(tmp_path_factory, SCENARIO, "twice")
+    return game_of(tmp_path_factory, SCENARIO, name="twice")
 
 
 @pytest.fixture(scope="module")
 def at_once(tmp_path_factory):
-    return _game(tmp_path_factory, SCENARIO.replace("    phase pause between rolls { play; feast }\n", ""), "once")
+    once = SCENARIO.replace("    phase pause between rolls { play; feast }\n", "")
+    return game_of(tmp_path_factory, once, name="once")
 
 
 def legal(s):

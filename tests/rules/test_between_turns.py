@@ -13,6 +13,7 @@ import catandsl
 from catandsl.checks import check_path
 from catandsl.engine import actions as A
 from catandsl.engine.errors import IllegalAction, StateError
+from tests.conftest import FIVE_HEX_ROWS, game_of
 
 SCENARIO = """
 scenario between "Building between turns" {
@@ -26,22 +27,14 @@ scenario between "Building between turns" {
   rule payday {                     # the turn's own hooks run before the phase between turns
     on turn_ended { take_from_bank(left_of(player), brick, 1) }
   }
-  map {
-    rows \"\"\"
-      f8  h5  m4
-        w6  g9
-    \"\"\"
-    legend { f forest; h hills; m mountains; w pasture; g fields }
-  }
+  map {""" + FIVE_HEX_ROWS + """  }
 }
 """
 
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
-    path = tmp_path_factory.mktemp("between") / "between.catan"
-    path.write_text(SCENARIO, encoding="utf-8")
-    return catandsl.new_game(catandsl.load(path), 3, {}, 1)
+    return game_of(tmp_path_factory, SCENARIO)
 
 
 def ended(game, *, lumber=1):

@@ -12,7 +12,7 @@ import catandsl
 from catandsl.engine import IllegalAction
 from catandsl.engine.actions import Build, PlayCard
 from catandsl.rules.custom import TakeAction
-from tests.conftest import game_of
+from tests.conftest import BEGINNER_ROWS, game_of
 
 SCENARIO = '''
 scenario "Free wagons" {
@@ -38,16 +38,7 @@ scenario "Free wagons" {
     phase roll { roll; play }
     phase main { trade; build; buy; play; hire; travel }
   }
-  map {
-    rows at (0, -2) """
-          m10 p2  f9
-        w12 h6  p4  h10
-      w9  f11 d   f3  m8
-        f8  m3  w4  p5
-          h5  w6  p11
-    """
-    legend { f forest; p pasture; w fields; h hills; m mountains; d desert }
-    start robber on desert
+  map {''' + BEGINNER_ROWS + '''    start robber on desert
   }
 }
 '''

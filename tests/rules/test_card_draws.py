@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-import catandsl
 from catandsl.engine import actions as A
 from catandsl.rules.card_draws import set_aside, take_card
+from tests.conftest import THREE_HEXES, game_of
 
 SCENARIO = """
 scenario "Gift" {
@@ -19,22 +19,12 @@ scenario "Gift" {
       take_card(player, c)
     }
   }
-  map {
-    rows \"\"\"
-      f8  f5
-        h4
-    \"\"\"
-    legend { f forest; h hills }
-  }
-}
-"""
+""" + THREE_HEXES
 
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
-    path = tmp_path_factory.mktemp("gift") / "gift.catan"
-    path.write_text(SCENARIO, encoding="utf-8")
-    return catandsl.new_game(catandsl.load(path), 2, {}, 1)
+    return game_of(tmp_path_factory, SCENARIO, players=2)
 
 
 def rolled_five(game):

@@ -10,6 +10,7 @@ import pytest
 import catandsl
 from catandsl.engine import actions as A
 from catandsl.rules.places import frame
+from tests.conftest import scenario_of
 
 SCENARIO = """
 scenario framed "A framed island" {
@@ -49,9 +50,7 @@ scenario framed "A framed island" {
 
 @pytest.fixture(scope="module")
 def scenario(tmp_path_factory):
-    path = tmp_path_factory.mktemp("frame") / "framed.catan"
-    path.write_text(SCENARIO, encoding="utf-8")
-    return catandsl.load(path)
+    return scenario_of(tmp_path_factory, SCENARIO)
 
 
 def _game(scenario, waters: str):

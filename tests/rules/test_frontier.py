@@ -1,6 +1,6 @@
 """The places a piece may go and the longest routes are found from each seat's own
 pieces (rules/network.py), never by scanning the board: checked here, after every action
-of random games on every shipped scenario and example, against the old way kept as the
+of random games on every shipped scenario and example, against a plain scan kept as the
 oracle (every site a piece may stand on, tested with `can_place`; every route walked
 again from scratch; the network read off the board again)."""
 
@@ -17,15 +17,9 @@ from catandsl.players import UniformPlayer
 from catandsl.rules import damage, movement, network, neutral, placement, production, routes
 from catandsl.rules.movement import PickUp, PutDown, Relocating
 from catandsl.rules.neutral import Moving
-from tests.conftest import ROOT, compile_text
+from tests.conftest import BROKEN_FILES, ROOT, SCENARIO_FILES, base_game, compile_text, road_chain
 from tests.engine import helpers
-from tests.engine import test_ships as ships
-from tests.engine.test_rules import _chain
 
-SCENARIOS = sorted(str(p.relative_to(ROOT)) for p in [*(ROOT / "scenarios").rglob("*.catan"),
-                                                       *(ROOT / "examples").rglob("*.catan")])
-BROKEN = {"examples/broken_island.catan", "examples/fan_maps/broken_harbor.catan",
-          "examples/fan_maps/broken_pool.catan"}  # maps written to fail `check`
 GAMES, ACTIONS = 2, 250  # per scenario: random games, actions checked in each
 ALL_SEATS_EVERY = 7  # actions between checks of every seat (the player to act: every action)
 
@@ -36,7 +30,7 @@ def scenario(name: str):
 
 
 def scanned_places(s, p: int, pi: int, mode: str, step=None) -> list[int]:
-    """The old way: every site the piece may stand on, each tested."""
+    """The oracle: every site the piece may stand on, each tested."""
     return [k for k in s.game.pieces[pi].allowed if placement.can_place(s, p, pi, k, mode, step)]
 
 
@@ -49,7 +43,7 @@ def scanned_targets(s, p: int, pi: int, mode: str, step=None) -> list[int]:
 
 
 def scanned_neutral_moves(s, prompt: Moving) -> list[int]:
-    """The old way: every site the piece may stand on but its own (one of several: from
+    """The oracle: every site the piece may stand on but its own (one of several: from
     each of theirs to every free site), kept to the sites its `moves_to` allows (judged by
     neutral.destinations, tested on its own in test_moves_to.py)."""
     g = s.game
@@ -79,7 +73,7 @@ def scanned_moves(s, p: int) -> list[int]:
 
 
 def walked_route(s, p: int, pieces: tuple[int, ...]) -> int:
-    """The old way: a depth-first walk from every end of every one of p's pieces."""
+    """The oracle: a depth-first walk from every end of every one of p's pieces."""
     g = s.game
     b = g.board
     own = {k for k, o in enumerate(s.path_owner) if o == p and s.path_piece[k] in pieces}
@@ -159,7 +153,7 @@ def check_state(s, everyone: bool) -> int:
     return checked
 
 
-@pytest.mark.parametrize("name", [n for n in SCENARIOS if n not in BROKEN])
+@pytest.mark.parametrize("name", [n for n in SCENARIO_FILES if n not in BROKEN_FILES])
 def test_frontier_places_and_incremental_routes_equal_a_scan_of_the_board(name):
     sc = scenario(name)
     checked = 0
@@ -189,8 +183,8 @@ def test_frontier_places_and_incremental_routes_equal_a_scan_of_the_board(name):
 
 
 def test_the_scenarios_are_found():
-    assert "scenarios/seafarers/four_islands.catan" in SCENARIOS and len(SCENARIOS) > 10
-    assert BROKEN <= set(SCENARIOS)  # (a broken map renamed would be played, and fail)
+    assert "scenarios/seafarers/four_islands.catan" in SCENARIO_FILES and len(SCENARIO_FILES) > 10
+    assert BROKEN_FILES <= set(SCENARIO_FILES)  # (a broken map renamed would be played, and fail)
 
 
 # ---- the lines of routes, kept as pieces come and go (fixed positions) ------------------------
@@ -218,10 +212,10 @@ def _measuring(monkeypatch, grown: list[frozenset[int]] | None = None) -> list[f
 
 
 def test_an_opponents_settlement_cuts_the_line_it_stands_on(monkeypatch):
-    g = helpers.game()
+    g = base_game()
     road, settlement = (g.piece_index["road"],), g.piece_index["settlement"]
     s = helpers.blank(g)
-    paths, corners = _chain(g, 47, 5)
+    paths, corners = road_chain(g, 47, 5)
     helpers.put(s, 0, "settlement", 47)
     for x in paths:
         helpers.put(s, 0, "road", x)
@@ -233,11 +227,11 @@ def test_an_opponents_settlement_cuts_the_line_it_stands_on(monkeypatch):
 
 
 def test_a_road_is_measured_with_its_own_line_alone(monkeypatch):
-    g = helpers.game()
+    g = base_game()
     road = (g.piece_index["road"],)
     s = helpers.blank(g)
-    far, _ = _chain(g, 47, 3)
-    near, ends = _chain(g, 20, 2)
+    far, _ = road_chain(g, 47, 3)
+    near, ends = road_chain(g, 20, 2)
     for x in far + near:
         helpers.put(s, 0, "road", x)
     assert routes.route_length(s, 0, road) == 3
@@ -260,10 +254,10 @@ def _spur(s, at: int, taken: list[int]) -> int:
 def _trunk(n: int):
     """Seat 0's line of n roads from intersection 47 on a blank base board, measured:
     (game, the road kind as a route key, state, its paths, its intersections)."""
-    g = helpers.game()
+    g = base_game()
     road = (g.piece_index["road"],)
     s = helpers.blank(g)
-    trunk, corners = _chain(g, 47, n)
+    trunk, corners = road_chain(g, 47, n)
     for x in trunk:
         helpers.put(s, 0, "road", x)
     assert routes.route_length(s, 0, road) == n
@@ -289,10 +283,10 @@ def test_a_road_hung_from_a_line_without_a_ring_grows_it_unregrouped(monkeypatch
 
 
 def test_a_road_hung_from_an_opponents_building_at_a_lines_end_is_a_line_of_its_own(monkeypatch):
-    g = helpers.game()
+    g = base_game()
     road = (g.piece_index["road"],)
     s = helpers.blank(g)
-    trunk, corners = _chain(g, 47, 3)
+    trunk, corners = road_chain(g, 47, 3)
     for x in trunk:
         helpers.put(s, 0, "road", x)
     helpers.put(s, 1, "settlement", corners[3])
@@ -335,7 +329,7 @@ def test_an_own_settlement_on_a_line_of_roads_leaves_it_measured(monkeypatch):
 def test_a_ring_is_walked_and_a_tree_measured_as_the_walk_says(monkeypatch):
     """A line without a ring is measured as a tree's diameter (routes._diameter); a ring
     round a hex with a tail of two roads is walked: 2 + 6 = 8, once round and back."""
-    g = helpers.game()
+    g = base_game()
     road = (g.piece_index["road"],)
     b = g.board
     allowed = g.pieces[road[0]].allowed_set
@@ -359,17 +353,6 @@ def test_a_ring_is_walked_and_a_tree_measured_as_the_walk_says(monkeypatch):
     diameters.clear()
     assert routes.route_length(s, 0, road) == walked_route(s, 0, road) == 8
     assert diameters == []  # walked, not measured as a tree
-
-
-def test_an_own_settlement_joins_a_road_and_a_ship(tmp_path):
-    sc, diags = compile_text(tmp_path, ships.BOARD)
-    assert sc is not None and not diags, diags
-    g = catandsl.new_game(sc, 2, {}, 1)
-    both = (g.piece_index["road"], g.piece_index["ship"])
-    s = ships.trade_route(g, None)  # three roads and two ships meet at an empty intersection
-    assert routes.route_length(s, 0, both) == 3
-    placement.place(s, 0, g.piece_index["settlement"], ships.xa(g))
-    assert routes.route_length(s, 0, both) == walked_route(s, 0, both) == 5
 
 
 CHAIN = """

@@ -1,4 +1,4 @@
-"""Harbors the players place (RULES.md B.9; catandsl/rules/harbors.py): in the set-up
+"""Harbors the players place (catandsl/rules/harbors.py): in the set-up
 each player in turn draws a token at random and lays it on an empty spot; trade rates
 follow what lies where; tokens are conserved; a placed harbor survives serialization."""
 
@@ -12,7 +12,7 @@ from catandsl.engine import IllegalAction, StateError
 from catandsl.engine import actions as A
 from catandsl.rules.harbors import HarborTables, harbor_name
 from catandsl.rules.trade import trade_rate
-from tests.conftest import game_of
+from tests.conftest import BEGINNER_ROWS, game_of
 from tests.engine.helpers import BRICK, WOOL, act, legal
 
 SCENARIO = '''
@@ -24,15 +24,7 @@ scenario "Harbors placed" {
     round forward { place settlement; place road touching last }
     round backward { place settlement; place road touching last; collect last }
   }
-  map {
-    rows at (0, -2) """
-          m10 p2  f9
-        w12 h6  p4  h10
-      w9  f11 d   f3  m8
-        f8  m3  w4  p5
-          h5  w6  p11
-    """
-    legend { f forest; p pasture; w fields; h hills; m mountains; d desert }
+  map {''' + BEGINNER_ROWS + '''\
     harbors placed [3:1 x2, wool 2:1, brick 2:1] at [(0, -2) NW, (1, -2) NE, (2, -1) NE, (2, 0) E]
     start robber on desert
   }

@@ -18,8 +18,8 @@ from catandsl.rules.hexes import RevealNumber, RevealTile
 from catandsl.rules.islands import island
 from catandsl.rules.places import land, number, terrain
 from catandsl.rules.production import produce
-from tests.conftest import game_of
-from tests.engine.helpers import act, blank, check_resources, give, put, to_main
+from tests.conftest import all_face_down, game_of
+from tests.engine.helpers import act, check_resources, give, put
 
 # Hexes: row 0 forest (0,0), pasture (1,0), fog (2,0), fog (3,0); row 1 hills (0,1),
 # sea (1,1), fog (2,1), sea (3,1); row 2 mountains (-1,2), fields (0,2), sea, sea.
@@ -55,20 +55,6 @@ def game(tmp_path_factory):
     return game_of(tmp_path_factory, SCENARIO, players=2)
 
 
-def fresh(g):
-    """Player 0 in the main phase of turn 1 on an empty board, every fog hex face down."""
-    s = blank(g)
-    t = g.table(hexes.HexTables)
-    s.face_down = list(t.face_down)
-    s.hidden_tiles = [list(r) for r in t.tiles]
-    s.hidden_numbers = [list(r) for r in t.numbers]
-    s.hex_changes = []
-    s.game = g.base
-    s.changed()
-    to_main(s, 8)
-    return s
-
-
 def hx(g, q, r):
     return g.board.hex_id(q, r)
 
@@ -91,7 +77,7 @@ def ship_to(s, h_from, h_to):
 
 
 def test_a_face_down_hex_is_its_cover_until_revealed(game):
-    s = fresh(game)
+    s = all_face_down(game)
     fog = ["h", hx(game, 2, 0)]
     assert hexes.hidden(s, fog)
     assert terrain(s, fog) == "sea" and not land(s, fog) and number(s, fog) == 0
@@ -105,7 +91,7 @@ def test_a_face_down_hex_is_its_cover_until_revealed(game):
 
 
 def test_reveal_is_a_chance_node_weighted_by_the_stack(game):
-    s = fresh(game)
+    s = all_face_down(game)
     act(s, Build("ship", ship_to(s, hx(game, 1, 1), hx(game, 2, 0))))
     assert s.is_chance_node()
     odds = {game.actions[a].terrain: p for a, p in s.chance_outcomes()}
@@ -126,7 +112,7 @@ def test_reveal_is_a_chance_node_weighted_by_the_stack(game):
 
 
 def test_a_tile_that_produces_nothing_draws_no_number(game):
-    s = fresh(game)
+    s = all_face_down(game)
     act(s, Build("ship", ship_to(s, hx(game, 1, 1), hx(game, 2, 0))))
     act(s, RevealTile("sea"))
     assert not s.is_chance_node()
@@ -135,7 +121,7 @@ def test_a_tile_that_produces_nothing_draws_no_number(game):
 
 
 def test_revealed_land_is_built_around_and_produces(game):
-    s = fresh(game)
+    s = all_face_down(game)
     act(s, Build("ship", ship_to(s, hx(game, 1, 1), hx(game, 2, 0))))
     act(s, RevealTile("pasture"))
     act(s, RevealNumber(10))
@@ -148,7 +134,7 @@ def test_revealed_land_is_built_around_and_produces(game):
 
 
 def test_islands_follow_revealed_land(game):
-    s = fresh(game)
+    s = all_face_down(game)
     names = game.board.terrain_names
     home = island(s, ["h", hx(game, 1, 0)])
 
@@ -172,7 +158,7 @@ def test_islands_follow_revealed_land(game):
 
 
 def test_set_terrain_and_set_number_change_production(game):
-    s = fresh(game)
+    s = all_face_down(game)
     forest = ["h", hx(game, 0, 0)]
     put(s, 0, "settlement", corner_of(game, hx(game, 0, 0), hx(game, 1, 0), hx(game, 0, 1)))
     hexes.set_terrain(s, forest, "mountains")
@@ -192,7 +178,7 @@ def test_set_terrain_and_set_number_change_production(game):
 
 
 def test_changed_boards_are_made_once_per_set_of_changes(game):
-    s = fresh(game)
+    s = all_face_down(game)
     h = hx(game, 0, 0)
     hexes.set_number(s, ["h", h], 12)
     first = s.game
@@ -204,7 +190,7 @@ def test_changed_boards_are_made_once_per_set_of_changes(game):
 
 
 def test_serialize_round_trip_keeps_the_hexes(game):
-    s = fresh(game)
+    s = all_face_down(game)
     act(s, Build("ship", ship_to(s, hx(game, 1, 1), hx(game, 2, 0))))
     act(s, RevealTile("forest"))
     text = s.serialize()  # between the tile and its number
@@ -224,7 +210,7 @@ def test_serialize_round_trip_keeps_the_hexes(game):
     ("hex_changes", [[0, 0, 7]], "hex, terrain, number"),
 ])
 def test_a_state_whose_hexes_do_not_add_up_is_refused(game, field, value, why):
-    s = fresh(game)
+    s = all_face_down(game)
     data = json.loads(s.serialize())
     data[field] = value
     with pytest.raises(StateError, match=why):
@@ -232,7 +218,7 @@ def test_a_state_whose_hexes_do_not_add_up_is_refused(game, field, value, why):
 
 
 def test_a_revealed_tile_is_taken_from_the_stack_for_good(game):
-    s = fresh(game)
+    s = all_face_down(game)
     act(s, Build("ship", ship_to(s, hx(game, 1, 1), hx(game, 2, 0))))
     act(s, RevealTile("sea"))
     data = json.loads(s.serialize())
@@ -242,7 +228,7 @@ def test_a_revealed_tile_is_taken_from_the_stack_for_good(game):
 
 
 def test_a_producing_tile_with_no_numbers_left_lies_without_one(game):
-    s = fresh(game)
+    s = all_face_down(game)
     s.hidden_numbers = [[0] * 13]  # both tokens went to earlier discoveries
     act(s, Build("ship", ship_to(s, hx(game, 1, 1), hx(game, 2, 0))))
     act(s, RevealTile("forest"))
@@ -253,7 +239,7 @@ def test_a_producing_tile_with_no_numbers_left_lies_without_one(game):
 def test_a_state_may_not_turn_a_hex_into_a_hub(tmp_path_factory):
     g = game_of(tmp_path_factory, SCENARIO.replace("uses seafarers", "uses seafarers\n  terrain fort { hub }"),
                 players=2)
-    s = fresh(g)
+    s = all_face_down(g)
     data = json.loads(s.serialize())
     data["hex_changes"] = [[hx(g, 0, 0), g.board.terrain_names.index("fort"), 0]]
     with pytest.raises(StateError, match="hub"):
@@ -289,7 +275,7 @@ def reveal_at(s, q, r, tile):
 
 def test_a_hidden_number_is_drawn_where_keep_and_avoid_allow_it(kept):
     g = kept
-    s = fresh(g)
+    s = all_face_down(g)
     reveal_at(s, 2, 0, "forest")  # beside the pasture's 6: no 6, no 8
     assert numbers_offered(s) == {5: 1.0}
     act(s, RevealNumber(5))
@@ -302,7 +288,7 @@ def test_a_hidden_number_is_drawn_where_keep_and_avoid_allow_it(kept):
 
 def test_a_hidden_number_leaves_the_rest_of_the_stack_for_the_tiles_left(kept):
     g = kept
-    s = fresh(g)
+    s = all_face_down(g)
     # (3,0) touches no number: a forest there may take any token but the 5, which the
     # gold still in the stack needs (6 and 8 are kept off gold)
     reveal_at(s, 3, 0, "forest")
@@ -314,7 +300,7 @@ def test_a_hidden_number_leaves_the_rest_of_the_stack_for_the_tiles_left(kept):
 
 def test_a_skipped_terrain_draws_no_hidden_number(kept):
     g = kept
-    s = fresh(g)
+    s = all_face_down(g)
     reveal_at(s, 2, 0, "pasture")
     assert not s.is_chance_node() and number(s, ["h", hx(g, 2, 0)]) == 0
     assert sum(s.hidden_numbers[0]) == 3

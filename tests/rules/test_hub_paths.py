@@ -1,61 +1,22 @@
 """Hub hexes in play (catandsl/rules/hubs.py and the board's centre points and spurs),
-on a small island with a castle hub on its coast (RULES.md F.3's trade hex geometry);
-`sea_side(at)`, the hub's sides and corners against the sea, where nothing on land
-stands."""
+on a small island with a castle hub on its coast (the geometry of Traders & Barbarians'
+trade hexes); `sea_side(at)`, the hub's sides and corners against the sea, where
+nothing on land stands."""
 
 from __future__ import annotations
 
 import pytest
 
-import catandsl
 from catandsl.engine import actions as A
 from catandsl.engine.errors import IllegalAction
 from catandsl.rules.hubs import sea_side
 from catandsl.rules.routes import longest_route
-from tests.conftest import compile_text, game_of
+from tests.conftest import HUB_ISLAND, compile_text, game_of
 from tests.engine.helpers import BRICK, LUMBER, act, blank, give, legal, put, to_main
-
-# A land hexagon of radius 1 in a ring of sea. The castle (0, -1) meets the sea on its
-# NE, NW and W sides and shares its NE, SE, S and SW corners with land.
-HUBS = '''
-scenario "Hubs" {
-  uses base
-  terrain castle { hub }
-  piece road {
-    on path where land(at) and not sea_side(at)
-    cost brick + lumber
-    limit 15
-    connects road, settlement, city
-  }
-  piece settlement {
-    on intersection where land(at) and not sea_side(at)
-    cost brick + lumber + wool + grain
-    limit 5
-    points 1
-    produces 1
-    distance 2
-    connects road
-  }
-  map {
-    rows at (0, -2) """
-          ~   ~   ~
-        ~   c   f8  ~
-      ~   p4  m6  h5  ~
-        ~   w9  f3  ~
-          ~   ~   ~
-    """
-    legend { ~ sea; c castle; f forest; p pasture; m mountains; h hills; w fields }
-    start robber off board
-  }
-}
-'''
-
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
-    path = tmp_path_factory.mktemp("hubs") / "hubs.catan"
-    path.write_text(HUBS, encoding="utf-8")
-    return catandsl.new_game(catandsl.load(path), 3, {}, 1)
+    return game_of(tmp_path_factory, HUB_ISLAND)
 
 
 def test_nothing_is_built_on_the_centre_point(game):
@@ -149,7 +110,7 @@ def test_the_longest_route_passes_through_the_centre_point(game):
 # ---- sea_side --------------------------------------------------------------------------------
 
 # The castle (0, -1) on the coast as above; a quarry hub (0, 0) inland beside it.
-TWO_HUBS = HUBS.replace("terrain castle { hub }", "terrain castle { hub }\n  terrain quarry { hub }") \
+TWO_HUBS = HUB_ISLAND.replace("terrain castle { hub }", "terrain castle { hub }\n  terrain quarry { hub }") \
     .replace("~   p4  m6  h5  ~", "~   p4  q   h5  ~").replace("c castle;", "c castle; q quarry;")
 
 
@@ -186,8 +147,8 @@ def test_no_building_on_a_hubs_corner_against_the_sea_in_the_set_up(game):
 
 
 def test_sea_side_of_a_resource_is_a_type_error(tmp_path):
-    bad = HUBS.replace("not sea_side(at)\n    cost brick + lumber\n",
+    bad = HUB_ISLAND.replace("not sea_side(at)\n    cost brick + lumber\n",
                        "not sea_side(grain)\n    cost brick + lumber\n", 1)
-    assert bad != HUBS
+    assert bad != HUB_ISLAND
     _, diags = compile_text(tmp_path, bad)
     assert [d.code for d in diags if d.severity == "error"] == ["E0504"]

@@ -12,6 +12,7 @@ from catandsl.engine import actions as A
 from catandsl.engine.errors import IllegalAction
 from catandsl.rules.places import players_around
 from catandsl.rules.standings import at_least, at_most
+from tests.conftest import game_of
 
 FRIENDLY = """
 scenario friendly "Friendly robber" {
@@ -39,9 +40,7 @@ scenario friendly "Friendly robber" {
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
-    path = tmp_path_factory.mktemp("friendly") / "friendly.catan"
-    path.write_text(FRIENDLY, encoding="utf-8")
-    return catandsl.new_game(catandsl.load(path), 2, {}, 1)
+    return game_of(tmp_path_factory, FRIENDLY, players=2)
 
 
 def seven(game, *, city=False):

@@ -16,7 +16,7 @@ from catandsl.engine.errors import StateError
 from catandsl.players.base import play_game
 from catandsl.players.random_player import RandomPlayer
 from catandsl.rules.dice import Roll, RollFaces
-from tests.conftest import compile_text, game_of
+from tests.conftest import TWO_HEXES, compile_text, game_of
 from tests.engine.helpers import BRICK, ORE, act, blank
 
 # a red die higher than the white pays one ore; a double pays one brick more
@@ -33,14 +33,7 @@ scenario "Red and white" {
   rule doubles {
     on dice_rolled if die(red) == die(white) { take_from_bank(player, brick, 1) }
   }
-  map {
-    rows """
-      f8  p5
-    """
-    legend { f forest; p pasture }
-  }
-}
-'''
+''' + TWO_HEXES
 
 
 @pytest.fixture(scope="module")

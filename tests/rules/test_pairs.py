@@ -1,12 +1,12 @@
-"""A coordinate pair `(q, r)` in a rule is the hex at (q, r) of the board (it was once read
-as the list [q, r] and used as the hex numbered r)."""
+"""A coordinate pair `(q, r)` in a rule is the hex at (q, r) of the board (not the list
+[q, r], nor the hex numbered r)."""
 
 from __future__ import annotations
 
 import pytest
 
-import catandsl
 from catandsl.engine import EngineError
+from tests.conftest import game_of
 
 MAP = """
 scenario "Pairs" {
@@ -34,9 +34,7 @@ scenario "Pairs" {
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
-    path = tmp_path_factory.mktemp("pairs") / "pairs.catan"
-    path.write_text(MAP, encoding="utf-8")
-    return catandsl.new_game(catandsl.load(path), 3, {}, 1)
+    return game_of(tmp_path_factory, MAP)
 
 
 def test_a_pair_is_the_hex_at_those_coordinates(game):

@@ -17,6 +17,7 @@ from catandsl.engine import actions as A
 from catandsl.render.state_svg import render_map, render_state
 from catandsl.rules import neutral
 from catandsl.rules.neutral import Moving, Robbing, Stealing
+from tests.conftest import scenario_of
 from tests.engine.helpers import act, blank, give, legal, put, to_main
 
 SCENARIO = """
@@ -59,9 +60,7 @@ BRICK, LUMBER, WOOL, GRAIN, ORE = range(5)
 
 @pytest.fixture(scope="module")
 def scenario(tmp_path_factory):
-    path = tmp_path_factory.mktemp("paths") / "paths.catan"
-    path.write_text(SCENARIO, encoding="utf-8")
-    return catandsl.load(path)
+    return scenario_of(tmp_path_factory, SCENARIO)
 
 
 @pytest.fixture(scope="module")

@@ -7,6 +7,7 @@ import pytest
 import catandsl
 from catandsl.engine import actions as A
 from catandsl.rules.places import hexes_around
+from tests.conftest import THREE_HEXES, game_of
 
 MAP = """
 scenario "Places" {
@@ -18,22 +19,12 @@ scenario "Places" {
       }
     }
   }
-  map {
-    rows \"\"\"
-      f8  f5
-        h4
-    \"\"\"
-    legend { f forest; h hills }
-  }
-}
-"""
+""" + THREE_HEXES
 
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
-    path = tmp_path_factory.mktemp("places") / "places.catan"
-    path.write_text(MAP, encoding="utf-8")
-    return catandsl.new_game(catandsl.load(path), 3, {}, 1)
+    return game_of(tmp_path_factory, MAP)
 
 
 def test_hexes_around_an_intersection_a_path_and_a_hex(game):
@@ -69,15 +60,7 @@ scenario "Nobody" {
       }
     }
   }
-  map {
-    rows \"\"\"
-      f8  f5
-        h4
-    \"\"\"
-    legend { f forest; h hills }
-  }
-}
-"""
+""" + THREE_HEXES
 
 
 def test_a_rule_compares_owner_with_minus_one_for_nobody(tmp_path):

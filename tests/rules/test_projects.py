@@ -9,11 +9,11 @@ import json
 
 import pytest
 
-import catandsl
 from catandsl.compiler import compile_path
 from catandsl.engine import IllegalAction, StateError
 from catandsl.engine import actions as A
 from catandsl.rules.projects import project_level, project_owner
+from tests.conftest import THREE_HEXES, game_of
 
 SCENARIO = """
 scenario "Tower" {
@@ -33,23 +33,13 @@ scenario "Tower" {
     phase roll { roll; play }
     phase main { trade; build; buy; play; projects tower }
   }
-  map {
-    rows \"\"\"
-      f8  f5
-        h4
-    \"\"\"
-    legend { f forest; h hills }
-  }
-}
-"""
+""" + THREE_HEXES
 BRICK, LUMBER, WOOL = 0, 1, 2  # the base game's resource order: brick, lumber, wool, grain, ore
 
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
-    path = tmp_path_factory.mktemp("tower") / "tower.catan"
-    path.write_text(SCENARIO, encoding="utf-8")
-    return catandsl.new_game(catandsl.load(path), 2, {}, 1)
+    return game_of(tmp_path_factory, SCENARIO, players=2)
 
 
 def act(s, action, player=None):

@@ -12,7 +12,7 @@ from catandsl.engine import actions as A
 from catandsl.engine.validate import StateError
 from catandsl.rules import standings
 from catandsl.rules.roll_cards import RollCardTables
-from tests.conftest import game_of
+from tests.conftest import TWO_HEXES, game_of
 from tests.engine.helpers import LUMBER, WOOL, act, blank, give, legal, put
 
 SMALL = '''
@@ -29,14 +29,7 @@ scenario "Six cards" {
   measure cards_held resource_cards(player)
   rule drought { on card_revealed(drought) { limit_yield(settlement, 0) } }
   rule gift { on card_revealed(gift) { pass_left() } }
-  map {
-    rows """
-      f8  p5
-    """
-    legend { f forest; p pasture }
-  }
-}
-'''
+''' + TWO_HEXES
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ import pytest
 import catandsl
 from catandsl.engine import CHANCE, IllegalAction
 from catandsl.rules.dice import RuleRoll
-from tests.conftest import compile_text, game_of
+from tests.conftest import TWO_HEXES, compile_text, game_of
 from tests.engine.helpers import ORE, act, blank, legal
 
 DUEL = '''
@@ -29,14 +29,7 @@ scenario "Duel" {
     phase roll { roll; play }
     phase main { trade; build; buy; play; duel; brawl }
   }
-  map {
-    rows """
-      f8  p5
-    """
-    legend { f forest; p pasture }
-  }
-}
-'''
+''' + TWO_HEXES
 
 
 @pytest.fixture(scope="module")

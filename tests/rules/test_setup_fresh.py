@@ -1,15 +1,15 @@
-"""A set-up that places an upgrade new (`place city new`, RULES.md F.4) and pays per
+"""A set-up that places an upgrade new (`place city new`, as Traders & Barbarians' set-up does) and pays per
 producing hex (`collect last [N]`), on a three-hex map with two players."""
 
 from __future__ import annotations
 
 import pytest
 
-import catandsl
 from catandsl.compiler import compile_path
 from catandsl.engine import IllegalAction
 from catandsl.engine import actions as A
 from catandsl.rules.scoring import points
+from tests.conftest import THREE_HEXES, game_of
 
 SCENARIO = """
 scenario "Fresh city" {
@@ -26,21 +26,11 @@ scenario "Fresh city" {
       COLLECT
     }
   }
-  map {
-    rows \"\"\"
-      f8  f5
-        h4
-    \"\"\"
-    legend { f forest; h hills }
-  }
-}
-"""
+""" + THREE_HEXES
 
 
-def _game(tmp_path, collect: str = "collect last"):
-    path = tmp_path / "fresh.catan"
-    path.write_text(SCENARIO.replace("COLLECT", collect), encoding="utf-8")
-    return catandsl.new_game(catandsl.load(path), 2, {}, 1)
+def _game(tmp_path_factory, collect: str = "collect last"):
+    return game_of(tmp_path_factory, SCENARIO.replace("COLLECT", collect), players=2)
 
 
 def _place(s, piece: str, at: int) -> None:
@@ -61,8 +51,8 @@ def _round_one(s):
     _any_road(s)
 
 
-def test_the_city_goes_on_an_empty_intersection_under_the_distance_rule(tmp_path):
-    g = _game(tmp_path)
+def test_the_city_goes_on_an_empty_intersection_under_the_distance_rule(tmp_path_factory):
+    g = _game(tmp_path_factory)
     b = g.board
     s = g.new_initial_state()
     _round_one(s)
@@ -83,8 +73,8 @@ def test_the_city_goes_on_an_empty_intersection_under_the_distance_rule(tmp_path
     assert s.corner_piece[settled[1]] == g.piece_index["settlement"]
 
 
-def test_the_city_pays_one_card_per_producing_hex_and_takes_a_city_from_the_stock(tmp_path):
-    g = _game(tmp_path)
+def test_the_city_pays_one_card_per_producing_hex_and_takes_a_city_from_the_stock(tmp_path_factory):
+    g = _game(tmp_path_factory)
     b = g.board
     s = g.new_initial_state()
     _round_one(s)
@@ -108,8 +98,8 @@ def test_the_city_pays_one_card_per_producing_hex_and_takes_a_city_from_the_stoc
     assert s.corner_piece[b.intersection_id(0, 0, "NW")] == settlement
 
 
-def test_collect_last_with_a_count_pays_that_many_per_hex(tmp_path):
-    g = _game(tmp_path, "collect last 2")
+def test_collect_last_with_a_count_pays_that_many_per_hex(tmp_path_factory):
+    g = _game(tmp_path_factory, "collect last 2")
     b = g.board
     s = g.new_initial_state()
     _round_one(s)
@@ -122,8 +112,8 @@ def test_collect_last_with_a_count_pays_that_many_per_hex(tmp_path):
     assert s.hands[1][brick] == 2 and sum(s.hands[1]) == 2
 
 
-def test_a_city_bought_later_still_upgrades_a_settlement(tmp_path):
-    g = _game(tmp_path)
+def test_a_city_bought_later_still_upgrades_a_settlement(tmp_path_factory):
+    g = _game(tmp_path_factory)
     b = g.board
     s = g.new_initial_state()
     _round_one(s)

@@ -1,4 +1,4 @@
-"""Tokens as a currency (RULES.md F.10): gold given at the end of the set-up, an action
+"""Tokens as a currency (Traders & Barbarians' gold): gold given at the end of the set-up, an action
 that costs tokens (2 gold buy 1 resource, at most twice a turn), gold in domestic
 offers, a toll between players (`pay_tokens`), and gold that is never a resource card
 (no discard, no Monopoly, no bank trade). On a three-hex map with two players."""
@@ -13,6 +13,7 @@ from catandsl.engine import IllegalAction
 from catandsl.engine import actions as A
 from catandsl.rules.hands import monopoly
 from catandsl.rules.sites import pay_tokens, return_tokens
+from tests.conftest import THREE_HEXES, game_of
 
 SCENARIO = """
 scenario "Gold" {
@@ -43,22 +44,12 @@ scenario "Gold" {
     phase roll { roll; play }
     phase main { trade; build; buy; play; buy_resource; tip }
   }
-  map {
-    rows \"\"\"
-      f8  f5
-        h4
-    \"\"\"
-    legend { f forest; h hills }
-  }
-}
-"""
+""" + THREE_HEXES
 
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
-    path = tmp_path_factory.mktemp("gold") / "gold.catan"
-    path.write_text(SCENARIO, encoding="utf-8")
-    return catandsl.new_game(catandsl.load(path), 2, {}, 1)
+    return game_of(tmp_path_factory, SCENARIO, players=2)
 
 
 def act(s, action, player=None):

@@ -11,6 +11,7 @@ import pytest
 
 import catandsl
 from catandsl.engine import actions as A
+from tests.conftest import game_of
 
 SCENARIO = """
 scenario gold_gifts "Gold as good as a card" {
@@ -50,9 +51,7 @@ scenario gold_gifts "Gold as good as a card" {
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
-    path = tmp_path_factory.mktemp("gifts") / "gifts.catan"
-    path.write_text(SCENARIO, encoding="utf-8")
-    return catandsl.new_game(catandsl.load(path), 3, {}, 1)
+    return game_of(tmp_path_factory, SCENARIO)
 
 
 def legal(s):

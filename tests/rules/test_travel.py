@@ -21,7 +21,7 @@ from catandsl.rules.travel import (
     stopped_this_turn,
     travel_points,
 )
-from tests.conftest import game_of
+from tests.conftest import BEGINNER_ROWS, game_of
 from tests.engine.helpers import GRAIN, act, blank, give, legal, put, to_main
 
 SCENARIO = '''
@@ -57,16 +57,7 @@ scenario "Wagons" {
     phase main { trade; build; buy; play; boost }
     phase move { travel }
   }
-  map {
-    rows at (0, -2) """
-          m10 p2  f9
-        w12 h6  p4  h10
-      w9  f11 d   f3  m8
-        f8  m3  w4  p5
-          h5  w6  p11
-    """
-    legend { f forest; p pasture; w fields; h hills; m mountains; d desert }
-    start robber on desert
+  map {''' + BEGINNER_ROWS + '''    start robber on desert
   }
 }
 '''

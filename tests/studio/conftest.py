@@ -2,7 +2,11 @@
 headless Chromium for the session (Debian's, through Playwright).
 
 Without Chromium or Playwright the browser tests are skipped on a developer's machine
-and fail under CI (CI=true), where .ci/run installs both."""
+and fail under CI (CI=true), where .ci/run installs both.
+
+Browser test modules are named `test_studio_browser*.py`: the session's Playwright keeps
+an event loop running in the main thread once started, so they sort after the modules
+that run one of their own (test_shares.py, with asyncio.run)."""
 
 from __future__ import annotations
 

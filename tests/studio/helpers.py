@@ -5,6 +5,7 @@ Chromium is started. (A module of its own: every test folder's conftest is named
 
 from __future__ import annotations
 
+import re
 import shutil
 import threading
 from pathlib import Path
@@ -13,6 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 ARTIFACTS = HERE / "artifacts"  # screenshots of each view (git-ignored)
 CHROMIUM = Path("/usr/bin/chromium")
+CODE = r"^[a-z_]+/[a-z_]+$"  # an error code: `group/name`
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
@@ -29,6 +31,22 @@ def make_folder(path: Path) -> Path:
     shutil.copy(HERE / "duel.catan", path / "maps" / "duel.catan")
     (path / "notes.txt").write_text("not a scenario\n", encoding="utf-8")
     return path
+
+
+def error_of(response, status: int | None = None) -> dict:
+    """The error a studio answer carries, checked: JSON `{"error": {code, message}}`,
+    a `group/name` code, no traceback, a 4xx status (`status` when given)."""
+    assert response.headers["content-type"].startswith("application/json"), response.text[:200]
+    body = response.json()
+    assert set(body) == {"error"}, body
+    err = body["error"]
+    assert isinstance(err["code"], str) and isinstance(err["message"], str)
+    assert re.match(CODE, err["code"]), err
+    assert "Traceback" not in response.text
+    if status is not None:
+        assert response.status_code == status, (response.status_code, err)
+    assert 400 <= response.status_code < 500, (response.status_code, err)
+    return err
 
 
 class Running:

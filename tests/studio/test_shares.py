@@ -17,12 +17,12 @@ import pytest
 from starlette.testclient import TestClient
 
 from catandsl.studio import workers
-from catandsl.studio.app import MAX_VALUES, create_app
+from catandsl.studio.app import create_app
 from catandsl.studio.clients import BACKGROUND, COOKIE, RUNNING, WAITING, Gate, current_client
 from catandsl.studio.errors import StudioError
 from catandsl.studio.play import MAX_TABLES, TABLES_PER_CLIENT
-from tests.studio.helpers import ROOT, make_folder
-from tests.studio.test_studio_server import error_of
+from catandsl.studio.web import MAX_VALUES
+from tests.studio.helpers import ROOT, error_of, make_folder
 from tests.watchdog import no_hang
 
 HANG = 300.0

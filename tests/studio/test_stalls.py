@@ -14,8 +14,7 @@ from starlette.testclient import TestClient
 import catandsl
 from catandsl.players import BOTS
 from catandsl.studio.app import create_app
-from tests.studio.helpers import ROOT, make_folder
-from tests.studio.test_studio_server import error_of
+from tests.studio.helpers import ROOT, error_of, make_folder
 from tests.watchdog import no_hang
 
 HANG = 120.0  # CPU seconds: only a hang gets near
@@ -71,7 +70,7 @@ def test_a_bot_refuses_a_state_with_no_legal_action(bot):
 @pytest.mark.parametrize("bot", ["random", "greedy"])
 def test_resuming_a_save_nobody_can_move_in_is_a_typed_error(client, bot):
     with no_hang(HANG, "resuming dead saves"):
-        for _ in range(5):  # each used to hold a worker thread at full CPU for ever
+        for _ in range(5):  # a stuck one would hold a worker thread at full CPU for ever
             err = error_of(client.post("/api/games/resume", json=dead_save(bot)))
             assert err["code"].startswith(("save/", "state/")), err
             err = error_of(client.post("/api/replays", json={"save": dead_save(bot)}))

@@ -13,13 +13,7 @@ import re
 
 import pytest
 
-from tests.studio.helpers import ARTIFACTS
-
-MAX_MOVES = 3000  # the scripted player's moves: far more than a game of the duel takes
-
-
-def shot(page, name: str) -> None:
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+from tests.studio.pages import MAX_MOVES, one_move, play_through, renders, shot, start_game
 
 
 def test_the_list_shows_the_folder_and_the_shipped_scenarios(studio, page):
@@ -97,89 +91,20 @@ def test_an_edit_on_disk_shows_its_diagnostic_and_the_fix_brings_the_board_back(
         path.write_text(good, encoding="utf-8")
 
 
-# ---- a whole game, played through the page ------------------------------------------------------
-
-# The scripted player's order of preference among the groups of buttons (by the engine's
-# action kind): answer prompts first, never offer or trade, end the turn last.
-PREFERENCE = ["discard", "steal", "take", "choose_resource", "choose_player", "accept", "roll_dice", "play_card",
-              "end_turn"]
-
-
-def _renders(page) -> int:
-    return int(page.get_attribute("body", "data-renders") or 0)
-
-
-def _one_move(page) -> str:
-    """Make one move as a person would, reading only the page; what was clicked."""
-    choice = page.locator("#choice:not([hidden]) #choice-buttons button[data-action]")
-    if choice.count():
-        choice.first.click()
-        return "choice"
-    for kind in ("intersection", "path", "hex"):
-        targets = page.locator(f"#board .site-{kind}.target")
-        if targets.count():
-            # force: a path along a hex's west or east side is a vertical line, whose box
-            # is 0 wide, which Playwright takes for invisible; the click lands on its stroke
-            targets.first.click(force=True)
-            return f"site {kind}"
-    for kind in PREFERENCE:
-        if kind == "accept":  # the answer group: decline an offer
-            button = page.locator("fieldset[data-kind='accept'] button", has_text="decline")
-        else:
-            button = page.locator(f"fieldset[data-kind='{kind}'] button[data-action]")
-        if button.count():
-            button.first.click()
-            return kind
-    groups = page.locator("#actions fieldset")
-    assert groups.count(), "the page offers nothing to do, yet the game is not over"
-    first = groups.first
-    if first.locator("button[data-action]").count():
-        first.locator("button[data-action]").first.click()
-    else:
-        first.locator("button.do").click()
-    return "first"
-
-
-def play_through(page, limit: int = MAX_MOVES, shot_at: int = 15) -> list[str]:
-    """Moves until the game is over; a screenshot of the game after `shot_at` of them."""
-    moves = []
-    for n in range(limit):
-        if page.get_attribute("body", "data-over") == "1":
-            return moves
-        if n == shot_at:
-            shot(page, "play")
-        before = _renders(page)
-        moves.append(_one_move(page))
-        page.wait_for_function(f"() => Number(document.body.getAttribute('data-renders')) > {before} || "
-                               "!document.getElementById('error').hidden || "
-                               "!document.getElementById('choice').hidden")
-        error = page.locator("#error")
-        assert error.is_hidden(), f"the engine refused a move the page offered: {error.inner_text()}"
-    raise AssertionError(f"no winner after {limit} moves")
-
-
-def start_game(page, studio, ref: str, seed: int = 3):
-    page.goto(studio.url + "/play?ref=" + ref)
-    page.wait_for_selector("body[data-ready='1']")
-    page.fill("#seed", str(seed))
-    page.click("#start")
-    page.wait_for_selector("body[data-renders]")
-
-
 def test_a_whole_game_against_bots_through_the_page(studio, page, tmp_path):
     start_game(page, studio, "dir:maps/duel.catan")
     assert "your move" in page.locator("#status").inner_text()
     # set-up: the offered intersections glow, and a click elsewhere gets the engine's reason
     assert page.locator("#board .site-intersection.target").count() > 0
     assert page.locator("#board .site-path.target").count() == 0
-    before = _renders(page)
+    before = renders(page)
     page.locator("#board .site-hex[data-id='(0, -2)']").click()  # water: nothing is ever done there
     page.wait_for_selector("#error:not([hidden])")
     assert page.locator("#error").inner_text() == "site/nothing: nothing can ever be done at hex (0, -2)"
     page.locator("#board .site-hex[data-id='(0, 0)']").click()  # the robber may stand there, not now
     page.wait_for_function("() => document.getElementById('error').textContent.indexOf('action/') === 0")
     assert "robber" in page.locator("#error").inner_text()
-    assert _renders(page) == before
+    assert renders(page) == before
     shot(page, "play-setup")
     moves = play_through(page)
     # the dice roll by themselves when nothing may come before them (no card to play)
@@ -215,7 +140,7 @@ def test_a_whole_game_against_bots_through_the_page(studio, page, tmp_path):
 
 def _click(page, selector: str) -> None:
     """Click a button and wait for the page to render the answer."""
-    before = _renders(page)
+    before = renders(page)
     page.locator(selector).first.click()
     page.wait_for_function(f"() => Number(document.body.getAttribute('data-renders')) > {before}")
 
@@ -237,8 +162,8 @@ def test_a_trade_composed_card_by_card_on_the_page(studio, page):
         if page.get_attribute("body", "data-over") == "1":
             break
         if not page.locator("fieldset[data-kind='new_offer'] button").count():
-            before = _renders(page)
-            _one_move(page)
+            before = renders(page)
+            one_move(page)
             page.wait_for_function(f"() => Number(document.body.getAttribute('data-renders')) > {before}")
             continue
         _click(page, "fieldset[data-kind='new_offer'] button")
@@ -274,8 +199,8 @@ def test_a_trade_composed_card_by_card_on_the_page(studio, page):
 def test_a_saved_game_resumes_and_a_tampered_one_is_refused(studio, page, tmp_path):
     start_game(page, studio, "dir:island.catan", seed=5)
     for _ in range(4):  # a few set-up moves
-        before = _renders(page)
-        _one_move(page)
+        before = renders(page)
+        one_move(page)
         page.wait_for_function(f"() => Number(document.body.getAttribute('data-renders')) > {before}")
     with page.expect_download() as download:
         page.click("#save")

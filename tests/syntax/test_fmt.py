@@ -264,3 +264,13 @@ def test_the_command_reports_a_bad_file_and_leaves_it(tmp_path):
     r = _run("fmt", "bad.catan", cwd=tmp_path)
     assert r.returncode == 1 and "E0101" in r.stderr and "Traceback" not in r.stderr
     assert (tmp_path / "bad.catan").read_text(encoding="utf-8") == bad
+
+
+def test_a_negative_number_in_a_phrase_stays_one_word():
+    from catandsl.syntax.fmt import format_source as format_text
+
+    text = 'scenario x "X" {\n  token curse { supply 10; points -1 }\n  map { hex (0, 0) forest 8 }\n}\n'
+    assert format_text(text) == text
+    subtraction = text.replace("points -1", "points 1").replace(
+        "  map", "  rule r {\n    on dice_rolled { take_from_bank(player, wool, roll - 1) }\n  }\n  map")
+    assert format_text(subtraction) == subtraction

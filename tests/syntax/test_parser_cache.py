@@ -1,13 +1,14 @@
 """The parser cache never unpickles a file another user could have written.
 
-The cache used to live at `<temp dir>/catandsl-lark-cache/catan-<hash>.lark.cache`, read
-by Lark with a plain `pickle.load`: any local user could create that directory first and
-plant a file that ran code in every later process. It now lives in a private per-user
-directory that is checked (owner, mode, no symlink) before anything in it is read.
+A cache at a shared path, `<temp dir>/catandsl-lark-cache/catan-<hash>.lark.cache`, read
+by Lark with a plain `pickle.load`, would let any local user create that directory first
+and plant a file that runs code in every later process. So the cache lives in a private
+per-user directory that is checked (owner, mode, no symlink) before anything in it is
+read, and nothing reads the shared path.
 
 Each case runs `parse` in a fresh subprocess whose HOME, XDG_CACHE_HOME and TMPDIR point
 into tmp_path, so the real caches (and the shared system temp directory) are never
-touched; the old path is recomputed under that TMPDIR exactly as the old code did. A
+touched; the shared path is recomputed under that TMPDIR as Lark's reader would. A
 hostile file is a pickle whose `__reduce__` creates a marker directory: the marker
 existing afterwards means the file was unpickled. The child reports how many times it
 built a Lark parser from the grammar, so "built 0" means the cache was used and "built
@@ -21,6 +22,7 @@ import hashlib
 import json
 import os
 import pickle
+import re
 import stat
 import subprocess
 import sys
@@ -29,7 +31,6 @@ from pathlib import Path
 import pytest
 
 from catandsl import resources
-from catandsl.syntax.parser import _cache_file_name
 
 ROOT = Path(__file__).resolve().parents[2]
 HANG_LIMIT = 60.0  # seconds: catches a hang, never a slow machine
@@ -101,16 +102,16 @@ def hostile_bytes(marker: Path, lark_format: bool = False) -> bytes:
     return b"0" * 64 + b"\n" + data if lark_format else data
 
 
-def old_cache_path(tmp_path: Path) -> Path:
-    """Where the old code looked: tempfile.gettempdir() is $TMPDIR in the child."""
+def shared_cache_path(tmp_path: Path) -> Path:
+    """The shared path: tempfile.gettempdir() is $TMPDIR in the child."""
     grammar = resources.grammar_path().read_text(encoding="utf-8")
     h = hashlib.sha256(grammar.encode()).hexdigest()[:16]
     return tmp_path / "tmp" / "catandsl-lark-cache" / f"catan-{h}.lark.cache"
 
 
-def plant_old(tmp_path: Path, marker: Path, owner: int | None) -> Path:
-    """A hostile cache at the old path, in a directory "someone else" made first."""
-    path = old_cache_path(tmp_path)
+def plant_shared(tmp_path: Path, marker: Path, owner: int | None) -> Path:
+    """A hostile cache at the shared path, in a directory "someone else" made first."""
+    path = shared_cache_path(tmp_path)
     path.parent.mkdir(parents=True)
     path.write_bytes(hostile_bytes(marker, lark_format=True))
     os.chmod(path.parent, 0o777)
@@ -129,16 +130,15 @@ def mode(p: Path) -> int:
     return stat.S_IMODE(os.lstat(p).st_mode)
 
 
-# ---- the old path ----------------------------------------------------------------------
+# ---- the shared path -------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("owner", [None, pytest.param(NOBODY, marks=needs_root)], ids=["open-mode", "other-owner"])
 def test_planted_file_is_live_for_lark_cache_reader(tmp_path, owner):
-    """Control: the file planted at the old path does run code when Lark's own cache
-    reads it (as the old code had it do), so the absence of the marker below means
-    something."""
+    """Control: the file planted at the shared path does run code when Lark's own cache
+    reader reads it, so the absence of the marker below means something."""
     marker = tmp_path / "ran"
-    path = plant_old(tmp_path, marker, owner)
+    path = plant_shared(tmp_path, marker, owner)
     code = (
         "from lark import Lark\n"
         f"Lark('start: \"a\"', parser='lalr', cache={str(path)!r})\n"
@@ -149,14 +149,14 @@ def test_planted_file_is_live_for_lark_cache_reader(tmp_path, owner):
 
 
 @pytest.mark.parametrize("owner", [None, pytest.param(NOBODY, marks=needs_root)], ids=["open-mode", "other-owner"])
-def test_old_temp_path_is_never_read_or_written(tmp_path, owner):
+def test_the_shared_temp_path_is_never_read_or_written(tmp_path, owner):
     marker = tmp_path / "ran"
-    path = plant_old(tmp_path, marker, owner)
+    path = plant_shared(tmp_path, marker, owner)
     before = snapshot(path.parent)
     env = child_env(tmp_path)
     run_child(env)
     run_child(env)  # the second run has a cache of its own to load
-    assert not marker.exists(), "the planted pickle at the old temp path was unpickled"
+    assert not marker.exists(), "the planted pickle at the shared temp path was unpickled"
     assert snapshot(path.parent) == before
 
 
@@ -273,7 +273,7 @@ def test_cache_is_private_and_reused(tmp_path, where):
     assert run_child(env)["built"] == 1
     assert stat.S_ISDIR(os.lstat(d).st_mode) and mode(d) == 0o700
     (path,) = d.iterdir()
-    assert path.name == _cache_file_name()
+    assert re.fullmatch(r"parser-[0-9a-f]{16}\.pickle", path.name), path.name  # named by a hash
     st = os.lstat(path)
     assert stat.S_ISREG(st.st_mode) and st.st_uid == os.geteuid() and mode(path) & 0o077 == 0
     assert run_child(env)["built"] == 0  # loaded, not built

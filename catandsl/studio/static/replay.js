@@ -82,7 +82,6 @@
     if (e.key === "ArrowLeft") { stop(); go(frame.step - 1); }
     if (e.key === "ArrowRight") { stop(); go(frame.step + 1); }
   });
-  S.hoverIds(S.$("board"), S.$("hover"));
 
   function opened(f) {
     rid = f.id;

@@ -1,0 +1,87 @@
+"""The language server knows the words of the constructs for authors: a hover with the
+section of docs/language.md, a completion where the word may be written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from catandsl.lsp import analysis as an
+
+TEXT = '''scenario tiny "Tiny" {
+  uses base
+  map {
+    rows """
+      f8  p5  h4  m10
+    """
+    legend { f forest; p pasture; h hills; m mountains }
+    harbors shuffled [wool 2:1 x2, 3:1 x2] at [(0, 0) NW, (1, 0) NE, (2, 0) NE, (3, 0) SE] max_clump 1
+  }
+}
+'''
+
+
+def _analysis(tmp_path: Path) -> an.Analysis:
+    path = tmp_path / "tiny.catan"
+    path.write_text(TEXT, encoding="utf-8")
+    return an.analyse(TEXT, str(path))
+
+
+def test_the_file_compiles(tmp_path):
+    assert _analysis(tmp_path).diagnostics == []
+
+
+def test_hover_max_clump_shows_where_and_its_section(tmp_path):
+    a = _analysis(tmp_path)
+    line = TEXT.split("\n").index(next(t for t in TEXT.split("\n") if "max_clump" in t))
+    text = an.hover(a, line, TEXT.split("\n")[line].index("max_clump") + 2)
+    assert text.startswith("`max_clump`: written in a `harbors shuffled` line")
+    assert "deals the shuffled harbors again" in text
+
+
+def test_max_clump_completes_inside_a_line(tmp_path):
+    a = _analysis(tmp_path)
+    labels = {c.label for c in an.completions(a, None, 7, 12)}
+    assert "max_clump" in labels
+
+
+# the primitives of these constructs, each known to hover (its signature and doc) and to
+# completion (a snippet), from the registry
+PRIMITIVES = ["remove_piece", "replace_piece", "owned_next_to", "pieces_next_to", "piece_at", "discard_random", "pay_to_bank",
+              "choose_card", "choose_token", "choose_option", "build_free_on",
+              "terrain_hexes", "corners", "sides", "cards_of", "return_to_bank", "fix_dice"]
+
+
+def test_every_new_primitive_hovers_and_completes(tmp_path):
+    path = tmp_path / "calls.catan"
+    text = "\n".join(PRIMITIVES)
+    path.write_text(text, encoding="utf-8")
+    a = an.analyse(text, str(path))
+    labels = {c.label: c for c in an.completions(_analysis(tmp_path), None, 1, 2)}
+    for line, name in enumerate(PRIMITIVES):
+        hover = an.hover(a, line, 1)
+        assert hover.startswith(f"```\n{name}(") and "\n```\n" in hover, name
+        assert labels[name].insert.startswith(f"{name}(${{1:"), name
+
+
+def test_hover_placed_in_a_piece_shows_its_section(tmp_path):
+    piece = "  piece road {\n    on path\n    placed where owned_next_to(player, at, [road]) <= 1\n  }\n"
+    text = TEXT.replace("  map {", piece + "  map {")
+    path = tmp_path / "tiny.catan"
+    path.write_text(text, encoding="utf-8")
+    a = an.analyse(text, str(path))
+    line = next(n for n, t in enumerate(text.split("\n")) if "placed where" in t)
+    hover = an.hover(a, line, 6)
+    assert hover.startswith("`placed`: written in a piece's block")
+    assert "judged each time the piece is placed" in hover
+
+
+def test_hover_shared_in_a_counter_shows_its_section(tmp_path):
+    text = TEXT.replace("  map {", "  counter tide { shared }\n  map {")
+    path = tmp_path / "tiny.catan"
+    path.write_text(text, encoding="utf-8")
+    a = an.analyse(text, str(path))
+    assert a.diagnostics == []
+    line = next(n for n, t in enumerate(text.split("\n")) if "shared" in t)
+    hover = an.hover(a, line, text.split("\n")[line].index("shared") + 1)
+    assert hover.startswith("`shared`: written in a counter's block")
+    assert "whichever player" in hover  # the section of docs/language.md

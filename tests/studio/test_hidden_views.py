@@ -1,0 +1,166 @@
+"""No seat's page holds another seat's secrets: in every shipped scenario, a person
+plays against bots through the studio's API, and every answer (the game, each move, the
+replay of the game) is checked against the state's true hidden values: another seat's
+resource hand and development cards (their contents), its hidden victory points (a
+victory point card is dealt to a bot, so every scenario with such a card has one to
+hide), the card a bot drew and the card a robbery took (their log lines as the owner
+reads them). The saved game is the person's own file of the whole game and is not a
+view (docs/studio.md)."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from starlette.testclient import TestClient
+
+from catandsl import resources
+from catandsl.players.base import entry_line
+from catandsl.studio.app import create_app
+from tests.budget import count
+from tests.studio.helpers import ROOT
+
+SHIPPED = sorted(resources.shipped_scenarios(), key=lambda s: s.name)
+SEAT = 0
+
+
+def test_every_scenario_file_is_shipped():
+    """The scenarios below are every file under scenarios/, so a new one is checked too."""
+    files = {p.resolve() for p in (ROOT / "scenarios").glob("**/*.catan")}
+    assert files == {s.path.resolve() for s in SHIPPED}
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("empty")
+    with TestClient(create_app(folder, watch=False), base_url="http://127.0.0.1:8000",
+                    raise_server_exceptions=False) as c:
+        yield c
+
+
+def _dicts(node, under: str = ""):
+    """Every JSON object in an answer with the key it sits under."""
+    if isinstance(node, dict):
+        yield under, node
+        for k, v in node.items():
+            yield from _dicts(v, k)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _dicts(v, under)
+
+
+def _hide_a_point_card(table) -> str | None:
+    """Deal seat 1 a hidden victory point card from the deck (as a purchase would):
+    the card's name, or None when the scenario has no such card left."""
+    s, g = table.state, table.game
+    for c, card in enumerate(g.cards):
+        if card.hidden and card.points and s.deck[c] > 0:
+            s.deck[c] -= 1
+            s.cards[1][c] += 1
+            s.forget_derived()
+            return card.name
+    return None
+
+
+class Secrets:
+    """What the checks saw, so the test can say it checked something."""
+
+    def __init__(self) -> None:
+        self.hidden_points = self.hands = self.cards = self.lines = 0
+
+
+def check_answer(answer: dict, s, seen: Secrets, *, lines: list[str]) -> None:
+    """`answer` (a game view or a replay frame, of the seat's) holds none of the other
+    seats' secrets as they stand in the state `s`."""
+    g = s.game
+    players = {p["seat"]: p for p in answer["players"]}
+    own_hand = dict(zip(g.resources, s.hands[SEAT]))
+    own_cards = {c.name: n for c, n in zip(g.cards, s.cards[SEAT]) if n}
+    objects = [(k, d) for k, d in _dicts(answer) if k != "played"]
+    for p in range(g.num_players):
+        if p == SEAT:
+            assert players[p]["points"] == s.points(p)
+            continue
+        true, public = s.points(p), s.public_points(p)
+        assert players[p]["points"] == public
+        assert players[p]["hand"] is None and players[p]["cards"] is None
+        assert players[p]["hand_count"] == sum(s.hands[p]) and players[p]["card_count"] == sum(s.cards[p])
+        legend = re.search(rf'class="legend-entry" data-player="{p}" data-vp="(\d+)"', answer["svg"])
+        assert legend is not None and int(legend.group(1)) == public
+        if true != public:
+            seen.hidden_points += 1
+            assert f"P{p + 1}: {true} VP" not in answer["svg"]
+        hand = dict(zip(g.resources, s.hands[p]))
+        if sum(s.hands[p]) >= 2 and hand != own_hand:
+            seen.hands += 1
+            assert all(d != hand for _, d in objects), f"P{p + 1}'s hand {hand} is in the answer"
+        cards = {c.name: n for c, n in zip(g.cards, s.cards[p]) if n}
+        if cards and cards != own_cards:
+            seen.cards += 1
+            assert all(d != cards for _, d in objects), f"P{p + 1}'s cards {cards} are in the answer"
+    shown = "\n".join(answer["log"])
+    for line in lines:
+        seen.lines += 1
+        assert line not in shown, f"a secret line reached seat {SEAT}: {line}"
+
+
+def secret_lines(table) -> list[str]:
+    """The true lines of the log entries the seat may not read (a card another seat
+    drew, a card a robbery took between two others)."""
+    return [entry_line(e) for e in table.entries
+            if e.get("readers") is not None and SEAT not in e["readers"]]
+
+
+@pytest.mark.parametrize("shipped", SHIPPED, ids=lambda s: s.name)
+def test_a_seats_answers_hold_no_other_seats_secrets(client, shipped):
+    tables = client.app.state.studio.tables
+    r = client.post("/api/games", json={"ref": f"shipped:{shipped.name}", "seed": 5, "seat": SEAT,
+                                        "bots": "greedy"})
+    assert r.status_code == 200, r.text[:300]
+    gid = r.json()["id"]
+    table = tables.get(gid)
+    card = _hide_a_point_card(table)
+    seen = Secrets()
+    rng = random.Random(shipped.name)
+    answer = client.get(f"/api/games/{gid}").json()
+    for move in range(count(160)):
+        check_answer(answer, table.state, seen, lines=secret_lines(table) if move % 8 == 0 else [])
+        if answer["over"]:
+            break
+        ids = [a["id"] for grp in answer["offers"]["groups"] for a in grp["actions"]]
+        # the person ends a turn often enough for the bots to play many
+        ends = [a["id"] for grp in answer["offers"]["groups"] for a in grp["actions"]
+                if a["action"].get("kind") == "end_turn"]
+        r = client.post(f"/api/games/{gid}/act",
+                        json={"action": ends[0] if ends and rng.random() < 0.5 else rng.choice(ids)})
+        assert r.status_code in (200, 400, 409), r.text[:300]
+        answer = r.json() if r.status_code == 200 else client.get(f"/api/games/{gid}").json()
+    check_answer(answer, table.state, seen, lines=secret_lines(table))
+    replay = client.post("/api/replays", json={"game": gid}).json()
+    last = client.get(f"/api/replays/{replay['id']}/{replay['steps']}").json()
+    # the replay plays the actions again: its state has no card dealt by hand
+    final = client.app.state.studio.replays.get(replay["id"]).final
+    check_answer(last, final, seen, lines=secret_lines(table)[-6:])
+    if card is not None:
+        assert seen.hidden_points, "the dealt victory point card was never checked"
+    assert seen.hands and seen.cards and seen.lines, vars(seen)
+
+
+def test_face_down_hexes_stay_face_down_on_a_seats_board():
+    """A map with a hidden pool: the seat's board draws each face-down hex as a tile's
+    back (one colour for all) with no number, however many turns are played."""
+    with TestClient(create_app(ROOT / "examples", watch=False), base_url="http://127.0.0.1:8000",
+                    raise_server_exceptions=False) as client:
+        r = client.post("/api/games", json={"ref": "dir:fog_bank.catan", "seed": 3, "seat": SEAT, "bots": "greedy"})
+        assert r.status_code == 200, r.text[:300]
+        answer = r.json()
+        table = client.app.state.studio.tables.get(answer["id"])
+        rng = random.Random(3)
+        for _ in range(count(40)):
+            down = len(table.state.face_down)
+            assert down and answer["svg"].count('class="hex face-down"') == down
+            if answer["over"]:
+                break
+            ids = [a["id"] for grp in answer["offers"]["groups"] for a in grp["actions"]]
+            answer = client.post(f"/api/games/{answer['id']}/act", json={"action": rng.choice(ids)}).json()
