@@ -261,6 +261,7 @@ def tb_scenario():
 def tb_start(g, at: int, level: int = 1, gold: int = 5):
     """Turn 1, player 0 in the main phase, empty board, the stacks full, each player's
     wagon level `level` and `gold` gold, player 0's wagon on path `at`."""
+    from catandsl.rules.play import Traveller
     from catandsl.rules.sites import SiteTables
     from tests.engine.helpers import blank, to_main
 
@@ -275,7 +276,7 @@ def tb_start(g, at: int, level: int = 1, gold: int = 5):
                       for t in range(len(totals))]
     s.partners = []
     wagon = g.piece_index["wagon"]
-    s.travellers = [[0, wagon, at, 0, -1, -1]]
+    s.travellers = [Traveller(0, wagon, at, 0, -1, -1)]
     s.placed[0][wagon] = 1
     s.changed()
     to_main(s, 8)

@@ -320,7 +320,7 @@ def test_parse_alone_applies_the_limits(text, code):
 
 def test_the_deepest_expression_accepted_survives_every_later_stage(tmp_path):
     # The parser's depth limit must leave room for the stages that recurse over the IR.
-    from catandsl.ir import codec
+    from catandsl import ir
     from catandsl.syntax.parser import MAX_TREE_DEPTH
 
     for depth in range(MAX_TREE_DEPTH, 0, -2):  # an even count of `not` keeps it true
@@ -329,8 +329,8 @@ def test_the_deepest_expression_accepted_survives_every_later_stage(tmp_path):
         if scenario_ is not None:
             break
     assert depth > MAX_TREE_DEPTH // 2
-    data = json.loads(json.dumps(codec.scenario_to_json(scenario_)))
-    assert codec.scenario_from_json(data) == scenario_
+    data = json.loads(json.dumps(ir.scenario_to_json(scenario_)))
+    assert ir.scenario_from_json(data) == scenario_
     proc = run_cli("compile", str(path))
     assert proc.returncode == 0, proc.stderr
 

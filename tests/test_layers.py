@@ -1,10 +1,12 @@
-"""Dependencies point one way: syntax -> compiler -> ir <- board <- engine <- players,
-with rules (the primitive registry and its implementations) read by the compiler (to
-check) and the engine (to run). The front door (catandsl/__init__.py, checks.py), the
-CLI, simulate, lint, the pictures, the adapters (catandsl.adapters, extra `rl`) and the web
-studio (catandsl.studio, extra `studio`) sit above them all, and nothing below them loads
-what they need. Imports under `if TYPE_CHECKING:` are for the type checker only and are
-not counted."""
+"""Dependencies point one way: syntax -> compiler -> ir <- board <- rules <- engine <- players,
+with rules (the primitive registry and its implementations, and the protocols through
+which they see a game: rules/play.py) read by the compiler (to check) and the engine (to
+run). The front door (catandsl/__init__.py, checks.py), the CLI, simulate, lint, the
+pictures, the adapters (catandsl.adapters, extra `rl`) and the web studio
+(catandsl.studio, extra `studio`) sit above them all, and nothing below them loads what
+they need. Every import counts, those under `if TYPE_CHECKING:` too: a type named from
+above ties the layers as surely as a call does. No modules import each other in a
+circle."""
 
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ ALLOWED = {
     "compiler": {"syntax", "ir", "rules", "board", "diagnostics", "resources"},
     "ir": set(),
     "board": {"ir", "diagnostics"},
-    "rules": set(),
+    "rules": {"ir", "board"},
     "engine": {"ir", "board", "rules"},
     "players": {"engine", "rules", "board"},
     "render": {"board", "ir", "engine", "rules"},
@@ -50,16 +52,12 @@ def _part(module: str) -> str | None:
     return parts[1] if parts[0] == "catandsl" and len(parts) > 1 else ("" if parts == ["catandsl"] else None)
 
 
-def _runtime_imports(path: Path) -> list[tuple[int, str]]:
+def _imports(path: Path) -> list[tuple[int, str]]:
+    """Every module a file imports, at run time, lazily inside a function, or for the
+    type checker alone."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    skip: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            skip.update(id(n) for stmt in node.body for n in ast.walk(stmt))
     out = []
     for node in ast.walk(tree):
-        if id(node) in skip:
-            continue
         if isinstance(node, ast.Import):
             out += [(node.lineno, a.name) for a in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module == "catandsl" and node.level == 0:
@@ -79,11 +77,63 @@ def _files():
 
 @pytest.mark.parametrize("part, path", list(_files()), ids=lambda x: str(x).split("catandsl/")[-1])
 def test_imports_point_one_way(part, path):
-    for line, module in _runtime_imports(path):
+    for line, module in _imports(path):
         other = _part(module)
         if other is None or other == part:
             continue
         assert other in ALLOWED[part], f"{path.relative_to(ROOT)}:{line} imports {module}"
+
+
+def _module(path: Path) -> str:
+    rel = path.relative_to(ROOT).with_suffix("")
+    parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts
+    return ".".join(parts)
+
+
+def test_no_modules_import_each_other_in_a_circle():
+    """The modules of catandsl, each an arrow to what it imports (a name taken from a
+    package is an arrow to that package's module of the name, when it is one), hold no
+    circle: a strongly connected part of more than one module."""
+    modules = {_module(p): p for p in PACKAGE.rglob("*.py")}
+    arrows: dict[str, set[str]] = {m: set() for m in modules}
+    for m, path in modules.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                arrows[m].update(a.name for a in node.names if a.name in modules)
+            elif isinstance(node, ast.ImportFrom) and node.module in modules and node.level == 0:
+                for a in node.names:
+                    arrows[m].add(f"{node.module}.{a.name}" if f"{node.module}.{a.name}" in modules
+                                  else node.module)
+    arrows = {m: {t for t in ts if t != m} for m, ts in arrows.items()}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    circles = []
+
+    def visit(m: str) -> None:  # Tarjan's strongly connected components
+        index[m] = low[m] = len(index)
+        stack.append(m)
+        for t in sorted(arrows[m]):
+            if t not in index:
+                visit(t)
+                low[m] = min(low[m], low[t])
+            elif t in stack:
+                low[m] = min(low[m], index[t])
+        if low[m] == index[m]:
+            part = []
+            while True:
+                t = stack.pop()
+                part.append(t)
+                if t == m:
+                    break
+            if len(part) > 1:
+                circles.append(sorted(part))
+
+    for m in sorted(modules):
+        if m not in index:
+            visit(m)
+    assert circles == [], circles
 
 
 def test_the_compiler_loads_no_engine_and_the_engine_no_front_door():
@@ -116,7 +166,7 @@ def test_the_core_and_the_formatter_need_no_lsp_extra():
     p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     users = sorted(path.relative_to(ROOT).as_posix() for path in PACKAGE.rglob("*.py")
-                   if any(m.split(".")[0] in ("pygls", "lsprotocol") for _, m in _runtime_imports(path)))
+                   if any(m.split(".")[0] in ("pygls", "lsprotocol") for _, m in _imports(path)))
     assert users == ["catandsl/lsp/server.py"]
 
 
@@ -131,9 +181,9 @@ def test_the_core_and_the_cli_need_no_studio_extra():
     assert p.returncode == 0, p.stderr
     web = ("starlette", "uvicorn", "watchfiles")
     users = sorted(path.relative_to(ROOT).as_posix() for path in PACKAGE.rglob("*.py")
-                   if any(m.split(".")[0] in web for _, m in _runtime_imports(path)))
+                   if any(m.split(".")[0] in web for _, m in _imports(path)))
     assert users and all(u.startswith("catandsl/studio/") for u in users), users
     importers = sorted(path.relative_to(ROOT).as_posix() for path in PACKAGE.rglob("*.py")
                        if not path.relative_to(PACKAGE).as_posix().startswith("studio/")
-                       and any(m.startswith("catandsl.studio") for _, m in _runtime_imports(path)))
+                       and any(m.startswith("catandsl.studio") for _, m in _imports(path)))
     assert importers == ["catandsl/cli/studio.py"], importers

@@ -40,7 +40,7 @@ import numpy as np
 from gymnasium import spaces
 
 from catandsl.adapters import LIMIT_REASONS, load_scenario, make_game, next_seed
-from catandsl.adapters.arrays import OBSERVATIONS, observer_for
+from catandsl.adapters.observations import OBSERVATIONS, observer_for
 from catandsl.adapters.pettingzoo import OBS_HIGH, OBS_LOW
 from catandsl.engine import IllegalAction
 from catandsl.players import RandomPlayer, is_bot, make_bot

@@ -27,7 +27,7 @@ import numpy as np
 import pyspiel
 
 from catandsl.adapters import load_scenario, make_game, next_seed
-from catandsl.adapters.arrays import observer_for
+from catandsl.adapters.observations import observer_for
 
 SHORT_NAME = "catandsl"
 MAX_PLAYERS = 8

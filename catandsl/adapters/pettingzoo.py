@@ -32,7 +32,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from catandsl.adapters import LIMIT_REASONS, load_scenario, make_game, next_seed
-from catandsl.adapters.arrays import OBSERVATIONS, observer_for
+from catandsl.adapters.observations import OBSERVATIONS, observer_for
 
 OBS_LOW, OBS_HIGH = -1.0, 1e6  # every observed number: seats and sites are >= -1, counts far below 1e6
 

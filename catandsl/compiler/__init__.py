@@ -11,10 +11,11 @@ from pathlib import Path
 
 from catandsl import resources
 from catandsl.compiler.context import MAX_ERRORS, Context, TooManyErrors, did_you_mean
-from catandsl.compiler.declarations import Lowering
-from catandsl.compiler.hooks import HookLowering, NameTable
+from catandsl.compiler.declarations import Declarations
+from catandsl.compiler.hooks import HookLowering
 from catandsl.compiler.loader import display_name, read_source
 from catandsl.compiler.removals import check_removals
+from catandsl.compiler.scopes import NameTable
 from catandsl.compiler.validate import validate_scenario
 from catandsl.diagnostics import CatanError, Diagnostic, Sources, Span, sort_key
 from catandsl.ir import model
@@ -55,7 +56,7 @@ class _Compilation:
         self.root = root.resolve() if root else None
         self.ctx = Context(sources=sources)
         self.hooks = HookLowering(self.ctx, NameTable(self.ctx, set()))
-        self.lowering = Lowering(self.ctx, self.hooks, self._include)
+        self.lowering = Declarations(self.ctx, self.hooks, self._include)
         self.stack: list[str] = []  # files being compiled, outermost first
         self.done: set[str] = set()
         self.files: list[str] = []

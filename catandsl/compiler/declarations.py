@@ -9,7 +9,7 @@ it is reported and the walk goes on, so one run reports every error of a file.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from itertools import product
 
 from catandsl.compiler import defines, maps, projects, supplies, turns
@@ -28,7 +28,7 @@ from catandsl.compiler.context import (
     word_list,
 )
 from catandsl.compiler.hooks import HookLowering
-from catandsl.diagnostics import Span
+from catandsl.compiler.lowering import Lowering, Pending, SectionBuilder
 from catandsl.ir import model
 from catandsl.syntax import ast
 
@@ -41,68 +41,23 @@ DECL_KINDS_BY_WORD = {
 }
 
 
-@dataclass
-class SectionBuilder:
-    """The declarations of one section (player counts and option choices) being lowered."""
-
-    players: tuple[int, ...]
-    choices: tuple[model.Choice, ...]
-    decls: list = field(default_factory=list)
-
-
-class Pending:
-    """A declaration whose lowering waits until every name is declared (rules)."""
-
-    def __init__(self, make):
-        self.make = make
-
-
-class Lowering:
-    """Lowers a file's declarations into IR sections, inlining `uses` and `import`s."""
+class Declarations(Lowering):
+    """The body table at work: each statement of a scenario or ruleset handed to its
+    handler, inside the section its `for` or `when` opens."""
 
     def __init__(self, ctx: Context, hooks: HookLowering, include):
-        self.ctx = ctx
-        self.hooks = hooks
+        super().__init__(ctx, hooks)
         self.include = include  # callback(stmt: Uses|Import) -> None; inlines another file
-        self.sections: list[SectionBuilder] = [SectionBuilder((), ())]
         self.options: list[model.Option] = []
         self.players: tuple[int, int, ast.Node] | None = None
         self.title: str | None = None
-        self.declared_once: dict[tuple, Span] = {}  # (guard, file, kind, name) -> first span
         self.chosen_inside: dict[str, str] = {}  # the items a declaration with `when` inside is read with
-
-    # ---- sections ------------------------------------------------------------------
-    @property
-    def guard(self) -> tuple[tuple[int, ...], tuple[model.Choice, ...]]:
-        s = self.sections[-1]
-        return s.players, s.choices
-
-    def emit(self, decl) -> None:
-        self.sections[-1].decls.append(decl)
-
-    def later(self, make) -> None:
-        """Emit the declaration `make()` returns once every name is declared."""
-        self.emit(Pending(make))
 
     def _guarded(self, players, choices, block: ast.Block) -> None:
         outer = self.guard
         self.sections.append(SectionBuilder(players, choices))
         self.body(block)
         self.sections.append(SectionBuilder(*outer))
-
-    def finish(self) -> list[model.Section]:
-        defines.check_unused(self.hooks)
-        out = []
-        for s in self.sections:
-            decls = []
-            for d in s.decls:
-                if isinstance(d, Pending):
-                    d = d.make()
-                if d is not None:
-                    decls.append(d)
-            if decls:
-                out.append(model.Section(tuple(decls), s.players, s.choices))
-        return out
 
     # ---- bodies --------------------------------------------------------------------
     def body(self, block: ast.Block) -> None:
@@ -122,7 +77,7 @@ class Lowering:
         elif isinstance(stmt, ast.Entry):
             handler = BODY.get(stmt.head.name)
             if handler is None:
-                self._unknown(stmt.head, BODY, "declaration")
+                self.unknown(stmt.head, BODY, "declaration")
                 return
             inside = whens_inside(stmt) if stmt.head.name in CHOICES_INSIDE else []
             if inside:
@@ -142,9 +97,6 @@ class Lowering:
             defines.declare(self.hooks, stmt, guarded=bool(self.sections[-1].players or self.sections[-1].choices))
         else:  # cost or placement at the top level
             self.ctx.error("E0301", f"`{_stmt_word(stmt)}` belongs inside a piece or deck", stmt.span)
-
-    def _unknown(self, head: ast.Word, table: dict, what: str) -> None:
-        self.ctx.unknown_word(head, table, what)
 
     # ---- variants ------------------------------------------------------------------
     def _for_players(self, stmt: ast.ForPlayers) -> None:
@@ -204,7 +156,7 @@ class Lowering:
             return
         kind = DECL_KINDS_BY_WORD.get(stmt.kind.name)
         if kind is None:
-            self._unknown(stmt.kind, DECL_KINDS_BY_WORD, "kind of declaration")
+            self.unknown(stmt.kind, DECL_KINDS_BY_WORD, "kind of declaration")
             return
         if kind == "rule" and stmt.kind.name == "special_victory":
             name = SPECIAL_VICTORY_PREFIX + _slug(stmt.name.name)
@@ -257,22 +209,8 @@ class Lowering:
     def _resources(self, e: ast.Entry) -> None:
         no_block(e)
         for w in word_list(e, "a resource name"):
-            self._declare_once("resource", w)
+            self.declare_once("resource", w)
             self.emit(model.Resource(w.name, source_of(w.span)))
-
-    def _declare_once(self, kind: str, w: ast.Word) -> None:
-        """A second declaration in the same file for the same variant (`for`/`when`) is a
-        mistake; in another file or variant it is the way to replace one."""
-        key = (self.guard, w.span.file, kind, w.name)
-        first = self.declared_once.get(key)
-        if first is not None:
-            what = f"`{w.name}`" if kind == w.name else f"{kind} `{w.name}`"
-            self.ctx.error("E0303", f"{what} is declared twice", w.span,
-                           help="remove one of them, or use `for`/`when` for a variant",
-                           notes=(f"first declared at {first}",))
-            return
-        self.declared_once[key] = w.span
-        self.ctx.declare(kind, w.name, w.span)
 
     def _bank(self, e: ast.Entry) -> None:
         src = source_of(e.span)
@@ -302,7 +240,7 @@ class Lowering:
     def _terrain(self, e: ast.Entry) -> None:
         items = terms(e)
         name = need_word(items, 0, e, "the terrain's name")
-        self._declare_once("terrain", name)
+        self.declare_once("terrain", name)
         props = list(items[1:])
         if e.block is not None:
             for st in e.block.stmts:
@@ -361,26 +299,16 @@ class Lowering:
         self.ctx.declare("trade", kind.name, kind.span)
 
     # ---- pieces, decks, awards -----------------------------------------------------------
-    def _named_block(self, e: ast.Entry, kind: str, example: str) -> ast.Word:
-        """`KIND NAME { ... }`: the name, declared once, and a block required."""
-        items = terms(e)
-        name = need_word(items, 0, e, f"the {kind}'s name")
-        no_more(items, 1, kind)
-        self._declare_once(kind, name)
-        if e.block is None:
-            raise Shape(e.span, f"{kind} `{name.name}` needs a block", help=example)
-        return name
-
     def _piece(self, e: ast.Entry) -> None:
         from catandsl.compiler.pieces import lower_piece
 
-        name = self._named_block(e, "piece", "piece road { on path ... }")
+        name = self.named_block(e, "piece", "piece road { on path ... }")
         self.emit(Pending(lambda: lower_piece(self, name, e)))
 
     def _deck(self, e: ast.Entry) -> None:
         from catandsl.compiler.pieces import declare_deck_cards, lower_deck
 
-        name = self._named_block(e, "deck", "deck development { card knight 14 { ... } }")
+        name = self.named_block(e, "deck", "deck development { card knight 14 { ... } }")
         declare_deck_cards(self, e)
         rules: list = []
         self.emit(Pending(lambda: lower_deck(self, name, e, rules)))
@@ -389,7 +317,7 @@ class Lowering:
     def _award(self, e: ast.Entry) -> None:
         from catandsl.compiler.pieces import lower_award
 
-        name = self._named_block(e, "award", "award longest_road { points 2 ... }")
+        name = self.named_block(e, "award", "award longest_road { points 2 ... }")
         self.emit(Pending(lambda: lower_award(self, name, e)))
 
     # ---- set-up and turn -------------------------------------------------------------------
@@ -398,13 +326,13 @@ class Lowering:
 
         if e.block is None or e.phrases:
             raise Shape(e.span, "write `setup { round forward { ... } ... }`")
-        self._declare_once("setup", ast.Word(e.head.span, "setup"))
+        self.declare_once("setup", ast.Word(e.head.span, "setup"))
         self.emit(Pending(lambda: lower_setup(self, e)))
 
     def _turn(self, e: ast.Entry) -> None:
         if e.block is None or e.phrases or e.where is not None:
             raise Shape(e.span, "write `turn { phase roll { roll; play }; phase main { trade; build } }`")
-        self._declare_once("turn", ast.Word(e.head.span, "turn"))
+        self.declare_once("turn", ast.Word(e.head.span, "turn"))
         chosen = dict(self.chosen_inside)  # (read now: the turn is lowered later)
         self.later(lambda: turns.lower_turn(self, e, chosen))
 
@@ -422,7 +350,7 @@ class Lowering:
             word = need_word(items, 0, e, "the rule's name")
             no_more(items, 1, "rule")
             name = word.name
-        self._declare_once("rule", word)
+        self.declare_once("rule", word)
         if e.block is None:
             raise Shape(e.span, f"rule `{name}` needs a block of `on EVENT {{ ... }}` hooks")
         for st in e.block.stmts:
@@ -511,7 +439,7 @@ class Lowering:
             raise Shape(items[0].span, "`map` takes no name; use `for N players { map { } }` for variants")
         if e.block is None:
             raise Shape(e.span, "a map needs a block")
-        self._declare_once("map", ast.Word(e.head.span, "map"))
+        self.declare_once("map", ast.Word(e.head.span, "map"))
         decl = maps.lower_map(self.ctx, e)
         if decl is not None:
             self.emit(decl)
@@ -522,14 +450,14 @@ class Lowering:
         if e.block is not None:
             raise Shape(e.block.span, "`start` takes no block")
         start = maps.read_start(self.ctx, e)
-        self._declare_once("start", ast.Word(terms(e)[0].span, start.key()))
+        self.declare_once("start", ast.Word(terms(e)[0].span, start.key()))
         self.emit(model.StartOverride(start.key(), start, start.source))
 
     def _harbors(self, e: ast.Entry) -> None:
         """`harbors ...` outside the map replaces the map's harbors for a variant."""
         if e.block is not None:
             raise Shape(e.block.span, "`harbors` takes no block")
-        self._declare_once("harbors", ast.Word(e.head.span, "harbors"))
+        self.declare_once("harbors", ast.Word(e.head.span, "harbors"))
         items = terms(e)
         if len(items) == 1 and getattr(items[0], "name", None) == "placed":
             # `harbors placed` alone: the map's own tokens and spots, placed by the players
@@ -602,9 +530,9 @@ def _setting(name: str, low: int, high: int):
     """A handler for a scalar setting: `victory 10` (from `low` to `high`), or
     `victory OPTION` to take the chosen item's value."""
 
-    def handler(self: Lowering, e: ast.Entry) -> None:
+    def handler(self: Declarations, e: ast.Entry) -> None:
         no_block(e)
-        self._declare_once("setting", ast.Word(e.head.span, name))
+        self.declare_once("setting", ast.Word(e.head.span, name))
         items = terms(e)
         if len(items) == 1 and isinstance(items[0], ast.Number):
             if not low <= items[0].value <= high:
@@ -680,15 +608,15 @@ def chosen_entry(e: ast.Entry, chosen: dict[str, str]) -> ast.Entry:
 
 
 BODY = {
-    "title": Lowering._title,
-    "players": Lowering._players,
-    "resources": Lowering._resources,
-    "terrain": Lowering._terrain,
-    "bank": Lowering._bank,
-    "piece": Lowering._piece,
-    "deck": Lowering._deck,
-    "award": Lowering._award,
-    "trade": Lowering._trade,
+    "title": Declarations._title,
+    "players": Declarations._players,
+    "resources": Declarations._resources,
+    "terrain": Declarations._terrain,
+    "bank": Declarations._bank,
+    "piece": Declarations._piece,
+    "deck": Declarations._deck,
+    "award": Declarations._award,
+    "trade": Declarations._trade,
     "victory": lambda self, e: turns.lower_victory(self, e, _setting("victory", 1, 1000)),
     "victory_check": turns.lower_victory_check,
     "turn_limit": _setting("turn_limit", 1, 100_000),
@@ -699,15 +627,15 @@ BODY = {
     "measure": turns.lower_measure,
     "action": turns.declare_action,
     "project": projects.declare_project,
-    "param": Lowering._param,
-    "setup": Lowering._setup,
-    "turn": Lowering._turn,
-    "rule": Lowering._rule,
-    "special_victory": Lowering._special_victory,
-    "option": Lowering._option,
-    "map": Lowering._map,
-    "start": Lowering._start,
-    "harbors": Lowering._harbors,
+    "param": Declarations._param,
+    "setup": Declarations._setup,
+    "turn": Declarations._turn,
+    "rule": Declarations._rule,
+    "special_victory": Declarations._special_victory,
+    "option": Declarations._option,
+    "map": Declarations._map,
+    "start": Declarations._start,
+    "harbors": Declarations._harbors,
     "token": supplies.lower_token,
     "counter": supplies.lower_counter,
     "site": supplies.lower_site,

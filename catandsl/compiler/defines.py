@@ -11,16 +11,13 @@ ends and a rule stays as bounded as one written out."""
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING
 
 from catandsl.compiler.context import did_you_mean, source_of
+from catandsl.compiler.scopes import Lowerer, Scope
 from catandsl.ir import model
 from catandsl.rules import registry
 from catandsl.rules.registry import CHOICE, RANDOM, compatible
 from catandsl.syntax import ast
-
-if TYPE_CHECKING:
-    from catandsl.compiler.hooks import HookLowering, Scope
 
 # `define`s calling `define`s: far past what a scenario needs, short of a blow-up of
 # the expanded rules (each level may multiply them)
@@ -32,7 +29,7 @@ MAX_EXPANSIONS = 5_000
 MAX_VALUE_NODES = 5_000
 
 
-def declare(low: HookLowering, node: ast.Define, guarded: bool) -> None:
+def declare(low: Lowerer, node: ast.Define, guarded: bool) -> None:
     """Note a `define` (once every body is read, hooks are lowered and may call it)."""
     ctx, name = low.ctx, node.name.name
     if guarded:
@@ -55,11 +52,9 @@ def declare(low: HookLowering, node: ast.Define, guarded: bool) -> None:
     low.defines[name] = node
 
 
-def check_unused(low: HookLowering) -> None:
+def check_unused(low: Lowerer) -> None:
     """Lower every `define` once with parameters of any type, so a mistake in one that
     no rule calls (an unknown name, a primitive misspelled) is reported too."""
-    from catandsl.compiler.hooks import Scope
-
     for name in sorted(low.defines):
         d = low.defines[name]
         scope = Scope({p.name: "any" for p in d.params}, low.names, f"{name}#0.")
@@ -73,7 +68,7 @@ def check_unused(low: HookLowering) -> None:
             low.expanding.pop()
 
 
-def _enter(low: HookLowering, node: ast.Call, block: bool, scope: Scope) -> ast.Define | None:
+def _enter(low: Lowerer, node: ast.Call, block: bool, scope: Scope) -> ast.Define | None:
     """The `define` a call names, or None when the call is wrong (reported)."""
     d = low.defines[node.name]
     ctx = low.ctx
@@ -107,16 +102,14 @@ def _enter(low: HookLowering, node: ast.Call, block: bool, scope: Scope) -> ast.
     return None
 
 
-def _prefix(low: HookLowering, name: str) -> str:
+def _prefix(low: Lowerer, name: str) -> str:
     low.expansions += 1
     return f"{name}#{low.expansions}."
 
 
-def call_block(low: HookLowering, node: ast.CallStmt, scope: Scope) -> model.Effect | None:
+def call_block(low: Lowerer, node: ast.CallStmt, scope: Scope) -> model.Effect | None:
     """`deliver(player, glass)` as a statement: its parameters named with `let`, then its
     body, as one block (an `if true`)."""
-    from catandsl.compiler.hooks import Scope
-
     d = _enter(low, node.call, True, scope)
     if d is None:
         return None
@@ -135,11 +128,9 @@ def call_block(low: HookLowering, node: ast.CallStmt, scope: Scope) -> model.Eff
                         source=source_of(node.span))
 
 
-def call_value(low: HookLowering, node: ast.Call, scope: Scope) -> tuple[model.Expr, str]:
+def call_value(low: Lowerer, node: ast.Call, scope: Scope) -> tuple[model.Expr, str]:
     """`pips(at)` in an expression: the define's expression with its parameters replaced
     by the arguments (each argument may be read several times, so none may ask)."""
-    from catandsl.compiler.hooks import Scope
-
     d = _enter(low, node, False, scope)
     if d is None or d.body is None:
         return model.Expr("call", value=node.name), "any"
@@ -177,7 +168,7 @@ def _larger_than(e: model.Expr, limit: int) -> bool:
     return False
 
 
-def assign(low: HookLowering, node: ast.AssignStmt, scope: Scope) -> model.Effect | None:
+def assign(low: Lowerer, node: ast.AssignStmt, scope: Scope) -> model.Effect | None:
     """`total = total + 1`: a `var` takes a new value."""
     ctx = low.ctx
     value, t = low.expr(node.value, scope)

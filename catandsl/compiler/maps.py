@@ -66,7 +66,7 @@ class MapReader:
 
     # ---- the walk ------------------------------------------------------------------
     def read(self) -> model.Map | None:
-        assert self.entry.block is not None  # Lowering._map checked it
+        assert self.entry.block is not None  # Declarations._map checked it
         for st in self.entry.block.stmts:
             try:
                 if not isinstance(st, ast.Entry):

@@ -6,20 +6,28 @@ each next to the one before: the path the tokens are laid along)."""
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from catandsl.board import geometry as geo
-from catandsl.compiler.context import Shape, did_you_mean, no_more, source_of, terms
+from catandsl.compiler.context import Context, Shape, did_you_mean, no_more, source_of, terms
+from catandsl.diagnostics import Span
 from catandsl.ir import model
 from catandsl.syntax import ast
-
-if TYPE_CHECKING:
-    from catandsl.compiler.maps import MapReader
 
 CORNERS = ("N", "S", "C")
 FORM = "write `mark east_coast [(3, 0), (3, 0) N, (3, 0) NE, ...]`: hexes, intersections (a hex and its " \
        "N or S corner) and paths (a hex and a side)"
 MAX_MARK = 1_000
+
+
+class MapReader(Protocol):
+    """What marks read of the map being read (maps.py's MapReader, which calls them)."""
+
+    ctx: Context
+    marks: list[tuple[model.Mark, tuple[Span, ...]]]
+    # for each number plan, the marks it names (`keep ... off NAME`, then `along NAME`)
+    mark_refs: list[tuple[int, list[ast.Word], list[ast.Word]]]
+    numbers: list[model.NumberPlan]
 
 
 def read(reader: MapReader, e: ast.Entry) -> None:

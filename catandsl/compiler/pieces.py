@@ -161,7 +161,7 @@ def _moves(low, e, state):
 
 def _travels(low, e, state):
     """`travels { points EXPR; step_cost EXPR; enter where COND; stop where COND }`"""
-    from catandsl.compiler.hooks import Scope
+    from catandsl.compiler.scopes import Scope
 
     if e.block is None or e.phrases:
         raise Shape(e.span, "write how the piece travels in a block: `travels { points 4; step_cost 2 }`")
@@ -211,7 +211,7 @@ def _movable_by(low, e, state):
     if e.phrases or e.where is None:
         raise Shape(e.span, "write `movable_by where CONDITION`, with `player` the mover",
                     help="movable_by where trading_sites(player, market) > 0")
-    from catandsl.compiler.hooks import Scope
+    from catandsl.compiler.scopes import Scope
 
     expr, t = low.hooks.value(e.where, Scope({"player": "player"}, low.hooks.names), "`movable_by`")
     if t not in ("bool", "any"):
@@ -232,7 +232,7 @@ def _placed_where(low, e, state):
 
 
 def _lower_placed_where(low, name: ast.Word, state: dict) -> None:
-    from catandsl.compiler.hooks import Scope
+    from catandsl.compiler.scopes import Scope
 
     cond = state.pop("placed_where")
     if state.get("neutral"):
@@ -258,7 +258,7 @@ def _moves_to(low, e, state):
 
 
 def _lower_moves_to(low, name: ast.Word, state: dict) -> None:
-    from catandsl.compiler.hooks import Scope
+    from catandsl.compiler.scopes import Scope
 
     cond = state.pop("moves_to")
     if not state.get("neutral"):
@@ -315,7 +315,7 @@ PIECE = {
 
 
 def lower_piece(low, name: ast.Word, e: ast.Entry) -> model.Piece | None:
-    assert e.block is not None  # _named_block checked it
+    assert e.block is not None  # named_block checked it
     state: dict = {}
     _each_entry(low, e.block, PIECE, "piece", state, {ast.Placement: _placement, ast.Cost: _cost})
     if "site" not in state:
@@ -351,12 +351,12 @@ def lower_piece(low, name: ast.Word, e: ast.Entry) -> model.Piece | None:
 
 
 def declare_deck_cards(low, e: ast.Entry) -> None:
-    assert e.block is not None  # _named_block checked it
+    assert e.block is not None  # named_block checked it
     for st in e.block.stmts:
         if isinstance(st, ast.Entry) and st.head.name == "card":
             items = terms(st)
             if items and isinstance(items[0], ast.Word):
-                low._declare_once("card", items[0])
+                low.declare_once("card", items[0])
 
 
 def _play(low, e, state):
@@ -382,7 +382,7 @@ def _play(low, e, state):
 
 
 def lower_deck(low, name: ast.Word, e: ast.Entry, rules_out: list) -> model.Deck:
-    assert e.block is not None  # _named_block checked it
+    assert e.block is not None  # named_block checked it
     state: dict = {}  # defaults are the model's: not playable the turn bought
     cards: list[model.Card] = []
     hooks: list[model.Hook] = []
@@ -416,7 +416,7 @@ def lower_deck(low, name: ast.Word, e: ast.Entry, rules_out: list) -> model.Deck
                     low.ctx.error("E0304", "write `playable where CONDITION` (with `player`, the holder)",
                                   sub.span, help="playable where traveled_this_turn(player, wagon)")
                     continue
-                from catandsl.compiler.hooks import Scope
+                from catandsl.compiler.scopes import Scope
 
                 expr, t = low.hooks.value(sub.where, Scope({"player": "player"}, low.hooks.names),
                                           "a card's `playable where`")
@@ -440,7 +440,7 @@ def lower_deck(low, name: ast.Word, e: ast.Entry, rules_out: list) -> model.Deck
 
 
 def lower_award(low, name: ast.Word, e: ast.Entry) -> model.Award | None:
-    assert e.block is not None  # _named_block checked it
+    assert e.block is not None  # named_block checked it
     state: dict = {"title": name.name.replace("_", " ").title()}
 
     def title(low_, st, s):
@@ -455,7 +455,7 @@ def lower_award(low, name: ast.Word, e: ast.Entry) -> model.Award | None:
         items = terms(st)
         if len(items) != 1 or not isinstance(items[0], ast.Call):
             raise Shape(st.span, "`measure` takes a query call", help="measure played(player, [knight])")
-        from catandsl.compiler.hooks import Scope
+        from catandsl.compiler.scopes import Scope
 
         expr, t = low.hooks.value(items[0], Scope({"player": "player"}, low.hooks.names), "an award's measure")
         if t not in ("int", "any"):
@@ -483,7 +483,7 @@ def lower_award(low, name: ast.Word, e: ast.Entry) -> model.Award | None:
 
 
 def lower_setup(low, e: ast.Entry) -> model.Setup:
-    assert e.block is not None  # Lowering._setup checked it
+    assert e.block is not None  # Declarations._setup checked it
     rounds = []
     for st in e.block.stmts:
         try:

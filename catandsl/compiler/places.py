@@ -4,21 +4,17 @@ list's item, counted from 0) and `x in list`."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from catandsl.compiler.context import did_you_mean
+from catandsl.compiler.scopes import Lowerer, Scope
 from catandsl.ir import model
 from catandsl.rules.registry import compatible
 from catandsl.syntax import ast
-
-if TYPE_CHECKING:
-    from catandsl.compiler.hooks import HookLowering, Scope
 
 CORNERS = ("N", "S", "C")
 SIDES = ("NE", "E", "SE", "SW", "W", "NW")
 
 
-def expr(low: HookLowering, node, scope: Scope) -> tuple[model.Expr, str]:
+def expr(low: Lowerer, node, scope: Scope) -> tuple[model.Expr, str]:
     if isinstance(node, ast.Place):
         return _place(low, node, scope)
     if isinstance(node, ast.Index):
@@ -26,7 +22,7 @@ def expr(low: HookLowering, node, scope: Scope) -> tuple[model.Expr, str]:
     return _member(low, node, scope)
 
 
-def _place(low: HookLowering, node: ast.Place, scope: Scope) -> tuple[model.Expr, str]:
+def _place(low: Lowerer, node: ast.Place, scope: Scope) -> tuple[model.Expr, str]:
     q, qt = low.expr(node.first, scope)
     r, rt = low.expr(node.second, scope)
     for side, t in ((node.first, qt), (node.second, rt)):
@@ -54,7 +50,7 @@ def _literal(e: model.Expr) -> int | None:
     return None
 
 
-def _index(low: HookLowering, node: ast.Index, scope: Scope) -> tuple[model.Expr, str]:
+def _index(low: Lowerer, node: ast.Index, scope: Scope) -> tuple[model.Expr, str]:
     target, tt = low.expr(node.target, scope)
     index, it = low.expr(node.index, scope)
     elem = "any"
@@ -72,7 +68,7 @@ def _index(low: HookLowering, node: ast.Index, scope: Scope) -> tuple[model.Expr
     return model.Expr("index", (target, index)), elem
 
 
-def _member(low: HookLowering, node: ast.Binary, scope: Scope) -> tuple[model.Expr, str]:
+def _member(low: Lowerer, node: ast.Binary, scope: Scope) -> tuple[model.Expr, str]:
     left, lt = low.expr(node.left, scope)
     right, rt = low.expr(node.right, scope, expected=f"list<{lt}>")
     if rt.startswith("list<"):

@@ -4,15 +4,11 @@ to `model.Project`; the engine's side is catandsl/rules/projects.py."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from catandsl.compiler.context import Shape, name_and_title, no_block, single_number, source_of
-from catandsl.compiler.hooks import Scope
+from catandsl.compiler.lowering import Lowering
+from catandsl.compiler.scopes import Scope
 from catandsl.ir import model
 from catandsl.syntax import ast
-
-if TYPE_CHECKING:
-    from catandsl.compiler.declarations import Lowering
 
 MAX_STAGES = 20
 
@@ -22,7 +18,7 @@ def declare_project(low: Lowering, e: ast.Entry) -> None:
     if e.block is None or e.where is not None:
         raise Shape(e.span, f"project `{name.name}` needs a block: "
                     "`{ requires where ...; stage { cost ... } stage { cost ... } }`")
-    low._declare_once("project", name)
+    low.declare_once("project", name)
     block = e.block
     low.later(lambda: _lower_project(low, name, title, block, e.span))
 

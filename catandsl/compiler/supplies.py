@@ -18,7 +18,8 @@ from catandsl.compiler.context import (
     source_of,
     terms,
 )
-from catandsl.compiler.hooks import Scope
+from catandsl.compiler.lowering import Lowering
+from catandsl.compiler.scopes import Scope
 from catandsl.ir import model
 from catandsl.syntax import ast
 
@@ -28,7 +29,7 @@ SITE_PROPS = ("stock", "number", "no", "closes")
 MAX_TOKENS = 100_000  # a token kind's supply, a site's stock
 
 
-def lower_counter(low, e: ast.Entry) -> None:
+def lower_counter(low: Lowering, e: ast.Entry) -> None:
     """`counter moves`, `counter moves { per turn }`, `counter conquered { points -1 }`,
     `counter ships_sunk { shared }`"""
     items = terms(e)
@@ -36,7 +37,7 @@ def lower_counter(low, e: ast.Entry) -> None:
     no_more(items, 1, "counter")
     if e.where is not None:
         raise Shape(e.where.span, "`counter` takes no `where` condition")
-    low._declare_once("counter", name)  # (known to the rules even when its block is wrong)
+    low.declare_once("counter", name)  # (known to the rules even when its block is wrong)
     per_turn, points, shared = False, 0, None
     for st in (e.block.stmts if e.block is not None else ()):
         if isinstance(st, ast.Entry) and st.head.name == "points" and st.block is None and st.where is None:
@@ -61,16 +62,16 @@ def lower_counter(low, e: ast.Entry) -> None:
     low.emit(model.Counter(name.name, per_turn, source_of(e.span), points=points, shared=shared is not None))
 
 
-def lower_token(low, e: ast.Entry) -> None:
+def lower_token(low: Lowering, e: ast.Entry) -> None:
     """`token spice { supply 50; reserve 10; points 1 per 2 }`"""
-    name = low._named_block(e, "token", "token spice { supply 50; points 1 per 2 }")
-    assert e.block is not None  # _named_block checked it
+    name = low.named_block(e, "token", "token spice { supply 50; points 1 per 2 }")
+    assert e.block is not None  # named_block checked it
     state: dict = {}
     for st in e.block.stmts:
         try:
             if not isinstance(st, ast.Entry) or st.head.name not in TOKEN_PROPS:
                 if isinstance(st, ast.Entry):
-                    low._unknown(st.head, dict.fromkeys(TOKEN_PROPS), "token property")
+                    low.unknown(st.head, dict.fromkeys(TOKEN_PROPS), "token property")
                     continue
                 raise Shape(st.span, "a token holds `supply N`, `reserve N` and `points P per Q`")
             no_block(st)
@@ -103,10 +104,10 @@ def lower_token(low, e: ast.Entry) -> None:
     low.emit(model.Token(name.name, source=source_of(e.span), **state))
 
 
-def lower_site(low, e: ast.Entry) -> None:
+def lower_site(low: Lowering, e: ast.Entry) -> None:
     """`site market { on intersection; stock spice 5; number; no building; closes routes }`"""
-    name = low._named_block(e, "site", "site market { on intersection; stock spice 5; number }")
-    assert e.block is not None  # _named_block checked it
+    name = low.named_block(e, "site", "site market { on intersection; stock spice 5; number }")
+    assert e.block is not None  # named_block checked it
     state: dict = {"stock": []}
     for st in e.block.stmts:
         try:
@@ -122,7 +123,7 @@ def lower_site(low, e: ast.Entry) -> None:
                 raise Shape(st.span, "a site holds `on intersection`, `stock TOKEN N`, `number`, "
                             "`no building` and `closes routes`")
             if st.head.name not in SITE_PROPS:
-                low._unknown(st.head, dict.fromkeys(SITE_PROPS), "site property")
+                low.unknown(st.head, dict.fromkeys(SITE_PROPS), "site property")
                 continue
             no_block(st)
             items = terms(st)
@@ -158,7 +159,7 @@ def lower_site(low, e: ast.Entry) -> None:
     low.emit(model.SiteKind(name.name, source=source_of(e.span), **state))
 
 
-def lower_tie_break(low, e: ast.Entry) -> None:
+def lower_tie_break(low: Lowering, e: ast.Entry) -> None:
     """`tie_break points(player), resource_cards(player), tokens(player, spice) + bonus`:
     each key an expression of `player` (the grammar's own `tie_break` rule)."""
 

@@ -3,8 +3,6 @@ target or a condition) and `victory_check`, and a scenario's own `action`s."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from catandsl.compiler.context import (
     Shape,
     did_you_mean,
@@ -18,14 +16,12 @@ from catandsl.compiler.context import (
     source_of,
     terms,
 )
-from catandsl.compiler.hooks import Scope
+from catandsl.compiler.lowering import Lowering
+from catandsl.compiler.scopes import Scope
 from catandsl.ir import model
 from catandsl.rules.base import ACTIVITIES
 from catandsl.rules.dice import MAX_OUTCOMES
 from catandsl.syntax import ast
-
-if TYPE_CHECKING:
-    from catandsl.compiler.declarations import Lowering
 
 # what a phase's activity may name, by the kind its `names` says
 NAME_KIND = {"piece": "piece", "deck": "deck", "trade": "trade", "action": "action", "project": "project"}
@@ -198,7 +194,7 @@ def lower_dice(low: Lowering, e: ast.Entry) -> None:
     if distinct and len(possible - set(reroll)) < rolls:
         raise Shape(e.span, f"{rolls} distinct totals a turn, but only {len(possible - set(reroll))} "
                     "totals are kept: the dice could never stop")
-    low._declare_once("dice", ast.Word(e.head.span, "dice"))
+    low.declare_once("dice", ast.Word(e.head.span, "dice"))
     for w in names:
         low.ctx.declare("die", w.name, w.span)  # the names `die(NAME)` reads
     low.emit(model.Dice("dice", count.value, sides, tuple(sorted(set(reroll))), source_of(e.span),
@@ -252,7 +248,7 @@ def lower_roll_cards(low: Lowering, e: ast.Entry) -> None:
     if e.block is None or not e.block.stmts:
         raise Shape(e.span, "`roll_cards` needs a block of cards",
                     help="roll_cards { card 2 windfall; card 3 x2; card 7 x6; new_year 5 }")
-    low._declare_once("roll_cards", ast.Word(e.head.span, "roll_cards"))
+    low.declare_once("roll_cards", ast.Word(e.head.span, "roll_cards"))
     cards: list[model.RollCard] = []
     unused: int | None = None
     for st in e.block.stmts:
@@ -311,7 +307,7 @@ def lower_measure(low: Lowering, e: ast.Entry) -> None:
     if e.where is not None or e.block is not None or len(items) != 2 or not isinstance(items[1], ast.Call):
         raise Shape(e.span, "write `measure NAME QUERY`, the query reading `player`",
                     help="measure knights played(player, [knight])")
-    low._declare_once("measure", name)
+    low.declare_once("measure", name)
     call = items[1]
 
     def make() -> model.Measure:
@@ -338,7 +334,7 @@ def lower_victory(low: Lowering, e: ast.Entry, setting) -> None:
                     help='victory "Lord of the seas" where islands_with(player, "home") >= 3')
     title, where = items[0].value, e.where
     name = "victory:" + "".join(c if c.isalnum() else "_" for c in title.lower())
-    low._declare_once("victory", ast.Word(items[0].span, name))
+    low.declare_once("victory", ast.Word(items[0].span, name))
 
     def make() -> model.Victory:
         expr, t = low.hooks.value(where, Scope({"player": "player"}, low.hooks.names), "a victory condition")
@@ -358,7 +354,7 @@ def lower_victory_check(low: Lowering, e: ast.Entry) -> None:
     if w.name not in VICTORY_CHECKS:
         raise Shape(w.span, f"victory is checked `own_turn` or `any_turn`, not `{w.name}`",
                     help=did_you_mean(w.name, VICTORY_CHECKS))
-    low._declare_once("setting", ast.Word(e.head.span, "victory_check"))
+    low.declare_once("setting", ast.Word(e.head.span, "victory_check"))
     low.emit(model.Setting("victory_check", w.name, None, source_of(e.span)))
 
 
@@ -372,7 +368,7 @@ def declare_action(low: Lowering, e: ast.Entry) -> None:
         raise Shape(e.span, f"action `{name.name}` needs a block: `{{ cost ...; on take {{ ... }} }}`")
     if name.name in ACTIVITIES:
         raise Shape(name.span, f"`{name.name}` is an activity of the turn; give the action another name")
-    low._declare_once("action", name)
+    low.declare_once("action", name)
     block = e.block
     # the rule holding `on take` goes into the same section as the action (a `for` or
     # `when` variant), right after it, like a deck's rules

@@ -21,18 +21,41 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Self
 
 from catandsl.engine.interpreter import NO_ANSWERS, Answers, NeedChoice
 from catandsl.rules import harbors, placement, scoring
 from catandsl.rules import words as w
 from catandsl.rules.base import CHANCE, TERMINAL, Action, EngineError, IllegalAction, Prompt, seats_ok, site
 from catandsl.rules.dice import RollDice
+from catandsl.rules.play import Game, State
 from catandsl.rules.registry import CHOICE, FLOW, PRIMITIVES, RANDOM, Primitive
 
-if TYPE_CHECKING:
-    from catandsl.engine.game import Game
-    from catandsl.engine.state import State
+
+class Running(State, Protocol):
+    """The state as the flow keeps it: the play's data (rules/play.py) and what the flow
+    works out from it until the next action (engine/state.py's State is one)."""
+
+    if not TYPE_CHECKING:  # the engine's state keeps its fields in slots, with no __dict__
+        __slots__ = ()
+
+    _legal: tuple[int, ...] | None  # legal_now()
+    _chance: bool | None  # is_chance_node()
+    _outcomes: list[tuple[int, float]] | None  # chance_outcomes()
+    # the players found short of victory since an action last wrote something victory reads
+    _short: int
+
+    def legal_now(self) -> tuple[int, ...]: ...
+
+    def _outcomes_now(self) -> list[tuple[int, float]]: ...
+
+    def _top(self) -> Prompt: ...
+
+    def clone(self) -> Self: ...
+
+    def forget_derived(self) -> None: ...
+
+    def action_to_string(self, action_id: int) -> str: ...
 
 
 # ---- the flow's own actions ---------------------------------------------------------------
@@ -573,7 +596,7 @@ def advance(s: State) -> None:
             return
 
 
-def legal(s: State) -> list[int]:
+def legal(s: Running) -> list[int]:
     if s.stage == "over":
         return []
     if s._chance if s._chance is not None else s.is_chance_node():
@@ -606,7 +629,7 @@ def action_id(s: State, action: int | Action) -> int:
     return action
 
 
-def apply(s: State, aid: int, player: int | None) -> None:
+def apply(s: Running, aid: int, player: int | None) -> None:
     g = s.game
     if s.stage == "over":
         raise IllegalAction("action/game_over", "the game is over")
@@ -655,7 +678,7 @@ def apply(s: State, aid: int, player: int | None) -> None:
         s._legal = s._chance = s._outcomes = None  # anything computed while the action ran is stale
 
 
-def _check_victory(s: State) -> None:
+def _check_victory(s: Running) -> None:
     winner = scoring.winner_now(s)
     if winner >= 0:
         _over(s, "victory", winner)
@@ -663,7 +686,7 @@ def _check_victory(s: State) -> None:
         s._short |= (1 << s.game.num_players) - 1 if s.game.victory_any_turn else 1 << s.turn_player
 
 
-def refusal(s: State, aid: int) -> IllegalAction:
+def refusal(s: Running, aid: int) -> IllegalAction:
     """Why action `aid` is not legal now: the deciding prompt's own reason if it has
     one, else `action/not_legal`."""
     act = s.game.actions[aid]

@@ -13,9 +13,8 @@ from __future__ import annotations
 import copy
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 from catandsl.board import Board
 from catandsl.board import geometry as geo
@@ -28,9 +27,9 @@ from catandsl.engine.validate import check_state
 from catandsl.ir import configure, model
 from catandsl.ir.ruleset import Ruleset
 from catandsl.rules import dice as dice_rules
-from catandsl.rules import hexes
+from catandsl.rules import hexes, play
 from catandsl.rules.base import ACTION_SOURCES, ACTIVITIES, Action, Activity, ArgumentError, EngineError, site
-from catandsl.rules.movement import MoveInfo
+from catandsl.rules.play import CardInfo, HexChange, MoveInfo, PhaseInfo, PieceInfo, TableLookup
 from catandsl.rules.registry import EVENTS, bits, reads, writes
 from catandsl.rules.roll_cards import CardSource
 from catandsl.rules.sites import SiteInfo, SiteTables
@@ -38,12 +37,6 @@ from catandsl.rules.sites import SiteInfo, SiteTables
 SITE_KINDS = ("intersection", "path", "hex")
 NO_LIMIT = 10**6
 T = TypeVar("T")
-
-
-class TableLookup(Protocol):
-    """`Game.table`: a rule module's static tables for a game, by the module's class."""
-
-    def __call__(self, cls: type[T], /) -> T: ...
 
 
 class _Tables(dict):
@@ -57,67 +50,6 @@ class _Tables(dict):
     def __missing__(self, cls: type) -> Any:
         t = self[cls] = cls.build(self.game.base)  # type: ignore[attr-defined]
         return t
-
-
-class PieceInfo:
-    """One piece kind, as the engine reads it."""
-
-    __slots__ = ("index", "name", "site", "cost", "limit", "points", "produces", "distance",
-                 "connects", "upgrades", "neutral", "blocks", "steals_from", "allowed",
-                 "allowed_set", "sites", "source", "movement", "blockers", "movable_by", "moves_to", "takes",
-                 "travel", "count", "placed_where")
-
-    index: int
-    name: str
-    site: str
-    cost: tuple[int, ...]
-    limit: int
-    points: int
-    produces: int
-    distance: int
-    connects: tuple[int, ...]  # piece kinds
-    upgrades: int  # the piece kind it replaces, or -1
-    neutral: bool
-    blocks: tuple[str, ...]  # `production` and piece names
-    steals_from: tuple[int, ...]
-    allowed: tuple[int, ...]  # the sites it may stand on, on the board as it is
-    allowed_set: frozenset[int]
-    # the sites it may ever stand on: `allowed`, or on a board whose hexes may change
-    # (rules/hexes.py) every site its `where` may come to allow; the action table's
-    sites: tuple[int, ...]
-    source: model.Source | None
-    movement: MoveInfo | None
-    blockers: tuple[int, ...]  # neutral piece kinds that keep it off their sites
-    movable_by: model.Expr | None
-    moves_to: model.Expr | None  # where a mover may take it, judged in play (`at`, `player`)
-    takes: tuple[str, ...]
-    travel: model.Travel | None  # a piece that travels path by path (rules/travel.py)
-    count: int  # pieces of a neutral kind (1 for a player's piece)
-    placed_where: model.Expr | None  # judged at each placement (`player`, `at`): rules/placement.py
-
-
-@dataclass(frozen=True)
-class CardInfo:
-    """A card as the engine reads it: its deck, count, points and when it may be played."""
-
-    index: int
-    deck: int
-    name: str
-    count: int
-    points: int
-    hidden: bool
-    playable: bool  # some rule reacts to playing it
-    condition: model.Expr | None = None  # `playable where`: when the holder may play it
-    source: model.Source | None = None
-
-
-@dataclass(frozen=True)
-class PhaseInfo:
-    """A phase of the turn: whether it rolls, and the activities it allows."""
-
-    name: str
-    rolls: bool  # allows `roll`: the phase ends with the dice
-    allows: dict[str, frozenset[str] | None]  # activity -> names it is restricted to (None: all)
 
 
 def marked(board: Board, mark: model.Mark) -> list[list[Any]]:
@@ -148,7 +80,7 @@ def _names_frame(where: model.Expr | None) -> bool:
     return False
 
 
-class Game:
+class Game(play.Game):
     """A scenario configured for a player count and options, on the board dealt for a seed: what
     every state of one play shares."""
 
@@ -251,13 +183,13 @@ class Game:
 
     MAX_VARIANTS = 512  # changed boards kept per game; past this the cache starts again
 
-    def with_hexes(self, changes: list[list[int]]) -> Game:
-        """This game on the board as dealt with `changes` ([[hex, terrain, number], ...] in
-        the order the hexes first changed): the same game (actions, pieces, rules) whose
+    def with_hexes(self, changes: list[HexChange]) -> Game:
+        """This game on the board as dealt with `changes` (in the order the hexes first
+        changed): the same game (actions, pieces, rules) whose
         board, production tables and pieces' sites follow the changed hexes. Made once
         per set of changes and kept, so the hot loop reads flat tables as ever."""
         base = self.base
-        key = tuple(tuple(e) for e in changes)
+        key = tuple(changes)
         if not key:
             return base
         v = base._variants.get(key)

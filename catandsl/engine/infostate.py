@@ -34,15 +34,15 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import TYPE_CHECKING
+from typing import TypeVar
 
 from catandsl.engine.errors import ArgumentError, StateError
+from catandsl.engine.flow import Running
+from catandsl.rules.play import State
 
-if TYPE_CHECKING:
-    from catandsl.engine.state import State
+R = TypeVar("R", bound=Running)
 
-
-def resample(state: State, seat: int, rng: random.Random) -> State:
+def resample(state: R, seat: int, rng: random.Random) -> R:
     """A copy of `state` whose hidden data (see the module's doc) is drawn with `rng`
     consistently with `state.observation(seat)`."""
     g = state.game

@@ -18,11 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 from catandsl.engine import places
 from catandsl.rules.base import CHANCE, EngineError
+from catandsl.rules.play import Game, State
 from catandsl.rules.registry import CHOICE, EVENTS, PRIMITIVES, QUERY, RANDOM, Param
 
 if TYPE_CHECKING:
-    from catandsl.engine.game import Game
-    from catandsl.engine.state import State
     from catandsl.ir.model import Expr, Source
 
 

@@ -39,15 +39,14 @@ fields. `Observer.reference` makes the same numbers the straightforward way, fro
 
 from __future__ import annotations
 
-import inspect
 import json
 from itertools import chain, compress
 from operator import attrgetter, itemgetter, ne
 from typing import TYPE_CHECKING, Any
 
 from catandsl.engine import flow
-from catandsl.engine.state import FIELDS, State
-from catandsl.rules import scoring, trade
+from catandsl.engine.state import DECLARED, FIELDS, State
+from catandsl.rules import play, scoring, trade
 from catandsl.rules.base import PROMPTS
 
 if TYPE_CHECKING:
@@ -142,7 +141,7 @@ class Layout:
         self.hidden_fields = tuple(k for k, p in enumerate(self.fields) if p.hidden)
         _check_counts(self, fresh)
 
-    def board(self, game: Game) -> list[float]:
+    def board(self, game: play.Game) -> list[float]:
         """`hex_terrain` then `hex_number` of a game's board as dealt."""
         b = game.board
         return [float(t) for t in b.hex_terrain] + [float(_number(b, h)) for h in range(len(b.hexes))]
@@ -476,7 +475,7 @@ for _name in FIELDS + ("game",):  # the state's fields (and its game) read throu
 def _copier(field: str) -> Any:
     """How to keep what a field showed, by its declared type (as State.clone copies it):
     a value as it is, a list copied, a list of lists row by row."""
-    declared = inspect.get_annotations(State)[field]
+    declared = DECLARED[field]
     if declared.startswith("list[list"):
         return _rows_copy
     return list.copy if declared.startswith("list") else _same

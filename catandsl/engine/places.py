@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 from catandsl.board import geometry as geo
 from catandsl.rules.base import EngineError
+from catandsl.rules.play import Game
 
 if TYPE_CHECKING:
-    from catandsl.engine.game import Game
     from catandsl.ir.model import Source
 
 Code = Callable[[dict[str, Any], Any, Any], Any]

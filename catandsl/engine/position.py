@@ -26,9 +26,10 @@ from catandsl.engine import flow
 from catandsl.engine.state import State
 from catandsl.engine.validate import check_state
 from catandsl.rules import neutral, placement, sites
+from catandsl.rules.play import Traveller
 
 if TYPE_CHECKING:
-    from catandsl.engine.game import Game
+    from catandsl.rules.play import Game
 
 SiteRef = int | tuple
 
@@ -146,7 +147,7 @@ class Position:
     def _put(self, p: int, pi: int, k: int) -> None:
         s, P = self._s, self.game.pieces[pi]
         if P.travel is not None:
-            s.travellers.append([p, pi, k, 0, -1, -1])
+            s.travellers.append(Traveller(p, pi, k, 0, -1, -1))
         elif P.site == "intersection":
             if P.upgrades >= 0 and s.corner_owner[k] == p and s.corner_piece[k] == P.upgrades:
                 s.placed[p][P.upgrades] -= 1  # the piece it replaces goes back to the player
@@ -164,11 +165,11 @@ class Position:
             raise PositionError("position/unknown", f"the {P.name} is neutral: use neutral()")
         k = self.site(P.site, at)
         if P.travel is not None:
-            found = [e for e in s.travellers if e[1] == pi and e[2] == k]
+            found = [e for e in s.travellers if e.piece == pi and e.path == k]
             if not found:
                 raise PositionError("position/empty", f"no {P.name} at {g.site_name(P.site, k)}")
             s.travellers.remove(found[0])
-            s.placed[found[0][0]][pi] -= 1
+            s.placed[found[0].player][pi] -= 1
         else:
             owners, pieces = ((s.corner_owner, s.corner_piece) if P.site == "intersection"
                               else (s.path_owner, s.path_piece))

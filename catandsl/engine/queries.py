@@ -14,18 +14,16 @@ takes a State and names (pieces by name); seats are 0-based.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from catandsl.engine.validate import StateError
+from catandsl.engine.errors import StateError
+from catandsl.engine.state import State
 from catandsl.rules import movement, placement, routes, scoring
 from catandsl.rules import production as production_rules
 from catandsl.rules.base import ArgumentError
 from catandsl.rules.islands import special_points
 from catandsl.rules.production import Choosing
 from catandsl.rules.sites import token_points
-
-if TYPE_CHECKING:
-    from catandsl.engine.state import State
 
 
 def _pieces(s: State, names: list[str] | None, site: str) -> tuple[int, ...]:
@@ -56,7 +54,7 @@ def networks(s: State, player: int, pieces: list[str] | None = None) -> list[lis
     kinds = set(_pieces(s, pieces, "path"))
     b = g.board
     mine = [k for k, o in enumerate(s.path_owner) if o == player and s.path_piece[k] in kinds]
-    mine += [e[2] for e in s.travellers if e[0] == player and e[1] in kinds]
+    mine += [e.path for e in s.travellers if e.player == player and e.piece in kinds]
     own = set(mine)
     seen: set[int] = set()
     out = []
@@ -124,7 +122,7 @@ def legal_places(s: State, player: int, piece: str, mode: str = "normal") -> lis
     if mode not in ("normal", "free", "setup"):
         raise ArgumentError(f"mode is normal, free or setup, not {mode!r}")
     pi = g.piece_index[piece]
-    return sorted(g.actions[a].at for a in placement.targets(s, player, pi, mode))  # type: ignore[attr-defined]
+    return sorted(g.actions[a].at for a in placement.targets(s, player, pi, mode))
 
 
 def points_breakdown(s: State, player: int) -> dict[str, Any]:

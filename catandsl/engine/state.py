@@ -24,14 +24,14 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from catandsl.engine import flow
-from catandsl.rules import roll_cards, scoring, trade
+from catandsl.rules import play, roll_cards, scoring, trade
 from catandsl.rules.base import CHANCE, TERMINAL, Action, IllegalAction, Prompt
 from catandsl.rules.harbors import HarborTables
 from catandsl.rules.hexes import HexTables
+from catandsl.rules.play import Game
 from catandsl.rules.registry import EVERYTHING, bits
 
 if TYPE_CHECKING:
-    from catandsl.engine.game import Game
     from catandsl.rules.network import Network
 
 FORMAT = 2  # the serialized form's version
@@ -91,78 +91,11 @@ def _fold(seed: int) -> int:
     return z
 
 
-class State:
-    """One point of one play: the flow and the game data, as named fields."""
+class State(flow.Running):
+    """The engine's state: the play's data (rules/play.py's State, where each field is
+    described) with the OpenSpiel-style calls."""
 
-    # flow
-    stage: str  # "setup", "turn" or "over"
-    setup_pos: int  # index into game.setup_script
-    start_player: int  # -1 until drawn (a chance node)
-    turn_player: int
-    turns: int  # turns begun (1 is the first regular turn)
-    phase: int  # index into game.phases
-    roll_requested: bool  # the active player asked for the dice (RollDice)
     pending: list[Prompt]  # interruptions of the flow, top last
-    winner: int  # the single winner, or -1
-    winners: list[int]  # players sharing a victory (end_game ties)
-    reason: str  # why the game ended: victory, turn_limit, action_limit, or end_game's reason
-    seed: int
-    chance_count: int  # chance outcomes applied: seeds the next sample
-    actions_applied: int  # every applied action, chance outcomes included
-    # game data: per player p, per resource r, per card c, per piece kind k
-    hands: list[list[int]]  # [p][r]
-    bank: list[int]  # [r]
-    cards: list[list[int]]  # [p][c] held
-    new_cards: list[int]  # [c] bought this turn by the active player
-    played: list[list[int]]  # [p][c] played so far
-    played_turn: list[int]  # [deck] cards played this turn
-    deck: list[int]  # [c] still in the deck
-    corner_owner: list[int]  # [intersection] seat or -1
-    corner_piece: list[int]  # [intersection] piece kind or -1
-    path_owner: list[int]  # [path] seat or -1
-    path_piece: list[int]  # [path] piece kind or -1
-    # [slot] the site of a neutral piece, or -1 off the board: slot k for the first piece of
-    # kind k (a player's kind: always -1), then the further pieces of kinds with a `count`
-    # (game.neutral_slots); a kind's sites are kept in order
-    neutral_at: list[int]
-    placed: list[list[int]]  # [seat][k] pieces on the board: the players', then the neutral seats'
-    award_holder: list[int]  # [award] seat or -1
-    last_roll: int
-    fixed_roll: int  # the total the next roll of the dice comes up (`fix_dice`), 0: none
-    last_faces: list[int]  # [die] each named die's face on the last roll of the dice, 0 before one
-    last_corner: list[int]  # [p] the intersection p built on last, or -1 (`touching last`)
-    last_path: list[int]  # [p] the path p built on last, or -1
-    vp_tokens: list[list[int]]  # [player, intersection, count]: special victory points
-    island_tags: list[list[Any]]  # [player, tag, island]
-    moved: list[int]  # [] or [turn, moves made in it] (movable pieces)
-    fresh_paths: list[int]  # [] or [turn, paths of movable pieces placed in it...]
-    token_stock: list[list[int]]  # [site][token]
-    token_supply: list[int]  # [token] the general supply
-    tokens_held: list[list[int]]  # [p][token]
-    partners: list[list[int]]  # [site, player] in the order trade began
-    offers_made: int  # domestic offers proposed this turn
-    # offers every player asked declined this turn: [proposer, seats asked (a bit each), *give, *get]
-    # (rules/trade.py): such an offer is not made again this turn
-    offers_declined: list[list[int]]
-    acted: list[int]  # [custom action] times taken this turn
-    harbor_at: list[int]  # [harbor spot] the harbor type lying there, -1 for none (rules/harbors.py)
-    harbor_supply: list[int]  # [harbor type] tokens the players have still to place
-    travellers: list[list[int]]  # [player, piece, path, points left, turn, moved] (rules/travel.py)
-    project_level: list[int]  # [project] stages built (rules/projects.py)
-    project_owner: list[int]  # [project] the owner, -1 before its first stage
-    roll_deck: list[int]  # [roll card kind] not yet revealed this year (rules/roll_cards.py)
-    roll_year: int  # roll cards still to reveal before the New Year card
-    damaged: list[int]  # paths whose piece is damaged, ascending (rules/damage.py)
-    yield_limits: list[list[int]]  # [turn, piece kind, most it yields a hex] (rules/production.py)
-    turn_rolls: list[int]  # the totals rolled so far this turn (`rolls 2 distinct`)
-    discarded: list[int]  # [c] played cards set aside for good (`unplay`)
-    counters: list[list[int]]  # [p][counter] (rules/counters.py)
-    # hexes that lie face down or changed (rules/hexes.py); `game` is the game on the
-    # board `hex_changes` make (Game.with_hexes)
-    face_down: list[int]  # hex ids still face down, ascending
-    hidden_tiles: list[list[int]]  # [hidden pool][terrain] tiles left in its stack
-    hidden_numbers: list[list[int]]  # [hidden pool][number] number tokens left in its stack
-    hex_changes: list[list[int]]  # [hex, terrain, number]: hexes changed since the deal, in order
 
     __slots__ = FIELDS + ("pending", "game", "_legal", "_chance", "_outcomes", "_network", "_changed", "_steps",
                           "_short", "_setup_legal")
@@ -320,6 +253,8 @@ class State:
             out[f] = v[:]
         for f, v in zip(_TABLES, _get_tables(self)):
             out[f] = [x[:] if type(x) is list else x for x in v]
+        for f in _RECORDS:
+            out[f] = [list(r) for r in getattr(self, f)]
         return out
 
     def _json(self) -> dict:
@@ -493,6 +428,10 @@ class State:
                 f"scores {self.scores()} bank {self.bank}")
 
 
+# each field's declared type, as written: the play's data and the engine's own
+DECLARED: dict[str, str] = {**play.State.__annotations__, **State.__annotations__}
+
+
 def _shapes() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """FIELDS by what `clone` copies of them, read from the class's declared types: the
     values (ints, strings, bools), the lists of values, the lists of lists
@@ -501,10 +440,12 @@ def _shapes() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     lists: list[str] = []
     tables: list[str] = []
     for f in FIELDS:
-        declared = State.__annotations__[f]
+        declared = DECLARED[f]
         (tables if declared.startswith("list[list") else lists if declared.startswith("list") else values).append(f)
     return tuple(values), tuple(lists), tuple(tables)
 
 
 _VALUES, _LISTS, _TABLES = _shapes()
+# the fields that hold named records (rules/play.py), each written as its fields' list
+_RECORDS = tuple(f for f in _LISTS if DECLARED[f][5:6].isupper())
 _get_values, _get_lists, _get_tables = attrgetter(*_VALUES), attrgetter(*_LISTS), attrgetter(*_TABLES)

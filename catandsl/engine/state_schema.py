@@ -18,6 +18,11 @@ from catandsl.rules.base import PROMPTS
 _SCALARS: dict[str, dict[str, Any]] = {
     "int": {"type": "integer"}, "bool": {"type": "boolean"}, "str": {"type": "string"},
     "Any": {}, "Prompt": {"$ref": "#/$defs/prompt"},
+    # the records (rules/play.py), each serialized as the list of its fields
+    "Traveller": {"type": "array", "items": {"type": "integer"}},
+    "YieldLimit": {"type": "array", "items": {"type": "integer"}},
+    "Partner": {"type": "array", "items": {"type": "integer"}},
+    "HexChange": {"type": "array", "items": {"type": "integer"}},
 }
 
 
@@ -50,7 +55,7 @@ def _prompt_schema(kind: str) -> dict[str, Any]:
 
 def state_schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of `State.serialize()` for this engine's format."""
-    annotations = state_module.State.__annotations__
+    annotations = state_module.DECLARED
     props: dict[str, Any] = {"format": {"const": state_module.FORMAT}}
     for f in state_module.FIELDS + ("pending",):
         props[f] = type_schema(str(annotations[f]))

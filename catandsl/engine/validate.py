@@ -11,37 +11,20 @@ from __future__ import annotations
 
 import json
 from dataclasses import MISSING, fields
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from catandsl.engine import state as state_module
+from catandsl.engine.errors import StateError
+from catandsl.engine.state import State
 from catandsl.rules import hexes, scoring
 from catandsl.rules.base import PROMPTS, EngineError, Prompt
 from catandsl.rules.harbors import HarborTables, PlacingHarbor
 from catandsl.rules.placement import pieces_on_board
+from catandsl.rules.play import Game, HexChange, Partner, Traveller, YieldLimit
 from catandsl.rules.roll_cards import RollCardTables
 from catandsl.rules.trade import trade_items
 
-if TYPE_CHECKING:
-    from catandsl.engine.game import Game
-    from catandsl.engine.state import State
-
 MAX_TEXT = 16 << 20  # a serialized state of any real game is a few kilobytes
-
-
-class StateError(ValueError):
-    """A serialized state that cannot be played: says which field and why. `code` sorts
-    the problem (docs/diagnostics.md, "State codes"): `state/format` (another version),
-    `state/syntax` (not a JSON object), `state/fields` (missing or unknown fields),
-    `state/shape` (a value of the wrong type, length or range), `state/not_conserved`
-    (resources, cards, tokens or harbors), `state/over_limit` (pieces counted wrongly or
-    past their limit), `state/off_site` (a piece where it may never stand), `state/prompt`
-    (a pending prompt), `state/dead` (no play can go on from it: not over, no chance
-    node and nobody with a legal action, or not at a decision at all)."""
-
-    def __init__(self, message: str, code: str = "state/shape", field: str = ""):
-        super().__init__(message)
-        self.code = code
-        self.field = field
 
 
 def _fail(field: str, why: str, code: str = "state/shape") -> StateError:
@@ -108,6 +91,7 @@ def check_state(game: Game, text: str) -> State:
     why = hexes.validate(game, s)
     if why:
         raise StateError(why)
+    s.hex_changes = [HexChange(*e) for e in s.hex_changes]
     s.game = game.with_hexes(s.hex_changes)
     _check_pieces(game, s)
     _check_harbor_tokens(game, s)
@@ -278,6 +262,7 @@ def _check_data(g: Game, s: State) -> None:
         _ints(f"partners[{k}]", e, 2, 0, big)
         if e[0] >= len(g.sites) or e[1] >= n:
             raise _fail(f"partners[{k}]", "not a site and a player")
+    s.partners = [Partner(*e) for e in s.partners]
     items = len(trade_items(g))
     for k, row in enumerate(_list("offers_declined", s.offers_declined)):  # [proposer, seats asked, *give, *get]
         _ints(f"offers_declined[{k}]", row, 2 + 2 * items, 0, big)
@@ -291,6 +276,7 @@ def _check_data(g: Game, s: State) -> None:
                 and e[2] in g.pieces[e[1]].sites and e[4] <= s.turns and e[5] <= s.turns):
             raise _fail(f"travellers[{k}]", "not a player, a travelling piece, a path it may stand on, "
                                             "its points and a turn")
+    s.travellers = [Traveller(*e) for e in s.travellers]
     stages = [len(p.stages) for p in g.ruleset.projects.values()]
     _ints("project_level", s.project_level, len(stages), 0, max(stages, default=0))
     _ints("project_owner", s.project_owner, len(stages), -1, n - 1)
@@ -306,6 +292,7 @@ def _check_data(g: Game, s: State) -> None:
         _ints(f"yield_limits[{k}]", e, 3, 0, big)
         if e[0] > s.turns or e[1] >= K:
             raise _fail(f"yield_limits[{k}]", "not a turn, a piece and how much it yields")
+    s.yield_limits = [YieldLimit(*e) for e in s.yield_limits]
     harbors = g.table(HarborTables)
     _ints("harbor_at", s.harbor_at, len(harbors.start), -1, len(harbors.types) - 1)
     _ints("harbor_supply", s.harbor_supply, len(harbors.types), 0, big)

@@ -3,7 +3,8 @@
 `to_json(obj)` gives plain dicts/lists/scalars; `from_json(cls, data)` rebuilds the exact
 dataclasses (tuples stay tuples), so `from_json(Scenario, to_json(s)) == s`. A field typed
 with a union of dataclasses is tagged with the member's `KIND` under "kind".
-`json_schema()` walks the same hints into a draft 2020-12 schema.
+`json_schema(root, **head)` walks the same hints into a draft 2020-12 schema. The codec
+knows no IR type: it reads whatever dataclasses it is given (the model hands it its own).
 """
 
 from __future__ import annotations
@@ -14,8 +15,6 @@ import types
 import typing
 from typing import Any, Union, get_args, get_origin
 
-from catandsl.ir import model
-
 
 class IRFormatError(ValueError):
     """JSON that does not describe a scenario (wrong shape, unknown kind)."""
@@ -23,7 +22,7 @@ class IRFormatError(ValueError):
 
 @functools.cache
 def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls, vars(model))
+    return typing.get_type_hints(cls)
 
 
 def _fields(cls: type) -> list[dataclasses.Field]:
@@ -127,7 +126,9 @@ def _from_union(tp, data, path):
 # ---- JSON Schema ----------------------------------------------------------------------
 
 
-def json_schema() -> dict:
+def json_schema(root: type, **head: Any) -> dict:
+    """The draft 2020-12 schema of the dataclass `root`, `head` (its `$id`, `title`,
+    `description`) written first."""
     defs: dict[str, dict] = {}
 
     def ref(cls: type) -> dict:
@@ -183,20 +184,10 @@ def json_schema() -> dict:
             return {"type": "string"}
         raise TypeError(f"no schema for {tp!r}")
 
-    root = ref(model.Scenario)
+    body = ref(root)
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://catandsl.dev/schema/scenario.json",
-        "title": "catandsl compiled scenario",
-        "description": f"The IR of a compiled .catan scenario, format version {model.FORMAT_VERSION}.",
-        **root,
+        **head,
+        **body,
         "$defs": dict(sorted(defs.items())),
     }
-
-
-def scenario_to_json(s: model.Scenario) -> dict:
-    return to_json(s)
-
-
-def scenario_from_json(data: Any) -> model.Scenario:
-    return from_json(model.Scenario, data)

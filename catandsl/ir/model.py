@@ -16,8 +16,11 @@ from these type hints, so the three cannot drift apart.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, ClassVar
+
+from catandsl.ir import codec
 
 FORMAT_VERSION = 2
 
@@ -861,22 +864,33 @@ class Scenario:
     def from_json(cls, data: Any) -> Scenario:
         """A compiled scenario from `catandsl compile --json` output (the text or the
         parsed object); IRFormatError if it is not one of this format version."""
-        import json
-
-        from catandsl.ir.codec import IRFormatError, from_json
-
         if isinstance(data, (str, bytes)):
             try:
                 data = json.loads(data)
             except (ValueError, RecursionError) as e:
-                raise IRFormatError(f"$: not JSON: {e}") from None
+                raise codec.IRFormatError(f"$: not JSON: {e}") from None
         if isinstance(data, dict) and data.get("format_version", FORMAT_VERSION) != FORMAT_VERSION:
-            raise IRFormatError(f"$.format_version: this engine reads {FORMAT_VERSION}, "
+            raise codec.IRFormatError(f"$.format_version: this engine reads {FORMAT_VERSION}, "
                                 f"not {data.get('format_version')!r}")
-        return from_json(cls, data)
+        return codec.from_json(cls, data)
 
     def to_json(self) -> Any:
         """The scenario as JSON data (what `catandsl compile --json` prints)."""
-        from catandsl.ir.codec import to_json
+        return codec.to_json(self)
 
-        return to_json(self)
+
+def scenario_to_json(s: Scenario) -> dict:
+    return codec.to_json(s)
+
+
+def scenario_from_json(data: Any) -> Scenario:
+    return codec.from_json(Scenario, data)
+
+
+def json_schema() -> dict:
+    """The JSON Schema (draft 2020-12) of every compiled scenario."""
+    return codec.json_schema(
+        Scenario,
+        **{"$id": "https://catandsl.dev/schema/scenario.json",
+           "title": "catandsl compiled scenario",
+           "description": f"The IR of a compiled .catan scenario, format version {FORMAT_VERSION}."})

@@ -38,8 +38,8 @@ from catandsl.rules.sites import SiteTables
 from catandsl.rules.trade import NO_RATE, TradeTables, trade_rates
 
 if TYPE_CHECKING:
-    from catandsl.engine.game import Game
     from catandsl.engine.state import State
+    from catandsl.rules.play import Game, Traveller
 
 WIN = 100.0  # a won game, in points
 CARD = 0.06  # a resource card in hand
@@ -195,8 +195,8 @@ class Evaluator:
                 out[p] += self._victory_progress(s, p)
         if s.travellers:
             for e in s.travellers:
-                if e[0] < self.n:
-                    out[e[0]] += self._travel(s, e)
+                if e.player < self.n:
+                    out[e.player] += self._travel(s, e)
         return out
 
     def utility(self, values: list[float], me: int) -> float:
@@ -335,9 +335,8 @@ class Evaluator:
             total += WIN * 0.1 * _progress(self.game, cond, env, s, v.source)
         return total
 
-    def _travel(self, s: State, e: list[int]) -> float:
-        p, pi, at = e[0], e[1], e[2]
-        d = self._stop_distances(s, pi, p).get(at)
+    def _travel(self, s: State, e: Traveller) -> float:
+        d = self._stop_distances(s, e.piece, e.player).get(e.path)
         return 0.0 if d is None else 0.4 * 0.8 ** d
 
     def stops_of(self, s: State, pi: int, p: int) -> list[int]:

@@ -46,8 +46,8 @@ from catandsl.rules import trade as T
 from catandsl.rules.trade import NO_RATE, Composing, Offering, TradeTables, trade_rates
 
 if TYPE_CHECKING:
-    from catandsl.engine.game import Game
     from catandsl.engine.state import State
+    from catandsl.rules.play import Game
 
 DEFAULT_BUDGET = 200
 EXPLORE = 0.6  # UCB1's constant, in the value's units (victory points)
@@ -263,7 +263,7 @@ class MCTSPlayer:
         g = s.game
         if acts[legal[0]].KIND == "discard":  # (each of many discards: the card held most of, quickly)
             hand = s.hands[p]
-            return max(legal, key=lambda a: (hand[g.res_index[acts[a].resource]], -a))  # type: ignore[attr-defined]
+            return max(legal, key=lambda a: (hand[g.res_index[acts[a].resource]], -a))
         if len(legal) <= 6:
             best, best_v = legal[0], -math.inf
             for a in legal:
@@ -307,10 +307,10 @@ def _remember_stop(s: State, a: int, me: int, ev: Evaluator) -> None:
     act = s.game.actions[a]
     if act.KIND != "travel":
         return
-    pi = s.game.piece_index[act.piece]  # type: ignore[attr-defined]
-    if act.to in ev.stops_of(s, pi, me):  # type: ignore[attr-defined]
+    pi = s.game.piece_index[act.piece]
+    if act.to in ev.stops_of(s, pi, me):
         seen = ev.visited.setdefault((pi, me), [])
-        seen.append(frozenset(s.game.board.path_ends[act.to]))  # type: ignore[attr-defined]
+        seen.append(frozenset(s.game.board.path_ends[act.to]))
         del seen[:-2]
 
 

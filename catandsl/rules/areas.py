@@ -6,13 +6,9 @@ board alone, so a piece's or set-up step's `where` may use it."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from catandsl.rules.base import Site
+from catandsl.rules.play import State
 from catandsl.rules.registry import BOARD, NEUTRAL, STATIC, query
-
-if TYPE_CHECKING:
-    from catandsl.engine.state import State
 
 
 @query("at: site, area: area", returns="bool", reads=STATIC)

@@ -5,12 +5,8 @@ level + 1) ... }`), where a declared `cost` is a fixed bundle."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from catandsl.rules.play import State
 from catandsl.rules.registry import HANDS, effect
-
-if TYPE_CHECKING:
-    from catandsl.engine.state import State
 
 
 @effect("player: player, resource: resource, count: int 0..1000", writes=HANDS)

@@ -12,8 +12,8 @@
   actions it offers the active player and how each is applied.
 
 Rule modules never import the engine: they reach the running game only through the
-`State` they are given (its data, `s.game`'s static tables, `s.emit`, `s.push`), so
-the compiler can read the registry without loading the engine.
+`State` they are given (rules/play.py: its data, `s.game`'s static tables, `s.emit`,
+`s.push`), so the compiler can read the registry without loading the engine.
 """
 
 from __future__ import annotations
@@ -22,19 +22,15 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import MISSING, dataclass, fields
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 # (the errors, re-exported: they live apart so that the compiled build leaves them pure)
 from catandsl.rules.errors import ACTION_CODES as ACTION_CODES
 from catandsl.rules.errors import ArgumentError as ArgumentError
 from catandsl.rules.errors import EngineError as EngineError
 from catandsl.rules.errors import IllegalAction as IllegalAction
+from catandsl.rules.play import Game, State, Told
 from catandsl.rules.registry import EVERYTHING
-
-if TYPE_CHECKING:
-    from catandsl.engine.game import Game
-    from catandsl.engine.state import State
-    from catandsl.rules.words import Told
 
 CHANCE = -1  # current_player() at a chance node
 TERMINAL = -4  # current_player() when the game is over

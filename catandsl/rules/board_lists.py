@@ -5,13 +5,9 @@ order in every game."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from catandsl.rules.base import Site, site
+from catandsl.rules.play import State
 from catandsl.rules.registry import STATIC, query
-
-if TYPE_CHECKING:
-    from catandsl.engine.state import State
 
 
 @query("terrains: list<terrain>", returns="list<hex>", reads=STATIC)

@@ -5,16 +5,13 @@ and counting the cards a player has played (`played`, what Largest Army measures
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from catandsl.rules import words as w
 from catandsl.rules.base import Action, Activity, IllegalAction, Prompt, action_source, activity, seats_ok
 from catandsl.rules.placement import pay
+from catandsl.rules.play import Game, State
 from catandsl.rules.registry import CARDS, FLOW, HANDS, effect, query
-
-if TYPE_CHECKING:
-    from catandsl.engine.game import Game
-    from catandsl.engine.state import State
 
 
 @dataclass(frozen=True, order=True)

@@ -8,15 +8,12 @@ value): a rulebook's "if you cannot, nothing happens"."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from catandsl.rules import words as w
 from catandsl.rules.base import Action, action_source, rules_call
+from catandsl.rules.play import Game, State
 from catandsl.rules.registry import FLOW, HANDS, TOKENS, choice
-
-if TYPE_CHECKING:
-    from catandsl.engine.game import Game
-    from catandsl.engine.state import State
 
 
 @dataclass(frozen=True, order=True)

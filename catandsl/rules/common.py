@@ -3,12 +3,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from catandsl.rules.play import State
 from catandsl.rules.registry import FLOW, STATIC, query
-
-if TYPE_CHECKING:
-    from catandsl.engine.state import State
 
 
 @query("items: list<any>", returns="int", reads=STATIC)

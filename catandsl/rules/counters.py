@@ -7,12 +7,8 @@ the whole game (a scenario-wide variable), kept in the first seat's row. State d
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from catandsl.rules.play import State
 from catandsl.rules.registry import FLOW, effect, query
-
-if TYPE_CHECKING:
-    from catandsl.engine.state import State
 
 MAX_COUNT = 1_000_000  # a counter's value; a rule that goes past it stops there
 

@@ -8,17 +8,14 @@ the tokens they hold back to the token's general supply."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from catandsl.rules import words as w
 from catandsl.rules.base import Action, Activity, IllegalAction, action_source, activity
 from catandsl.rules.placement import affordable, pay
+from catandsl.rules.play import Game, State
 from catandsl.rules.registry import EVERYTHING
 from catandsl.rules.sites import SiteTables
-
-if TYPE_CHECKING:
-    from catandsl.engine.game import Game
-    from catandsl.engine.state import State
 
 
 @dataclass(frozen=True, order=True)

@@ -15,16 +15,13 @@ A piece that moves (a ship) is never damaged, so a damaged piece never leaves it
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from catandsl.rules import network
 from catandsl.rules import words as w
 from catandsl.rules.base import Action, EngineError, Prompt, Site, action_source, rules_call, seats_ok
+from catandsl.rules.play import Game, State
 from catandsl.rules.registry import BOARD, FLOW, PLAYER_PIECES, effect, query
-
-if TYPE_CHECKING:
-    from catandsl.engine.game import Game
-    from catandsl.engine.state import State
 
 
 @dataclass(frozen=True, order=True)

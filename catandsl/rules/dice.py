@@ -16,15 +16,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from itertools import product
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from catandsl.rules import words as w
 from catandsl.rules.base import Action, Activity, action_source, activity, rules_call
+from catandsl.rules.play import Game, State
 from catandsl.rules.registry import FLOW, query, random_value
-
-if TYPE_CHECKING:
-    from catandsl.engine.game import Game
-    from catandsl.engine.state import State
 
 MAX_OUTCOMES = 10_000  # dice combinations enumerated (sides ** count); the compiler says so
 

@@ -8,16 +8,13 @@ rest of its block, like a choice with nothing to choose from."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from catandsl.rules import words as w
 from catandsl.rules.base import Action, Site, action_source, rules_call
+from catandsl.rules.play import Game, State
 from catandsl.rules.registry import TOKENS, random_value
 from catandsl.rules.sites import SiteTables, site_index
-
-if TYPE_CHECKING:
-    from catandsl.engine.game import Game
-    from catandsl.engine.state import State
 
 
 @dataclass(frozen=True, order=True)

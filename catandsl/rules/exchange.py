@@ -8,16 +8,13 @@ giving stops."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from catandsl.rules.base import Action, Prompt, seats_ok
 from catandsl.rules.choices import ChoiceIds, ChooseResource
 from catandsl.rules.neutral import Robbing
+from catandsl.rules.play import Game, State
 from catandsl.rules.registry import FLOW, HANDS, effect
-
-if TYPE_CHECKING:
-    from catandsl.engine.game import Game
-    from catandsl.engine.state import State
 
 
 @effect("player: player, other: player, take: int 0..20, give: int 0..20", writes=(HANDS, FLOW))

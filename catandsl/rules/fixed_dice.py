@@ -6,13 +6,9 @@ is fixed: a card or an action whose rule says so is refused there."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from catandsl.rules.base import EngineError
+from catandsl.rules.play import State
 from catandsl.rules.registry import FLOW, effect
-
-if TYPE_CHECKING:
-    from catandsl.engine.state import State
 
 
 def _cannot_fix(s: State, total: int) -> str:

@@ -6,15 +6,12 @@ corners of a hex a rule picked), each placement still under the piece's own rule
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from catandsl.rules.base import SITE_CODE, EngineError, Site
 from catandsl.rules.placement import FreeBuild, targets
+from catandsl.rules.play import Game, State
 from catandsl.rules.registry import BOARD, FLOW, PLAYER_PIECES, effect
-
-if TYPE_CHECKING:
-    from catandsl.engine.game import Game
-    from catandsl.engine.state import State
 
 
 def _on_sites(s: State, player: int, kinds: list[int], sites: list[Site]) -> list[int]:
@@ -25,7 +22,7 @@ def _on_sites(s: State, player: int, kinds: list[int], sites: list[Site]) -> lis
         code = SITE_CODE[g.pieces[pi].site]
         wanted = {k for c, k in sites if c == code}
         if wanted:
-            out += [a for a in targets(s, player, pi, "free") if g.actions[a].at in wanted]  # type: ignore[attr-defined]
+            out += [a for a in targets(s, player, pi, "free") if g.actions[a].at in wanted]
     return out
 
 

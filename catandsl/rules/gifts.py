@@ -6,16 +6,13 @@ card or a token)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from catandsl.rules.base import Action, CardByCard, Prompt, seats_ok
 from catandsl.rules.choices import ChoiceIds, ChooseResource, ChooseToken
 from catandsl.rules.neutral import Stealing
+from catandsl.rules.play import Game, State
 from catandsl.rules.registry import FLOW, HANDS, TOKENS, choice, effect
-
-if TYPE_CHECKING:
-    from catandsl.engine.game import Game
-    from catandsl.engine.state import State
 
 
 @effect("player: player, among: list<player>", writes=(HANDS, FLOW))

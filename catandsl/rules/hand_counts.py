@@ -3,12 +3,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from catandsl.rules.play import State
 from catandsl.rules.registry import HANDS, query
-
-if TYPE_CHECKING:
-    from catandsl.engine.state import State
 
 
 @query("player: player, resource: resource", returns="int", reads=HANDS)

@@ -4,15 +4,12 @@ on a 7 (A.7), one card per action so the action space stays small."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from catandsl.rules import words as w
 from catandsl.rules.base import Action, CardByCard, action_source
+from catandsl.rules.play import Game, State
 from catandsl.rules.registry import FLOW, HANDS, effect, query
-
-if TYPE_CHECKING:
-    from catandsl.engine.game import Game
-    from catandsl.engine.state import State
 
 
 @effect("player: player, resource: resource, count: int >= 0", writes=HANDS)

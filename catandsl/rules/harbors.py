@@ -17,11 +17,10 @@ from typing import TYPE_CHECKING, ClassVar
 
 from catandsl.rules import words as w
 from catandsl.rules.base import Action, IllegalAction, Prompt, action_source, seats_ok
+from catandsl.rules.play import Game, State
 from catandsl.rules.registry import BOARD, FLOW, HANDS, effect, query
 
 if TYPE_CHECKING:
-    from catandsl.engine.game import Game
-    from catandsl.engine.state import State
     from catandsl.ir.model import HarborType
 
 

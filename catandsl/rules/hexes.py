@@ -30,11 +30,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from catandsl.rules import words as w
 from catandsl.rules.base import Action, EngineError, Prompt, Site, action_source, ids_of_kind, seats_ok
+from catandsl.rules.play import Game, HexChange, State
 from catandsl.rules.registry import BOARD, FLOW, STATIC, effect, query
 
 if TYPE_CHECKING:
-    from catandsl.engine.game import Game
-    from catandsl.engine.state import State
     from catandsl.ir.model import Effect, Expr, NumberPlan
     from catandsl.ir.ruleset import Ruleset
 
@@ -102,8 +101,8 @@ class HexTables:
                 pool_of[h] = index[name]
         acts = game.actions
         return cls(tuple(p.name for p in pools), tuple(tiles), tuple(numbers), tuple(sorted(pool_of)),
-                   pool_of, {acts[k].terrain: k for k in ids_of_kind(game, RevealTile)},  # type: ignore[attr-defined]
-                   {acts[k].number: k for k in ids_of_kind(game, RevealNumber)},  # type: ignore[attr-defined]
+                   pool_of, {acts[k].terrain: k for k in ids_of_kind(game, RevealTile)},
+                   {acts[k].number: k for k in ids_of_kind(game, RevealNumber)},
                    tuple(plans))
 
 
@@ -283,12 +282,12 @@ def dealable(plan: NumberPlan, stack: Sequence[int], tiles: dict[str, int]) -> b
 def change(s: State, h: int, terrain: int, number: int) -> None:
     """Hex h now has this terrain and number: record it and move the state onto the
     game of the changed board."""
-    for e in s.hex_changes:
-        if e[0] == h:
-            e[1], e[2] = terrain, number
+    for i, e in enumerate(s.hex_changes):
+        if e.hex == h:
+            s.hex_changes[i] = HexChange(h, terrain, number)
             break
     else:
-        s.hex_changes.append([h, terrain, number])
+        s.hex_changes.append(HexChange(h, terrain, number))
     s.game = s.game.with_hexes(s.hex_changes)
 
 

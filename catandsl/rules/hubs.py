@@ -10,13 +10,9 @@ sea_side(at)` keeps buildings on the corners where it meets other land.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from catandsl.rules.base import Site, hexes_of
+from catandsl.rules.play import State
 from catandsl.rules.registry import STATIC, query
-
-if TYPE_CHECKING:
-    from catandsl.engine.state import State
 
 
 @query("at: site, terrain: terrain", returns="bool", reads=STATIC)

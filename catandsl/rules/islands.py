@@ -13,15 +13,12 @@ a list of [player, tag, island] (`mark_island`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from catandsl.rules import network
 from catandsl.rules.base import EngineError, Site
+from catandsl.rules.play import Game, State
 from catandsl.rules.registry import BOARD, ISLANDS, STATIC, TOKENS, effect, query
-
-if TYPE_CHECKING:
-    from catandsl.engine.game import Game
-    from catandsl.engine.state import State
 
 
 def _as_set(island: Any) -> set[int]:

@@ -6,16 +6,13 @@ all they hold."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from catandsl.rules import words as w
 from catandsl.rules.base import Action, Prompt, action_source, rules_call, seats_ok
 from catandsl.rules.hands import Discarding
+from catandsl.rules.play import Game, State
 from catandsl.rules.registry import FLOW, HANDS, effect
-
-if TYPE_CHECKING:
-    from catandsl.engine.game import Game
-    from catandsl.engine.state import State
 
 
 @dataclass(frozen=True, order=True)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from catandsl.rules import network, neutral, placement, sites
 from catandsl.rules import words as w
@@ -37,27 +37,8 @@ from catandsl.rules.base import (
     seats_ok,
     site,
 )
+from catandsl.rules.play import Game, PieceInfo, State
 from catandsl.rules.registry import BOARD, FLOW
-
-if TYPE_CHECKING:
-    from catandsl.engine.game import Game, PieceInfo
-    from catandsl.engine.state import State
-    from catandsl.ir import model
-
-
-@dataclass(frozen=True)
-class MoveInfo:
-    """A piece's `moves` block as the engine reads it."""
-
-    per_turn: int
-    open_end: bool
-    not_built_this_turn: bool
-    blocked_by: tuple[int, ...]  # neutral piece kinds
-
-    @classmethod
-    def of(cls, m: model.Movement, piece_index: dict[str, int]) -> MoveInfo:
-        return cls(int(m.per_turn), bool(m.open_end_only), bool(m.not_built_this_turn),
-                   tuple(piece_index[n] for n in m.blocked_by if n in piece_index))
 
 
 @dataclass(frozen=True, order=True)

@@ -10,13 +10,9 @@ hex, its corners and sides. The site itself is not counted.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from catandsl.rules.base import Site
+from catandsl.rules.play import State
 from catandsl.rules.registry import BOARD, query
-
-if TYPE_CHECKING:
-    from catandsl.engine.state import State
 
 
 def _next_to(s: State, at: Site) -> tuple[list[int], list[int]]:

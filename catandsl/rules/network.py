@@ -19,11 +19,9 @@ every state sharing it: their boards are the same.)
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
-if TYPE_CHECKING:
-    from catandsl.engine.game import PieceInfo
-    from catandsl.engine.state import State
+from catandsl.rules.play import PieceInfo, State
 
 NOBODY = -1  # the owner of an empty site
 RouteKey = tuple[int, tuple[int, ...]]  # (seat, the path piece kinds a route is made of)

@@ -45,13 +45,12 @@ from catandsl.rules.base import (
     seats_ok,
     site,
 )
+from catandsl.rules.play import Game, State
 from catandsl.rules.registry import FLOW, HANDS, NEUTRAL, NEUTRAL_PIECES, TOKENS, effect, query
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from catandsl.engine.game import Game
-    from catandsl.engine.state import State
 
 
 @dataclass(frozen=True, order=True)
@@ -165,8 +164,8 @@ class MoveIds:
         out: dict[int, dict[tuple[int, int], int]] = {}
         for k in ids_of_kind(game, Move):
             a = game.actions[k]
-            if a.src >= 0:  # type: ignore[attr-defined]
-                out.setdefault(game.piece_index[a.piece], {})[(a.src, a.at)] = k  # type: ignore[attr-defined]
+            if a.src >= 0:
+                out.setdefault(game.piece_index[a.piece], {})[(a.src, a.at)] = k
         return cls(out)
 
 

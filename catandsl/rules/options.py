@@ -10,11 +10,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from catandsl.rules.base import Action, EngineError, action_source
+from catandsl.rules.play import Game, State
 from catandsl.rules.registry import FLOW, choice
 
 if TYPE_CHECKING:
-    from catandsl.engine.game import Game
-    from catandsl.engine.state import State
     from catandsl.rules import words as w
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import lt
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from catandsl.rules import damage, network, neutral, sites, travel
 from catandsl.rules import words as w
@@ -28,11 +28,8 @@ from catandsl.rules.base import (
     seats_ok,
     site,
 )
+from catandsl.rules.play import Game, PieceInfo, State
 from catandsl.rules.registry import BOARD, FLOW, HANDS, PLAYER_PIECES, effect
-
-if TYPE_CHECKING:
-    from catandsl.engine.game import Game, PieceInfo
-    from catandsl.engine.state import State
 
 
 @dataclass(frozen=True, order=True)
@@ -392,7 +389,7 @@ def pieces_on_board(s: State) -> list[list[int]]:
             if o >= 0:
                 counted[o][pi] += 1
     for e in s.travellers:
-        counted[e[0]][e[1]] += 1
+        counted[e.player][e.piece] += 1
     for prompt in s.pending:
         lifted = prompt.lifted()
         if lifted is not None:

@@ -4,13 +4,9 @@ may use them (they are evaluated once, over the board, when the game is made).""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from catandsl.rules.base import Site, hexes_of, paths_next_to, site
+from catandsl.rules.play import State
 from catandsl.rules.registry import BOARD, STATIC, query
-
-if TYPE_CHECKING:
-    from catandsl.engine.state import State
 
 
 @query("at: site", returns="bool", reads=STATIC)

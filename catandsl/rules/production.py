@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING, ClassVar
 from catandsl.rules import network
 from catandsl.rules.base import CardByCard, Site, hexes_of
 from catandsl.rules.choices import ChoiceIds
+from catandsl.rules.play import State, YieldLimit
 from catandsl.rules.registry import FLOW, HANDS, effect
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
-    from catandsl.engine.state import State
 
 
 @effect("roll: int", writes=(HANDS, FLOW))
@@ -114,7 +114,7 @@ def limit_yield(s: State, piece: str, count: int) -> None:
     resources from a hex (cities yield 1 this turn)."""
     pi = s.game.piece_index[piece]
     # limits of earlier turns are spent: drop them, so the list stays short
-    s.yield_limits = [e for e in s.yield_limits if e[0] == s.turns] + [[s.turns, pi, count]]
+    s.yield_limits = [e for e in s.yield_limits if e.turn == s.turns] + [YieldLimit(s.turns, pi, count)]
 
 
 @effect("player: player, at: site, count: int 0..100", writes=(HANDS, FLOW))

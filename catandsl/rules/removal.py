@@ -15,16 +15,13 @@ computes it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from catandsl.rules import network
 from catandsl.rules import words as w
 from catandsl.rules.base import Action, EngineError, Prompt, action_source, rules_call, seats_ok
+from catandsl.rules.play import Game, State
 from catandsl.rules.registry import BOARD, FLOW, PLAYER_PIECES, effect
-
-if TYPE_CHECKING:
-    from catandsl.engine.game import Game
-    from catandsl.engine.state import State
 
 
 def _spoken(told: w.Told, seat: int, piece: int, where: str) -> str:

@@ -16,15 +16,12 @@ or `CardSource` here, each giving the chance outcomes and what an outcome rolled
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from catandsl.rules import words as w
 from catandsl.rules.base import Action, action_source
+from catandsl.rules.play import Game, State
 from catandsl.rules.registry import FLOW
-
-if TYPE_CHECKING:
-    from catandsl.engine.game import Game
-    from catandsl.engine.state import State
 
 
 @dataclass(frozen=True, order=True)

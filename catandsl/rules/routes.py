@@ -13,15 +13,10 @@ where it hangs (`_grown`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from catandsl.rules import network
 from catandsl.rules.network import NOBODY, Line
+from catandsl.rules.play import Game, State
 from catandsl.rules.registry import BOARD, query
-
-if TYPE_CHECKING:
-    from catandsl.engine.game import Game
-    from catandsl.engine.state import State
 
 
 @query("player: seat, pieces: list<piece>", returns="int", reads=BOARD)

@@ -16,16 +16,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from catandsl.rules.islands import special_points
+from catandsl.rules.play import Game, State
 from catandsl.rules.projects import stage_points
 from catandsl.rules.registry import BOARD, CARDS, FLOW, TOKENS, effect, query
 from catandsl.rules.sites import token_points
-
-if TYPE_CHECKING:
-    from catandsl.engine.game import Game
-    from catandsl.engine.state import State
 
 
 @dataclass(frozen=True)

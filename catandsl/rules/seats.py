@@ -13,16 +13,13 @@ the language's type `seat` is any of them; `player` is a seat that plays.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from catandsl.rules import words as w
 from catandsl.rules.base import Action, EngineError, IllegalAction, Prompt, action_source, ids_of_kind, rules_call
 from catandsl.rules.placement import place, targets
+from catandsl.rules.play import Game, State
 from catandsl.rules.registry import BOARD, FLOW, STATIC, effect, query
-
-if TYPE_CHECKING:
-    from catandsl.engine.game import Game
-    from catandsl.engine.state import State
 
 
 @query("", returns="list<seat>", reads=STATIC)
@@ -80,7 +77,7 @@ class BuildForIds:
     @classmethod
     def build(cls, game: Game) -> BuildForIds:
         acts = game.actions
-        return cls({(acts[k].seat, game.piece_index[acts[k].piece], acts[k].at): k  # type: ignore[attr-defined]
+        return cls({(acts[k].seat, game.piece_index[acts[k].piece], acts[k].at): k
                     for k in ids_of_kind(game, BuildFor)})
 
 
@@ -144,7 +141,7 @@ class BuildingFor(Prompt):
         for pi in self.pieces:
             for seat in self.seats:
                 for a in targets(s, seat, pi, "normal"):
-                    out.append(ids[(seat, pi, g.actions[a].at)])  # type: ignore[attr-defined]
+                    out.append(ids[(seat, pi, g.actions[a].at)])
             if out and not self.any_kind:
                 break
         return sorted(out)

@@ -6,7 +6,7 @@ reaching a site, closed routes, and the primitives rules use (`give_tokens`,
 
 State data: `token_stock` (per site, per token, what it still holds), `token_supply`
 (per token, the general supply beside the board), `tokens_held` (per player, per
-token) and `partners` ([site, player] pairs in the order trade began). Tokens are
+token) and `partners` (`Partner(site, player)`, in the order trade began). Tokens are
 conserved: sites + supply + players = the token's `supply`. They never count as
 resource cards: discards, bank trades, Monopoly and hand sizes never see them; a
 domestic trade moves them only when it names them (`trade domestic { tokens coin 4 }`),
@@ -16,14 +16,10 @@ and a scenario action may cost them (`cost 2 coin`, back to the supply).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from catandsl.rules.base import EngineError, Site
+from catandsl.rules.play import Game, Partner, State
 from catandsl.rules.registry import BOARD, TOKENS, effect, query
-
-if TYPE_CHECKING:
-    from catandsl.engine.game import Game
-    from catandsl.engine.state import State
 
 
 @dataclass(frozen=True)
@@ -202,7 +198,7 @@ def sites_with_stock(s: State, site: str) -> int:
 
 def trades_with(s: State, player: int, corner: int) -> bool:
     k = s.game.table(SiteTables).site_at.get(corner, -1)
-    return k >= 0 and [k, player] in s.partners
+    return k >= 0 and Partner(k, player) in s.partners
 
 
 def _route_reaches_building(s: State, p: int, start: int) -> bool:
@@ -235,11 +231,11 @@ def check_reached(s: State, p: int, path: int) -> None:
     reached = []
     for c in s.game.board.path_ends[path]:
         k = t.site_at.get(c, -1)
-        if k >= 0 and [k, p] not in s.partners:
+        if k >= 0 and Partner(k, p) not in s.partners:
             reached.append((k, c))
     if not reached or not _route_reaches_building(s, p, path):
         return
     for k, _ in reached:
-        s.partners.append([k, p])
+        s.partners.append(Partner(k, p))
     for k, c in reversed(reached):  # pending is a stack: the first site's hooks run first
         s.emit("site_reached", {"player": p, "site": t.sites[k].kind, "at": ["i", c]})

@@ -4,12 +4,8 @@ victory points), for rules such as "the player(s) with the most knights take 1".
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from catandsl.rules.play import State
 from catandsl.rules.registry import BOARD, EVERYTHING, STATIC, query
-
-if TYPE_CHECKING:
-    from catandsl.engine.state import State
 
 
 def measured(s: State, measure: str) -> list[int]:

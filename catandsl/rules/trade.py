@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from operator import ge
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from catandsl.rules import network
 from catandsl.rules import words as w
@@ -43,12 +43,9 @@ from catandsl.rules.base import (
     seats_ok,
 )
 from catandsl.rules.harbors import HarborTables
+from catandsl.rules.play import Game, State
 from catandsl.rules.registry import FLOW, HANDS, TOKENS
 from catandsl.rules.sites import SiteTables
-
-if TYPE_CHECKING:
-    from catandsl.engine.game import Game
-    from catandsl.engine.state import State
 
 NO_RATE = 10**6  # no trade with the bank at all
 MAX_RATES = 4096  # trade rates kept per game (by the harbor intersections held)

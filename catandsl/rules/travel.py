@@ -3,8 +3,8 @@
 
 A traveller is a player's piece standing on a path beside whatever else stands there: it
 blocks nothing, and any number of travellers may share a path. The state keeps each one
-as `[player, piece, path, left, turn, moved]`: `left` is the points it has for the rest
-of turn `turn`; in any other turn it has not started yet, and its first step of a turn
+as a `Traveller(player, piece, path, left, turn, moved)` (rules/play.py): `left` is the
+points it has for the rest of turn `turn`; in any other turn it has not started yet, and its first step of a turn
 reads the piece's `points` afresh (so unused points are lost at the end of a turn). A
 `left` of -1 in the current turn means it stopped (`stop where`) and travels no further
 this turn (`stopped_this_turn`: no rule gives it points again before the next turn).
@@ -21,7 +21,7 @@ turn allows `build`); outside the set-up a traveller goes on a path at an own bu
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from catandsl.rules import words as w
 from catandsl.rules.base import (
@@ -35,11 +35,8 @@ from catandsl.rules.base import (
     paths_next_to,
     site,
 )
+from catandsl.rules.play import Game, PieceInfo, State, Traveller
 from catandsl.rules.registry import BOARD, FLOW, effect, query
-
-if TYPE_CHECKING:
-    from catandsl.engine.game import Game, PieceInfo
-    from catandsl.engine.state import State
 
 STOPPED = -1  # `left` of a traveller that stopped this turn
 
@@ -97,30 +94,28 @@ def _number(s: State, P: PieceInfo, expr, env: dict) -> int:
     return v
 
 
-def left(s: State, entry: list[int]) -> int:
+def left(s: State, e: Traveller) -> int:
     """The points a traveller has for the rest of this turn (STOPPED once it stopped)."""
-    p, pi, _, points, turn, _ = entry
-    if turn == s.turns:
-        return points
-    P = s.game.pieces[pi]
+    if e.turn == s.turns:
+        return e.left
+    P = s.game.pieces[e.piece]
     assert P.travel is not None
-    return max(0, _number(s, P, P.travel.points, {"player": p}))
+    return max(0, _number(s, P, P.travel.points, {"player": e.player}))
 
 
-def step_cost(s: State, entry: list[int], to: int) -> int | None:
+def step_cost(s: State, e: Traveller, to: int) -> int | None:
     """What the step onto path `to` costs, or None when `enter` forbids it."""
-    p, pi, at, _, _, _ = entry
-    P = s.game.pieces[pi]
+    P = s.game.pieces[e.piece]
     assert P.travel is not None
-    env = {"player": p, "from": site("path", at), "at": site("path", to)}
+    env = {"player": e.player, "from": site("path", e.path), "at": site("path", to)}
     if P.travel.enter is not None and not s.game.interp.value(P.travel.enter, env, s, P.source):
         return None
     return max(0, _number(s, P, P.travel.cost, env))
 
 
-def _entries(s: State, p: int, names: frozenset[str] | None = None) -> list[list[int]]:
+def _entries(s: State, p: int, names: frozenset[str] | None = None) -> list[Traveller]:
     g = s.game
-    return [e for e in s.travellers if e[0] == p and (names is None or g.pieces[e[1]].name in names)]
+    return [e for e in s.travellers if e.player == p and (names is None or g.pieces[e.piece].name in names)]
 
 
 # ---- the `travel` activity ------------------------------------------------------------------
@@ -135,28 +130,28 @@ def _legal(s: State, p: int, names: frozenset[str] | None) -> list[int]:
         have = left(s, e)
         if have <= 0:
             continue
-        P = g.pieces[e[1]]
-        for x in paths_next_to(g, e[2]):
+        P = g.pieces[e.piece]
+        for x in paths_next_to(g, e.path):
             if x in P.allowed_set:
                 cost = step_cost(s, e, x)
                 if cost is not None and cost <= have:
-                    out.append(g.action_id[Travel(P.name, e[2], x)])
+                    out.append(g.action_id[Travel(P.name, e.path, x)])
     return sorted(set(out))  # two travellers of a kind may share a path
 
 
 def _apply(s: State, p: int, act: Travel) -> None:
     g = s.game
     pi = g.piece_index[act.piece]
-    e = next(e for e in s.travellers if e[0] == p and e[1] == pi and e[2] == act.at)
+    i, e = next((i, e) for i, e in enumerate(s.travellers) if e.player == p and e.piece == pi and e.path == act.at)
     have = left(s, e)
     cost = step_cost(s, e, act.to)
     assert cost is not None
-    e[2], e[3], e[4], e[5] = act.to, have - cost, s.turns, s.turns
+    s.travellers[i] = e = e._replace(path=act.to, left=have - cost, turn=s.turns, moved=s.turns)
     P = g.pieces[pi]
     assert P.travel is not None
     env = {"player": p, "from": site("path", act.at), "at": site("path", act.to)}
     if P.travel.stop is not None and g.interp.value(P.travel.stop, env, s, P.source):
-        e[3] = STOPPED
+        s.travellers[i] = e._replace(left=STOPPED)
     s.emit("traveled", {"player": p, "piece": act.piece, "from": env["from"], "at": env["at"]})
 
 
@@ -165,7 +160,7 @@ def _refusal(s: State, p: int, act: Action) -> IllegalAction | None:
         return None
     g = s.game
     pi = g.piece_index[act.piece]
-    e = next((e for e in s.travellers if e[0] == p and e[1] == pi and e[2] == act.at), None)
+    e = next((e for e in s.travellers if e.player == p and e.piece == pi and e.path == act.at), None)
     what = g.action_to_string(g.action_id[act])
     if e is None:
         return IllegalAction("action/invalid_target", f"{what}: player {p} has no {act.piece} there")
@@ -201,30 +196,32 @@ def can_place(s: State, p: int, P: PieceInfo, k: int, mode: str, touching_last: 
 
 
 def place(s: State, p: int, pi: int, k: int) -> None:
-    s.travellers.append([p, pi, k, 0, -1, -1])
+    s.travellers.append(Traveller(p, pi, k, 0, -1, -1))
 
 
 # ---- primitives -----------------------------------------------------------------------------
 
 
-def _one(s: State, player: int, piece: str) -> list[int] | None:
+def _one(s: State, player: int, piece: str) -> int:
+    """The index in `s.travellers` of the player's travelling piece of a kind, -1 for none."""
     g = s.game
     pi = g.piece_index[piece]
     if g.pieces[pi].travel is None:
         raise EngineError(f"`{piece}` does not travel (it has no `travels` block)", None)
-    return next((e for e in s.travellers if e[0] == player and e[1] == pi), None)
+    return next((i for i, e in enumerate(s.travellers) if e.player == player and e.piece == pi), -1)
 
 
 @effect("player: player, piece: piece, points: int 0..1000", writes=BOARD)
 def add_travel_points(s: State, player: int, piece: str, points: int) -> None:
     """Adds points to the player's travelling piece for this turn (1 grain for 2 more);
     nothing for a piece that stopped this turn or that the player has not placed."""
-    e = _one(s, player, piece)
-    if e is None:
+    i = _one(s, player, piece)
+    if i < 0:
         return
+    e = s.travellers[i]
     have = left(s, e)
     if have != STOPPED:
-        e[3], e[4] = have + points, s.turns
+        s.travellers[i] = e._replace(left=have + points, turn=s.turns)
 
 
 @effect("player: player, piece: piece", writes=BOARD)
@@ -232,35 +229,35 @@ def restart_travel(s: State, player: int, piece: str) -> None:
     """The player's travelling piece travels again this turn with its full points, as if
     it had not moved yet (a card such as Swift Journey); a piece that stopped this turn
     stays stopped."""
-    e = _one(s, player, piece)
-    if e is not None and left(s, e) != STOPPED:
-        e[4] = -1
+    i = _one(s, player, piece)
+    if i >= 0 and left(s, s.travellers[i]) != STOPPED:
+        s.travellers[i] = s.travellers[i]._replace(turn=-1)
 
 
 @query("player: player, piece: piece", returns="int", reads=BOARD)
 def travel_points(s: State, player: int, piece: str) -> int:
     """The points the player's travelling piece has left this turn (0 once it stopped,
     or when the player has none placed)."""
-    e = _one(s, player, piece)
-    return 0 if e is None else max(0, left(s, e))
+    i = _one(s, player, piece)
+    return 0 if i < 0 else max(0, left(s, s.travellers[i]))
 
 
 @query("player: player, piece: piece", returns="path", reads=BOARD)
 def traveller_at(s: State, player: int, piece: str) -> Site:
     """The path where the player's travelling piece stands (a rule that asks before it
     is placed stops with an error)."""
-    e = _one(s, player, piece)
-    if e is None:
+    i = _one(s, player, piece)
+    if i < 0:
         raise EngineError(f"player {player} has no {piece} on the board", None)
-    return site("path", e[2])
+    return site("path", s.travellers[i].path)
 
 
 @query("player: player, piece: piece", returns="bool", reads=BOARD)
 def traveled_this_turn(s: State, player: int, piece: str) -> bool:
     """Whether the player's travelling piece has taken a step this turn (a card such as
     Swift Journey is played only after the wagon moved)."""
-    e = _one(s, player, piece)
-    return e is not None and e[5] == s.turns
+    i = _one(s, player, piece)
+    return i >= 0 and s.travellers[i].moved == s.turns
 
 
 @query("player: player, piece: piece", returns="bool", reads=BOARD)
@@ -268,11 +265,11 @@ def stopped_this_turn(s: State, player: int, piece: str) -> bool:
     """Whether the player's travelling piece stopped this turn (its `stop where` held on
     a step: a wagon at a trade hex's centre): it travels no further until the next turn,
     and neither `add_travel_points` nor `restart_travel` moves it on."""
-    e = _one(s, player, piece)
-    return e is not None and left(s, e) == STOPPED
+    i = _one(s, player, piece)
+    return i >= 0 and left(s, s.travellers[i]) == STOPPED
 
 
 @query("at: path", returns="int", reads=BOARD)
 def travellers_on(s: State, at: Site) -> int:
     """How many travelling pieces stand on a path."""
-    return sum(1 for e in s.travellers if e[2] == at[1])
+    return sum(1 for e in s.travellers if e.path == at[1])

@@ -20,17 +20,9 @@ between two hexes, or one hex's side by compass point.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from catandsl.engine.game import Game
-    from catandsl.engine.state import State
-    from catandsl.rules.base import Action, Prompt
-
-EVERYONE = None  # the viewer who reads every secret (the log of `play`, an author)
-SPECTATOR = -1  # the viewer with no seat: reads no secret
-
+from catandsl.rules.base import Action, Prompt
+from catandsl.rules.play import EVERYONE, Game, State, Told
+from catandsl.rules.play import SPECTATOR as SPECTATOR
 
 
 def entry_text(entry: dict, viewer: int | None) -> str:
@@ -45,30 +37,6 @@ def entry_text(entry: dict, viewer: int | None) -> str:
 _SMALL_WORDS = frozenset(("a", "an", "and", "at", "for", "from", "in", "of", "on", "or", "the", "to", "with"))
 # the third person of the verbs that do not take a plain -s or -es
 _IRREGULAR = {"go": "goes", "do": "does", "have": "has", "be": "is"}
-
-
-@dataclass(frozen=True)
-class Told:
-    """What an action's words may read besides the action itself: the game, who reads
-    them (`viewer`: a seat, SPECTATOR, or EVERYONE), who takes the action (`actor`: the
-    decider, or for a chance outcome the seat it concerns; -1 unknown), the state it is
-    taken in (before it) and the prompt it answers (`state.top()` then), when known."""
-
-    game: Any
-    viewer: int | None = EVERYONE
-    actor: int = -1
-    state: Any = None
-    asked: Any = None
-
-    def sees(self, *owners: int) -> bool:
-        """Whether the viewer may read a secret of these seats (a card drawn, a card
-        stolen): everyone's reader does, and so does each owner."""
-        return self.viewer is EVERYONE or (self.viewer is not None and self.viewer >= 0 and self.viewer in owners)
-
-    @property
-    def board_game(self) -> Any:
-        """The game on the board as it stands (hexes changed in play), else as dealt."""
-        return self.state.game if self.state is not None else self.game
 
 
 def describe(game: Game, action: Action | int, viewer: int | None = EVERYONE, *, state: State | None = None,

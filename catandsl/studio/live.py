@@ -36,9 +36,12 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from catandsl.studio.clients import client_of, current_client
 from catandsl.studio.errors import StudioError, error_body
 from catandsl.studio.rooms import Room, Rooms
 from catandsl.studio.store import HOST, Store
+from catandsl.studio.web import HEADERS, _body_options, _field, _players, _seed, read_json
+from catandsl.studio.web import page as page_of
 
 PAUSE = 0.4  # seconds between two bots' moves shown to the pages
 MAX_MESSAGE = 4096  # characters of one message a page sends
@@ -138,8 +141,6 @@ class Live:
     def endpoint(self, work, body: bool = False):
         """An HTTP endpoint: `work(request, body)` (a coroutine), in the client's turn
         (clients.Gate), any exception a typed error."""
-        from catandsl.studio.app import HEADERS, read_json
-        from catandsl.studio.clients import client_of, current_client
 
         async def run(request: Request) -> Response:
             client = client_of(request.cookies, request.client.host if request.client else None)
@@ -159,8 +160,6 @@ class Live:
         return await run_in_threadpool(self.rooms.find, request.path_params["token"])
 
     async def create(self, request: Request, body: dict) -> dict:
-        from catandsl.studio.app import _body_options, _field, _players, _seed
-
         made = await run_in_threadpool(self.rooms.create, _field(body, "ref", str), _players(body),
                                        _body_options(body), _seed(body), _field(body, "seats", list))
         room, _ = await run_in_threadpool(self.rooms.find, made["host"])
@@ -282,10 +281,8 @@ class Live:
         await self.hub._send(page, {"type": "view", "view": view})
 
     def routes(self) -> list[BaseRoute]:
-        from catandsl.studio.app import page
-
         return [
-            Route("/room", page("room", "game")),
+            Route("/room", page_of("room", "game")),
             Route("/api/rooms", self.endpoint(self.create, body=True), methods=["POST"]),
             Route("/api/rooms/{token}", self.endpoint(self.get)),
             Route("/api/rooms/{token}/act", self.endpoint(self.act, body=True), methods=["POST"]),

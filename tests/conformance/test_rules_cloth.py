@@ -177,7 +177,7 @@ def test_cloth_a_ship_reaching_a_village_trades_and_takes_one_cloth():
     g = cloth()
     s = main(trade_at_v(g).hand(0, lumber=1, wool=1)).state()
     act(s, A.Build("ship", side(g, *VP)))
-    assert s.partners == [[v(g), 0]] and held(s, 0, "cloth") == 1 and s.token_stock[v(g)] == [4]
+    assert s.partners == [(v(g), 0)] and held(s, 0, "cloth") == 1 and s.token_stock[v(g)] == [4]
 
 
 @rule(CL, "on site_reached(village) {")
@@ -272,7 +272,7 @@ def test_cloth_a_line_to_a_village_is_closed():
     moves."""
     g = cloth()
     s = main(trade_at_v(g).place(0, "ship", VP).place(0, "ship", (4, 1, "SE")).reach_sites()).state()
-    assert s.partners == [[v(g), 0]]
+    assert s.partners == [(v(g), 0)]
     assert {a.at for a in of_kind(s, A.PickUp)} == {side(g, 4, 1, "SE")}
 
 

@@ -377,7 +377,7 @@ def test_events_tb_a_damaged_road_costs_a_wagon_two_and_no_toll():
         pos = wagon(g, r[0]).place(1, "road", r[1])
         s = pos.edit(damaged=[r[1]] if damaged else []).state()
         step(s, r[0], r[1])
-        assert s.travellers[0][3] == 4 - cost and held(s, 1, "gold") == 5 + toll
+        assert s.travellers[0].left == 4 - cost and held(s, 1, "gold") == 5 + toll
 
 
 @rule(TB, "Calm Sea counts the harbors only,",

@@ -183,7 +183,7 @@ def test_tb_the_wagon_starts_beside_the_city():
     g = tb()
     s, done = play_setup(g)
     cities = {p: a.at for p, a in done if a.piece == "city"}
-    assert sorted(e[0] for e in s.travellers) == [0, 1, 2]
+    assert sorted(e.player for e in s.travellers) == [0, 1, 2]
     for p, _, at, *_ in s.travellers:
         assert cities[p] in g.board.path_ends[at]
 
@@ -375,7 +375,7 @@ def test_tb_wagons_share_paths():
     r = ring(g, 0, 0)
     s = wagon(g, r[0]).place(1, "wagon", r[1]).state()
     step(s, r[0], r[1])
-    assert sorted(e[2] for e in s.travellers) == [r[1], r[1]]
+    assert sorted(e.path for e in s.travellers) == [r[1], r[1]]
 
 
 @rule(RULES, "add_travel_points(player, wagon, 2)")
@@ -397,7 +397,7 @@ def test_tb_reaching_a_trade_hex_ends_the_move():
     g = tb()
     s = wagon(g, APPROACH, sand=1).state()  # a load the castle does not take: nothing to draw
     step(s, APPROACH, spur(g, "castle", "S"))
-    assert s.travellers[0][3] == STOPPED and not of_kind(s, Travel)
+    assert s.travellers[0].left == STOPPED and not of_kind(s, Travel)
     act(s, A.EndTurn())
     for total in (3, 4, 5):  # the others' turns, then seat 0's again
         roll(s, total)

@@ -306,7 +306,7 @@ def test_tb_wagon_stops_at_trade_hex_centre():
     before, spur = _before_spur(g, "castle")
     s = loaded(start(g, wagon=g.board.paths[before]).cards(0, held={"swift_journey": 1}), g, "sand").state()
     act(s, Travel("wagon", before, spur))
-    assert s.travellers[0][3] == STOPPED and not s.is_chance_node()
+    assert s.travellers[0].left == STOPPED and not s.is_chance_node()
     assert not [x for x in legal(s) if isinstance(x, Travel)]
     assert A.PlayCard("swift_journey") not in legal(s)
     before_refusal = s.serialize()

@@ -157,7 +157,7 @@ def test_a_travelling_piece_shares_a_roads_path_and_is_removed_by_its_site():
     road = g.pieces[g.piece_index["road"]].allowed[0]
     pos = catandsl.position(g).place(0, "road", road).place(1, "wagon", road)
     s = pos.state()
-    assert s.travellers == [[1, g.piece_index["wagon"], road, 0, -1, -1]] and s.path_owner[road] == 0
+    assert s.travellers == [(1, g.piece_index["wagon"], road, 0, -1, -1)] and s.path_owner[road] == 0
     s = pos.remove("wagon", road).state()
     assert s.travellers == [] and s.placed[1][g.piece_index["wagon"]] == 0
 

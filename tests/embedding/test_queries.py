@@ -87,6 +87,7 @@ def test_points_breakdown_sums_to_the_score_along_a_game(path, players):
             for p in range(players):
                 assert Q.points_breakdown(s, p)["total"] == s.points(p)  # raises if the parts differ
                 nets = Q.networks(s, p)
-                own = [k for k, o in enumerate(s.path_owner) if o == p] + [e[2] for e in s.travellers if e[0] == p]
+                own = [k for k, o in enumerate(s.path_owner) if o == p]
+                own += [e.path for e in s.travellers if e.player == p]
                 assert sorted(k for n in nets for k in n) == sorted(set(own))  # a wagon may share a road's path
                 assert Q.route_length(s, p) <= max((len(n) for n in nets), default=0)

@@ -22,6 +22,7 @@ from catandsl.engine import actions as A
 from catandsl.rules import movement, sites
 from catandsl.rules.hands import Discarding
 from catandsl.rules.neutral import Moving
+from catandsl.rules.play import Partner
 from catandsl.rules.sites import SiteTables
 from tests.engine.helpers import act, blank, give, legal, put, to_main
 
@@ -196,12 +197,12 @@ def test_a_ship_reaching_a_village_establishes_trade_and_takes_one_cloth(game):
     s = _blank(g)
     to_main(s, 3)
     v, c, x = _reach(s, 0)
-    assert s.partners == [[0, 0]]
+    assert s.partners == [(0, 0)]
     assert s.tokens_held[0] == [1] and s.token_stock == [[1], [2]]
     _conserved(s)
     assert sites.trades_with(s, 0, v) and not sites.trades_with(s, 1, v)
     # reaching it again (another route) does not count twice
-    assert len([e for e in s.partners if e == [0, 0]]) == 1
+    assert len([e for e in s.partners if e == (0, 0)]) == 1
 
 
 def test_a_route_not_joined_to_an_own_building_establishes_nothing(game):
@@ -239,7 +240,7 @@ def test_cloth_is_not_a_resource_card_and_scores_one_point_per_two(game):
 
 def _partners(s, *players, site=0):
     for p in players:
-        s.partners.append([site, p])
+        s.partners.append(Partner(site, p))
     s.changed()
 
 

@@ -15,10 +15,10 @@ from catandsl.engine import actions as A
 from catandsl.engine.validate import StateError
 from catandsl.rules import neutral, placement, routes
 from catandsl.rules.roll_cards import RollCardTables
+from tests.budget import count
 from tests.conftest import land_path_away_from_hubs, tb_start
 from tests.engine.helpers import BRICK, GRAIN, LUMBER, ORE, WOOL, act, blank, give, legal, put
 from tests.engine.soundness import check_board, check_traders_barbarians
-from tests.budget import count
 
 BASE = "scenarios/base.catan"
 TB = "scenarios/traders_barbarians/traders_and_barbarians.catan"
@@ -418,7 +418,7 @@ def test_tb_a_wagon_pays_2_and_no_toll_over_a_damaged_road():
         s.damaged = [nxt] if damaged else []
         s.changed()
         act(s, A.Travel("wagon", at, nxt))
-        assert s.travellers[0][3] == 4 - cost
+        assert s.travellers[0].left == 4 - cost
         assert s.tokens_held[1][g.token_index["gold"]] == 5 + toll
 
 

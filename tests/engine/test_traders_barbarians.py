@@ -21,10 +21,10 @@ from catandsl.rules.dice import RuleRoll
 from catandsl.rules.draws import DrawToken
 from catandsl.rules.sites import SiteTables
 from catandsl.rules.travel import STOPPED, Travel, travel_points
+from tests.budget import count
 from tests.conftest import TB_HUBS, TB_PATH, land_path_away_from_hubs, tb_scenario, tb_start
 from tests.engine.helpers import BRICK, GRAIN, LUMBER, ORE, WOOL, act, blank, give, legal, put, to_main
 from tests.engine.soundness import check_board, check_traders_barbarians
-from tests.budget import count
 
 
 @cache
@@ -81,8 +81,8 @@ def test_the_set_up_places_a_new_city_and_a_wagon_by_it_and_gives_gold_and_level
     for p in range(3):
         assert s.placed[p][g.piece_index["settlement"]] == 1 and s.placed[p][g.piece_index["city"]] == 1
         city = next(c for c, o in enumerate(s.corner_owner) if o == p and s.corner_piece[c] == g.piece_index["city"])
-        wagon = next(e for e in s.travellers if e[0] == p)
-        assert city in g.board.path_ends[wagon[2]]
+        wagon = next(e for e in s.travellers if e.player == p)
+        assert city in g.board.path_ends[wagon.path]
         assert s.tokens_held[p][_tok(g, "gold")] == 5 and s.tokens_held[p][_tok(g, "level")] == 1
 
 
@@ -94,16 +94,16 @@ def test_path_costs_tolls_and_the_barbarian_surcharge():
     a, b_ = land_path_away_from_hubs(g)
     s = tb_start(g, a)
     act(s, Travel("wagon", a, b_))
-    assert s.travellers[0][3] == 2  # no road: 2 of 4
+    assert s.travellers[0].left == 2  # no road: 2 of 4
     s = tb_start(g, a)
     put(s, 0, "road", b_)
     act(s, Travel("wagon", a, b_))
-    assert s.travellers[0][3] == 3  # own road: 1
+    assert s.travellers[0].left == 3  # own road: 1
     s = tb_start(g, a)
     put(s, 1, "road", b_)
     act(s, Travel("wagon", a, b_))
     gold = _tok(g, "gold")
-    assert s.travellers[0][3] == 3 and s.tokens_held[0][gold] == 4 and s.tokens_held[1][gold] == 6
+    assert s.travellers[0].left == 3 and s.tokens_held[0][gold] == 4 and s.tokens_held[1][gold] == 6
     s = tb_start(g, a, gold=0)
     put(s, 1, "road", b_)
     with pytest.raises(IllegalAction):  # no gold for the toll: may not enter
@@ -114,7 +114,7 @@ def test_path_costs_tolls_and_the_barbarian_surcharge():
     neutral.put_pieces(s, barbarian, [b_] + others)
     s.changed()
     act(s, Travel("wagon", a, b_))
-    assert s.travellers[0][3] == 0  # 2 + 2 for the barbarian
+    assert s.travellers[0].left == 0  # 2 + 2 for the barbarian
 
 
 def test_a_step_must_be_paid_in_full_and_grain_buys_two_points_once():
@@ -125,7 +125,7 @@ def test_a_step_must_be_paid_in_full_and_grain_buys_two_points_once():
     c = next(x for x in paths_next_to(g, b_) if x != a and x in g.pieces[g.piece_index["wagon"]].allowed_set
              and not g.board.paths[x][2].startswith("C-"))  # a spur would stop the wagon
     act(s, Travel("wagon", b_, c))
-    assert s.travellers[0][3] == 0 and not [x for x in legal(s) if isinstance(x, Travel)]
+    assert s.travellers[0].left == 0 and not [x for x in legal(s) if isinstance(x, Travel)]
     before = s.serialize()
     with pytest.raises(IllegalAction) as refused:
         act(s, Travel("wagon", c, b_))
@@ -134,7 +134,7 @@ def test_a_step_must_be_paid_in_full_and_grain_buys_two_points_once():
     give(s, 0, 0, 0, 0, 2, 0)
     boost = A.TakeAction("boost")
     act(s, boost)
-    assert s.travellers[0][3] == 6 and s.hands[0][GRAIN] == 1
+    assert s.travellers[0].left == 6 and s.hands[0][GRAIN] == 1
     assert boost not in legal(s)  # once a turn
 
 
@@ -146,7 +146,7 @@ def _arrive(g, s, hub):
     spur = _spurs(g, hub)[0]
     before = next(x for x in paths_next_to(g, spur) if not g.board.paths[x][2].startswith("C-")
                   and x in g.pieces[g.piece_index["wagon"]].allowed_set)
-    s.travellers[0][2] = before
+    s.travellers[0] = s.travellers[0]._replace(path=before)
     s.changed()
     act(s, Travel("wagon", before, spur))
     return spur
@@ -156,7 +156,7 @@ def test_the_first_arrival_draws_a_load_and_pays_nothing_and_the_move_ends():
     g = game()
     s = tb_start(g, _spurs(g, "castle")[0])
     _arrive(g, s, "castle")
-    assert s.travellers[0][3] == STOPPED
+    assert s.travellers[0].left == STOPPED
     assert s.is_chance_node()
     odds = {g.actions[a].token: p for a, p in s.chance_outcomes()}
     assert odds == pytest.approx({"sand": 0.5, "tools": 0.5})
@@ -262,7 +262,8 @@ def test_a_level_2_wagon_chases_a_barbarian_on_a_six(die, chased):
     g = game()
     s = tb_start(g, 0, level=2)
     k = neutral.sites_of(s, g.piece_index["barbarian"])[0]
-    s.travellers[0][2] = next(x for x in paths_next_to(g, k) if x in g.pieces[g.piece_index["wagon"]].allowed_set)
+    s.travellers[0] = s.travellers[0]._replace(
+        path=next(x for x in paths_next_to(g, k) if x in g.pieces[g.piece_index["wagon"]].allowed_set))
     s.changed()
     act(s, A.TakeAction("chase"))
     assert s.is_chance_node()
@@ -284,7 +285,8 @@ def test_level_1_cannot_chase():
     g = game()
     s = tb_start(g, 0, level=1)
     k = neutral.sites_of(s, g.piece_index["barbarian"])[0]
-    s.travellers[0][2] = next(x for x in paths_next_to(g, k) if x in g.pieces[g.piece_index["wagon"]].allowed_set)
+    s.travellers[0] = s.travellers[0]._replace(
+        path=next(x for x in paths_next_to(g, k) if x in g.pieces[g.piece_index["wagon"]].allowed_set))
     s.changed()
     assert A.TakeAction("chase") not in legal(s)
 
@@ -425,6 +427,6 @@ def test_swift_journey_is_played_only_after_the_wagon_moved_and_gives_full_point
     assert A.PlayCard("swift_journey") not in legal(s)  # the wagon has not moved yet
     act(s, Travel("wagon", a, b_))
     act(s, Travel("wagon", b_, a))
-    assert s.travellers[0][3] == 0
+    assert s.travellers[0].left == 0
     act(s, A.PlayCard("swift_journey"))
     assert travel_points(s, 0, "wagon") == 4  # a second journey with the level's points

@@ -69,7 +69,7 @@ def test_a_free_wagon_is_played_where_one_can_stand(game):
     s.apply_action(game.action_id[PlayCard("new_wagon")])
     build = next(a for a in legal(s) if isinstance(a, Build))
     s.apply_action(game.action_id[build])
-    assert [e[:3] for e in s.travellers] == [[0, game.piece_index["wagon"], build.at]]
+    assert [e[:3] for e in s.travellers] == [(0, game.piece_index["wagon"], build.at)]
     assert s.cards[0][game.card_index["new_wagon"]] == 1
 
 

@@ -12,6 +12,7 @@ import pytest
 
 import catandsl
 from catandsl.engine import IllegalAction, StateError
+from catandsl.rules.play import Traveller
 from catandsl.rules.travel import (
     STOPPED,
     Travel,
@@ -74,7 +75,7 @@ def _path(g, q, r, side):
 def _start(g, at: int):
     """Turn 1, player 0 in the main phase, player 0's wagon on path `at`."""
     s = blank(g)
-    s.travellers = [[0, g.piece_index["wagon"], at, 0, -1, -1]]
+    s.travellers = [Traveller(0, g.piece_index["wagon"], at, 0, -1, -1)]
     s.placed[0][g.piece_index["wagon"]] = 1
     s.changed()
     to_main(s, 8)
@@ -107,11 +108,11 @@ def test_a_turns_points_pay_steps_of_two_on_empty_paths_and_one_on_own_roads(gam
     s = _start(game, a)
     assert (a, b) in _steps(s)
     act(s, Travel("wagon", a, b))
-    assert s.travellers[0][2:4] == [b, 2]
+    assert (s.travellers[0].path, s.travellers[0].left) == (b, 2)
     assert game.phases[s.phase].name == "move"  # travelling moved the turn on: no more building
     put(s, 0, "road", c)
     act(s, Travel("wagon", b, c))  # own road: 1
-    assert s.travellers[0][3] == 1
+    assert s.travellers[0].left == 1
     assert _steps(s) == []  # 1 point left; every path around costs 2
     before = s.serialize()
     with pytest.raises(IllegalAction) as refused:
@@ -147,7 +148,7 @@ def test_another_players_road_needs_gold_and_pays_its_owner(game):
     s.token_supply[gold] -= 1
     s.changed()
     act(s, Travel("wagon", a, b))
-    assert s.travellers[0][3] == 3 and s.tokens_held[1][gold] == 1  # 1 point, the toll to its owner
+    assert s.travellers[0].left == 3 and s.tokens_held[1][gold] == 1  # 1 point, the toll to its owner
 
 
 def test_an_action_adds_points_for_this_turn_and_unused_points_are_lost(game):
@@ -155,9 +156,10 @@ def test_an_action_adds_points_for_this_turn_and_unused_points_are_lost(game):
     s = _start(game, a)
     give(s, 0, 0, 0, 0, 1, 0)
     act(s, next(x for x in legal(s) if getattr(x, "action", None) == "boost"))
-    assert s.travellers[0][3:] == [6, s.turns, -1] and s.hands[0][GRAIN] == 0  # points, not a step
+    wagon = s.travellers[0]
+    assert (wagon.left, wagon.turn, wagon.moved) == (6, s.turns, -1) and s.hands[0][GRAIN] == 0  # points, not a step
     act(s, Travel("wagon", a, b))
-    assert s.travellers[0][3] == 4
+    assert s.travellers[0].left == 4
     for _ in range(3):  # every player's turn passes: the next turn starts afresh
         act(s, next(x for x in legal(s) if x.KIND == "end_turn"))
         to_main(s, 8)
@@ -168,11 +170,11 @@ def test_an_action_adds_points_for_this_turn_and_unused_points_are_lost(game):
 def test_stepping_onto_a_path_where_stop_holds_ends_the_travel_for_the_turn(game):
     a, b, c = _chain(game)
     s = _start(game, a)
-    s.travellers.append([1, game.piece_index["wagon"], b, 0, -1, -1])
+    s.travellers.append(Traveller(1, game.piece_index["wagon"], b, 0, -1, -1))
     s.placed[1][game.piece_index["wagon"]] = 1
     s.changed()
     act(s, Travel("wagon", a, b))  # 2 for the path and 1 for the wagon on it; two there: stop
-    assert s.travellers[0][3] == STOPPED and not _steps(s)
+    assert s.travellers[0].left == STOPPED and not _steps(s)
     with pytest.raises(IllegalAction) as refused:
         act(s, Travel("wagon", b, c))
     assert refused.value.code == "action/not_legal"
@@ -190,7 +192,7 @@ def test_a_stopped_piece_stays_stopped_until_the_next_turn(game):
     restart_travel(s, 0, "wagon")
     assert travel_points(s, 0, "wagon") == 4  # spent, not stopped: a second journey
     s = _start(game, a)
-    s.travellers.append([1, game.piece_index["wagon"], b, 0, -1, -1])
+    s.travellers.append(Traveller(1, game.piece_index["wagon"], b, 0, -1, -1))
     s.placed[1][game.piece_index["wagon"]] = 1
     s.changed()
     act(s, Travel("wagon", a, b))  # two wagons there: stop
@@ -215,7 +217,7 @@ def test_the_set_up_places_a_wagon_at_the_players_last_building(game):
     road = s.last_path[0]
     assert any(x.at == road for x in spots)  # beside the road just built
     act(s, spots[0])
-    assert [e[:3] for e in s.travellers] == [[0, game.piece_index["wagon"], spots[0].at]]
+    assert [e[:3] for e in s.travellers] == [(0, game.piece_index["wagon"], spots[0].at)]
 
 
 def test_travellers_serialize_and_a_tampered_one_is_refused(game):
@@ -242,6 +244,6 @@ def test_random_games_keep_the_piece_counts(game, seed):
         else:
             s.apply_action(rng.choice(s.legal_actions()))
         for e in s.travellers:
-            assert e[2] in game.pieces[e[1]].allowed_set
+            assert e.path in game.pieces[e.piece].allowed_set
     game.deserialize_state(s.serialize())  # validates piece counts, travellers and all
     assert len(s.travellers) == 3

@@ -17,10 +17,11 @@ import pytest
 from starlette.testclient import TestClient
 
 from catandsl.studio import workers
-from catandsl.studio.app import MAX_VALUES, create_app
+from catandsl.studio.app import create_app
 from catandsl.studio.clients import BACKGROUND, COOKIE, RUNNING, WAITING, Gate, current_client
 from catandsl.studio.errors import StudioError
 from catandsl.studio.play import MAX_TABLES, TABLES_PER_CLIENT
+from catandsl.studio.web import MAX_VALUES
 from tests.studio.helpers import ROOT, error_of, make_folder
 from tests.watchdog import no_hang
 

@@ -15,7 +15,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from catandsl import resources
-from catandsl.studio.app import MAX_BODY, create_app
+from catandsl.studio.app import create_app
+from catandsl.studio.web import MAX_BODY
 from tests.studio.helpers import ROOT, error_of, make_folder
 
 

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from catandsl.compiler import compile_ast
 from catandsl.diagnostics import CatanError, Sources
-from catandsl.ir.codec import scenario_to_json
+from catandsl.ir import scenario_to_json
 from catandsl.syntax.fmt import format_source
 from catandsl.syntax.parser import lexemes, parse
 from tests.fuzz_semantic import generate, materialize
