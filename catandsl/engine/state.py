@@ -28,7 +28,7 @@ from catandsl.rules import play, roll_cards, scoring, trade
 from catandsl.rules.base import CHANCE, TERMINAL, Action, IllegalAction, Prompt
 from catandsl.rules.harbors import HarborTables
 from catandsl.rules.hexes import HexTables
-from catandsl.rules.play import Game
+from catandsl.rules.play import NO_FRESH_PATHS, NO_MOVES, Game
 from catandsl.rules.registry import EVERYTHING, bits
 
 if TYPE_CHECKING:
@@ -141,8 +141,8 @@ class State(flow.Running):
         self.last_path = [-1] * n
         self.vp_tokens = []
         self.island_tags = []
-        self.moved = []
-        self.fresh_paths = []
+        self.moved = NO_MOVES
+        self.fresh_paths = NO_FRESH_PATHS
         self.token_stock = [list(site.stock) for site in game.sites]
         self.token_supply = list(game.token_reserve)
         self.tokens_held = [[0] * len(game.token_names) for _ in range(n)]
@@ -255,11 +255,18 @@ class State(flow.Running):
             out[f] = [x[:] if type(x) is list else x for x in v]
         for f in _RECORDS:
             out[f] = [list(r) for r in getattr(self, f)]
+        out["offers_declined"] = [o.row() for o in self.offers_declined]
         return out
 
     def _json(self) -> dict:
         """What `serialize()` writes; the fields' lists are the state's own (to be read only)."""
         out: dict[str, Any] = {f: getattr(self, f) for f in FIELDS}
+        # the records that are not written as the list of their fields: as the lists
+        # they always were (engine/validate.py reads them back)
+        out["moved"] = list(self.moved)
+        out["fresh_paths"] = list(self.fresh_paths)
+        if self.offers_declined:
+            out["offers_declined"] = [o.row() for o in self.offers_declined]
         out["pending"] = [p.to_json() for p in self.pending]
         out["format"] = FORMAT
         return out

@@ -20,7 +20,19 @@ from catandsl.rules import hexes, scoring
 from catandsl.rules.base import PROMPTS, EngineError, Prompt
 from catandsl.rules.harbors import HarborTables, PlacingHarbor
 from catandsl.rules.placement import pieces_on_board
-from catandsl.rules.play import Game, HexChange, Partner, Traveller, YieldLimit
+from catandsl.rules.play import (
+    NO_MOVES,
+    DeclinedOffer,
+    FreshPaths,
+    Game,
+    HexChange,
+    IslandTag,
+    MovesMade,
+    Partner,
+    Traveller,
+    VictoryToken,
+    YieldLimit,
+)
 from catandsl.rules.roll_cards import RollCardTables
 from catandsl.rules.trade import trade_items
 
@@ -243,12 +255,19 @@ def _check_data(g: Game, s: State) -> None:
         _ints(f"vp_tokens[{k}]", e, 3, 0, big)
         if e[0] >= n or e[1] >= corners:
             raise _fail(f"vp_tokens[{k}]", "not a player and an intersection")
+    s.vp_tokens = [VictoryToken(*e) for e in s.vp_tokens]
     for k, e in enumerate(_list("island_tags", s.island_tags)):
         if (not isinstance(e, list) or len(e) != 3 or not _int(e[0]) or not 0 <= e[0] < n
                 or not isinstance(e[1], str) or not _int(e[2]) or not 0 <= e[2] < islands):
             raise _fail(f"island_tags[{k}]", "must be [player, tag, island]")
+    s.island_tags = [IslandTag(*e) for e in s.island_tags]
     _ints("moved", s.moved, 2 if s.moved else 0, 0, big)
-    _ints("fresh_paths", s.fresh_paths, len(_list("fresh_paths", s.fresh_paths)), 0, max(P - 1, big))
+    s.moved = MovesMade(*s.moved) if s.moved else NO_MOVES
+    fresh = _list("fresh_paths", s.fresh_paths)
+    _ints("fresh_paths", fresh, len(fresh), 0, big)
+    if any(k >= P for k in fresh[1:]) or len(set(fresh[1:])) != len(fresh[1:]):
+        raise _fail("fresh_paths", "must be [] or a turn and paths, once each")
+    s.fresh_paths = FreshPaths(fresh)
     T = len(g.token_names)
     _rows("token_stock", s.token_stock, len(g.sites), T, 0, big)
     _ints("token_supply", s.token_supply, T, 0, big)
@@ -264,10 +283,12 @@ def _check_data(g: Game, s: State) -> None:
             raise _fail(f"partners[{k}]", "not a site and a player")
     s.partners = [Partner(*e) for e in s.partners]
     items = len(trade_items(g))
-    for k, row in enumerate(_list("offers_declined", s.offers_declined)):  # [proposer, seats asked, *give, *get]
+    declined = _list("offers_declined", s.offers_declined)  # rows [proposer, seats asked, *give, *get]
+    for k, row in enumerate(declined):
         _ints(f"offers_declined[{k}]", row, 2 + 2 * items, 0, big)
         if row[0] >= n or not 0 < row[1] < 1 << n:
             raise _fail(f"offers_declined[{k}]", "not a player, the players asked, and the offer's terms")
+    s.offers_declined = [DeclinedOffer.of_row(row, items) for row in declined]
     _ints("acted", s.acted, len(g.custom_actions), 0, big)
     _rows("counters", s.counters, n, len(g.counter_names), 0, 1_000_000)
     for k, e in enumerate(_list("travellers", s.travellers)):

@@ -37,7 +37,7 @@ from catandsl.rules.base import (
     seats_ok,
     site,
 )
-from catandsl.rules.play import Game, PieceInfo, State
+from catandsl.rules.play import Game, MovesMade, PieceInfo, State
 from catandsl.rules.registry import BOARD, FLOW
 
 
@@ -108,9 +108,9 @@ class MovementIds:
 
 
 def moves_made(s: State, p: int) -> int:
-    """Moves made by player p in the current turn (`moved` is [] or [turn, count])."""
+    """Moves made by player p in the current turn."""
     m = s.moved
-    return m[1] if m and m[0] == s.turns and p == s.turn_player else 0
+    return m.moves if m and m.turn == s.turns and p == s.turn_player else 0
 
 
 def open_end(s: State, p: int, k: int) -> bool:
@@ -227,10 +227,10 @@ def _legal_moves(s: State, p: int, names: frozenset[str] | None) -> list[int]:
 def _apply_pick_up(s: State, p: int, act: PickUp) -> None:
     g = s.game
     pi, k = g.piece_index[act.piece], act.at
-    s.moved = [s.turns, moves_made(s, p) + 1]
+    s.moved = MovesMade(s.turns, moves_made(s, p) + 1)
     fresh = placement.built_this_turn(s, k)
     if fresh:
-        s.fresh_paths.remove(k)
+        s.fresh_paths = s.fresh_paths.without(k)
     s.push(Relocating(p, pi, k, fresh))
     network.lift_path(s, k)
 

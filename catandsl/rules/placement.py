@@ -28,7 +28,7 @@ from catandsl.rules.base import (
     seats_ok,
     site,
 )
-from catandsl.rules.play import Game, PieceInfo, State
+from catandsl.rules.play import FreshPaths, Game, PieceInfo, State
 from catandsl.rules.registry import BOARD, FLOW, HANDS, PLAYER_PIECES, effect
 
 
@@ -367,16 +367,14 @@ def note_fresh(s: State, k: int) -> None:
     """Remember that the movable piece on path k was placed this turn."""
     if s.stage != "turn":
         return
-    if not s.fresh_paths or s.fresh_paths[0] != s.turns:
-        s.fresh_paths = [s.turns]
-    s.fresh_paths.append(k)
+    f = s.fresh_paths
+    s.fresh_paths = FreshPaths.of(s.turns, (*f.paths, k) if f.turn == s.turns else (k,))
 
 
 def built_this_turn(s: State, k: int) -> bool:
-    """Whether the movable piece on path k was placed this turn (`fresh_paths` is []
-    or [turn, path, ...])."""
+    """Whether the movable piece on path k was placed this turn."""
     f = s.fresh_paths
-    return bool(f) and f[0] == s.turns and k in f[1:]
+    return f.turn == s.turns and k in f.paths
 
 
 def pieces_on_board(s: State) -> list[list[int]]:

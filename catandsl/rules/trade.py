@@ -43,7 +43,7 @@ from catandsl.rules.base import (
     seats_ok,
 )
 from catandsl.rules.harbors import HarborTables
-from catandsl.rules.play import Game, State
+from catandsl.rules.play import DeclinedOffer, Game, State
 from catandsl.rules.registry import FLOW, HANDS, TOKENS
 from catandsl.rules.sites import SiteTables
 
@@ -508,10 +508,10 @@ def declined(s: State, t: TradeTables, p: int, give: list[int], get: list[int], 
     want = 0
     for q in _asked(s, p, to):
         want |= 1 << q
-    n = len(give)
-    for row in s.offers_declined:
-        if row[0] == p and row[2:2 + n] == give and row[2 + n:] == get:
-            want &= ~row[1]
+    give_, get_ = tuple(give), tuple(get)
+    for offer in s.offers_declined:
+        if offer.proposer == p and offer.give == give_ and offer.get == get_:
+            want &= ~offer.asked
     return not want
 
 
@@ -741,7 +741,7 @@ class Offering(Prompt):
         mask = 0
         for q in self.declined:
             mask |= 1 << q
-        s.offers_declined.append([self.proposer, mask] + self.give + self.get)
+        s.offers_declined.append(DeclinedOffer(self.proposer, mask, tuple(self.give), tuple(self.get)))
         return True
 
     def actor(self, s: State) -> int:

@@ -82,7 +82,7 @@ def test_the_set_up_keeps_out_and_the_first_settlement_inside_scores(game):
     assert pieces_in_area(s, "strip", ["settlement", "city"]) == 2
     assert [owned_in_area(s, p, "strip", ["settlement"]) for p in range(3)] == [1, 1, 0]
     assert owned_in_area(s, 0, "strip", ["city", "road"]) == 0
-    assert [t for t in s.vp_tokens if t[2]] == [[0, spots[0], 2]]
+    assert [t for t in s.vp_tokens if t.points] == [(0, spots[0], 2)]
 
 
 # A wagon travels path by path and stands beside whatever is on its path: the area's
@@ -193,7 +193,7 @@ def test_an_area_read_only_under_for_n_players_needs_only_that_map(tmp_path):
     corner = g.board.intersection_index[geo.corner((0, 0), "N")]
     road = next(k for k in g.board.corner_paths[corner] if k in g.pieces[g.piece_index["road"]].allowed_set)
     state = catandsl.position(g).place(0, "road", road).place(0, "settlement", corner, rules=True).state()
-    assert [t[:2] for t in state.vp_tokens] == [[0, corner]]
+    assert [t[:2] for t in state.vp_tokens] == [(0, corner)]
     # the rule moved out of the `for`: the 3-player map lacks both names again
     moved = PER_COUNT.replace("  for 4 players {\n    rule", "  rule", 1).replace(
         "vp_token(player, at, 1) }\n    }\n", "vp_token(player, at, 1) }\n    }\n  for 4 players {\n", 1)
