@@ -89,6 +89,7 @@ class Game(play.Game):
         """(`ruleset` and `dealt`: the scenario as configured for these players and options,
         and its map as dealt for this seed, when the caller has them already.)"""
         self.scenario = scenario
+        self.kept = scenario.kept
         self.seed = int(seed)
         self.ruleset = rs = configure(scenario, players, options) if ruleset is None else ruleset
         self._dealt: Deal = deal(rs, self.seed) if dealt is None else dealt
@@ -532,14 +533,17 @@ class Game(play.Game):
         b = self.board
         sizes = [len(b.intersections) if p.site == "intersection" else len(b.paths) if p.site == "path"
                  else len(b.hexes) for p in self.pieces]
+        # the games of one scenario and player count offer the same actions as a rule, and
+        # numbering them is much of a game's set-up: the scenario keeps the tables made
         key = (frozenset(acts), tuple(p.name for p in self.pieces), tuple(sizes))
-        table = _ACTION_TABLES.get(key)
+        kept = self.scenario.kept.action_tables
+        table = kept.get(key)
         if table is None:
             table = _action_table(acts, self.piece_index, sizes)
             if len(acts) <= MAX_KEPT_ACTIONS:  # (a huge board's table is not worth the memory)
-                if len(_ACTION_TABLES) >= MAX_ACTION_TABLES:
-                    _ACTION_TABLES.clear()
-                _ACTION_TABLES[key] = table
+                if len(kept) >= MAX_ACTION_TABLES:
+                    kept.clear()
+                kept[key] = table
         self.actions: tuple[Action, ...]
         self.action_id: dict[Action, int]  # (shared with other games: never edit these)
         self.actions, self.action_id, self.action_writes, self.build_id = table
@@ -670,8 +674,16 @@ def new_game(scenario: model.Scenario, players: int | None = None, options: dict
     The games of one scenario, player count and options differ only by their seed, and
     the seed only in how the map is dealt: a game whose map is dealt as an earlier one's
     was (a fixed map, as a rule) is that game's copy with its own seed, its tables and
-    compiled rules shared (`_Templates`), not built again."""
-    return _TEMPLATES.game(scenario, check_arguments("new_game", scenario, players, options, seed), options, seed)
+    compiled rules shared (`Templates`, kept by the scenario: `model.Kept`), not built again."""
+    players = check_arguments("new_game", scenario, players, options, seed)
+    key = (players, tuple(sorted(options.items())) if options else ())
+    kept = scenario.kept.templates
+    templates = kept.get(key)
+    if templates is None:
+        if len(kept) >= MAX_TEMPLATE_KEYS:
+            kept.clear()
+        templates = kept[key] = Templates(scenario, players, options)
+    return templates.game(seed)
 
 
 def check_arguments(what: str, scenario: Any, players: Any, options: Any, seed: Any) -> int:
@@ -691,37 +703,36 @@ def check_arguments(what: str, scenario: Any, players: Any, options: Any, seed: 
     return scenario.players_max if players is None else players
 
 
-class _Templates:
-    """Games made so far, as templates for the next ones: by scenario (its identity),
-    player count and options, the ruleset as configured and the last few games with
-    distinct deals. A new game deals its map (cheap) and, when a template's deal is the
-    same but for the seed, is that template's copy (`Game.reseeded`); else it is made
-    from the ruleset and the deal, and becomes a template itself. Nothing here is ever
-    handed out to be changed: a copy gets its own seed, board record and hex variants,
-    and shares only what no game changes (tables, compiled rules, action table)."""
+class Templates:
+    """The games of one scenario, player count and options made so far, as templates for
+    the next ones (kept by the scenario, `model.Kept`): the ruleset as configured and
+    the last few games with distinct deals. A new game deals its map (cheap) and, when a
+    template's deal is the same but for the seed, is that template's copy
+    (`Game.reseeded`); else it is made from the ruleset and the deal, and becomes a
+    template itself. Nothing here is ever handed out to be changed: a copy gets its own
+    seed, board record and hex variants, and shares only what no game changes (tables,
+    compiled rules, action table)."""
 
-    MAX_KEYS = 32  # scenario, players, options combinations kept
-    MAX_DEALS = 4  # distinct deals kept per combination (a shuffled map rarely repeats one)
+    MAX_DEALS = 4  # distinct deals kept (a shuffled map rarely repeats one)
 
-    def __init__(self) -> None:
-        self.by_key: dict[tuple, tuple[model.Scenario, Ruleset, list[Game]]] = {}
+    def __init__(self, scenario: model.Scenario, players: int, options: dict | None) -> None:
+        self.scenario = scenario
+        self.players = players
+        self.options = options
+        self.ruleset: Ruleset | None = None  # the scenario as configured, from the first game
+        self.games: list[Game] = []
 
-    def game(self, scenario: model.Scenario, players: int, options: dict | None, seed: int) -> Game:
-        key = (id(scenario), players, tuple(sorted(options.items())) if options else ())
-        hit = self.by_key.get(key)
-        if hit is None or hit[0] is not scenario:  # (an id may be a dead scenario's again)
-            game = Game(scenario, players, options, seed)
-            if len(self.by_key) >= self.MAX_KEYS:
-                self.by_key.clear()
-            games: list[Game] = []
-            self.by_key[key] = (scenario, game.ruleset, games)
+    def game(self, seed: int) -> Game:
+        games = self.games
+        if self.ruleset is None:
+            game = Game(self.scenario, self.players, self.options, seed)
+            self.ruleset = game.ruleset
         else:
-            rs, games = hit[1], hit[2]
-            dealt = deal(rs, seed)
+            dealt = deal(self.ruleset, seed)
             for template in games:
                 if template._dealt.fixed(dealt):
                     return template.reseeded(seed, dealt)
-            game = Game(scenario, players, options, seed, ruleset=rs, dealt=dealt)
+            game = Game(self.scenario, self.players, self.options, seed, ruleset=self.ruleset, dealt=dealt)
         if not _worth_keeping(game):
             return game
         if len(games) >= self.MAX_DEALS:
@@ -736,13 +747,9 @@ def _worth_keeping(game: Game) -> bool:
     return len(game.actions) <= MAX_KEPT_ACTIONS
 
 
-_TEMPLATES = _Templates()
-
-
-# The action tables made so far, by what they are made of (the actions, the pieces, the
-# sizes of the sites they stand on): the games of one scenario and player count offer the
-# same actions as a rule, and numbering them is much of a game's set-up.
-_ACTION_TABLES: dict[tuple, tuple] = {}
+MAX_TEMPLATE_KEYS = 32  # player counts and options a scenario keeps templates for
+# action tables a scenario keeps, by what they are made of (the actions, the pieces,
+# the sizes of the sites they stand on)
 MAX_ACTION_TABLES = 32
 MAX_KEPT_ACTIONS = 20_000  # actions in a table worth keeping
 

@@ -277,6 +277,7 @@ class Game(Protocol):
     changeable: bool  # hexes may change in play (rules/hexes.py)
     interp: Interpreter
     table: TableLookup
+    kept: model.Kept  # what the scenario keeps for its games (caches that live as long as it)
     # seats and victory
     num_players: int
     num_seats: int

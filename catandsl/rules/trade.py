@@ -257,8 +257,7 @@ def trade_actions(game: Game) -> list[Action]:
     return out
 
 
-_LEGAL_MEMOS: dict[tuple, dict[tuple, list[int]]] = {}  # (bank_id, new_offer) -> legal_by_key
-MAX_LEGAL_MEMOS = 64
+MAX_LEGAL_MEMOS = 64  # action numberings a scenario keeps trade lists for
 MAX_LEGAL = 10_000  # trade lists kept (a few dozen at most); past this the memo starts again
 
 
@@ -276,8 +275,8 @@ class TradeTables:
     harbors_placed: bool  # players place harbors (`harbor_at` changes in play)
     bank_id: tuple[tuple[int, ...], ...]  # [give][get] -> BankTrade id (-1 on the diagonal)
     bank_gets: tuple[tuple[int, ...], ...]  # [give] -> bank_id[give] but the diagonal: a bank with every resource
-    # `_legal_trades` by what it depends on, shared by the games with the same trade
-    # actions (the same ids: `_LEGAL_MEMOS`)
+    # `_legal_trades` by what it depends on, shared by the scenario's games with the same
+    # trade actions (the same ids), kept by the scenario (`model.Kept.legal_trades`)
     legal_by_key: dict[tuple, list[int]]
     # domestic trade: the items a side may hold (`trade_items`), the first `resources`
     # of them resource cards, the rest tokens (`item_token`: each one's token index)
@@ -315,11 +314,12 @@ class TradeTables:
         token_index = game.table(SiteTables).token_index
         new_offer = ids.get(NewOffer(), -1)
         legal_key = (bank_id, new_offer)
-        legal_memo = _LEGAL_MEMOS.get(legal_key)
+        memos = game.kept.legal_trades
+        legal_memo = memos.get(legal_key)
         if legal_memo is None:
-            if len(_LEGAL_MEMOS) >= MAX_LEGAL_MEMOS:
-                _LEGAL_MEMOS.clear()
-            legal_memo = _LEGAL_MEMOS[legal_key] = {}
+            if len(memos) >= MAX_LEGAL_MEMOS:
+                memos.clear()
+            legal_memo = memos[legal_key] = {}
         seats = range(game.num_players)
         return cls(
             bank_rate=rate or NO_RATE,
