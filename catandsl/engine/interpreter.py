@@ -180,7 +180,7 @@ class Interpreter:
         # per primitive, what each argument is checked against when the rule runs: its
         # type over this game's names (the compiler lets `site` and `any` through) and
         # range; made for the primitives the game's rules call, when first compiled
-        self._types = type_checks(game)
+        self.types = type_checks(game)
         self._checked: dict[str, tuple[tuple[int, Param, Check], ...]] = {}
         # (id of the expression, id of its source) -> (expression, source, code, the code
         # as `value` runs it): the objects are kept so that their ids stay theirs
@@ -379,7 +379,7 @@ class Interpreter:
         checks = self._checked.get(name)
         if checks is None:
             checks = self._checked[name] = tuple(
-                (k, p, c) for k, p in enumerate(prim.params) if (c := _param_check(p, self._types)) is not None)
+                (k, p, c) for k, p in enumerate(prim.params) if (c := _param_check(p, self.types)) is not None)
         # an argument written as a constant that passes its check passes it every time (a
         # check reads the value and the game only); one that fails is still refused when run
         checks = tuple((k, p, c) for k, p, c in checks

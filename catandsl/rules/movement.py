@@ -210,7 +210,7 @@ def why_not_pick_up(s: State, p: int, k: int) -> str:
 # ---- the `move` activity -----------------------------------------------------------------------
 
 
-def _legal_moves(s: State, p: int, names: frozenset[str] | None) -> list[int]:
+def legal_moves(s: State, p: int, names: frozenset[str] | None) -> list[int]:
     g = s.game
     if not g.movers:
         return []
@@ -244,7 +244,7 @@ def _refusal(s: State, p: int, act: Action) -> IllegalAction | None:
 
 
 MOVE = activity(Activity(
-    "move", "move an own piece that has a `moves` block (a ship)", _legal_moves, {PickUp: _apply_pick_up},
+    "move", "move an own piece that has a `moves` block (a ship)", legal_moves, {PickUp: _apply_pick_up},
     names="piece", subject=lambda game, act: act.piece, refusal=_refusal))
 
 

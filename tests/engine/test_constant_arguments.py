@@ -36,8 +36,8 @@ def test_a_constant_that_passes_is_not_checked_again(monkeypatch):
     g = base_game(4)
     s = blank(g)
     checked: list[object] = []
-    piece = g.interp._types["piece"]
-    monkeypatch.setitem(g.interp._types, "piece", lambda v: checked.append(v) or piece(v))
+    piece = g.interp.types["piece"]
+    monkeypatch.setitem(g.interp.types, "piece", lambda v: checked.append(v) or piece(v))
     monkeypatch.setattr(g.interp, "_checked", {})  # (each primitive's checks, made again)
     code = g.interp.compiled(_call("longest_route", PLAYER, _names("road")))
     assert checked == ["road"]  # at compile time
