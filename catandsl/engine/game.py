@@ -216,7 +216,7 @@ class Game(play.Game):
         """The sites where a piece's `where` holds, over this game's board."""
         if p.where is None:
             return sites
-        holds = self.interp.static_test(p.where, p.source)
+        holds = self.interp.on_board(p.where, p.source)
         return tuple(k for k in sites if holds({"at": site(p.site, k)}))
 
     def _names(self) -> dict[str, Any]:

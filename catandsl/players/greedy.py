@@ -29,6 +29,7 @@ from catandsl.players.base import NoLegalAction
 from catandsl.players.trading import Trader
 from catandsl.rules.base import site
 from catandsl.rules.custom import CustomTables
+from catandsl.rules.play import NO_ANSWERS
 from catandsl.rules.trade import Composing, Offering
 
 _END_TURN_SCORE = 0.5
@@ -105,7 +106,7 @@ class GreedyPlayer:
         if P.travel.stop is not None:
             for k in P.allowed:
                 env = {"player": me, "from": site("path", k), "at": site("path", k)}
-                if k not in near and g.interp.value(P.travel.stop, env, state, P.source):
+                if k not in near and g.interp.program(P.travel.stop, P.source).run(env, state, NO_ANSWERS):
                     stops.append(k)
             seen = self._visited.get(P.index, [])
             fresh = [k for k in stops if not any(set(b.path_ends[k]) & ends for ends in seen)]
@@ -248,7 +249,7 @@ class GreedyPlayer:
         g = state.game
         P = g.pieces[g.piece_index[act.piece]]
         env = {"player": state.current_player(), "from": site("path", act.at), "at": site("path", act.to)}
-        if P.travel.stop is not None and g.interp.value(P.travel.stop, env, state, P.source):
+        if P.travel.stop is not None and g.interp.program(P.travel.stop, P.source).run(env, state, NO_ANSWERS):
             seen = self._visited.setdefault(P.index, [])
             seen.append(frozenset(state.game.board.path_ends[act.to]))
             del seen[:-2]

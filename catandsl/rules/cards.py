@@ -10,7 +10,7 @@ from typing import ClassVar
 from catandsl.rules import words as w
 from catandsl.rules.base import Action, Activity, IllegalAction, Prompt, action_source, activity, seats_ok
 from catandsl.rules.placement import pay
-from catandsl.rules.play import Game, State
+from catandsl.rules.play import NO_ANSWERS, Game, State
 from catandsl.rules.registry import CARDS, FLOW, HANDS, effect, query
 
 
@@ -220,7 +220,7 @@ def unplayable(s: State, p: int, k: int) -> str:
         return f"{d.play_per_turn} {d.name} card(s) played this turn already"
     if held - (s.new_cards[k] if d.not_turn_bought else 0) <= 0:
         return "bought this turn"
-    if c.condition is not None and not g.interp.value(c.condition, {"player": p}, s, c.source):
+    if c.condition is not None and not g.interp.program(c.condition, c.source).run({"player": p}, s, NO_ANSWERS):
         return "its `playable where` does not hold"
     return g.interp.unable("card_played", c.name, {"player": p, "card": c.name}, s)
 

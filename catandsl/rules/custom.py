@@ -13,7 +13,7 @@ from typing import ClassVar
 from catandsl.rules import words as w
 from catandsl.rules.base import Action, Activity, IllegalAction, action_source, activity
 from catandsl.rules.placement import affordable, pay
-from catandsl.rules.play import Game, State
+from catandsl.rules.play import NO_ANSWERS, Game, State
 from catandsl.rules.registry import EVERYTHING
 from catandsl.rules.sites import SiteTables
 
@@ -70,7 +70,7 @@ def available(s: State, p: int, k: int) -> str:
     if not affordable(s.hands[p], t.costs[k]) or not affordable(s.tokens_held[p], t.token_costs[k]):
         return "cannot afford it"
     env = {"player": p, "action": a.name}
-    if a.condition is not None and not g.interp.value(a.condition, env, s, a.source):
+    if a.condition is not None and not g.interp.program(a.condition, a.source).run(env, s, NO_ANSWERS):
         return "its condition does not hold"
     return g.interp.unable("action_taken", a.name, env, s)  # (a `build_free` with nowhere to build)
 

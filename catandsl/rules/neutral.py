@@ -45,7 +45,7 @@ from catandsl.rules.base import (
     seats_ok,
     site,
 )
-from catandsl.rules.play import Game, State
+from catandsl.rules.play import NO_ANSWERS, Game, State
 from catandsl.rules.registry import FLOW, HANDS, NEUTRAL, NEUTRAL_PIECES, TOKENS, effect, query
 
 if TYPE_CHECKING:
@@ -300,7 +300,7 @@ def may_move(s: State, player: int, pi: int) -> bool:
     P = s.game.pieces[pi]
     if P.movable_by is None:
         return True
-    return bool(s.game.interp.value(P.movable_by, {"player": player}, s, P.source))
+    return bool(s.game.interp.program(P.movable_by, P.source).run({"player": player}, s, NO_ANSWERS))
 
 
 def destinations(s: State, player: int, pi: int, sites: list[int]) -> list[int]:
@@ -309,8 +309,8 @@ def destinations(s: State, player: int, pi: int, sites: list[int]) -> list[int]:
     P = s.game.pieces[pi]
     if P.moves_to is None:
         return sites
-    value = s.game.interp.value
-    return [k for k in sites if value(P.moves_to, {"player": player, "at": site(P.site, k)}, s, P.source)]
+    run = s.game.interp.program(P.moves_to, P.source).run
+    return [k for k in sites if run({"player": player, "at": site(P.site, k)}, s, NO_ANSWERS)]
 
 
 @dataclass

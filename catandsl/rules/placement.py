@@ -28,7 +28,7 @@ from catandsl.rules.base import (
     seats_ok,
     site,
 )
-from catandsl.rules.play import FreshPaths, Game, PieceInfo, State
+from catandsl.rules.play import NO_ANSWERS, FreshPaths, Game, PieceInfo, State
 from catandsl.rules.registry import BOARD, FLOW, HANDS, PLAYER_PIECES, effect
 
 
@@ -106,7 +106,8 @@ def builder_may(s: State, p: int, P: PieceInfo, k: int) -> bool:
     """The piece's `placed where` holds for player p on site k (none: it does)."""
     if P.placed_where is None:
         return True
-    return bool(s.game.interp.value(P.placed_where, {"player": p, "at": site(P.site, k)}, s, P.source))
+    where = s.game.interp.program(P.placed_where, P.source)
+    return bool(where.run({"player": p, "at": site(P.site, k)}, s, NO_ANSWERS))
 
 
 def _places(s: State, p: int, pi: int, P: PieceInfo, mode: str, step: Any) -> list[int]:
@@ -230,6 +231,7 @@ def _open_corners(s: State, p: int, P: PieceInfo, mode: str, step: Any) -> list[
     near = _near_pieces(s, P)
     base = g.pieces[P.upgrades] if P.upgrades >= 0 else None
     where = step.where if step is not None else None
+    holds = g.interp.on_board(where, step.source) if where is not None and step is not None else None
     out = []
     for k in P.allowed:
         if base is not None and k not in base.allowed_set:
@@ -237,7 +239,7 @@ def _open_corners(s: State, p: int, P: PieceInfo, mode: str, step: Any) -> list[
         if k in near:
             if can_place(s, p, P.index, k, mode, step):
                 out.append(k)
-        elif where is None or g.interp.static_condition(where, {"at": site(P.site, k), "player": p}, step.source):
+        elif holds is None or holds({"at": site(P.site, k), "player": p}):
             out.append(k)
     return out
 
@@ -293,7 +295,7 @@ def can_place(s: State, p: int, pi: int, k: int, mode: str = "normal", step: Any
     else:
         return False
     if step is not None and step.where is not None:
-        if not g.interp.static_condition(step.where, {"at": site(P.site, k), "player": p}, step.source):
+        if not g.interp.on_board(step.where, step.source)({"at": site(P.site, k), "player": p}):
             return False
     return builder_may(s, p, P, k)
 

@@ -246,20 +246,37 @@ class TableLookup(Protocol):
     def __call__(self, cls: type[T], /) -> T: ...
 
 
+class Answers:
+    """The answers given so far to the choices of the statement being run."""
+
+    __slots__ = ("values", "next")
+
+    def __init__(self, values: list[Any]):
+        self.values, self.next = values, 0
+
+
+# what a program is run with when it may take no answer (a condition, a measure, a key):
+# a choice in it is an error; no answer is ever taken from it (`next` moves only over values)
+NO_ANSWERS = Answers([])
+
+
+class Program(Protocol):
+    """An expression compiled for a game (engine/interpreter.py's Program): `run(env,
+    state, answers)`, with NO_ANSWERS unless the caller asks its choices."""
+
+    asks: bool
+    run: Code
+
+
 class Interpreter(Protocol):
     """The running of a scenario's expressions, as the rules call it (engine/interpreter.py)."""
 
-    statements: dict[int, Code]  # effect statement id -> its code
-    awards: dict[int, Code]  # award -> the code of its measure
-    no_answers: Any  # the answers a measure is run with
+    statements: dict[int, Program]  # effect statement id -> its program
+    awards: dict[int, Program]  # award -> its measure's program
 
-    def value(self, e: model.Expr, env: dict[str, Any], state: Any, source: model.Source | None = None) -> Any: ...
+    def program(self, e: model.Expr, source: model.Source | None = None) -> Program: ...
 
-    def measure(self, e: model.Expr, source: model.Source | None = None) -> Code: ...
-
-    def compiled(self, e: model.Expr, source: model.Source | None = None) -> Code: ...
-
-    def static_condition(self, expr: model.Expr, env: dict[str, Any], source: model.Source | None) -> bool: ...
+    def on_board(self, expr: model.Expr, source: model.Source | None) -> Callable[[dict[str, Any]], bool]: ...
 
     def hooks(self, event: str) -> tuple[str, tuple[tuple[tuple, Code | None, tuple[int, ...]], ...]]: ...
 

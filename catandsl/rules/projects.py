@@ -17,7 +17,7 @@ from typing import ClassVar
 from catandsl.rules import words as w
 from catandsl.rules.base import Action, Activity, IllegalAction, action_source, activity
 from catandsl.rules.placement import affordable, pay
-from catandsl.rules.play import Game, State
+from catandsl.rules.play import NO_ANSWERS, Game, State
 from catandsl.rules.registry import BOARD, EVERYTHING, query
 
 
@@ -69,8 +69,8 @@ def why_not(s: State, p: int, k: int) -> tuple[str, str]:
         return "project/complete", "every stage is built"
     if owner >= 0 and owner != p:
         return "project/owned", f"player {owner + 1} owns it"
-    if project.requires is not None and not g.interp.value(
-            project.requires, {"player": p, "level": level}, s, project.source):
+    if project.requires is not None and not g.interp.program(project.requires, project.source).run(
+            {"player": p, "level": level}, s, NO_ANSWERS):
         return "project/requirement", "its requirement does not hold"
     if not affordable(s.hands[p], t.costs[k][level]):
         return "project/cannot_afford", f"cannot afford stage {level + 1}"

@@ -35,7 +35,7 @@ from catandsl.rules.base import (
     paths_next_to,
     site,
 )
-from catandsl.rules.play import Game, PieceInfo, State, Traveller
+from catandsl.rules.play import NO_ANSWERS, Game, PieceInfo, State, Traveller
 from catandsl.rules.registry import BOARD, FLOW, effect, query
 
 STOPPED = -1  # `left` of a traveller that stopped this turn
@@ -88,7 +88,7 @@ def travel_actions(game: Game) -> list[Action]:
 
 def _number(s: State, P: PieceInfo, expr, env: dict) -> int:
     assert P.travel is not None
-    v = s.game.interp.value(expr, env, s, P.source)
+    v = s.game.interp.program(expr, P.source).run(env, s, NO_ANSWERS)
     if not isinstance(v, int) or isinstance(v, bool):
         raise EngineError(f"{P.name}: travel points and costs are numbers, not {v!r}", P.source)
     return v
@@ -108,7 +108,7 @@ def step_cost(s: State, e: Traveller, to: int) -> int | None:
     P = s.game.pieces[e.piece]
     assert P.travel is not None
     env = {"player": e.player, "from": site("path", e.path), "at": site("path", to)}
-    if P.travel.enter is not None and not s.game.interp.value(P.travel.enter, env, s, P.source):
+    if P.travel.enter is not None and not s.game.interp.program(P.travel.enter, P.source).run(env, s, NO_ANSWERS):
         return None
     return max(0, _number(s, P, P.travel.cost, env))
 
@@ -150,7 +150,7 @@ def _apply(s: State, p: int, act: Travel) -> None:
     P = g.pieces[pi]
     assert P.travel is not None
     env = {"player": p, "from": site("path", act.at), "at": site("path", act.to)}
-    if P.travel.stop is not None and g.interp.value(P.travel.stop, env, s, P.source):
+    if P.travel.stop is not None and g.interp.program(P.travel.stop, P.source).run(env, s, NO_ANSWERS):
         s.travellers[i] = e._replace(left=STOPPED)
     s.emit("traveled", {"player": p, "piece": act.piece, "from": env["from"], "at": env["at"]})
 
