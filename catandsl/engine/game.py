@@ -23,7 +23,7 @@ from catandsl.board.instantiate import Deal, deal
 from catandsl.engine.flow import EndTurn, Pass, StartPlayer
 from catandsl.engine.interpreter import Interpreter
 from catandsl.engine.state import State
-from catandsl.engine.validate import check_state
+from catandsl.engine.validate import read_state
 from catandsl.ir import configure, model
 from catandsl.ir.ruleset import Ruleset
 from catandsl.rules import dice as dice_rules
@@ -599,7 +599,7 @@ class Game(play.Game):
 
     def deserialize_state(self, text: str) -> State:
         """A state from `State.serialize()`, checked before play (StateError otherwise)."""
-        return check_state(self, text)
+        return read_state(self, text)
 
     def action(self, action_id: int) -> Action:
         return self.actions[self.check_action_id(action_id)]

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from catandsl.engine import flow
 from catandsl.engine.state import State
-from catandsl.engine.validate import check_state
+from catandsl.engine.validate import read_state
 from catandsl.rules import neutral, placement, sites
 from catandsl.rules.play import Traveller
 
@@ -324,4 +324,4 @@ class Position:
     def state(self) -> State:
         """The position as a playable State, checked like a serialized one (StateError
         otherwise); awards and cached routes recomputed."""
-        return check_state(self.game, self._s.serialize())
+        return read_state(self.game, self._s.serialize())

@@ -1,5 +1,5 @@
 """Reading a serialized state back, checked: a state is played only if it is one the
-game could reach. `check_state` raises `StateError` (a ValueError naming the field)
+game could reach. `read_state` raises `StateError` (a ValueError naming the field)
 for text that is not JSON, a field that is missing, of the wrong shape or out of range,
 resources, cards or tokens that are not conserved, pieces past their limit or counted
 wrongly, a prompt of an unknown kind or with wrong fields, or a dead state (one play
@@ -73,7 +73,7 @@ def _scalar(field: str, v: Any, lo: int, hi: int) -> None:
         raise _fail(field, f"{v!r} is not an integer in {lo}..{hi}")
 
 
-def check_state(game: Game, text: str) -> State:
+def read_state(game: Game, text: str) -> State:
     if not isinstance(text, str):
         raise StateError(f"a serialized state is a string, not {type(text).__name__}", "state/syntax")
     if len(text) > MAX_TEXT:
