@@ -28,23 +28,23 @@ if TYPE_CHECKING:
 
 SITE_TYPES = {"site": ("h", "i", "p"), "hex": ("h",), "intersection": ("i",), "path": ("p",)}
 _SITE_WORD = {"h": "a hex", "i": "an intersection", "p": "a path"}
-Check = Callable[[Any], str]  # what is wrong with a value ("" if nothing)
+ArgumentTest = Callable[[Any], str]  # what is wrong with a value ("" if nothing)
 
 
 def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def type_checks(game: Game) -> dict[str, Check]:
+def type_checks(game: Game) -> dict[str, ArgumentTest]:
     """A check for each type of the language, over this game's names and seats. The
     compiler checks types too, but `any` (a list of mixed items, a `let` of either kind)
     lets a value through that only the running rule can judge."""
     rs, n, seats = game.ruleset, game.num_players, game.num_seats
 
-    def among(what: str, names: Any) -> Check:
+    def among(what: str, names: Any) -> ArgumentTest:
         return lambda v: "" if isinstance(v, str) and v in names else f"{what}, not {v!r}"
 
-    def site(kinds: tuple[str, ...]) -> Check:
+    def site(kinds: tuple[str, ...]) -> ArgumentTest:
         def check(v: Any) -> str:
             if isinstance(v, list) and len(v) == 2 and v[0] in kinds and isinstance(v[1], int) \
                     and not isinstance(v[1], bool):
@@ -60,7 +60,7 @@ def type_checks(game: Game) -> dict[str, Check]:
             isinstance(v, list) and all(_is_int(i) and 0 <= i < islands for i in v))
         return "" if ok else f"an island, not {v!r}"
 
-    checks: dict[str, Check] = {
+    checks: dict[str, ArgumentTest] = {
         # (`isinstance(v, int) and not isinstance(v, bool)`, _is_int, written out: these run often)
         "int": lambda v: "" if isinstance(v, int) and not isinstance(v, bool) else f"a number, not {v!r}",
         "bool": lambda v: "" if isinstance(v, bool) else f"true or false, not {v!r}",
@@ -92,7 +92,7 @@ def type_checks(game: Game) -> dict[str, Check]:
     return checks
 
 
-def _list_of(check: Check) -> Check:
+def _list_of(check: ArgumentTest) -> ArgumentTest:
     def each(v: Any) -> str:
         if not isinstance(v, list):
             return f"a list, not {v!r}"
@@ -104,7 +104,7 @@ def _list_of(check: Check) -> Check:
     return each
 
 
-def _param_check(p: Param, checks: dict[str, Check]) -> Check | None:
+def _param_check(p: Param, checks: dict[str, ArgumentTest]) -> ArgumentTest | None:
     """The whole check of one parameter: its type, then an int's range; None: any."""
     if p.type.startswith("list<"):
         inner = checks.get(p.type[5:-1])
@@ -187,7 +187,7 @@ class Interpreter:
         # type over this game's names (the compiler lets `site` and `any` through) and
         # range; made for the primitives the game's rules call, when first compiled
         self.types = type_checks(game)
-        self._checked: dict[str, tuple[tuple[int, Param, Check], ...]] = {}
+        self._checked: dict[str, tuple[tuple[int, Param, ArgumentTest], ...]] = {}
         # (id of the expression, id of its source) -> its program, which holds both, so
         # that their ids stay theirs for as long as the interpreter lives
         self._programs: dict[tuple[int, int], Program] = {}
@@ -404,11 +404,11 @@ class Interpreter:
 
 
 def _direct_call(name: str, run: Callable[..., Any], subs: tuple[Code, ...],
-                 checks: tuple[tuple[int, Param, Check], ...], effect: bool, source: Source | None) -> Code:
+                 checks: tuple[tuple[int, Param, ArgumentTest], ...], effect: bool, source: Source | None) -> Code:
     """A query's or an effect's call of at most two arguments, written out: each argument
     evaluated, then checked (in order), then the primitive run; what the general call
     does, without its list of arguments."""
-    by_position: list[tuple[str, Check] | None] = [None] * len(subs)
+    by_position: list[tuple[str, ArgumentTest] | None] = [None] * len(subs)
     for k, p, check in checks:
         by_position[k] = (p.name, check)
 
