@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Self
 from catandsl.engine.interpreter import NO_ANSWERS, Answers, NeedChoice
 from catandsl.rules import harbors, placement, scoring
 from catandsl.rules import words as w
-from catandsl.rules.base import CHANCE, TERMINAL, Action, EngineError, IllegalAction, Prompt, seats_ok, site
+from catandsl.rules.base import CHANCE, TERMINAL, Action, EngineError, IllegalAction, Prompt, location, seats_ok
 from catandsl.rules.dice import RollDice
 from catandsl.rules.play import Game, State
 from catandsl.rules.registry import CHOICE, FLOW, PRIMITIVES, RANDOM, Primitive
@@ -414,7 +414,7 @@ class Setup(Prompt):
             if corner >= 0 and s.corner_owner[corner] == p:
                 # rules pay what `collect` does not (terrains of choice)
                 s.emit("collected", {"player": p, "piece": g.pieces[s.corner_piece[corner]].name,
-                                     "at": site("intersection", corner)})
+                                     "at": location("intersection", corner)})
             return True
         if step.action == "harbor":  # B.9: draw a harbor token and lay it on a spot
             s.setup_pos += 1

@@ -28,7 +28,7 @@ from catandsl.ir import configure, model
 from catandsl.ir.ruleset import Ruleset
 from catandsl.rules import dice as dice_rules
 from catandsl.rules import hexes, play
-from catandsl.rules.base import ACTION_SOURCES, ACTIVITIES, Action, Activity, ArgumentError, EngineError, site
+from catandsl.rules.base import ACTION_SOURCES, ACTIVITIES, Action, Activity, ArgumentError, EngineError, location
 from catandsl.rules.play import CardInfo, HexChange, MoveInfo, PhaseInfo, PieceInfo, TableLookup
 from catandsl.rules.registry import EVENTS, bits, reads, writes
 from catandsl.rules.roll_cards import CardSource
@@ -217,7 +217,7 @@ class Game(play.Game):
         if p.where is None:
             return sites
         holds = self.interp.on_board(p.where, p.source)
-        return tuple(k for k in sites if holds({"at": site(p.site, k)}))
+        return tuple(k for k in sites if holds({"at": location(p.site, k)}))
 
     def _names(self) -> dict[str, Any]:
         """Declared names a rule may refer to, each standing for its name; an island
@@ -378,7 +378,7 @@ class Game(play.Game):
             if P.site == "path":
                 for k in sites:
                     if k not in P.allowed_set:
-                        raise EngineError(f"the {P.name} starts on the path {self.site_name('path', k)}, "
+                        raise EngineError(f"the {P.name} starts on the path {self.location_name('path', k)}, "
                                           f"where it may not stand", P.source)
             for slot, k in zip(self.neutral_slots[pi], sorted([-1] * (P.count - len(sites)) + list(sites))):
                 start[slot] = k
@@ -631,10 +631,10 @@ class Game(play.Game):
             kind, at = where
             piece = getattr(a, "piece", None)
             if not isinstance(piece, str) or piece not in self.piece_index:
-                return f"{a.KIND} at {self.site_name(kind, at)}"
+                return f"{a.KIND} at {self.location_name(kind, at)}"
             src = getattr(a, "src", -1)  # a Move that says which piece it lifts
-            lifts = f" from {self.site_name(kind, src)}" if isinstance(src, int) and src >= 0 else ""
-            return f"{a.KIND} {piece}{lifts} at {self.site_name(kind, at)}"
+            lifts = f" from {self.location_name(kind, src)}" if isinstance(src, int) and src >= 0 else ""
+            return f"{a.KIND} {piece}{lifts} at {self.location_name(kind, at)}"
         parts = [str(v) for k, v in a.to_json().items() if k != "kind"]
         return " ".join([a.KIND] + parts)
 
@@ -651,7 +651,7 @@ class Game(play.Game):
             return self.pieces[self.piece_index[piece]].site, at
         return (a.SITE, at) if a.SITE is not None else None
 
-    def site_name(self, kind: str, at: int) -> str:
+    def location_name(self, kind: str, at: int) -> str:
         """`(q,r) N` for an intersection, `(q,r) NE` for a path, `(q,r)` for a hex."""
         b = self.board
         if kind == "intersection":

@@ -26,8 +26,8 @@ if TYPE_CHECKING:
     from catandsl.ir.model import Expr, Source
 
 
-SITE_TYPES = {"site": ("h", "i", "p"), "hex": ("h",), "intersection": ("i",), "path": ("p",)}
-_SITE_WORD = {"h": "a hex", "i": "an intersection", "p": "a path"}
+LOCATION_TYPES = {"site": ("h", "i", "p"), "hex": ("h",), "intersection": ("i",), "path": ("p",)}
+_LOCATION_WORD = {"h": "a hex", "i": "an intersection", "p": "a path"}
 ArgumentTest = Callable[[Any], str]  # what is wrong with a value ("" if nothing)
 
 
@@ -44,13 +44,13 @@ def type_checks(game: Game) -> dict[str, ArgumentTest]:
     def among(what: str, names: Any) -> ArgumentTest:
         return lambda v: "" if isinstance(v, str) and v in names else f"{what}, not {v!r}"
 
-    def site(kinds: tuple[str, ...]) -> ArgumentTest:
+    def location(kinds: tuple[str, ...]) -> ArgumentTest:
         def check(v: Any) -> str:
             if isinstance(v, list) and len(v) == 2 and v[0] in kinds and isinstance(v[1], int) \
                     and not isinstance(v[1], bool):
                 return ""
-            got = _SITE_WORD.get(v[0], repr(v)) if isinstance(v, list) and v and isinstance(v[0], str) else repr(v)
-            return f"{' or '.join(_SITE_WORD[c] for c in kinds)}, not {got}"
+            got = _LOCATION_WORD.get(v[0], repr(v)) if isinstance(v, list) and v and isinstance(v[0], str) else repr(v)
+            return f"{' or '.join(_LOCATION_WORD[c] for c in kinds)}, not {got}"
         return check
 
     islands = len(game.board.islands)
@@ -87,8 +87,8 @@ def type_checks(game: Game) -> dict[str, ArgumentTest]:
         "area": among("an area of the map", game.board.area_hexes),
         "die": among("a die", rs.dice.names if rs.dice is not None else ()),
     }
-    for name, kinds in SITE_TYPES.items():
-        checks[name] = site(kinds)
+    for name, kinds in LOCATION_TYPES.items():
+        checks[name] = location(kinds)
     return checks
 
 

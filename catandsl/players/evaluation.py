@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from catandsl.rules import network, scoring
-from catandsl.rules.base import site
+from catandsl.rules.base import location
 from catandsl.rules.custom import CustomTables
 from catandsl.rules.play import NO_ANSWERS
 from catandsl.rules.sites import SiteTables
@@ -353,7 +353,7 @@ class Evaluator:
         stops: list[int] = []
         if P.travel is not None and P.travel.stop is not None:
             for k in P.allowed:
-                env = {"player": p, "from": site("path", k), "at": site("path", k)}
+                env = {"player": p, "from": location("path", k), "at": location("path", k)}
                 try:
                     if g.interp.program(P.travel.stop, P.source).run(env, s, NO_ANSWERS):
                         stops.append(k)

@@ -27,7 +27,7 @@ from catandsl.board.numbers import PIPS as _PIPS
 from catandsl.engine import actions as A
 from catandsl.players.base import NoLegalAction
 from catandsl.players.trading import Trader
-from catandsl.rules.base import site
+from catandsl.rules.base import location
 from catandsl.rules.custom import CustomTables
 from catandsl.rules.play import NO_ANSWERS
 from catandsl.rules.trade import Composing, Offering
@@ -105,7 +105,7 @@ class GreedyPlayer:
         stops = []
         if P.travel.stop is not None:
             for k in P.allowed:
-                env = {"player": me, "from": site("path", k), "at": site("path", k)}
+                env = {"player": me, "from": location("path", k), "at": location("path", k)}
                 if k not in near and g.interp.program(P.travel.stop, P.source).run(env, state, NO_ANSWERS):
                     stops.append(k)
             seen = self._visited.get(P.index, [])
@@ -248,7 +248,7 @@ class GreedyPlayer:
             return
         g = state.game
         P = g.pieces[g.piece_index[act.piece]]
-        env = {"player": state.current_player(), "from": site("path", act.at), "at": site("path", act.to)}
+        env = {"player": state.current_player(), "from": location("path", act.at), "at": location("path", act.to)}
         if P.travel.stop is not None and g.interp.program(P.travel.stop, P.source).run(env, state, NO_ANSWERS):
             seen = self._visited.setdefault(P.index, [])
             seen.append(frozenset(state.game.board.path_ends[act.to]))

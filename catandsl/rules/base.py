@@ -35,18 +35,21 @@ from catandsl.rules.registry import EVERYTHING
 CHANCE = -1  # current_player() at a chance node
 TERMINAL = -4  # current_player() when the game is over
 
-# ---- sites -------------------------------------------------------------------------------
+# ---- locations ---------------------------------------------------------------------------
 
-# A site value in a rule: [code, id] with code "h" (hex), "i" (intersection) or "p" (path).
-Site = list
-SITE_CODE = {"intersection": "i", "path": "p", "hex": "h"}
-
-
-def site(kind: str, k: int) -> Site:
-    return [SITE_CODE[kind], k]
+# A location in a rule (any spot of the board; the language's type `site`): [code, id]
+# with code "h" (hex), "i" (intersection) or "p" (path). A declared market is a `site`
+# (rules/sites.py), which stands on a location.
+Location = list
+LOCATION_CODE = {"intersection": "i", "path": "p", "hex": "h"}
 
 
-def hexes_of(game: Game, at: Site) -> tuple[int, ...]:
+def location(kind: str, k: int) -> Location:
+    """The location of spot k of this kind (intersection, path or hex) as a rule's value."""
+    return [LOCATION_CODE[kind], k]
+
+
+def hexes_of(game: Game, at: Location) -> tuple[int, ...]:
     """The hexes a site touches: a hex itself, an intersection's three, a path's two."""
     b = game.board
     code, k = at

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from catandsl.rules import words as w
-from catandsl.rules.base import Action, Site, action_source, rules_call
+from catandsl.rules.base import Action, Location, action_source, rules_call
 from catandsl.rules.play import Game, State
 from catandsl.rules.registry import TOKENS, random_value
 from catandsl.rules.sites import SiteTables, site_index
@@ -37,7 +37,7 @@ def draw_actions(game: Game) -> list[Action]:
 
 
 @random_value("at: intersection", returns="token", answer=DrawToken)
-def draw_from_site(s: State, at: Site) -> list[tuple[str, int]]:
+def draw_from_site(s: State, at: Location) -> list[tuple[str, int]]:
     """A token kind drawn at random from the stock of the site at `at`, each kind as
     likely as its count there; the token stays in the stock (take it with
     `take_from_site`). An empty stock has nothing to draw: the rest of the block lapses."""

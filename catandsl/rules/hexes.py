@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from catandsl.rules import words as w
-from catandsl.rules.base import Action, EngineError, Prompt, Site, action_source, ids_of_kind, seats_ok
+from catandsl.rules.base import Action, EngineError, Location, Prompt, action_source, ids_of_kind, seats_ok
 from catandsl.rules.play import Game, HexChange, State
 from catandsl.rules.registry import BOARD, FLOW, STATIC, effect, query
 
@@ -295,14 +295,14 @@ def change(s: State, h: int, terrain: int, number: int) -> None:
 
 
 @query("at: hex", returns="bool", reads=BOARD)
-def hidden(s: State, at: Site) -> bool:
+def hidden(s: State, at: Location) -> bool:
     """The hex lies face down (a hex of a `hidden` pool not yet revealed): until it is
     revealed it counts as its pool's cover terrain, with no number."""
     return at[1] in s.face_down
 
 
 @effect("player: player, at: hex", writes=(BOARD, FLOW))
-def reveal(s: State, player: int, at: Site) -> None:
+def reveal(s: State, player: int, at: Location) -> None:
     """Turns a face-down hex face up: its tile is drawn from its pool's stack at a chance
     node (each kind as likely as the tiles left of it), then, for a producing tile, its
     number from the pool's hidden numbers; then `revealed` runs with `player`. A hex
@@ -311,7 +311,7 @@ def reveal(s: State, player: int, at: Site) -> None:
         s.push(Revealing(player, at[1], -1))
 
 
-def _face_up(s: State, at: Site, what: str) -> int:
+def _face_up(s: State, at: Location, what: str) -> int:
     h = at[1]
     if h in s.face_down:
         raise EngineError(f"{what} of a face-down hex: reveal it first (`if not hidden(at)`)")
@@ -321,7 +321,7 @@ def _face_up(s: State, at: Site, what: str) -> int:
 
 
 @effect("at: hex, terrain: terrain", writes=BOARD)
-def set_terrain(s: State, at: Site, terrain: str) -> None:
+def set_terrain(s: State, at: Location, terrain: str) -> None:
     """The hex's terrain becomes `terrain` (its number stays: `set_number(at, 0)` takes it
     away). Pieces stay where they stand; where pieces may be built follows the new terrain."""
     h = _face_up(s, at, "set_terrain")
@@ -332,7 +332,7 @@ def set_terrain(s: State, at: Site, terrain: str) -> None:
 
 
 @effect("at: hex, number: int 0..12", writes=BOARD)
-def set_number(s: State, at: Site, number: int) -> None:
+def set_number(s: State, at: Location, number: int) -> None:
     """The hex's number token becomes `number` (0: none); it produces on that roll."""
     if number in (1, 7):
         raise EngineError(f"set_number to {number}: a number token is 2..12 without 7, or 0 for none")

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from catandsl.rules import network
-from catandsl.rules.base import EngineError, Site
+from catandsl.rules.base import EngineError, Location
 from catandsl.rules.play import Game, IslandTag, State, VictoryToken
 from catandsl.rules.registry import BOARD, ISLANDS, STATIC, TOKENS, effect, query
 
@@ -27,7 +27,7 @@ def _as_set(island: Any) -> set[int]:
     return {int(island)}
 
 
-def site_islands(game: Game, at: Site) -> tuple[int, ...]:
+def site_islands(game: Game, at: Location) -> tuple[int, ...]:
     """The islands a site touches: an intersection its land hexes' islands, a path the
     islands of the hexes on either side, a hex its own island (none for water)."""
     b = game.board
@@ -50,14 +50,14 @@ def tags_of(s: State, player: int, tag: str) -> set[int]:
 
 
 @query("at: site", returns="island", reads=STATIC)
-def island(s: State, at: Site) -> int:
+def island(s: State, at: Location) -> int:
     """The island the site belongs to (-1 for none)."""
     isl = site_islands(s.game, at)
     return isl[0] if isl else -1
 
 
 @query("at: site, island: island", returns="bool", reads=STATIC)
-def on_island(s: State, at: Site, island: Any) -> bool:
+def on_island(s: State, at: Location, island: Any) -> bool:
     """The site touches a hex of the named island."""
     want = _as_set(island)
     return any(i in want for i in site_islands(s.game, at))
@@ -112,7 +112,7 @@ def mark_island(s: State, player: int, tag: str, island: Any) -> None:
 
 
 @effect("player: player, at: intersection, count: int 0..100", writes=TOKENS)
-def vp_token(s: State, player: int, at: Site, count: int) -> None:
+def vp_token(s: State, player: int, at: Location, count: int) -> None:
     """Special victory points, laid under the building at `at`."""
     code, k = at
     if code != "i":

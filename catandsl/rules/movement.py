@@ -34,8 +34,8 @@ from catandsl.rules.base import (
     Prompt,
     action_source,
     activity,
+    location,
     seats_ok,
-    site,
 )
 from catandsl.rules.play import Game, MovesMade, PieceInfo, State
 from catandsl.rules.registry import BOARD, FLOW
@@ -286,7 +286,7 @@ class Relocating(Prompt):
         if self.fresh:
             placement.note_fresh(s, k)
         s.emit("moved", {"player": self.player, "piece": g.pieces[self.piece].name,
-                         "from": site("path", self.origin), "at": site("path", k)})
+                         "from": location("path", self.origin), "at": location("path", k)})
         sites.check_reached(s, self.player, k)  # the moved piece may reach a site
 
     def refusal(self, s: State, act: Action) -> IllegalAction | None:

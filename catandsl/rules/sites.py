@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from catandsl.rules.base import EngineError, Site
+from catandsl.rules.base import EngineError, Location
 from catandsl.rules.play import Game, Partner, State
 from catandsl.rules.registry import BOARD, TOKENS, effect, query
 
@@ -84,7 +84,7 @@ def token_points(s: State, player: int) -> int:
     return sum(n // per * pts for n, (pts, per) in zip(s.tokens_held[player], per_token) if pts)
 
 
-def site_index(game: Game, at: Site) -> int:
+def site_index(game: Game, at: Location) -> int:
     code, k = at
     site_at = game.table(SiteTables).site_at
     if code != "i" or k not in site_at:
@@ -141,7 +141,7 @@ def return_tokens(s: State, player: int, token: str, count: int) -> None:
 
 
 @effect("player: player, at: intersection, token: token, count: int 0..1000", writes=TOKENS)
-def take_from_site(s: State, player: int, at: Site, token: str, count: int) -> None:
+def take_from_site(s: State, player: int, at: Location, token: str, count: int) -> None:
     """The player takes `count` tokens from the stock of the site at `at`; a short stock
     is made up from the general supply, an empty one gives nothing."""
     k = site_index(s.game, at)

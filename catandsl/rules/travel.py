@@ -29,11 +29,11 @@ from catandsl.rules.base import (
     Activity,
     EngineError,
     IllegalAction,
-    Site,
+    Location,
     action_source,
     activity,
+    location,
     paths_next_to,
-    site,
 )
 from catandsl.rules.play import NO_ANSWERS, Game, PieceInfo, State, Traveller
 from catandsl.rules.registry import BOARD, FLOW, effect, query
@@ -65,10 +65,11 @@ class Travel(Action):
             if not (isinstance(k, int) and 0 <= k < len(game.board.paths)):
                 return f"{self.piece}: no path {k!r} on this board (paths are 0..{len(game.board.paths) - 1})"
             if k not in sites:
-                return f"{self.piece} onto {game.site_name('path', k)}: a {self.piece} never stands there"
+                return f"{self.piece} onto {game.location_name('path', k)}: a {self.piece} never stands there"
         if self.to not in paths_next_to(game, self.at):
-            return (f"{self.piece} from {game.site_name('path', self.at)} to {game.site_name('path', self.to)}: "
-                    f"the two paths share no intersection; a step goes onto a path next to the one it stands on")
+            return (f"{self.piece} from {game.location_name('path', self.at)} to "
+                    f"{game.location_name('path', self.to)}: the two paths share no intersection; "
+                    "a step goes onto a path next to the one it stands on")
         return ""
 
 
@@ -107,7 +108,7 @@ def step_cost(s: State, e: Traveller, to: int) -> int | None:
     """What the step onto path `to` costs, or None when `enter` forbids it."""
     P = s.game.pieces[e.piece]
     assert P.travel is not None
-    env = {"player": e.player, "from": site("path", e.path), "at": site("path", to)}
+    env = {"player": e.player, "from": location("path", e.path), "at": location("path", to)}
     if P.travel.enter is not None and not s.game.interp.program(P.travel.enter, P.source).run(env, s, NO_ANSWERS):
         return None
     return max(0, _number(s, P, P.travel.cost, env))
@@ -149,7 +150,7 @@ def _apply(s: State, p: int, act: Travel) -> None:
     s.travellers[i] = e = e._replace(path=act.to, left=have - cost, turn=s.turns, moved=s.turns)
     P = g.pieces[pi]
     assert P.travel is not None
-    env = {"player": p, "from": site("path", act.at), "at": site("path", act.to)}
+    env = {"player": p, "from": location("path", act.at), "at": location("path", act.to)}
     if P.travel.stop is not None and g.interp.program(P.travel.stop, P.source).run(env, s, NO_ANSWERS):
         s.travellers[i] = e._replace(left=STOPPED)
     s.emit("traveled", {"player": p, "piece": act.piece, "from": env["from"], "at": env["at"]})
@@ -243,13 +244,13 @@ def travel_points(s: State, player: int, piece: str) -> int:
 
 
 @query("player: player, piece: piece", returns="path", reads=BOARD)
-def traveller_at(s: State, player: int, piece: str) -> Site:
+def traveller_at(s: State, player: int, piece: str) -> Location:
     """The path where the player's travelling piece stands (a rule that asks before it
     is placed stops with an error)."""
     i = _one(s, player, piece)
     if i < 0:
         raise EngineError(f"player {player} has no {piece} on the board", None)
-    return site("path", s.travellers[i].path)
+    return location("path", s.travellers[i].path)
 
 
 @query("player: player, piece: piece", returns="bool", reads=BOARD)
@@ -270,6 +271,6 @@ def stopped_this_turn(s: State, player: int, piece: str) -> bool:
 
 
 @query("at: path", returns="int", reads=BOARD)
-def travellers_on(s: State, at: Site) -> int:
+def travellers_on(s: State, at: Location) -> int:
     """How many travelling pieces stand on a path."""
     return sum(1 for e in s.travellers if e.path == at[1])
