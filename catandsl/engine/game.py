@@ -4,8 +4,8 @@ Everything static is computed here once, from the Ruleset and the Board: piece c
 as resource vectors, the sites each piece may stand on (its `where` evaluated over the
 board), the distance rule as neighbour lists, the card list, the hooks by event, the
 set-up script, the turn's phases, the dice, and the sorted action table. Rule modules
-keep their own tables (`table(Cls)`, built on first use). States read these tables and
-hold only the changing data.
+keep their own lookups (`lookups(Cls)`: what a module derives once from a game and
+reads in play, built on first use). States read these and hold only the changing data.
 """
 
 from __future__ import annotations
@@ -29,18 +29,18 @@ from catandsl.ir.ruleset import Ruleset
 from catandsl.rules import dice as dice_rules
 from catandsl.rules import hexes, play
 from catandsl.rules.base import ACTION_SOURCES, ACTIVITIES, Action, Activity, ArgumentError, EngineError, location
-from catandsl.rules.play import CardInfo, HexChange, MoveInfo, PhaseInfo, PieceInfo, TableLookup
+from catandsl.rules.play import CardInfo, HexChange, LookupsOf, MoveInfo, PhaseInfo, PieceInfo
 from catandsl.rules.registry import EVENTS, bits, reads, writes
 from catandsl.rules.roll_cards import CardSource
-from catandsl.rules.sites import SiteInfo, SiteTables
+from catandsl.rules.sites import SiteInfo, SiteLookups
 
 SITE_KINDS = ("intersection", "path", "hex")
 NO_LIMIT = 10**6
 T = TypeVar("T")
 
 
-class _Tables(dict):
-    """The rule modules' tables of one game by class, each built on first use from the
+class _Lookups(dict):
+    """The rule modules' lookups of one game by class, each built on first use from the
     board as dealt (a game on a changed board shares its base game's)."""
 
     def __init__(self, game: Game):
@@ -105,11 +105,11 @@ class Game(play.Game):
         self.victories = rs.victories
         self.turn_limit = int(rs.setting("turn_limit", 1000) or 1000)
         self.bank_start = [int(rs.bank.get(r, 0)) for r in self.resources]
-        self._tables = _Tables(self)
-        # a rule module's static tables for this game (its `build(game)`, made once, from
-        # the board as dealt): the dict's own lookup, so a table is found without a call
+        self._lookups = _Lookups(self)
+        # a rule module's lookups for this game (its `build(game)`, made once, from the
+        # board as dealt): the dict's own __getitem__, so they are found without a call
         # in Python (docs/scale.md)
-        self.table: TableLookup = self._tables.__getitem__
+        self.lookups: LookupsOf = self._lookups.__getitem__
         self.interp = Interpreter(self, self._names())
         # a board whose hexes may change (rules/hexes.py): this game is the board as
         # dealt, `with_hexes` the game on a changed board, made once per set of changes
@@ -118,7 +118,7 @@ class Game(play.Game):
         self._variants: dict[tuple, Game] = {}
         self._terrain_tables()
 
-        supplies = self.table(SiteTables)
+        supplies = self.lookups(SiteLookups)
         self.token_names = supplies.token_names
         self.token_index = supplies.token_index
         self.token_reserve = supplies.token_reserve
@@ -266,7 +266,7 @@ class Game(play.Game):
         }
         everywhere = {"hex": tuple(range(len(b.hexes))), "path": tuple(range(len(b.paths))),
                       "intersection": tuple(range(len(b.intersections)))}
-        no_build = self.table(SiteTables).no_build_corners
+        no_build = self.lookups(SiteLookups).no_build_corners
         self.pieces: list[PieceInfo] = []
         for k, p in enumerate(self.ruleset.pieces.values()):
             info = PieceInfo()

@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any
 from catandsl.engine import flow
 from catandsl.rules import play, roll_cards, scoring, trade
 from catandsl.rules.base import CHANCE, TERMINAL, Action, IllegalAction, Prompt
-from catandsl.rules.harbors import HarborTables
-from catandsl.rules.hexes import HexTables
+from catandsl.rules.harbors import HarborLookups
+from catandsl.rules.hexes import HexLookups
 from catandsl.rules.play import NO_FRESH_PATHS, NO_MOVES, Game
 from catandsl.rules.registry import EVERYTHING, bits
 
@@ -150,7 +150,7 @@ class State(flow.Running):
         self.offers_made = 0
         self.offers_declined = []
         self.acted = [0] * len(game.custom_actions)
-        harbors = game.table(HarborTables)
+        harbors = game.lookups(HarborLookups)
         self.harbor_at = list(harbors.start)
         self.harbor_supply = list(harbors.supply)
         self.travellers = []
@@ -168,7 +168,7 @@ class State(flow.Running):
             else:
                 self.path_owner[k], self.path_piece[k] = seat, pi
             self.placed[seat][pi] += 1
-        hexes = game.table(HexTables)
+        hexes = game.lookups(HexLookups)
         self.face_down = list(hexes.face_down)
         self.hidden_tiles = [list(row) for row in hexes.tiles]
         self.hidden_numbers = [list(row) for row in hexes.numbers]
@@ -201,7 +201,7 @@ class State(flow.Running):
             setattr(s, f, v)
         for f, v in zip(_LISTS, _get_lists(self)):
             setattr(s, f, v[:])
-        for f, v in zip(_TABLES, _get_tables(self)):
+        for f, v in zip(_GRIDS, _get_grids(self)):
             setattr(s, f, [x[:] if type(x) is list else x for x in v])
         s.pending = [p.copy() for p in self.pending]
         s._legal = self._legal
@@ -251,7 +251,7 @@ class State(flow.Running):
         out = self._json()
         for f, v in zip(_LISTS, _get_lists(self)):
             out[f] = v[:]
-        for f, v in zip(_TABLES, _get_tables(self)):
+        for f, v in zip(_GRIDS, _get_grids(self)):
             out[f] = [x[:] if type(x) is list else x for x in v]
         for f in _RECORDS:
             out[f] = [list(r) for r in getattr(self, f)]
@@ -445,14 +445,14 @@ def _shapes() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     (tests/engine/test_invariants.py checks that a clone shares no list)."""
     values: list[str] = []
     lists: list[str] = []
-    tables: list[str] = []
+    grids: list[str] = []
     for f in FIELDS:
         declared = DECLARED[f]
-        (tables if declared.startswith("list[list") else lists if declared.startswith("list") else values).append(f)
-    return tuple(values), tuple(lists), tuple(tables)
+        (grids if declared.startswith("list[list") else lists if declared.startswith("list") else values).append(f)
+    return tuple(values), tuple(lists), tuple(grids)
 
 
-_VALUES, _LISTS, _TABLES = _shapes()
+_VALUES, _LISTS, _GRIDS = _shapes()
 # the fields that hold named records (rules/play.py), each written as its fields' list
 _RECORDS = tuple(f for f in _LISTS if DECLARED[f][5:6].isupper())
-_get_values, _get_lists, _get_tables = attrgetter(*_VALUES), attrgetter(*_LISTS), attrgetter(*_TABLES)
+_get_values, _get_lists, _get_grids = attrgetter(*_VALUES), attrgetter(*_LISTS), attrgetter(*_GRIDS)

@@ -18,7 +18,7 @@ from catandsl.engine.errors import StateError
 from catandsl.engine.state import State
 from catandsl.rules import hexes, scoring
 from catandsl.rules.base import PROMPTS, EngineError, Prompt
-from catandsl.rules.harbors import HarborTables, PlacingHarbor
+from catandsl.rules.harbors import HarborLookups, PlacingHarbor
 from catandsl.rules.placement import pieces_on_board
 from catandsl.rules.play import (
     NO_MOVES,
@@ -33,7 +33,7 @@ from catandsl.rules.play import (
     VictoryToken,
     YieldLimit,
 )
-from catandsl.rules.roll_cards import RollCardTables
+from catandsl.rules.roll_cards import RollCardLookups
 from catandsl.rules.trade import trade_items
 
 MAX_TEXT = 16 << 20  # a serialized state of any real game is a few kilobytes
@@ -314,7 +314,7 @@ def _check_data(g: Game, s: State) -> None:
         if e[0] > s.turns or e[1] >= K:
             raise _fail(f"yield_limits[{k}]", "not a turn, a piece and how much it yields")
     s.yield_limits = [YieldLimit(*e) for e in s.yield_limits]
-    harbors = g.table(HarborTables)
+    harbors = g.lookups(HarborLookups)
     _ints("harbor_at", s.harbor_at, len(harbors.start), -1, len(harbors.types) - 1)
     _ints("harbor_supply", s.harbor_supply, len(harbors.types), 0, big)
     for at, start in zip(s.harbor_at, harbors.start):
@@ -326,7 +326,7 @@ def _check_roll_cards(g: Game, s: State) -> None:
     """The deck of roll cards: no kind holds more than the deck has of it, and the cards
     still to reveal this year are among those left (the rest lie unused under the New
     Year card)."""
-    t = g.table(RollCardTables)
+    t = g.lookups(RollCardLookups)
     _ints("roll_deck", s.roll_deck, len(t.counts), 0, 10**6)
     for k, (left, whole) in enumerate(zip(s.roll_deck, t.counts)):
         if left > whole:
@@ -339,7 +339,7 @@ def _check_roll_cards(g: Game, s: State) -> None:
 
 def _check_harbor_tokens(g: Game, s: State) -> None:
     """Harbor tokens are conserved: placed, drawn (in a pending placement) or left."""
-    harbors = g.table(HarborTables)
+    harbors = g.lookups(HarborLookups)
     drawn = [p.drawn for p in s.pending if isinstance(p, PlacingHarbor) and p.drawn >= 0]
     for k in range(len(harbors.types)):
         placed = sum(1 for at, start in zip(s.harbor_at, harbors.start) if at == k and start < 0)

@@ -33,10 +33,10 @@ from typing import TYPE_CHECKING, Any
 
 from catandsl.rules import network, scoring
 from catandsl.rules.base import location
-from catandsl.rules.custom import CustomTables
+from catandsl.rules.custom import CustomLookups
 from catandsl.rules.play import NO_ANSWERS
-from catandsl.rules.sites import SiteTables
-from catandsl.rules.trade import NO_RATE, TradeTables, trade_rates
+from catandsl.rules.sites import SiteLookups
+from catandsl.rules.trade import NO_RATE, TradeLookups, trade_rates
 
 if TYPE_CHECKING:
     from catandsl.engine.state import State
@@ -122,12 +122,12 @@ class Evaluator:
         self.growth_paths = frozenset(paths)
         self.discard_limit = _discard_limit(g)
         self.p_seven = odds[7] if len(odds) > 7 else 0.0
-        tables = g.table(SiteTables)
+        tables = g.lookups(SiteLookups)
         self.token_points = tables.token_points  # per token: (points, per)
         self.card_worth = [0.0 if c.points else DEV_CARD for c in g.cards]
         self.awards = [(k, a, g.interp.program(a.measure, a.source).run) for k, a in enumerate(g.awards)]
         self.victories = [(v, v.condition) for v in g.victories]
-        self.trades = g.table(TradeTables)
+        self.trades = g.lookups(TradeLookups)
         # (piece kind, seat, stops just visited) -> path -> steps to a stop not just visited
         self.stops: dict[tuple, dict[int, int]] = {}
         self._stop_paths: dict[tuple[int, int], list[int]] = {}
@@ -156,7 +156,7 @@ class Evaluator:
             cost = g.cost_vector(d.cost)
             if any(cost):
                 out.append((cost, 0.6, "deck", k))
-        for k, cost in enumerate(g.table(CustomTables).costs):
+        for k, cost in enumerate(g.lookups(CustomLookups).costs):
             if any(cost):
                 out.append((cost, 0.4, "action", k))
         return out

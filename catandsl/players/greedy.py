@@ -28,7 +28,7 @@ from catandsl.engine import actions as A
 from catandsl.players.base import NoLegalAction
 from catandsl.players.trading import Trader
 from catandsl.rules.base import location
-from catandsl.rules.custom import CustomTables
+from catandsl.rules.custom import CustomLookups
 from catandsl.rules.play import NO_ANSWERS
 from catandsl.rules.trade import Composing, Offering
 
@@ -203,8 +203,8 @@ class GreedyPlayer:
             return (-worth if owner == me else worth) + 0.1 * self.rng.random()
         if isinstance(a, A.TakeAction):
             # keep a few of each token an action costs (gold pays tolls on the way)
-            k = g.table(CustomTables).index[a.action]
-            cost = g.table(CustomTables).token_costs[k]
+            k = g.lookups(CustomLookups).index[a.action]
+            cost = g.lookups(CustomLookups).token_costs[k]
             if any(c and state.tokens_held[me][t] < c + _TOKEN_RESERVE for t, c in enumerate(cost)):
                 return 0.3 * self.rng.random()
             return 6 + self.rng.random()

@@ -91,7 +91,7 @@ def ids_on_sites(game: Game, pi: int) -> tuple[int, ...]:
     """`SiteIds` of piece kind pi on the game's board as it is (on a board whose hexes
     changed a piece may stand elsewhere: its ids are listed afresh)."""
     if game is game.base:
-        return game.table(SiteIds).of(pi)
+        return game.lookups(SiteIds).of(pi)
     return tuple(map(game.build_id[pi].__getitem__, game.pieces[pi].allowed))
 
 
@@ -235,7 +235,7 @@ def action_from_json(data: Any) -> Action:
 #
 # A rule module keeps what it computes once per game (action ids by resource, trade
 # rates...) in a frozen dataclass of its own with a `build(game)` classmethod;
-# `game.table(Cls)` builds it on first use and keeps it. So a module adds tables without
+# `game.lookups(Cls)` builds it on first use and keeps it. So a module adds tables without
 # touching the engine.
 
 # ---- prompts -----------------------------------------------------------------------------

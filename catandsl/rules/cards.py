@@ -89,7 +89,7 @@ class CardIds:
 
 def deck_left(s: State, d: int) -> bool:
     """Whether deck d has a card left."""
-    return any(map(s.deck.__getitem__, s.game.table(CardIds).deck_cards[d]))
+    return any(map(s.deck.__getitem__, s.game.lookups(CardIds).deck_cards[d]))
 
 
 @query("player: player, cards: list<card>", returns="int", reads=CARDS)
@@ -116,7 +116,7 @@ def unplay(s: State, player: int, card: str) -> None:
 def _legal_buys(s: State, p: int, names: frozenset[str] | None) -> list[int]:
     g = s.game
     hand = s.hands[p]
-    t = g.table(CardIds)
+    t = g.lookups(CardIds)
     left = s.deck
     out = []
     for d, deck in enumerate(g.decks):
@@ -174,7 +174,7 @@ class Drawing(Prompt):
         g = s.game
         cards = [c for c in g.cards if c.deck == self.deck and s.deck[c.index]]
         total = sum(s.deck[c.index] for c in cards)
-        ids = g.table(CardIds).draw
+        ids = g.lookups(CardIds).draw
         return sorted((ids[c.index], s.deck[c.index] / total) for c in cards)
 
     def apply(self, s: State, act: Action) -> None:
@@ -196,7 +196,7 @@ def playable(s: State, p: int, names: frozenset[str] | None = None) -> list[int]
     g = s.game
     out: list[int] = []
     held = s.cards[p]
-    for k in g.table(CardIds).playable:
+    for k in g.lookups(CardIds).playable:
         if not held[k]:
             continue
         if names is not None and g.decks[g.cards[k].deck].name not in names:
@@ -228,7 +228,7 @@ def unplayable(s: State, p: int, k: int) -> str:
 def _legal_plays(s: State, p: int, names: frozenset[str] | None) -> list[int]:
     if not any(s.cards[p]):
         return []  # (most of the time)
-    ids = s.game.table(CardIds).play
+    ids = s.game.lookups(CardIds).play
     return [ids[c] for c in playable(s, p, names)]
 
 

@@ -121,7 +121,7 @@ def open_end(s: State, p: int, k: int) -> bool:
     g = s.game
     b = g.board
     P = g.pieces[s.path_piece[k]]
-    closing = g.table(sites.SiteTables).closing_corners
+    closing = g.lookups(sites.SiteLookups).closing_corners
     for c in b.path_ends[k]:
         o = s.corner_owner[c]
         if o == p and s.corner_piece[c] in P.connects:
@@ -140,7 +140,7 @@ def anchored(s: State, p: int, P: PieceInfo, c: int) -> bool:
     that P connects to, or a site that `closes routes` and that p trades with."""
     if s.corner_owner[c] == p and s.corner_piece[c] in P.connects:
         return True
-    return c in s.game.table(sites.SiteTables).closing_corners and sites.trades_with(s, p, c)
+    return c in s.game.lookups(sites.SiteLookups).closing_corners and sites.trades_with(s, p, c)
 
 
 def on_closed_route(s: State, k: int) -> bool:
@@ -214,7 +214,7 @@ def legal_moves(s: State, p: int, names: frozenset[str] | None) -> list[int]:
     g = s.game
     if not g.movers:
         return []
-    t = g.table(MovementIds)
+    t = g.lookups(MovementIds)
     movers = g.movers
     out = []
     for k in sorted(network.of(s).paths[p]):  # the player's own path pieces
@@ -273,7 +273,7 @@ class Relocating(Prompt):
 
     def legal(self, s: State) -> list[int]:
         g = s.game
-        t = g.table(MovementIds)
+        t = g.lookups(MovementIds)
         return [t.id(g, t.put_down, self.piece, k) for k in
                 [self.origin] + [k for k in placement.places(s, self.player, self.piece) if k != self.origin]]
 

@@ -362,7 +362,7 @@ class Moving(Prompt):
             taken = set(here)
             # one piece of a kind per site
             free = destinations(s, self.player, pi, [k for k in P.allowed if k not in taken])
-            lifting = g.table(MoveIds).lifting[pi]
+            lifting = g.lookups(MoveIds).lifting[pi]
             for src in sorted(taken):
                 if self.sources and src not in self.sources:
                     continue
@@ -480,7 +480,7 @@ class Stealing(Prompt):
         return self.thief
 
     def legal(self, s: State) -> list[int]:
-        ids = s.game.table(RobberyIds).steal
+        ids = s.game.lookups(RobberyIds).steal
         return [ids[v] for v in self.victims]
 
     def apply(self, s: State, act: Action) -> None:
@@ -531,7 +531,7 @@ class Taking(Prompt):
         return self.thief
 
     def legal(self, s: State) -> list[int]:
-        ids = s.game.table(RobberyIds).take
+        ids = s.game.lookups(RobberyIds).take
         return [ids[w] for w in self.options]
 
     def apply(self, s: State, act: Action) -> None:
@@ -561,7 +561,7 @@ class Robbing(Prompt):
     def outcomes(self, s: State) -> list[tuple[int, float]]:
         hand = s.hands[self.victim]
         total = sum(hand)
-        ids = s.game.table(RobberyIds).stolen
+        ids = s.game.lookups(RobberyIds).stolen
         return [(ids[r], n / total) for r, n in enumerate(hand) if n]
 
     def apply(self, s: State, act: Action) -> None:

@@ -240,8 +240,9 @@ class FreshPaths(tuple):
 NO_FRESH_PATHS = FreshPaths()
 
 
-class TableLookup(Protocol):
-    """`Game.table`: a rule module's static tables for a game, by the module's class."""
+class LookupsOf(Protocol):
+    """`Game.lookups`: what a rule module derives once from a game and reads in play,
+    by the module's class (its `build(game)`)."""
 
     def __call__(self, cls: type[T], /) -> T: ...
 
@@ -293,7 +294,7 @@ class Game(Protocol):
     base: Game  # the game on the board as dealt (itself, unless hexes changed in play)
     changeable: bool  # hexes may change in play (rules/hexes.py)
     interp: Interpreter
-    table: TableLookup
+    lookups: LookupsOf
     kept: model.Kept  # what the scenario keeps for its games (caches that live as long as it)
     # seats and victory
     num_players: int

@@ -153,7 +153,7 @@ class Choosing(CardByCard):
         return super().done(s) or not any(s.bank)
 
     def legal(self, s: State) -> list[int]:
-        ids = s.game.table(ChoiceIds).resource
+        ids = s.game.lookups(ChoiceIds).resource
         return [ids[r] for r, left in enumerate(s.bank) if left > 0]
 
     def move(self, s: State, player: int, r: int) -> None:

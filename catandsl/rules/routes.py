@@ -34,7 +34,7 @@ def route_length(s: State, p: int, pieces: tuple[int, ...]) -> int:
     if best is not None:
         return best
     lines = net.lines.setdefault(key, [])
-    joins, chains = s.game.table(RouteJoins).of(pieces)
+    joins, chains = s.game.lookups(RouteJoins).of(pieces)
     grown = net.grown.pop(key, None)
     if grown is not None and chains and (more := grow_line(s, p, joins, *grown)) is not None:
         lines += more

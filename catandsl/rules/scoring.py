@@ -25,7 +25,7 @@ from catandsl.rules.sites import token_points
 
 
 @dataclass(frozen=True)
-class PointTables:
+class PointLookups:
     """What is worth points: (piece kind, points) and (card, points) for those worth any,
     and each award's points."""
 
@@ -35,7 +35,7 @@ class PointTables:
     counters: tuple[tuple[int, int], ...]  # (counter, points for each 1 of it), may be negative
 
     @classmethod
-    def build(cls, game: Game) -> PointTables:
+    def build(cls, game: Game) -> PointLookups:
         return cls(tuple((P.index, P.points) for P in game.pieces if P.points),
                    tuple((c.index, c.points) for c in game.cards if c.points),
                    tuple(a.points for a in game.awards),
@@ -46,7 +46,7 @@ class PointTables:
 def points(s: State, player: int) -> int:
     """The player's victory points."""
     g = s.game
-    t = g.table(PointTables)
+    t = g.lookups(PointLookups)
     pts = 0
     placed = s.placed[player]
     for k, v in t.pieces:

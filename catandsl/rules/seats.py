@@ -136,7 +136,7 @@ class BuildingFor(Prompt):
 
     def legal(self, s: State) -> list[int]:
         g = s.game
-        ids = g.table(BuildForIds).ids
+        ids = g.lookups(BuildForIds).ids
         out: list[int] = []
         for pi in self.pieces:
             for seat in self.seats:

@@ -12,7 +12,7 @@ import pytest
 import catandsl
 from catandsl.engine.game import Game
 from catandsl.players import RandomPlayer
-from catandsl.rules.sites import SiteTables
+from catandsl.rules.sites import SiteLookups
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = [  # (file, options): a fixed map, a shuffled one, hexes that change in play
@@ -52,7 +52,7 @@ def test_a_fixed_map_is_built_once_and_each_copy_is_its_own():
     scenario = catandsl.load(ROOT / "scenarios/base.catan")
     first, second = (catandsl.new_game(scenario, 4, {}, seed) for seed in (11, 12))
     assert second is not first and second.base is second
-    assert second.table(SiteTables) is first.table(SiteTables)  # shared, not built again
+    assert second.lookups(SiteLookups) is first.lookups(SiteLookups)  # shared, not built again
     assert (first.seed, first.board.seed, second.seed, second.board.seed) == (11, 11, 12, 12)
     assert second.board.hex_terrain == first.board.hex_terrain
     limit = first.max_actions

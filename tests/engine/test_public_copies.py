@@ -36,7 +36,7 @@ GAME_CALLS = {
     "phase_for": [(0, "action")], "cost_vector": [((),)],
 }
 # Methods that hand out the game itself or a game of the same tables (read them, never
-# edit them: docs/api.md), not a value of a state. (`Game.table`, a rule module's tables,
+# edit them: docs/api.md), not a value of a state. (`Game.lookups`, a rule module's tables,
 # is an attribute holding a lookup, not a method: it hands out parts of the game too.)
 GAME_PARTS = {"with_hexes", "reseeded"}
 

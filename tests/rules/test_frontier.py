@@ -59,7 +59,7 @@ def scanned_neutral_moves(s, prompt: Moving) -> list[int]:
                         if h != here[0]]
             continue
         free = neutral.destinations(s, prompt.player, pi, [k for k in P.allowed if k not in here])
-        lifting = g.table(neutral.MoveIds).lifting[pi]
+        lifting = g.lookups(neutral.MoveIds).lifting[pi]
         for src in sorted(set(here)):
             if not prompt.sources or src in prompt.sources:
                 out += [g.build_id[pi][k] if src < 0 else lifting[(src, k)] for k in free]
