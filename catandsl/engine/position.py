@@ -304,14 +304,14 @@ class Position:
         return self
 
     def edit(self, **fields: Any) -> Position:
-        """Set any state fields directly (`state.FIELDS`: e.g. `last_roll=8`); `state()`
-        checks the result."""
-        from catandsl.engine.state import FIELDS
+        """Set any state fields directly, as `serialize()` writes them (`state.FIELDS`:
+        e.g. `last_roll=8`, `island_tags=[[0, "home", 2]]`); `state()` checks the result."""
+        from catandsl.engine.state import FIELDS, records
 
         for name in sorted(fields):
             if name not in FIELDS:
                 raise PositionError("position/unknown", f"no state field {name!r}")
-            setattr(self._s, name, fields[name])
+            setattr(self._s, name, records(self.game, name, fields[name]))
         self._s.changed()
         return self
 

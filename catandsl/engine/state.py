@@ -28,7 +28,20 @@ from catandsl.rules import play, roll_cards, scoring, trade
 from catandsl.rules.base import CHANCE, TERMINAL, Action, IllegalAction, Prompt
 from catandsl.rules.harbors import HarborLookups
 from catandsl.rules.hexes import HexLookups
-from catandsl.rules.play import NO_FRESH_PATHS, NO_MOVES, Game
+from catandsl.rules.play import (
+    NO_FRESH_PATHS,
+    NO_MOVES,
+    DeclinedOffer,
+    FreshPaths,
+    Game,
+    HexChange,
+    IslandTag,
+    MovesMade,
+    Partner,
+    Traveller,
+    VictoryToken,
+    YieldLimit,
+)
 from catandsl.rules.registry import EVERYTHING, bits
 
 if TYPE_CHECKING:
@@ -456,3 +469,24 @@ _VALUES, _LISTS, _GRIDS = _shapes()
 # the fields that hold named records (rules/play.py), each written as its fields' list
 _RECORDS = tuple(f for f in _LISTS if DECLARED[f][5:6].isupper())
 _get_values, _get_lists, _get_grids = attrgetter(*_VALUES), attrgetter(*_LISTS), attrgetter(*_GRIDS)
+
+
+def records(game: Game, field: str, value: Any) -> Any:
+    """A field's value as the state holds it, from the form `serialize()` writes (the
+    named records from their lists; any other field as it is). It checks nothing:
+    engine/validate.py checks the lists first."""
+    read = _READ.get(field)
+    return value if read is None else read(game, value)
+
+
+_READ: dict[str, Any] = {
+    "vp_tokens": lambda g, v: [VictoryToken(*e) for e in v],
+    "island_tags": lambda g, v: [IslandTag(*e) for e in v],
+    "partners": lambda g, v: [Partner(*e) for e in v],
+    "travellers": lambda g, v: [Traveller(*e) for e in v],
+    "yield_limits": lambda g, v: [YieldLimit(*e) for e in v],
+    "hex_changes": lambda g, v: [HexChange(*e) for e in v],
+    "offers_declined": lambda g, v: [DeclinedOffer.of_row(list(e), len(trade.trade_items(g))) for e in v],
+    "moved": lambda g, v: MovesMade(*v) if v else NO_MOVES,
+    "fresh_paths": lambda g, v: FreshPaths(v),
+}
