@@ -19,14 +19,14 @@ from pathlib import Path
 
 import catandsl
 from catandsl.players import RandomPlayer, play_game
-from catandsl.rules.trade import TradeTables
+from catandsl.rules.trade import TradeLookups
 
 
 def candidates(state) -> list[int]:
     """The legal actions, opening a domestic offer left out as RandomPlayer leaves it out:
     composing one takes many steps, and a random bot never accepts wisely."""
     actions = state.legal_actions()
-    new = state.game.table(TradeTables).new_offer
+    new = state.game.lookups(TradeLookups).new_offer
     k = bisect_left(actions, new)
     if new >= 0 and k < len(actions) and actions[k] == new and len(actions) > 1:
         actions = actions[:k] + actions[k + 1:]

@@ -234,7 +234,7 @@ def all_face_down(g):
     from tests.engine.helpers import blank, to_main
 
     s = blank(g)
-    t = g.table(hexes.HexTables)
+    t = g.lookups(hexes.HexLookups)
     s.face_down = list(t.face_down)
     s.hidden_tiles = [list(r) for r in t.tiles]
     s.hidden_numbers = [list(r) for r in t.numbers]
@@ -262,11 +262,11 @@ def tb_start(g, at: int, level: int = 1, gold: int = 5):
     """Turn 1, player 0 in the main phase, empty board, the stacks full, each player's
     wagon level `level` and `gold` gold, player 0's wagon on path `at`."""
     from catandsl.rules.play import Traveller
-    from catandsl.rules.sites import SiteTables
+    from catandsl.rules.sites import SiteLookups
     from tests.engine.helpers import blank, to_main
 
     s = blank(g)
-    s.token_stock = [list(x.stock) for x in g.table(SiteTables).sites]
+    s.token_stock = [list(x.stock) for x in g.lookups(SiteLookups).sites]
     s.tokens_held = [[0] * len(g.token_names) for _ in range(g.num_players)]
     for p in range(g.num_players):
         s.tokens_held[p][g.token_index["level"]] = level

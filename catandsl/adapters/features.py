@@ -46,7 +46,7 @@ import numpy as np
 
 from catandsl.adapters.arrays import legal_mask
 from catandsl.engine.observer import STAGES, Observer, Tensor
-from catandsl.rules.trade import TradeTables
+from catandsl.rules.trade import TradeLookups
 
 PIPS_SCALE = 36  # `pips` is a number's chance in 36ths: the dots printed on a 2d6 token
 SEAT_BLOCKS = frozenset(("player", "trade"))  # blocks of one row per seat, the viewer's first
@@ -91,7 +91,7 @@ class FeatureObserver:
             ("game", 1, ["to_act"] + [f"prompt={k}" for k in layout.prompt_kinds] + [f"stage={s}" for s in STAGES]
              + [f"bank={r}" for r in g.resources] + ["deck", "last_roll"]),
         ]
-        self._items = g.table(TradeTables).items if layout.trade else ()
+        self._items = g.lookups(TradeLookups).items if layout.trade else ()
         if self._items:
             items = self._items
             blocks += [

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Self
 from catandsl.engine.interpreter import NO_ANSWERS, Answers, NeedChoice
 from catandsl.rules import harbors, placement, scoring
 from catandsl.rules import words as w
-from catandsl.rules.base import CHANCE, TERMINAL, Action, EngineError, IllegalAction, Prompt, seats_ok, site
+from catandsl.rules.base import CHANCE, TERMINAL, Action, EngineError, IllegalAction, Prompt, location, seats_ok
 from catandsl.rules.dice import RollDice
 from catandsl.rules.play import Game, State
 from catandsl.rules.registry import CHOICE, FLOW, PRIMITIVES, RANDOM, Primitive
@@ -220,24 +220,28 @@ def _run_one(s: State, frame: Effects) -> None:
     if e.op == "next":
         _step(g, frame, eid, e)
         return
-    run = g.interp.statements.get(eid)
-    if run is None:
+    program = g.interp.statements.get(eid)
+    if program is None:
         assert e.expr is not None
-        run = g.interp.statements[eid] = g.interp.compiled(e.expr, e.source)
+        program = g.interp.statements[eid] = g.interp.program(e.expr, e.source)
+    run = program.run
+    # a statement that asks is run with answers of its own (the ones given so far), so
+    # that a choice still to make comes back as NeedChoice to be asked
+    answers = Answers(frame.answers) if program.asks else NO_ANSWERS
     op = e.op
     try:
         if op == "call":
             s._changed |= g.effect_writes[eid]
-            run(env, s, Answers(frame.answers) if frame.answers else NO_ANSWERS)
+            run(env, s, answers)
             del ids[0]
         elif op == "if":
-            cond = run(env, s, Answers(frame.answers) if frame.answers else NO_ANSWERS)
+            cond = run(env, s, answers)
             frame.statements = list(g.effect_body[eid] if cond else g.effect_orelse[eid]) + ids[1:]
         elif op == "let":
-            env[str(e.name)] = run(env, s, Answers(frame.answers) if frame.answers else NO_ANSWERS)
+            env[str(e.name)] = run(env, s, answers)
             del ids[0]
         elif op == "for":
-            items = run(env, s, Answers(frame.answers) if frame.answers else NO_ANSWERS)
+            items = run(env, s, answers)
             if not isinstance(items, list):
                 raise EngineError(f"`for` goes over a list, not {items!r}", e.source)
             # the items left and the name's value before the loop, under the loop's key;
@@ -410,7 +414,7 @@ class Setup(Prompt):
             if corner >= 0 and s.corner_owner[corner] == p:
                 # rules pay what `collect` does not (terrains of choice)
                 s.emit("collected", {"player": p, "piece": g.pieces[s.corner_piece[corner]].name,
-                                     "at": site("intersection", corner)})
+                                     "at": location("intersection", corner)})
             return True
         if step.action == "harbor":  # B.9: draw a harbor token and lay it on a spot
             s.setup_pos += 1

@@ -4,8 +4,8 @@ Everything static is computed here once, from the Ruleset and the Board: piece c
 as resource vectors, the sites each piece may stand on (its `where` evaluated over the
 board), the distance rule as neighbour lists, the card list, the hooks by event, the
 set-up script, the turn's phases, the dice, and the sorted action table. Rule modules
-keep their own tables (`table(Cls)`, built on first use). States read these tables and
-hold only the changing data.
+keep their own lookups (`lookups(Cls)`: what a module derives once from a game and
+reads in play, built on first use). States read these and hold only the changing data.
 """
 
 from __future__ import annotations
@@ -23,24 +23,24 @@ from catandsl.board.instantiate import Deal, deal
 from catandsl.engine.flow import EndTurn, Pass, StartPlayer
 from catandsl.engine.interpreter import Interpreter
 from catandsl.engine.state import State
-from catandsl.engine.validate import check_state
+from catandsl.engine.validate import read_state
 from catandsl.ir import configure, model
 from catandsl.ir.ruleset import Ruleset
 from catandsl.rules import dice as dice_rules
 from catandsl.rules import hexes, play
-from catandsl.rules.base import ACTION_SOURCES, ACTIVITIES, Action, Activity, ArgumentError, EngineError, site
-from catandsl.rules.play import CardInfo, HexChange, MoveInfo, PhaseInfo, PieceInfo, TableLookup
+from catandsl.rules.base import ACTION_SOURCES, ACTIVITIES, Action, Activity, ArgumentError, EngineError, location
+from catandsl.rules.play import CardInfo, HexChange, LookupsOf, MoveInfo, PhaseInfo, PieceInfo
 from catandsl.rules.registry import EVENTS, bits, reads, writes
 from catandsl.rules.roll_cards import CardSource
-from catandsl.rules.sites import SiteInfo, SiteTables
+from catandsl.rules.sites import SiteInfo, SiteLookups
 
 SITE_KINDS = ("intersection", "path", "hex")
 NO_LIMIT = 10**6
 T = TypeVar("T")
 
 
-class _Tables(dict):
-    """The rule modules' tables of one game by class, each built on first use from the
+class _Lookups(dict):
+    """The rule modules' lookups of one game by class, each built on first use from the
     board as dealt (a game on a changed board shares its base game's)."""
 
     def __init__(self, game: Game):
@@ -89,6 +89,7 @@ class Game(play.Game):
         """(`ruleset` and `dealt`: the scenario as configured for these players and options,
         and its map as dealt for this seed, when the caller has them already.)"""
         self.scenario = scenario
+        self.kept = scenario.kept
         self.seed = int(seed)
         self.ruleset = rs = configure(scenario, players, options) if ruleset is None else ruleset
         self._dealt: Deal = deal(rs, self.seed) if dealt is None else dealt
@@ -104,11 +105,11 @@ class Game(play.Game):
         self.victories = rs.victories
         self.turn_limit = int(rs.setting("turn_limit", 1000) or 1000)
         self.bank_start = [int(rs.bank.get(r, 0)) for r in self.resources]
-        self._tables = _Tables(self)
-        # a rule module's static tables for this game (its `build(game)`, made once, from
-        # the board as dealt): the dict's own lookup, so a table is found without a call
+        self._lookups = _Lookups(self)
+        # a rule module's lookups for this game (its `build(game)`, made once, from the
+        # board as dealt): the dict's own __getitem__, so they are found without a call
         # in Python (docs/scale.md)
-        self.table: TableLookup = self._tables.__getitem__
+        self.lookups: LookupsOf = self._lookups.__getitem__
         self.interp = Interpreter(self, self._names())
         # a board whose hexes may change (rules/hexes.py): this game is the board as
         # dealt, `with_hexes` the game on a changed board, made once per set of changes
@@ -117,7 +118,7 @@ class Game(play.Game):
         self._variants: dict[tuple, Game] = {}
         self._terrain_tables()
 
-        supplies = self.table(SiteTables)
+        supplies = self.lookups(SiteLookups)
         self.token_names = supplies.token_names
         self.token_index = supplies.token_index
         self.token_reserve = supplies.token_reserve
@@ -215,8 +216,8 @@ class Game(play.Game):
         """The sites where a piece's `where` holds, over this game's board."""
         if p.where is None:
             return sites
-        holds = self.interp.static_test(p.where, p.source)
-        return tuple(k for k in sites if holds({"at": site(p.site, k)}))
+        holds = self.interp.on_board(p.where, p.source)
+        return tuple(k for k in sites if holds({"at": location(p.site, k)}))
 
     def _names(self) -> dict[str, Any]:
         """Declared names a rule may refer to, each standing for its name; an island
@@ -265,7 +266,7 @@ class Game(play.Game):
         }
         everywhere = {"hex": tuple(range(len(b.hexes))), "path": tuple(range(len(b.paths))),
                       "intersection": tuple(range(len(b.intersections)))}
-        no_build = self.table(SiteTables).no_build_corners
+        no_build = self.lookups(SiteLookups).no_build_corners
         self.pieces: list[PieceInfo] = []
         for k, p in enumerate(self.ruleset.pieces.values()):
             info = PieceInfo()
@@ -377,7 +378,7 @@ class Game(play.Game):
             if P.site == "path":
                 for k in sites:
                     if k not in P.allowed_set:
-                        raise EngineError(f"the {P.name} starts on the path {self.site_name('path', k)}, "
+                        raise EngineError(f"the {P.name} starts on the path {self.location_name('path', k)}, "
                                           f"where it may not stand", P.source)
             for slot, k in zip(self.neutral_slots[pi], sorted([-1] * (P.count - len(sites)) + list(sites))):
                 start[slot] = k
@@ -532,14 +533,17 @@ class Game(play.Game):
         b = self.board
         sizes = [len(b.intersections) if p.site == "intersection" else len(b.paths) if p.site == "path"
                  else len(b.hexes) for p in self.pieces]
+        # the games of one scenario and player count offer the same actions as a rule, and
+        # numbering them is much of a game's set-up: the scenario keeps the tables made
         key = (frozenset(acts), tuple(p.name for p in self.pieces), tuple(sizes))
-        table = _ACTION_TABLES.get(key)
+        kept = self.scenario.kept.action_tables
+        table = kept.get(key)
         if table is None:
             table = _action_table(acts, self.piece_index, sizes)
             if len(acts) <= MAX_KEPT_ACTIONS:  # (a huge board's table is not worth the memory)
-                if len(_ACTION_TABLES) >= MAX_ACTION_TABLES:
-                    _ACTION_TABLES.clear()
-                _ACTION_TABLES[key] = table
+                if len(kept) >= MAX_ACTION_TABLES:
+                    kept.clear()
+                kept[key] = table
         self.actions: tuple[Action, ...]
         self.action_id: dict[Action, int]  # (shared with other games: never edit these)
         self.actions, self.action_id, self.action_writes, self.build_id = table
@@ -595,7 +599,7 @@ class Game(play.Game):
 
     def deserialize_state(self, text: str) -> State:
         """A state from `State.serialize()`, checked before play (StateError otherwise)."""
-        return check_state(self, text)
+        return read_state(self, text)
 
     def action(self, action_id: int) -> Action:
         return self.actions[self.check_action_id(action_id)]
@@ -627,10 +631,10 @@ class Game(play.Game):
             kind, at = where
             piece = getattr(a, "piece", None)
             if not isinstance(piece, str) or piece not in self.piece_index:
-                return f"{a.KIND} at {self.site_name(kind, at)}"
+                return f"{a.KIND} at {self.location_name(kind, at)}"
             src = getattr(a, "src", -1)  # a Move that says which piece it lifts
-            lifts = f" from {self.site_name(kind, src)}" if isinstance(src, int) and src >= 0 else ""
-            return f"{a.KIND} {piece}{lifts} at {self.site_name(kind, at)}"
+            lifts = f" from {self.location_name(kind, src)}" if isinstance(src, int) and src >= 0 else ""
+            return f"{a.KIND} {piece}{lifts} at {self.location_name(kind, at)}"
         parts = [str(v) for k, v in a.to_json().items() if k != "kind"]
         return " ".join([a.KIND] + parts)
 
@@ -647,7 +651,7 @@ class Game(play.Game):
             return self.pieces[self.piece_index[piece]].site, at
         return (a.SITE, at) if a.SITE is not None else None
 
-    def site_name(self, kind: str, at: int) -> str:
+    def location_name(self, kind: str, at: int) -> str:
         """`(q,r) N` for an intersection, `(q,r) NE` for a path, `(q,r)` for a hex."""
         b = self.board
         if kind == "intersection":
@@ -670,8 +674,16 @@ def new_game(scenario: model.Scenario, players: int | None = None, options: dict
     The games of one scenario, player count and options differ only by their seed, and
     the seed only in how the map is dealt: a game whose map is dealt as an earlier one's
     was (a fixed map, as a rule) is that game's copy with its own seed, its tables and
-    compiled rules shared (`_Templates`), not built again."""
-    return _TEMPLATES.game(scenario, check_arguments("new_game", scenario, players, options, seed), options, seed)
+    compiled rules shared (`Templates`, kept by the scenario: `model.Kept`), not built again."""
+    players = check_arguments("new_game", scenario, players, options, seed)
+    key = (players, tuple(sorted(options.items())) if options else ())
+    kept = scenario.kept.templates
+    templates = kept.get(key)
+    if templates is None:
+        if len(kept) >= MAX_TEMPLATE_KEYS:
+            kept.clear()
+        templates = kept[key] = Templates(scenario, players, options)
+    return templates.game(seed)
 
 
 def check_arguments(what: str, scenario: Any, players: Any, options: Any, seed: Any) -> int:
@@ -691,37 +703,36 @@ def check_arguments(what: str, scenario: Any, players: Any, options: Any, seed: 
     return scenario.players_max if players is None else players
 
 
-class _Templates:
-    """Games made so far, as templates for the next ones: by scenario (its identity),
-    player count and options, the ruleset as configured and the last few games with
-    distinct deals. A new game deals its map (cheap) and, when a template's deal is the
-    same but for the seed, is that template's copy (`Game.reseeded`); else it is made
-    from the ruleset and the deal, and becomes a template itself. Nothing here is ever
-    handed out to be changed: a copy gets its own seed, board record and hex variants,
-    and shares only what no game changes (tables, compiled rules, action table)."""
+class Templates:
+    """The games of one scenario, player count and options made so far, as templates for
+    the next ones (kept by the scenario, `model.Kept`): the ruleset as configured and
+    the last few games with distinct deals. A new game deals its map (cheap) and, when a
+    template's deal is the same but for the seed, is that template's copy
+    (`Game.reseeded`); else it is made from the ruleset and the deal, and becomes a
+    template itself. Nothing here is ever handed out to be changed: a copy gets its own
+    seed, board record and hex variants, and shares only what no game changes (tables,
+    compiled rules, action table)."""
 
-    MAX_KEYS = 32  # scenario, players, options combinations kept
-    MAX_DEALS = 4  # distinct deals kept per combination (a shuffled map rarely repeats one)
+    MAX_DEALS = 4  # distinct deals kept (a shuffled map rarely repeats one)
 
-    def __init__(self) -> None:
-        self.by_key: dict[tuple, tuple[model.Scenario, Ruleset, list[Game]]] = {}
+    def __init__(self, scenario: model.Scenario, players: int, options: dict | None) -> None:
+        self.scenario = scenario
+        self.players = players
+        self.options = options
+        self.ruleset: Ruleset | None = None  # the scenario as configured, from the first game
+        self.games: list[Game] = []
 
-    def game(self, scenario: model.Scenario, players: int, options: dict | None, seed: int) -> Game:
-        key = (id(scenario), players, tuple(sorted(options.items())) if options else ())
-        hit = self.by_key.get(key)
-        if hit is None or hit[0] is not scenario:  # (an id may be a dead scenario's again)
-            game = Game(scenario, players, options, seed)
-            if len(self.by_key) >= self.MAX_KEYS:
-                self.by_key.clear()
-            games: list[Game] = []
-            self.by_key[key] = (scenario, game.ruleset, games)
+    def game(self, seed: int) -> Game:
+        games = self.games
+        if self.ruleset is None:
+            game = Game(self.scenario, self.players, self.options, seed)
+            self.ruleset = game.ruleset
         else:
-            rs, games = hit[1], hit[2]
-            dealt = deal(rs, seed)
+            dealt = deal(self.ruleset, seed)
             for template in games:
                 if template._dealt.fixed(dealt):
                     return template.reseeded(seed, dealt)
-            game = Game(scenario, players, options, seed, ruleset=rs, dealt=dealt)
+            game = Game(self.scenario, self.players, self.options, seed, ruleset=self.ruleset, dealt=dealt)
         if not _worth_keeping(game):
             return game
         if len(games) >= self.MAX_DEALS:
@@ -736,13 +747,9 @@ def _worth_keeping(game: Game) -> bool:
     return len(game.actions) <= MAX_KEPT_ACTIONS
 
 
-_TEMPLATES = _Templates()
-
-
-# The action tables made so far, by what they are made of (the actions, the pieces, the
-# sizes of the sites they stand on): the games of one scenario and player count offer the
-# same actions as a rule, and numbering them is much of a game's set-up.
-_ACTION_TABLES: dict[tuple, tuple] = {}
+MAX_TEMPLATE_KEYS = 32  # player counts and options a scenario keeps templates for
+# action tables a scenario keeps, by what they are made of (the actions, the pieces,
+# the sizes of the sites they stand on)
 MAX_ACTION_TABLES = 32
 MAX_KEPT_ACTIONS = 20_000  # actions in a table worth keeping
 

@@ -17,39 +17,40 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from catandsl.engine import places
+from catandsl.rules import play
 from catandsl.rules.base import CHANCE, EngineError
-from catandsl.rules.play import Game, State
+from catandsl.rules.play import NO_ANSWERS, Answers, Game, State
 from catandsl.rules.registry import CHOICE, EVENTS, PRIMITIVES, QUERY, RANDOM, Param
 
 if TYPE_CHECKING:
     from catandsl.ir.model import Expr, Source
 
 
-SITE_TYPES = {"site": ("h", "i", "p"), "hex": ("h",), "intersection": ("i",), "path": ("p",)}
-_SITE_WORD = {"h": "a hex", "i": "an intersection", "p": "a path"}
-Check = Callable[[Any], str]  # what is wrong with a value ("" if nothing)
+LOCATION_TYPES = {"site": ("h", "i", "p"), "hex": ("h",), "intersection": ("i",), "path": ("p",)}
+_LOCATION_WORD = {"h": "a hex", "i": "an intersection", "p": "a path"}
+ArgumentTest = Callable[[Any], str]  # what is wrong with a value ("" if nothing)
 
 
 def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def type_checks(game: Game) -> dict[str, Check]:
+def type_checks(game: Game) -> dict[str, ArgumentTest]:
     """A check for each type of the language, over this game's names and seats. The
     compiler checks types too, but `any` (a list of mixed items, a `let` of either kind)
     lets a value through that only the running rule can judge."""
     rs, n, seats = game.ruleset, game.num_players, game.num_seats
 
-    def among(what: str, names: Any) -> Check:
+    def among(what: str, names: Any) -> ArgumentTest:
         return lambda v: "" if isinstance(v, str) and v in names else f"{what}, not {v!r}"
 
-    def site(kinds: tuple[str, ...]) -> Check:
+    def location(kinds: tuple[str, ...]) -> ArgumentTest:
         def check(v: Any) -> str:
             if isinstance(v, list) and len(v) == 2 and v[0] in kinds and isinstance(v[1], int) \
                     and not isinstance(v[1], bool):
                 return ""
-            got = _SITE_WORD.get(v[0], repr(v)) if isinstance(v, list) and v and isinstance(v[0], str) else repr(v)
-            return f"{' or '.join(_SITE_WORD[c] for c in kinds)}, not {got}"
+            got = _LOCATION_WORD.get(v[0], repr(v)) if isinstance(v, list) and v and isinstance(v[0], str) else repr(v)
+            return f"{' or '.join(_LOCATION_WORD[c] for c in kinds)}, not {got}"
         return check
 
     islands = len(game.board.islands)
@@ -59,7 +60,7 @@ def type_checks(game: Game) -> dict[str, Check]:
             isinstance(v, list) and all(_is_int(i) and 0 <= i < islands for i in v))
         return "" if ok else f"an island, not {v!r}"
 
-    checks: dict[str, Check] = {
+    checks: dict[str, ArgumentTest] = {
         # (`isinstance(v, int) and not isinstance(v, bool)`, _is_int, written out: these run often)
         "int": lambda v: "" if isinstance(v, int) and not isinstance(v, bool) else f"a number, not {v!r}",
         "bool": lambda v: "" if isinstance(v, bool) else f"true or false, not {v!r}",
@@ -86,12 +87,12 @@ def type_checks(game: Game) -> dict[str, Check]:
         "area": among("an area of the map", game.board.area_hexes),
         "die": among("a die", rs.dice.names if rs.dice is not None else ()),
     }
-    for name, kinds in SITE_TYPES.items():
-        checks[name] = site(kinds)
+    for name, kinds in LOCATION_TYPES.items():
+        checks[name] = location(kinds)
     return checks
 
 
-def _list_of(check: Check) -> Check:
+def _list_of(check: ArgumentTest) -> ArgumentTest:
     def each(v: Any) -> str:
         if not isinstance(v, list):
             return f"a list, not {v!r}"
@@ -103,7 +104,7 @@ def _list_of(check: Check) -> Check:
     return each
 
 
-def _param_check(p: Param, checks: dict[str, Check]) -> Check | None:
+def _param_check(p: Param, checks: dict[str, ArgumentTest]) -> ArgumentTest | None:
     """The whole check of one parameter: its type, then an int's range; None: any."""
     if p.type.startswith("list<"):
         inner = checks.get(p.type[5:-1])
@@ -124,15 +125,6 @@ class NeedChoice(Exception):
 
     def __init__(self, primitive: str, player: int, options: list[Any]):
         self.primitive, self.player, self.options = primitive, player, options
-
-
-class Answers:
-    """The answers given so far to the choices of the statement being run."""
-
-    __slots__ = ("values", "next")
-
-    def __init__(self, values: list[Any]):
-        self.values, self.next = values, 0
 
 
 class BoardOnly:
@@ -165,14 +157,28 @@ MAX_VALUE = 10**9
 
 # An expression compiled once into a Python closure: (env, state, answers) -> value.
 Code = Callable[[dict[str, Any], Any, Answers], Any]
-NO_ANSWERS = Answers([])  # no answer is ever taken from it (`next` moves only over values)
+
+
+class Program:
+    """An expression compiled for one game: `run(env, state, answers)` evaluates it, with
+    `env` the names in scope, `state` a state of play, `answers` the answers given so far
+    to its choices. Run with NO_ANSWERS (a condition, a measure, a key, a statement that
+    asks nothing), a choice in it is an EngineError naming the rule; run with an
+    `Answers` of its own, a choice not yet answered raises NeedChoice for the caller to
+    ask (engine/flow.py). `asks`: it holds a choice or a chance pick. `run` is the
+    compiled closure itself, so a run is one call."""
+
+    __slots__ = ("expr", "source", "asks", "run")
+
+    def __init__(self, expr: Expr, source: Source | None, asks: bool, run: Code):
+        self.expr, self.source, self.asks, self.run = expr, source, asks, run
 
 
 class Interpreter:
     """Runs the IR's expressions. Each expression is compiled once (on first use) into a
     closure bound to the registry's implementations, the argument checks of its calls
-    and its rule's source, so nothing walks the IR while a game runs; `compiled(e,
-    source)` gives the closure, `value` and `evaluate` run it."""
+    and its rule's source, so nothing walks the IR while a game runs: `program(e,
+    source)` gives it as a `Program`; `on_board` is a condition over the board alone."""
 
     def __init__(self, game: Game, names: dict[str, Any]):
         self.game = game
@@ -180,56 +186,37 @@ class Interpreter:
         # per primitive, what each argument is checked against when the rule runs: its
         # type over this game's names (the compiler lets `site` and `any` through) and
         # range; made for the primitives the game's rules call, when first compiled
-        self._types = type_checks(game)
-        self._checked: dict[str, tuple[tuple[int, Param, Check], ...]] = {}
-        # (id of the expression, id of its source) -> (expression, source, code, the code
-        # as `value` runs it): the objects are kept so that their ids stay theirs
-        self._code: dict[tuple[int, int], tuple[Expr, Source | None, Code, Code]] = {}
+        self.types = type_checks(game)
+        self._checked: dict[str, tuple[tuple[int, Param, ArgumentTest], ...]] = {}
+        # (id of the expression, id of its source) -> its program, which holds both, so
+        # that their ids stay theirs for as long as the interpreter lives
+        self._programs: dict[tuple[int, int], Program] = {}
         # event -> (the parameter its filters compare, ((filters, condition code or None,
         # statement ids) for each hook on it, in declaration order))
         self._hooks: dict[str, tuple[str, tuple[tuple[tuple, Code | None, tuple[int, ...]], ...]]] = {}
-        # game.effects' statement id -> the code of its expression (flow._run_one), and
-        # award -> the code of its measure (scoring.update_awards): one lookup each
-        self.statements: dict[int, Code] = {}
-        self.awards: dict[int, Code] = {}
+        # game.effects' statement id -> the program of its expression (flow._run_one), and
+        # award -> its measure's (scoring.update_awards): one lookup each
+        self.statements: dict[int, play.Program] = {}
+        self.awards: dict[int, play.Program] = {}
         # (event, subject) -> what `unable` tests: per hook, its condition and its calls
         self._gates: dict[tuple[str, str], tuple[tuple[Code | None, tuple[tuple[Callable[..., str],
                                                                                tuple[Code, ...]], ...]], ...]] = {}
-        self.no_answers = NO_ANSWERS  # (what a measure is run with, for modules that cannot import it)
 
-    def static_condition(self, expr: Expr, env: dict[str, Any], source: Source | None) -> bool:
-        """A condition over the board alone (a piece's `where`)."""
-        return self.static_test(expr, source)(env)
-
-    def static_test(self, expr: Expr, source: Source | None) -> Callable[[dict[str, Any]], bool]:
-        """A condition over the board alone as a function of its variables (a piece's
-        `where`, tested at every site of the board)."""
-        code = self.compiled(expr, source)
+    def on_board(self, expr: Expr, source: Source | None) -> Callable[[dict[str, Any]], bool]:
+        """A condition over the board alone (a piece's or a set-up step's `where`), as a
+        function of its names in scope: run over the game's static tables, with nothing
+        of a state of play (`BoardOnly`)."""
+        run = self.program(expr, source).run
         board = BoardOnly(self.game)
-
-        def holds(env: dict[str, Any]) -> bool:
-            try:
-                return bool(code(env, board, NO_ANSWERS))
-            except NeedChoice as nc:
-                raise _no_choice(nc, source) from None
-        return holds
-
-    def value(self, e: Expr, env: dict[str, Any], state: State, source: Source | None = None) -> Any:
-        """An expression that asks no player (a condition, an award's measure, a
-        tie-break key): a choice inside it is an EngineError naming the rule."""
-        return self.measure(e, source)(env, state, NO_ANSWERS)
-
-    def measure(self, e: Expr, source: Source | None = None) -> Code:
-        """The code `value` runs: `compiled`, with a choice an EngineError naming the rule."""
-        return self._compiled(e, source)[3]
+        return lambda env: bool(run(env, board, NO_ANSWERS))
 
     def hooks(self, event: str) -> tuple[str, tuple[tuple[tuple, Code | None, tuple[int, ...]], ...]]:
         """The hooks on `event` (game.hooks), compiled: the parameter their filters
-        compare, and for each its filters, its condition's code (`measure`) and its
-        statement ids."""
+        compare, and for each its filters, its condition's code (run with NO_ANSWERS) and
+        its statement ids."""
         plan = self._hooks.get(event)
         if plan is None:
-            hooks = tuple((h.filters, None if h.condition is None else self.measure(h.condition, h.source), eids)
+            hooks = tuple((h.filters, None if h.condition is None else self.program(h.condition, h.source).run, eids)
                           for h, eids in self.game.hooks.get(event, ()))
             plan = self._hooks[event] = (EVENTS[event].filter or "", hooks)
         return plan
@@ -269,34 +256,29 @@ class Interpreter:
                     break  # a choice may lapse the rest of the block
                 prim = PRIMITIVES.get(str(x.value)) if e.op == "call" and x is not None else None
                 if prim is not None and prim.refuses is not None and x is not None:
-                    calls.append((prim.refuses, tuple(self.measure(a, e.source) for a in x.args)))
+                    calls.append((prim.refuses, tuple(self.program(a, e.source).run for a in x.args)))
             if calls:
-                out.append((None if h.condition is None else self.measure(h.condition, h.source), tuple(calls)))
+                cond = None if h.condition is None else self.program(h.condition, h.source).run
+                out.append((cond, tuple(calls)))
         return tuple(out)
 
-    def evaluate(self, e: Expr, env: dict[str, Any], state: State, answers: Answers,
-                 source: Source | None = None) -> Any:
-        return self.compiled(e, source)(env, state, answers)
-
-    def compiled(self, e: Expr, source: Source | None = None) -> Code:
-        """The closure that evaluates `e` (errors name `source`), compiled on first use."""
-        return self._compiled(e, source)[2]
-
-    def _compiled(self, e: Expr, source: Source | None) -> tuple[Expr, Source | None, Code, Code]:
-        """(e, source, its code, its code as a value: `compiled` and `measure`), made on
-        first use and kept by the identity of both (the tuple keeps them alive)."""
-        hit = self._code.get((id(e), id(source)))
+    def program(self, e: Expr, source: Source | None = None) -> Program:
+        """`e` compiled (its errors name `source`), on first use, then kept."""
+        hit = self._programs.get((id(e), id(source)))
         if hit is not None:
             return hit
         code = self._compile(e, source)
-        as_value = code  # an expression that asks nothing never raises NeedChoice
-        if _asks(e):
-            def as_value(env: dict[str, Any], s: Any, an: Answers) -> Any:
+        asks = _asks(e)
+        run = code  # an expression that asks nothing never raises NeedChoice
+        if asks:
+            def run(env: dict[str, Any], s: Any, an: Answers) -> Any:
                 try:
                     return code(env, s, an)
                 except NeedChoice as nc:
-                    raise _no_choice(nc, source) from None
-        hit = self._code[(id(e), id(source))] = (e, source, code, as_value)
+                    if an is NO_ANSWERS:  # a caller that takes no answers: the rule is wrong
+                        raise _no_choice(nc, source) from None
+                    raise
+        hit = self._programs[(id(e), id(source))] = Program(e, source, asks, run)
         return hit
 
     # ---- compiling ------------------------------------------------------------------------
@@ -379,7 +361,7 @@ class Interpreter:
         checks = self._checked.get(name)
         if checks is None:
             checks = self._checked[name] = tuple(
-                (k, p, c) for k, p in enumerate(prim.params) if (c := _param_check(p, self._types)) is not None)
+                (k, p, c) for k, p in enumerate(prim.params) if (c := _param_check(p, self.types)) is not None)
         # an argument written as a constant that passes its check passes it every time (a
         # check reads the value and the game only); one that fails is still refused when run
         checks = tuple((k, p, c) for k, p, c in checks
@@ -422,11 +404,11 @@ class Interpreter:
 
 
 def _direct_call(name: str, run: Callable[..., Any], subs: tuple[Code, ...],
-                 checks: tuple[tuple[int, Param, Check], ...], effect: bool, source: Source | None) -> Code:
+                 checks: tuple[tuple[int, Param, ArgumentTest], ...], effect: bool, source: Source | None) -> Code:
     """A query's or an effect's call of at most two arguments, written out: each argument
     evaluated, then checked (in order), then the primitive run; what the general call
     does, without its list of arguments."""
-    by_position: list[tuple[str, Check] | None] = [None] * len(subs)
+    by_position: list[tuple[str, ArgumentTest] | None] = [None] * len(subs)
     for k, p, check in checks:
         by_position[k] = (p.name, check)
 

@@ -24,14 +24,14 @@ from typing import TYPE_CHECKING, Any
 
 from catandsl.engine import flow
 from catandsl.engine.state import State
-from catandsl.engine.validate import check_state
+from catandsl.engine.validate import read_state
 from catandsl.rules import neutral, placement, sites
 from catandsl.rules.play import Traveller
 
 if TYPE_CHECKING:
     from catandsl.rules.play import Game
 
-SiteRef = int | tuple
+LocationRef = int | tuple
 
 
 class PositionError(ValueError):
@@ -87,7 +87,7 @@ class Position:
                                 f"{', '.join(p.name for p in self.game.pieces)}")
         return pi
 
-    def site(self, kind: str, at: SiteRef) -> int:
+    def location(self, kind: str, at: LocationRef) -> int:
         """A site id of this kind from an id or a name."""
         b = self.game.board
         table = {"intersection": b.intersections, "path": b.paths, "hex": b.hexes}[kind]
@@ -113,7 +113,7 @@ class Position:
 
     # ---- pieces -----------------------------------------------------------------------
 
-    def place(self, seat: int, piece: str, at: SiteRef, *, pay: bool = False, rules: bool = False) -> Position:
+    def place(self, seat: int, piece: str, at: LocationRef, *, pay: bool = False, rules: bool = False) -> Position:
         """Put the seat's piece on a site. `pay`: take its cost from the seat's hand.
         `rules`: refuse a site the placement rules refuse (as a bought piece in this
         turn), and run the rules' hooks on `built`."""
@@ -124,14 +124,14 @@ class Position:
             raise PositionError("position/unknown", f"the {P.name} is neutral: use neutral()")
         if P.site == "hex":  # the engine places players' pieces on intersections and paths only
             raise PositionError("position/unknown", f"the {P.name} stands on a hex: no player's piece does")
-        k = self.site(P.site, at)
+        k = self.location(P.site, at)
         if rules and (s.placed[p][pi] >= P.limit or not placement.can_place(s, p, pi, k)):
             raise PositionError("position/illegal_place",
-                                f"the rules refuse a {P.name} for seat {p} at {g.site_name(P.site, k)}")
+                                f"the rules refuse a {P.name} for seat {p} at {g.location_name(P.site, k)}")
         owners = s.corner_owner if P.site == "intersection" else s.path_owner
         if not rules and P.travel is None and owners[k] != -1 and not (  # a traveller shares its path
                 P.upgrades >= 0 and owners[k] == p and s.corner_piece[k] == P.upgrades):
-            raise PositionError("position/occupied", f"{g.site_name(P.site, k)} is taken")
+            raise PositionError("position/occupied", f"{g.location_name(P.site, k)} is taken")
         if pay:
             if not placement.affordable(s.hands[p], P.cost):
                 raise PositionError("position/cannot_afford", f"seat {p} cannot afford a {P.name}")
@@ -156,31 +156,31 @@ class Position:
             s.path_owner[k], s.path_piece[k] = p, pi
         s.placed[p][pi] += 1
 
-    def remove(self, piece: str, at: SiteRef) -> Position:
+    def remove(self, piece: str, at: LocationRef) -> Position:
         """Take the piece of this kind off a site; it goes back to its owner."""
         s, g = self._s, self.game
         pi = self.piece(piece)
         P = g.pieces[pi]
         if P.neutral:
             raise PositionError("position/unknown", f"the {P.name} is neutral: use neutral()")
-        k = self.site(P.site, at)
+        k = self.location(P.site, at)
         if P.travel is not None:
             found = [e for e in s.travellers if e.piece == pi and e.path == k]
             if not found:
-                raise PositionError("position/empty", f"no {P.name} at {g.site_name(P.site, k)}")
+                raise PositionError("position/empty", f"no {P.name} at {g.location_name(P.site, k)}")
             s.travellers.remove(found[0])
             s.placed[found[0].player][pi] -= 1
         else:
             owners, pieces = ((s.corner_owner, s.corner_piece) if P.site == "intersection"
                               else (s.path_owner, s.path_piece))
             if pieces[k] != pi:
-                raise PositionError("position/empty", f"no {P.name} at {g.site_name(P.site, k)}")
+                raise PositionError("position/empty", f"no {P.name} at {g.location_name(P.site, k)}")
             s.placed[owners[k]][pi] -= 1
             owners[k], pieces[k] = -1, -1
         s.changed()
         return self
 
-    def neutral(self, piece: str, *sites: SiteRef) -> Position:
+    def neutral(self, piece: str, *sites: LocationRef) -> Position:
         """Stand the pieces of a neutral kind on these sites (the rest off the board)."""
         s, g = self._s, self.game
         pi = self.piece(piece)
@@ -189,7 +189,7 @@ class Position:
             raise PositionError("position/unknown", f"the {P.name} is a player's piece: use place()")
         if len(sites) > P.count:
             raise PositionError("position/short", f"the {P.name} has {P.count} piece(s), not {len(sites)}")
-        ks = [self.site(P.site, at) for at in sites]
+        ks = [self.location(P.site, at) for at in sites]
         neutral.put_pieces(s, pi, ks + [-1] * (P.count - len(ks)))
         s.changed()
         return self
@@ -304,14 +304,14 @@ class Position:
         return self
 
     def edit(self, **fields: Any) -> Position:
-        """Set any state fields directly (`state.FIELDS`: e.g. `last_roll=8`); `state()`
-        checks the result."""
-        from catandsl.engine.state import FIELDS
+        """Set any state fields directly, as `serialize()` writes them (`state.FIELDS`:
+        e.g. `last_roll=8`, `island_tags=[[0, "home", 2]]`); `state()` checks the result."""
+        from catandsl.engine.state import FIELDS, records
 
         for name in sorted(fields):
             if name not in FIELDS:
                 raise PositionError("position/unknown", f"no state field {name!r}")
-            setattr(self._s, name, fields[name])
+            setattr(self._s, name, records(self.game, name, fields[name]))
         self._s.changed()
         return self
 
@@ -324,4 +324,4 @@ class Position:
     def state(self) -> State:
         """The position as a playable State, checked like a serialized one (StateError
         otherwise); awards and cached routes recomputed."""
-        return check_state(self.game, self._s.serialize())
+        return read_state(self.game, self._s.serialize())

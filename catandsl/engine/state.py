@@ -26,9 +26,22 @@ from typing import TYPE_CHECKING, Any
 from catandsl.engine import flow
 from catandsl.rules import play, roll_cards, scoring, trade
 from catandsl.rules.base import CHANCE, TERMINAL, Action, IllegalAction, Prompt
-from catandsl.rules.harbors import HarborTables
-from catandsl.rules.hexes import HexTables
-from catandsl.rules.play import Game
+from catandsl.rules.harbors import HarborLookups
+from catandsl.rules.hexes import HexLookups
+from catandsl.rules.play import (
+    NO_FRESH_PATHS,
+    NO_MOVES,
+    DeclinedOffer,
+    FreshPaths,
+    Game,
+    HexChange,
+    IslandTag,
+    MovesMade,
+    Partner,
+    Traveller,
+    VictoryToken,
+    YieldLimit,
+)
 from catandsl.rules.registry import EVERYTHING, bits
 
 if TYPE_CHECKING:
@@ -141,8 +154,8 @@ class State(flow.Running):
         self.last_path = [-1] * n
         self.vp_tokens = []
         self.island_tags = []
-        self.moved = []
-        self.fresh_paths = []
+        self.moved = NO_MOVES
+        self.fresh_paths = NO_FRESH_PATHS
         self.token_stock = [list(site.stock) for site in game.sites]
         self.token_supply = list(game.token_reserve)
         self.tokens_held = [[0] * len(game.token_names) for _ in range(n)]
@@ -150,7 +163,7 @@ class State(flow.Running):
         self.offers_made = 0
         self.offers_declined = []
         self.acted = [0] * len(game.custom_actions)
-        harbors = game.table(HarborTables)
+        harbors = game.lookups(HarborLookups)
         self.harbor_at = list(harbors.start)
         self.harbor_supply = list(harbors.supply)
         self.travellers = []
@@ -168,7 +181,7 @@ class State(flow.Running):
             else:
                 self.path_owner[k], self.path_piece[k] = seat, pi
             self.placed[seat][pi] += 1
-        hexes = game.table(HexTables)
+        hexes = game.lookups(HexLookups)
         self.face_down = list(hexes.face_down)
         self.hidden_tiles = [list(row) for row in hexes.tiles]
         self.hidden_numbers = [list(row) for row in hexes.numbers]
@@ -201,7 +214,7 @@ class State(flow.Running):
             setattr(s, f, v)
         for f, v in zip(_LISTS, _get_lists(self)):
             setattr(s, f, v[:])
-        for f, v in zip(_TABLES, _get_tables(self)):
+        for f, v in zip(_GRIDS, _get_grids(self)):
             setattr(s, f, [x[:] if type(x) is list else x for x in v])
         s.pending = [p.copy() for p in self.pending]
         s._legal = self._legal
@@ -251,15 +264,22 @@ class State(flow.Running):
         out = self._json()
         for f, v in zip(_LISTS, _get_lists(self)):
             out[f] = v[:]
-        for f, v in zip(_TABLES, _get_tables(self)):
+        for f, v in zip(_GRIDS, _get_grids(self)):
             out[f] = [x[:] if type(x) is list else x for x in v]
         for f in _RECORDS:
             out[f] = [list(r) for r in getattr(self, f)]
+        out["offers_declined"] = [o.row() for o in self.offers_declined]
         return out
 
     def _json(self) -> dict:
         """What `serialize()` writes; the fields' lists are the state's own (to be read only)."""
         out: dict[str, Any] = {f: getattr(self, f) for f in FIELDS}
+        # the records that are not written as the list of their fields: as the lists
+        # they always were (engine/validate.py reads them back)
+        out["moved"] = list(self.moved)
+        out["fresh_paths"] = list(self.fresh_paths)
+        if self.offers_declined:
+            out["offers_declined"] = [o.row() for o in self.offers_declined]
         out["pending"] = [p.to_json() for p in self.pending]
         out["format"] = FORMAT
         return out
@@ -438,14 +458,35 @@ def _shapes() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     (tests/engine/test_invariants.py checks that a clone shares no list)."""
     values: list[str] = []
     lists: list[str] = []
-    tables: list[str] = []
+    grids: list[str] = []
     for f in FIELDS:
         declared = DECLARED[f]
-        (tables if declared.startswith("list[list") else lists if declared.startswith("list") else values).append(f)
-    return tuple(values), tuple(lists), tuple(tables)
+        (grids if declared.startswith("list[list") else lists if declared.startswith("list") else values).append(f)
+    return tuple(values), tuple(lists), tuple(grids)
 
 
-_VALUES, _LISTS, _TABLES = _shapes()
+_VALUES, _LISTS, _GRIDS = _shapes()
 # the fields that hold named records (rules/play.py), each written as its fields' list
 _RECORDS = tuple(f for f in _LISTS if DECLARED[f][5:6].isupper())
-_get_values, _get_lists, _get_tables = attrgetter(*_VALUES), attrgetter(*_LISTS), attrgetter(*_TABLES)
+_get_values, _get_lists, _get_grids = attrgetter(*_VALUES), attrgetter(*_LISTS), attrgetter(*_GRIDS)
+
+
+def records(game: Game, field: str, value: Any) -> Any:
+    """A field's value as the state holds it, from the form `serialize()` writes (the
+    named records from their lists; any other field as it is). It checks nothing:
+    engine/validate.py checks the lists first."""
+    read = _READ.get(field)
+    return value if read is None else read(game, value)
+
+
+_READ: dict[str, Any] = {
+    "vp_tokens": lambda g, v: [VictoryToken(*e) for e in v],
+    "island_tags": lambda g, v: [IslandTag(*e) for e in v],
+    "partners": lambda g, v: [Partner(*e) for e in v],
+    "travellers": lambda g, v: [Traveller(*e) for e in v],
+    "yield_limits": lambda g, v: [YieldLimit(*e) for e in v],
+    "hex_changes": lambda g, v: [HexChange(*e) for e in v],
+    "offers_declined": lambda g, v: [DeclinedOffer.of_row(list(e), len(trade.trade_items(g))) for e in v],
+    "moved": lambda g, v: MovesMade(*v) if v else NO_MOVES,
+    "fresh_paths": lambda g, v: FreshPaths(v),
+}

@@ -23,12 +23,20 @@ _SCALARS: dict[str, dict[str, Any]] = {
     "YieldLimit": {"type": "array", "items": {"type": "integer"}},
     "Partner": {"type": "array", "items": {"type": "integer"}},
     "HexChange": {"type": "array", "items": {"type": "integer"}},
+    "VictoryToken": {"type": "array", "items": {"type": "integer"}},
+    "IslandTag": {"type": "array", "items": {}},
+    "DeclinedOffer": {"type": "array", "items": {"type": "integer"}},  # [proposer, asked, *give, *get]
+    # [] before any move, else [turn, moves made]; [] or [turn, path, ...]
+    "MovesMade|tuple[()]": {"type": "array", "items": {"type": "integer"}},
+    "FreshPaths": {"type": "array", "items": {"type": "integer"}},
 }
 
 
 def type_schema(annotation: str) -> dict[str, Any]:
     """A schema for a field's annotation as written (`list[list[int]]`, `int | None`)."""
     text = annotation.replace(" ", "")
+    if text in _SCALARS:
+        return dict(_SCALARS[text])
     if "|" in text:
         return {"anyOf": [type_schema(part) for part in text.split("|")]}
     if text == "None":

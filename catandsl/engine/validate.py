@@ -1,5 +1,5 @@
 """Reading a serialized state back, checked: a state is played only if it is one the
-game could reach. `check_state` raises `StateError` (a ValueError naming the field)
+game could reach. `read_state` raises `StateError` (a ValueError naming the field)
 for text that is not JSON, a field that is missing, of the wrong shape or out of range,
 resources, cards or tokens that are not conserved, pieces past their limit or counted
 wrongly, a prompt of an unknown kind or with wrong fields, or a dead state (one play
@@ -15,13 +15,13 @@ from typing import Any
 
 from catandsl.engine import state as state_module
 from catandsl.engine.errors import StateError
-from catandsl.engine.state import State
+from catandsl.engine.state import State, records
 from catandsl.rules import hexes, scoring
 from catandsl.rules.base import PROMPTS, EngineError, Prompt
-from catandsl.rules.harbors import HarborTables, PlacingHarbor
+from catandsl.rules.harbors import HarborLookups, PlacingHarbor
 from catandsl.rules.placement import pieces_on_board
-from catandsl.rules.play import Game, HexChange, Partner, Traveller, YieldLimit
-from catandsl.rules.roll_cards import RollCardTables
+from catandsl.rules.play import Game
+from catandsl.rules.roll_cards import RollCardLookups
 from catandsl.rules.trade import trade_items
 
 MAX_TEXT = 16 << 20  # a serialized state of any real game is a few kilobytes
@@ -61,7 +61,7 @@ def _scalar(field: str, v: Any, lo: int, hi: int) -> None:
         raise _fail(field, f"{v!r} is not an integer in {lo}..{hi}")
 
 
-def check_state(game: Game, text: str) -> State:
+def read_state(game: Game, text: str) -> State:
     if not isinstance(text, str):
         raise StateError(f"a serialized state is a string, not {type(text).__name__}", "state/syntax")
     if len(text) > MAX_TEXT:
@@ -91,7 +91,7 @@ def check_state(game: Game, text: str) -> State:
     why = hexes.validate(game, s)
     if why:
         raise StateError(why)
-    s.hex_changes = [HexChange(*e) for e in s.hex_changes]
+    s.hex_changes = records(game, "hex_changes", s.hex_changes)
     s.game = game.with_hexes(s.hex_changes)
     _check_pieces(game, s)
     _check_harbor_tokens(game, s)
@@ -243,12 +243,19 @@ def _check_data(g: Game, s: State) -> None:
         _ints(f"vp_tokens[{k}]", e, 3, 0, big)
         if e[0] >= n or e[1] >= corners:
             raise _fail(f"vp_tokens[{k}]", "not a player and an intersection")
+    s.vp_tokens = records(g, "vp_tokens", s.vp_tokens)
     for k, e in enumerate(_list("island_tags", s.island_tags)):
         if (not isinstance(e, list) or len(e) != 3 or not _int(e[0]) or not 0 <= e[0] < n
                 or not isinstance(e[1], str) or not _int(e[2]) or not 0 <= e[2] < islands):
             raise _fail(f"island_tags[{k}]", "must be [player, tag, island]")
+    s.island_tags = records(g, "island_tags", s.island_tags)
     _ints("moved", s.moved, 2 if s.moved else 0, 0, big)
-    _ints("fresh_paths", s.fresh_paths, len(_list("fresh_paths", s.fresh_paths)), 0, max(P - 1, big))
+    s.moved = records(g, "moved", s.moved)
+    fresh = _list("fresh_paths", s.fresh_paths)
+    _ints("fresh_paths", fresh, len(fresh), 0, big)
+    if any(k >= P for k in fresh[1:]) or len(set(fresh[1:])) != len(fresh[1:]):
+        raise _fail("fresh_paths", "must be [] or a turn and paths, once each")
+    s.fresh_paths = records(g, "fresh_paths", fresh)
     T = len(g.token_names)
     _rows("token_stock", s.token_stock, len(g.sites), T, 0, big)
     _ints("token_supply", s.token_supply, T, 0, big)
@@ -262,12 +269,14 @@ def _check_data(g: Game, s: State) -> None:
         _ints(f"partners[{k}]", e, 2, 0, big)
         if e[0] >= len(g.sites) or e[1] >= n:
             raise _fail(f"partners[{k}]", "not a site and a player")
-    s.partners = [Partner(*e) for e in s.partners]
+    s.partners = records(g, "partners", s.partners)
     items = len(trade_items(g))
-    for k, row in enumerate(_list("offers_declined", s.offers_declined)):  # [proposer, seats asked, *give, *get]
+    declined = _list("offers_declined", s.offers_declined)  # rows [proposer, seats asked, *give, *get]
+    for k, row in enumerate(declined):
         _ints(f"offers_declined[{k}]", row, 2 + 2 * items, 0, big)
         if row[0] >= n or not 0 < row[1] < 1 << n:
             raise _fail(f"offers_declined[{k}]", "not a player, the players asked, and the offer's terms")
+    s.offers_declined = records(g, "offers_declined", declined)
     _ints("acted", s.acted, len(g.custom_actions), 0, big)
     _rows("counters", s.counters, n, len(g.counter_names), 0, 1_000_000)
     for k, e in enumerate(_list("travellers", s.travellers)):
@@ -276,7 +285,7 @@ def _check_data(g: Game, s: State) -> None:
                 and e[2] in g.pieces[e[1]].sites and e[4] <= s.turns and e[5] <= s.turns):
             raise _fail(f"travellers[{k}]", "not a player, a travelling piece, a path it may stand on, "
                                             "its points and a turn")
-    s.travellers = [Traveller(*e) for e in s.travellers]
+    s.travellers = records(g, "travellers", s.travellers)
     stages = [len(p.stages) for p in g.ruleset.projects.values()]
     _ints("project_level", s.project_level, len(stages), 0, max(stages, default=0))
     _ints("project_owner", s.project_owner, len(stages), -1, n - 1)
@@ -292,8 +301,8 @@ def _check_data(g: Game, s: State) -> None:
         _ints(f"yield_limits[{k}]", e, 3, 0, big)
         if e[0] > s.turns or e[1] >= K:
             raise _fail(f"yield_limits[{k}]", "not a turn, a piece and how much it yields")
-    s.yield_limits = [YieldLimit(*e) for e in s.yield_limits]
-    harbors = g.table(HarborTables)
+    s.yield_limits = records(g, "yield_limits", s.yield_limits)
+    harbors = g.lookups(HarborLookups)
     _ints("harbor_at", s.harbor_at, len(harbors.start), -1, len(harbors.types) - 1)
     _ints("harbor_supply", s.harbor_supply, len(harbors.types), 0, big)
     for at, start in zip(s.harbor_at, harbors.start):
@@ -305,7 +314,7 @@ def _check_roll_cards(g: Game, s: State) -> None:
     """The deck of roll cards: no kind holds more than the deck has of it, and the cards
     still to reveal this year are among those left (the rest lie unused under the New
     Year card)."""
-    t = g.table(RollCardTables)
+    t = g.lookups(RollCardLookups)
     _ints("roll_deck", s.roll_deck, len(t.counts), 0, 10**6)
     for k, (left, whole) in enumerate(zip(s.roll_deck, t.counts)):
         if left > whole:
@@ -318,7 +327,7 @@ def _check_roll_cards(g: Game, s: State) -> None:
 
 def _check_harbor_tokens(g: Game, s: State) -> None:
     """Harbor tokens are conserved: placed, drawn (in a pending placement) or left."""
-    harbors = g.table(HarborTables)
+    harbors = g.lookups(HarborLookups)
     drawn = [p.drawn for p in s.pending if isinstance(p, PlacingHarbor) and p.drawn >= 0]
     for k in range(len(harbors.types)):
         placed = sum(1 for at, start in zip(s.harbor_at, harbors.start) if at == k and start < 0)

@@ -26,7 +26,9 @@ def _hints(cls: type) -> dict[str, Any]:
 
 
 def _fields(cls: type) -> list[dataclasses.Field]:
-    return list(dataclasses.fields(cls))
+    """The fields that make a value's JSON: those given to its constructor (a field set
+    by the class itself, such as a scenario's `kept`, is no part of the data)."""
+    return [f for f in dataclasses.fields(cls) if f.init]
 
 
 def _is_union(tp) -> bool:

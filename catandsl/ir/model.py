@@ -17,7 +17,7 @@ from these type hints, so the three cannot drift apart.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from catandsl.ir import codec
@@ -847,6 +847,30 @@ class Section:
     choices: tuple[Choice, ...] = ()
 
 
+class Kept:
+    """What the engine works out from a compiled scenario and keeps for as long as the
+    scenario lives, so that its next game is cheap: the games made so far as templates
+    (engine/game.py's `new_game`), the action tables they number their actions by, and
+    the domestic trade's legal lists by action table (rules/trade.py). It belongs to its
+    Scenario, so it goes when the scenario goes; it is no part of the scenario's value
+    (not compared, hashed, serialized or copied: a copy of the scenario starts empty)."""
+
+    __slots__ = ("templates", "action_tables", "legal_trades")
+
+    def __init__(self) -> None:
+        self.templates: dict[Any, Any] = {}  # (players, options) -> engine/game.py's templates
+        self.action_tables: dict[Any, Any] = {}  # what the actions are -> the numbered table
+        self.legal_trades: dict[Any, Any] = {}  # trade action ids -> legal lists by position
+
+    def __reduce__(self) -> tuple:
+        return (Kept, ())
+
+    def clear(self) -> None:
+        self.templates.clear()
+        self.action_tables.clear()
+        self.legal_trades.clear()
+
+
 @dataclass(frozen=True)
 class Scenario:
     """A compiled scenario: its title, player counts, options and sections."""
@@ -859,6 +883,8 @@ class Scenario:
     sections: tuple[Section, ...]
     files: tuple[str, ...] = ()
     format_version: int = FORMAT_VERSION
+    # what the engine derives from the scenario and keeps while it lives: not part of it
+    kept: Kept = field(default_factory=Kept, init=False, compare=False, repr=False)
 
     @classmethod
     def from_json(cls, data: Any) -> Scenario:

@@ -32,10 +32,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from catandsl.rules import network, scoring
-from catandsl.rules.base import site
-from catandsl.rules.custom import CustomTables
-from catandsl.rules.sites import SiteTables
-from catandsl.rules.trade import NO_RATE, TradeTables, trade_rates
+from catandsl.rules.base import location
+from catandsl.rules.custom import CustomLookups
+from catandsl.rules.play import NO_ANSWERS
+from catandsl.rules.sites import SiteLookups
+from catandsl.rules.trade import NO_RATE, TradeLookups, trade_rates
 
 if TYPE_CHECKING:
     from catandsl.engine.state import State
@@ -121,12 +122,12 @@ class Evaluator:
         self.growth_paths = frozenset(paths)
         self.discard_limit = _discard_limit(g)
         self.p_seven = odds[7] if len(odds) > 7 else 0.0
-        tables = g.table(SiteTables)
+        tables = g.lookups(SiteLookups)
         self.token_points = tables.token_points  # per token: (points, per)
         self.card_worth = [0.0 if c.points else DEV_CARD for c in g.cards]
-        self.awards = [(k, a, g.interp.measure(a.measure, a.source)) for k, a in enumerate(g.awards)]
+        self.awards = [(k, a, g.interp.program(a.measure, a.source).run) for k, a in enumerate(g.awards)]
         self.victories = [(v, v.condition) for v in g.victories]
-        self.trades = g.table(TradeTables)
+        self.trades = g.lookups(TradeLookups)
         # (piece kind, seat, stops just visited) -> path -> steps to a stop not just visited
         self.stops: dict[tuple, dict[int, int]] = {}
         self._stop_paths: dict[tuple[int, int], list[int]] = {}
@@ -155,7 +156,7 @@ class Evaluator:
             cost = g.cost_vector(d.cost)
             if any(cost):
                 out.append((cost, 0.6, "deck", k))
-        for k, cost in enumerate(g.table(CustomTables).costs):
+        for k, cost in enumerate(g.lookups(CustomLookups).costs):
             if any(cost):
                 out.append((cost, 0.4, "action", k))
         return out
@@ -314,7 +315,7 @@ class Evaluator:
         return v + NEAR * best
 
     def _award_progress(self, s: State, out: list[float]) -> None:
-        none = self.game.interp.no_answers
+        none = NO_ANSWERS
         for k, aw, measure in self.awards:
             seats = self.game.num_seats if aw.seats else self.n
             vals = [measure({"player": p}, s, none) for p in range(seats)]
@@ -352,9 +353,9 @@ class Evaluator:
         stops: list[int] = []
         if P.travel is not None and P.travel.stop is not None:
             for k in P.allowed:
-                env = {"player": p, "from": site("path", k), "at": site("path", k)}
+                env = {"player": p, "from": location("path", k), "at": location("path", k)}
                 try:
-                    if g.interp.value(P.travel.stop, env, s, P.source):
+                    if g.interp.program(P.travel.stop, P.source).run(env, s, NO_ANSWERS):
                         stops.append(k)
                 except Exception:  # noqa: BLE001 - a stop that needs more than a place: no guide
                     stops = []
@@ -400,12 +401,12 @@ def _progress(g: Game, e: Any, env: dict, s: State, source) -> float:
     if op == "or":
         return max((_progress(g, x, env, s, source) for x in e.args), default=0.0)
     if op in ("ge", "gt") and len(e.args) == 2:
-        a = g.interp.value(e.args[0], env, s, source)
-        b = g.interp.value(e.args[1], env, s, source)
+        a = g.interp.program(e.args[0], source).run(env, s, NO_ANSWERS)
+        b = g.interp.program(e.args[1], source).run(env, s, NO_ANSWERS)
         if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
             target = b + (1 if op == "gt" else 0)
             return 1.0 if a >= target else max(0.0, a / target) if target > 0 else 0.0
-    return 1.0 if g.interp.value(e, env, s, source) else 0.0
+    return 1.0 if g.interp.program(e, source).run(env, s, NO_ANSWERS) else 0.0
 
 
 def _discard_limit(g: Game) -> int:

@@ -27,8 +27,9 @@ from catandsl.board.numbers import PIPS as _PIPS
 from catandsl.engine import actions as A
 from catandsl.players.base import NoLegalAction
 from catandsl.players.trading import Trader
-from catandsl.rules.base import site
-from catandsl.rules.custom import CustomTables
+from catandsl.rules.base import location
+from catandsl.rules.custom import CustomLookups
+from catandsl.rules.play import NO_ANSWERS
 from catandsl.rules.trade import Composing, Offering
 
 _END_TURN_SCORE = 0.5
@@ -104,8 +105,8 @@ class GreedyPlayer:
         stops = []
         if P.travel.stop is not None:
             for k in P.allowed:
-                env = {"player": me, "from": site("path", k), "at": site("path", k)}
-                if k not in near and g.interp.value(P.travel.stop, env, state, P.source):
+                env = {"player": me, "from": location("path", k), "at": location("path", k)}
+                if k not in near and g.interp.program(P.travel.stop, P.source).run(env, state, NO_ANSWERS):
                     stops.append(k)
             seen = self._visited.get(P.index, [])
             fresh = [k for k in stops if not any(set(b.path_ends[k]) & ends for ends in seen)]
@@ -202,8 +203,8 @@ class GreedyPlayer:
             return (-worth if owner == me else worth) + 0.1 * self.rng.random()
         if isinstance(a, A.TakeAction):
             # keep a few of each token an action costs (gold pays tolls on the way)
-            k = g.table(CustomTables).index[a.action]
-            cost = g.table(CustomTables).token_costs[k]
+            k = g.lookups(CustomLookups).index[a.action]
+            cost = g.lookups(CustomLookups).token_costs[k]
             if any(c and state.tokens_held[me][t] < c + _TOKEN_RESERVE for t, c in enumerate(cost)):
                 return 0.3 * self.rng.random()
             return 6 + self.rng.random()
@@ -247,8 +248,8 @@ class GreedyPlayer:
             return
         g = state.game
         P = g.pieces[g.piece_index[act.piece]]
-        env = {"player": state.current_player(), "from": site("path", act.at), "at": site("path", act.to)}
-        if P.travel.stop is not None and g.interp.value(P.travel.stop, env, state, P.source):
+        env = {"player": state.current_player(), "from": location("path", act.at), "at": location("path", act.to)}
+        if P.travel.stop is not None and g.interp.program(P.travel.stop, P.source).run(env, state, NO_ANSWERS):
             seen = self._visited.setdefault(P.index, [])
             seen.append(frozenset(state.game.board.path_ends[act.to]))
             del seen[:-2]

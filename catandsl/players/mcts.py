@@ -43,7 +43,7 @@ from catandsl.players.base import NoLegalAction
 from catandsl.players.evaluation import Evaluator
 from catandsl.players.trading import Trader
 from catandsl.rules import trade as T
-from catandsl.rules.trade import NO_RATE, Composing, Offering, TradeTables, trade_rates
+from catandsl.rules.trade import NO_RATE, Composing, Offering, TradeLookups, trade_rates
 
 if TYPE_CHECKING:
     from catandsl.engine.state import State
@@ -118,7 +118,7 @@ class MCTSPlayer:
         top = state.pending[-1] if state.pending else None
         if isinstance(top, (Composing, Offering)):
             return self.trader.choose(state, me, legal)  # a draft's step, or an answer
-        new_offer = state.game.table(TradeTables).new_offer
+        new_offer = state.game.lookups(TradeLookups).new_offer
         if (new_offer in legal and state.offers_made < OFFERS_TRIED
                 and self.trader.plan(state, me) is not None):
             return new_offer  # one or two cards short of something worth having: ask the others
@@ -343,7 +343,7 @@ def _wants(s: State, me: int, ev: Evaluator) -> list[tuple[float, list[int], lis
     return [(worth, lack, spare) for _, worth, lack, spare in out]
 
 
-def _bank_score(s: State, me: int, act, wants, trades: TradeTables, g, ev: Evaluator) -> float:
+def _bank_score(s: State, me: int, act, wants, trades: TradeLookups, g, ev: Evaluator) -> float:
     """How much a bank trade brings the hand nearer to something it may buy (0: not at
     all, or it gives away what that thing needs)."""
     give, get = g.res_index[act.give], g.res_index[act.get]

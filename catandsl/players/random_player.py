@@ -20,7 +20,7 @@ import random
 from bisect import bisect_left
 
 from catandsl.players.base import NoLegalAction
-from catandsl.rules.trade import GET, GIVE, Composing, Offering, TradeTables
+from catandsl.rules.trade import GET, GIVE, Composing, Offering, TradeLookups
 
 
 def below(rng: random.Random, n: int) -> int:
@@ -44,7 +44,7 @@ class RandomPlayer:
         actions = state.legal_now()  # the state's own list: read, never copied
         if not actions:
             raise NoLegalAction()
-        t = state.game.table(TradeTables)
+        t = state.game.lookups(TradeLookups)
         new = t.new_offer
         if new >= 0:
             if state.pending and _composing(state.pending[-1]):
@@ -59,7 +59,7 @@ class RandomPlayer:
                 return new
         return actions[below(self.rng, len(actions))]
 
-    def _compose(self, actions: list[int], t: TradeTables, top) -> int:
+    def _compose(self, actions: list[int], t: TradeLookups, top) -> int:
         """A step of its own draft (see the module's doc)."""
         n = len(t.items)
         give, get = (top.give, top.get) if isinstance(top, Composing) else (top.draft[:n], top.draft[n:])

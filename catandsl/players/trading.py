@@ -25,12 +25,12 @@ from catandsl.rules.trade import (
     GIVE,
     Composing,
     Offering,
-    TradeTables,
+    TradeLookups,
     declined,
     others_hold,
 )
 
-Plan = tuple[list[int], list[int]]  # (give, get) per item of TradeTables.items
+Plan = tuple[list[int], list[int]]  # (give, get) per item of TradeLookups.items
 MOST_LACKING = 2  # cards short of a goal it still trades for
 
 
@@ -82,7 +82,7 @@ class Trader:
         return memo[key]
 
     def _plan(self, state, me: int) -> Plan | None:
-        t = state.game.table(TradeTables)
+        t = state.game.lookups(TradeLookups)
         hand = state.hands[me]
         goals = self.goals(state, me)
         there = others_hold(state, t, me)
@@ -122,7 +122,7 @@ class Trader:
 
     def choose(self, state, me: int, legal: list[int]) -> int:
         """Its decision on a trade prompt: a step of its draft, an answer, or the pick."""
-        t = state.game.table(TradeTables)
+        t = state.game.lookups(TradeLookups)
         top = state.pending[-1]
         n = len(t.items)
         if isinstance(top, Composing):
@@ -138,7 +138,7 @@ class Trader:
             return self._answer(state, t, me, top, legal)
         return self._pick(state, t, me, top, legal)
 
-    def _step(self, state, t: TradeTables, legal: list[int], give: list[int], get: list[int], to: int,
+    def _step(self, state, t: TradeLookups, legal: list[int], give: list[int], get: list[int], to: int,
               target: Plan | None) -> int:
         """The next step from the draft toward `target` (None: withdraw)."""
         if target is None:
@@ -158,7 +158,7 @@ class Trader:
             return t.propose
         return t.withdraw
 
-    def _answer(self, state, t: TradeTables, me: int, top: Offering, legal: list[int]) -> int:
+    def _answer(self, state, t: TradeLookups, me: int, top: Offering, legal: list[int]) -> int:
         g = state.game
         if scoring.public_points(state, top.proposer) >= g.victory - 2 or any(top.get[t.resources:]):
             return t.decline
@@ -182,7 +182,7 @@ class Trader:
         return memo[key]
 
     def _counter_terms(self, state, me: int, top: Offering) -> Plan | None:
-        t = state.game.table(TradeTables)
+        t = state.game.lookups(TradeLookups)
         goals = self.goals(state, me)
         hand = state.hands[me]
         now = self.worth(goals, hand)
@@ -201,7 +201,7 @@ class Trader:
             return None
         return best[1]
 
-    def _pick(self, state, t: TradeTables, me: int, top: Offering, legal: list[int]) -> int:
+    def _pick(self, state, t: TradeLookups, me: int, top: Offering, legal: list[int]) -> int:
         goals = self.goals(state, me)
         hand = state.hands[me]
         best, best_key = t.withdraw, (self.worth(goals, hand), 0)

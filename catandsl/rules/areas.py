@@ -6,13 +6,13 @@ board alone, so a piece's or set-up step's `where` may use it."""
 
 from __future__ import annotations
 
-from catandsl.rules.base import Site
+from catandsl.rules.base import Location
 from catandsl.rules.play import State
 from catandsl.rules.registry import BOARD, NEUTRAL, STATIC, query
 
 
 @query("at: site, area: area", returns="bool", reads=STATIC)
-def in_area(s: State, at: Site, area: str) -> bool:
+def in_area(s: State, at: Location, area: str) -> bool:
     """Whether a site lies in the area: a hex of it, an intersection of it (named, or a
     corner of one of its hexes), a path with both ends in it."""
     b = s.game.board

@@ -35,18 +35,21 @@ from catandsl.rules.registry import EVERYTHING
 CHANCE = -1  # current_player() at a chance node
 TERMINAL = -4  # current_player() when the game is over
 
-# ---- sites -------------------------------------------------------------------------------
+# ---- locations ---------------------------------------------------------------------------
 
-# A site value in a rule: [code, id] with code "h" (hex), "i" (intersection) or "p" (path).
-Site = list
-SITE_CODE = {"intersection": "i", "path": "p", "hex": "h"}
-
-
-def site(kind: str, k: int) -> Site:
-    return [SITE_CODE[kind], k]
+# A location in a rule (any spot of the board; the language's type `site`): [code, id]
+# with code "h" (hex), "i" (intersection) or "p" (path). A declared market is a `site`
+# (rules/sites.py), which stands on a location.
+Location = list
+LOCATION_CODE = {"intersection": "i", "path": "p", "hex": "h"}
 
 
-def hexes_of(game: Game, at: Site) -> tuple[int, ...]:
+def location(kind: str, k: int) -> Location:
+    """The location of spot k of this kind (intersection, path or hex) as a rule's value."""
+    return [LOCATION_CODE[kind], k]
+
+
+def hexes_of(game: Game, at: Location) -> tuple[int, ...]:
     """The hexes a site touches: a hex itself, an intersection's three, a path's two."""
     b = game.board
     code, k = at
@@ -88,7 +91,7 @@ def ids_on_sites(game: Game, pi: int) -> tuple[int, ...]:
     """`SiteIds` of piece kind pi on the game's board as it is (on a board whose hexes
     changed a piece may stand elsewhere: its ids are listed afresh)."""
     if game is game.base:
-        return game.table(SiteIds).of(pi)
+        return game.lookups(SiteIds).of(pi)
     return tuple(map(game.build_id[pi].__getitem__, game.pieces[pi].allowed))
 
 
@@ -232,7 +235,7 @@ def action_from_json(data: Any) -> Action:
 #
 # A rule module keeps what it computes once per game (action ids by resource, trade
 # rates...) in a frozen dataclass of its own with a `build(game)` classmethod;
-# `game.table(Cls)` builds it on first use and keeps it. So a module adds tables without
+# `game.lookups(Cls)` builds it on first use and keeps it. So a module adds tables without
 # touching the engine.
 
 # ---- prompts -----------------------------------------------------------------------------

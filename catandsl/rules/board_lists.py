@@ -5,27 +5,27 @@ order in every game."""
 
 from __future__ import annotations
 
-from catandsl.rules.base import Site, site
+from catandsl.rules.base import Location, location
 from catandsl.rules.play import State
 from catandsl.rules.registry import STATIC, query
 
 
 @query("terrains: list<terrain>", returns="list<hex>", reads=STATIC)
-def terrain_hexes(s: State, terrains: list[str]) -> list[Site]:
+def terrain_hexes(s: State, terrains: list[str]) -> list[Location]:
     """The board hexes of these terrains, as the board is now (a hex whose terrain a rule
     changed counts as its new one): `for h in terrain_hexes([forest]) { ... }`."""
     b = s.game.board
     wanted = set(terrains)
-    return [site("hex", h) for h in range(len(b.hexes)) if b.terrain(h) in wanted]
+    return [location("hex", h) for h in range(len(b.hexes)) if b.terrain(h) in wanted]
 
 
 @query("at: hex", returns="list<intersection>", reads=STATIC)
-def corners(s: State, at: Site) -> list[Site]:
+def corners(s: State, at: Location) -> list[Location]:
     """The six intersections at the corners of a hex, ascending."""
-    return [site("intersection", c) for c in sorted(s.game.board.hex_corners[at[1]])]
+    return [location("intersection", c) for c in sorted(s.game.board.hex_corners[at[1]])]
 
 
 @query("at: hex", returns="list<path>", reads=STATIC)
-def sides(s: State, at: Site) -> list[Site]:
+def sides(s: State, at: Location) -> list[Location]:
     """The six paths along the sides of a hex, ascending."""
-    return [site("path", x) for x in sorted(s.game.board.hex_paths[at[1]])]
+    return [location("path", x) for x in sorted(s.game.board.hex_paths[at[1]])]

@@ -10,7 +10,7 @@ from typing import ClassVar
 from catandsl.rules import words as w
 from catandsl.rules.base import Action, Activity, IllegalAction, Prompt, action_source, activity, seats_ok
 from catandsl.rules.placement import pay
-from catandsl.rules.play import Game, State
+from catandsl.rules.play import NO_ANSWERS, Game, State
 from catandsl.rules.registry import CARDS, FLOW, HANDS, effect, query
 
 
@@ -89,7 +89,7 @@ class CardIds:
 
 def deck_left(s: State, d: int) -> bool:
     """Whether deck d has a card left."""
-    return any(map(s.deck.__getitem__, s.game.table(CardIds).deck_cards[d]))
+    return any(map(s.deck.__getitem__, s.game.lookups(CardIds).deck_cards[d]))
 
 
 @query("player: player, cards: list<card>", returns="int", reads=CARDS)
@@ -116,7 +116,7 @@ def unplay(s: State, player: int, card: str) -> None:
 def _legal_buys(s: State, p: int, names: frozenset[str] | None) -> list[int]:
     g = s.game
     hand = s.hands[p]
-    t = g.table(CardIds)
+    t = g.lookups(CardIds)
     left = s.deck
     out = []
     for d, deck in enumerate(g.decks):
@@ -174,7 +174,7 @@ class Drawing(Prompt):
         g = s.game
         cards = [c for c in g.cards if c.deck == self.deck and s.deck[c.index]]
         total = sum(s.deck[c.index] for c in cards)
-        ids = g.table(CardIds).draw
+        ids = g.lookups(CardIds).draw
         return sorted((ids[c.index], s.deck[c.index] / total) for c in cards)
 
     def apply(self, s: State, act: Action) -> None:
@@ -196,7 +196,7 @@ def playable(s: State, p: int, names: frozenset[str] | None = None) -> list[int]
     g = s.game
     out: list[int] = []
     held = s.cards[p]
-    for k in g.table(CardIds).playable:
+    for k in g.lookups(CardIds).playable:
         if not held[k]:
             continue
         if names is not None and g.decks[g.cards[k].deck].name not in names:
@@ -220,7 +220,7 @@ def unplayable(s: State, p: int, k: int) -> str:
         return f"{d.play_per_turn} {d.name} card(s) played this turn already"
     if held - (s.new_cards[k] if d.not_turn_bought else 0) <= 0:
         return "bought this turn"
-    if c.condition is not None and not g.interp.value(c.condition, {"player": p}, s, c.source):
+    if c.condition is not None and not g.interp.program(c.condition, c.source).run({"player": p}, s, NO_ANSWERS):
         return "its `playable where` does not hold"
     return g.interp.unable("card_played", c.name, {"player": p, "card": c.name}, s)
 
@@ -228,7 +228,7 @@ def unplayable(s: State, p: int, k: int) -> str:
 def _legal_plays(s: State, p: int, names: frozenset[str] | None) -> list[int]:
     if not any(s.cards[p]):
         return []  # (most of the time)
-    ids = s.game.table(CardIds).play
+    ids = s.game.lookups(CardIds).play
     return [ids[c] for c in playable(s, p, names)]
 
 

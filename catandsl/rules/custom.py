@@ -13,9 +13,9 @@ from typing import ClassVar
 from catandsl.rules import words as w
 from catandsl.rules.base import Action, Activity, IllegalAction, action_source, activity
 from catandsl.rules.placement import affordable, pay
-from catandsl.rules.play import Game, State
+from catandsl.rules.play import NO_ANSWERS, Game, State
 from catandsl.rules.registry import EVERYTHING
-from catandsl.rules.sites import SiteTables
+from catandsl.rules.sites import SiteLookups
 
 
 @dataclass(frozen=True, order=True)
@@ -38,7 +38,7 @@ def custom_actions(game: Game) -> list[Action]:
 
 
 @dataclass(frozen=True)
-class CustomTables:
+class CustomLookups:
     """The declared actions' ids and costs."""
 
     ids: tuple[int, ...]  # per declared action
@@ -47,8 +47,8 @@ class CustomTables:
     token_costs: tuple[tuple[int, ...], ...]  # per declared action, per token kind
 
     @classmethod
-    def build(cls, game: Game) -> CustomTables:
-        token_index = game.table(SiteTables).token_index
+    def build(cls, game: Game) -> CustomLookups:
+        token_index = game.lookups(SiteLookups).token_index
         token_costs = []
         for a in game.custom_actions:
             v = [0] * len(token_index)
@@ -66,24 +66,24 @@ def available(s: State, p: int, k: int) -> str:
     a = g.custom_actions[k]
     if s.acted[k] >= a.per_turn:
         return f"taken {a.per_turn} time(s) this turn already"
-    t = g.table(CustomTables)
+    t = g.lookups(CustomLookups)
     if not affordable(s.hands[p], t.costs[k]) or not affordable(s.tokens_held[p], t.token_costs[k]):
         return "cannot afford it"
     env = {"player": p, "action": a.name}
-    if a.condition is not None and not g.interp.value(a.condition, env, s, a.source):
+    if a.condition is not None and not g.interp.program(a.condition, a.source).run(env, s, NO_ANSWERS):
         return "its condition does not hold"
     return g.interp.unable("action_taken", a.name, env, s)  # (a `build_free` with nowhere to build)
 
 
 def _legal(s: State, p: int, names: frozenset[str] | None) -> list[int]:
     g = s.game
-    t = g.table(CustomTables)
+    t = g.lookups(CustomLookups)
     return [t.ids[k] for k, a in enumerate(g.custom_actions)
             if (names is None or a.name in names) and not available(s, p, k)]
 
 
 def _apply(s: State, p: int, act: TakeAction) -> None:
-    t = s.game.table(CustomTables)
+    t = s.game.lookups(CustomLookups)
     k = t.index[act.action]
     pay(s, p, t.costs[k])
     held, supply = s.tokens_held[p], s.token_supply
@@ -96,7 +96,7 @@ def _apply(s: State, p: int, act: TakeAction) -> None:
 
 
 def _refusal(s: State, p: int, act: TakeAction) -> IllegalAction:
-    k = s.game.table(CustomTables).index[act.action]
+    k = s.game.lookups(CustomLookups).index[act.action]
     why = available(s, p, k) or "not now"
     code = "action/cannot_afford" if why == "cannot afford it" else "action/not_legal"
     return IllegalAction(code, f"take_action {act.action}: {why}")

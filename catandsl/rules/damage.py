@@ -19,7 +19,7 @@ from typing import ClassVar
 
 from catandsl.rules import network
 from catandsl.rules import words as w
-from catandsl.rules.base import Action, EngineError, Prompt, Site, action_source, rules_call, seats_ok
+from catandsl.rules.base import Action, EngineError, Location, Prompt, action_source, rules_call, seats_ok
 from catandsl.rules.play import Game, State
 from catandsl.rules.registry import BOARD, FLOW, PLAYER_PIECES, effect, query
 
@@ -121,6 +121,6 @@ def damaged(s: State, player: int) -> int:
 
 
 @query("at: path", returns="bool", reads=BOARD)
-def damaged_at(s: State, at: Site) -> bool:
+def damaged_at(s: State, at: Location) -> bool:
     """Whether the piece on the path is damaged (a wagon pays there as if no road stood)."""
     return at[0] == "p" and is_damaged(s, at[1])

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from catandsl.rules import words as w
-from catandsl.rules.base import Action, Site, action_source, rules_call
+from catandsl.rules.base import Action, Location, action_source, rules_call
 from catandsl.rules.play import Game, State
 from catandsl.rules.registry import TOKENS, random_value
-from catandsl.rules.sites import SiteTables, site_index
+from catandsl.rules.sites import SiteLookups, site_index
 
 
 @dataclass(frozen=True, order=True)
@@ -33,14 +33,14 @@ class DrawToken(Action):
 def draw_actions(game: Game) -> list[Action]:
     if not rules_call(game, "draw_from_site"):
         return []
-    return [DrawToken(t) for t in game.table(SiteTables).token_names]
+    return [DrawToken(t) for t in game.lookups(SiteLookups).token_names]
 
 
 @random_value("at: intersection", returns="token", answer=DrawToken)
-def draw_from_site(s: State, at: Site) -> list[tuple[str, int]]:
+def draw_from_site(s: State, at: Location) -> list[tuple[str, int]]:
     """A token kind drawn at random from the stock of the site at `at`, each kind as
     likely as its count there; the token stays in the stock (take it with
     `take_from_site`). An empty stock has nothing to draw: the rest of the block lapses."""
     k = site_index(s.game, at)
-    names = s.game.table(SiteTables).token_names
+    names = s.game.lookups(SiteLookups).token_names
     return [(names[t], n) for t, n in enumerate(s.token_stock[k]) if n > 0]

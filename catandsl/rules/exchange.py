@@ -56,7 +56,7 @@ class Giving(Prompt):
         return self.player
 
     def legal(self, s: State) -> list[int]:
-        ids = s.game.table(ChoiceIds).resource
+        ids = s.game.lookups(ChoiceIds).resource
         hand = s.hands[self.player]
         return [ids[r] for r, n in enumerate(self.before) if n > 0 and hand[r] > 0]
 

@@ -8,25 +8,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from catandsl.rules.base import SITE_CODE, EngineError, Site
+from catandsl.rules.base import LOCATION_CODE, EngineError, Location
 from catandsl.rules.placement import FreeBuild, targets
 from catandsl.rules.play import Game, State
 from catandsl.rules.registry import BOARD, FLOW, PLAYER_PIECES, effect
 
 
-def _on_sites(s: State, player: int, kinds: list[int], sites: list[Site]) -> list[int]:
+def _on_sites(s: State, player: int, kinds: list[int], sites: list[Location]) -> list[int]:
     """The action ids of placing one of the kinds on one of the sites, for free."""
     g = s.game
     out: list[int] = []
     for pi in kinds:
-        code = SITE_CODE[g.pieces[pi].site]
+        code = LOCATION_CODE[g.pieces[pi].site]
         wanted = {k for c, k in sites if c == code}
         if wanted:
             out += [a for a in targets(s, player, pi, "free") if g.actions[a].at in wanted]
     return out
 
 
-def _nowhere_on(s: State, player: int, pieces: list[str], count: int, sites: list[Site]) -> str:
+def _nowhere_on(s: State, player: int, pieces: list[str], count: int, sites: list[Location]) -> str:
     """Why `build_free_on` can place nothing now ("" when it can place one)."""
     g = s.game
     kinds = [g.piece_index[p] for p in pieces if p in g.piece_index]
@@ -38,7 +38,7 @@ def _nowhere_on(s: State, player: int, pieces: list[str], count: int, sites: lis
 
 @effect("player: player, pieces: list<piece>, count: int 0..100, sites: list<site>", writes=(BOARD, FLOW),
         refuses=_nowhere_on, pieces=PLAYER_PIECES)
-def build_free_on(s: State, player: int, pieces: list[str], count: int, sites: list[Site]) -> None:
+def build_free_on(s: State, player: int, pieces: list[str], count: int, sites: list[Location]) -> None:
     """As `build_free`, but only on the listed sites: the player places `count` pieces of
     these kinds at no cost on sites of the list where the piece may stand (as many as
     there are places for). A card played or an action taken whose rule says so is

@@ -73,7 +73,7 @@ def _offered(s: State, p: int, tokens: list[int], picked: list[int]) -> list[int
     ChooseToken for each of `tokens` held, less what p has picked already (an index of
     the game's resources, or of its tokens past them)."""
     g = s.game
-    ids = g.table(ChoiceIds)
+    ids = g.lookups(ChoiceIds)
     out = [ids.resource[r] for r, n in enumerate(s.hands[p]) if n - picked.count(r) > 0]
     R = len(g.resources)
     out += [ids.token[x] for x in tokens if s.tokens_held[p][x] - picked.count(R + x) > 0]

@@ -93,7 +93,7 @@ class Discarding(CardByCard):
     KIND: ClassVar[str] = "discard"
 
     def legal(self, s: State) -> list[int]:
-        ids = s.game.table(DiscardIds).by_resource
+        ids = s.game.lookups(DiscardIds).by_resource
         return [ids[r] for r, n in enumerate(s.hands[self.actor(s)]) if n > 0]
 
     def move(self, s: State, player: int, r: int) -> None:

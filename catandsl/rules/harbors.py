@@ -6,7 +6,7 @@ spots empty and its harbors in a supply. A player who places a harbor (the set-u
 and at random (a chance node), then lays it on an empty spot of their choice.
 
 State data: `harbor_at` (per harbor spot, the board's `harbors` order: the index of the
-harbor type lying there in `HarborTables.types`, or -1 for an empty spot) and
+harbor type lying there in `HarborLookups.types`, or -1 for an empty spot) and
 `harbor_supply` (per harbor type, the tokens not yet placed).
 """
 
@@ -31,7 +31,7 @@ def harbor_name(t: HarborType) -> str:
 
 
 @dataclass(frozen=True)
-class HarborTables:
+class HarborLookups:
     """The harbor kinds, what lies on each spot at the start and the tokens to place."""
 
     types: tuple[HarborType, ...]  # every kind of harbor in the game, sorted
@@ -41,7 +41,7 @@ class HarborTables:
     path_of_spot: tuple[int, ...]
 
     @classmethod
-    def build(cls, game: Game) -> HarborTables:
+    def build(cls, game: Game) -> HarborLookups:
         b = game.board
         kinds = {h.type for h in b.harbors if h.type is not None} | set(b.harbor_supply)
         types = tuple(sorted(kinds, key=lambda t: (t.give, t.get, t.resource or "")))
@@ -81,7 +81,7 @@ class PlaceHarbor(Action):
 
 @action_source
 def harbor_actions(game: Game) -> list[Action]:
-    t = game.table(HarborTables)
+    t = game.lookups(HarborLookups)
     if not any(t.supply):
         return []
     return [DrawHarbor(harbor_name(k)) for k in t.types] + [PlaceHarbor(p) for p in t.path_of_spot]
@@ -114,7 +114,7 @@ class PlacingHarbor(Prompt):
         return self.drawn < 0
 
     def check(self, game: Game) -> str:
-        if not seats_ok(game, self.player) or not -1 <= self.drawn < len(game.table(HarborTables).types):
+        if not seats_ok(game, self.player) or not -1 <= self.drawn < len(game.lookups(HarborLookups).types):
             return "not a player and a harbor"
         return super().check(game)
 
@@ -126,7 +126,7 @@ class PlacingHarbor(Prompt):
 
     def outcomes(self, s: State) -> list[tuple[int, float]]:
         g = s.game
-        t = g.table(HarborTables)
+        t = g.lookups(HarborLookups)
         total = sum(s.harbor_supply)
         return [(g.action_id[DrawHarbor(harbor_name(t.types[k]))], n / total)
                 for k, n in enumerate(s.harbor_supply) if n]
@@ -136,11 +136,11 @@ class PlacingHarbor(Prompt):
 
     def legal(self, s: State) -> list[int]:
         g = s.game
-        t = g.table(HarborTables)
+        t = g.lookups(HarborLookups)
         return [g.action_id[PlaceHarbor(t.path_of_spot[k])] for k, v in enumerate(s.harbor_at) if v < 0]
 
     def apply(self, s: State, act: Action) -> None:
-        t = s.game.table(HarborTables)
+        t = s.game.lookups(HarborLookups)
         if isinstance(act, DrawHarbor):
             self.drawn = next(k for k, x in enumerate(t.types) if harbor_name(x) == act.harbor)
             s.harbor_supply[self.drawn] -= 1
@@ -176,7 +176,7 @@ def bank_rate(s: State, player: int) -> int:
     token trade at the harbors' rates (gold, 4 for 1 or 3 for 1) pays it."""
     g = s.game
     rates = [t.give // max(t.get, 1) for t in g.ruleset.trades.values() if t.give > 0]
-    types = g.table(HarborTables).types
+    types = g.lookups(HarborLookups).types
     for c, spot in enumerate(g.board.corner_harbor):
         if spot >= 0 and s.harbor_at[spot] >= 0 and s.corner_owner[c] == player:
             t = types[s.harbor_at[spot]]

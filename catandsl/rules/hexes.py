@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from catandsl.rules import words as w
-from catandsl.rules.base import Action, EngineError, Prompt, Site, action_source, ids_of_kind, seats_ok
+from catandsl.rules.base import Action, EngineError, Location, Prompt, action_source, ids_of_kind, seats_ok
 from catandsl.rules.play import Game, HexChange, State
 from catandsl.rules.registry import BOARD, FLOW, STATIC, effect, query
 
@@ -63,7 +63,7 @@ def changeable(rs: Ruleset) -> bool:
 
 
 @dataclass(frozen=True)
-class HexTables:
+class HexLookups:
     """The face-down hexes, their pools' stacks and the reveal actions' ids."""
 
     pools: tuple[str, ...]  # the hidden pools, in map order
@@ -76,7 +76,7 @@ class HexTables:
     plans: tuple[NumberPlan | None, ...]  # [pool] its stack's plan (`keep`, `avoid_adjacent`, `skip`)
 
     @classmethod
-    def build(cls, game: Game) -> HexTables:
+    def build(cls, game: Game) -> HexLookups:
         b, m = game.board, game.ruleset.map
         pools = tuple(p for p in (m.pools if m is not None else ()) if p.hidden)
         index = {p.name: k for k, p in enumerate(pools)}
@@ -152,7 +152,7 @@ class Revealing(Prompt):
     terrain: int
 
     def check(self, game: Game) -> str:
-        t = game.table(HexTables)
+        t = game.lookups(HexLookups)
         if not seats_ok(game, self.player) or self.hex not in t.pool_of or \
                 not -1 <= self.terrain < len(game.board.terrain_names):
             return "not a player, a hex of a hidden pool and a terrain"
@@ -161,7 +161,7 @@ class Revealing(Prompt):
     def step(self, s: State) -> bool:
         """Nothing left to draw: a tile with no number left that may lie on it (the
         stack ran out, or its plan keeps the rest off) lies without one."""
-        pool = s.game.table(HexTables).pool_of[self.hex]
+        pool = s.game.lookups(HexLookups).pool_of[self.hex]
         if self.terrain < 0 and any(s.hidden_tiles[pool]) and self.hex in s.face_down:
             return False
         if self.terrain >= 0 and _numbers(s, pool, self.hex, self.terrain):
@@ -172,7 +172,7 @@ class Revealing(Prompt):
         return True
 
     def outcomes(self, s: State) -> list[tuple[int, float]]:
-        t = s.game.table(HexTables)
+        t = s.game.lookups(HexLookups)
         pool = t.pool_of[self.hex]
         if self.terrain < 0:
             names = s.game.board.terrain_names
@@ -186,7 +186,7 @@ class Revealing(Prompt):
 
     def apply(self, s: State, act: Action) -> None:
         s.chance_count += 1
-        pool = s.game.table(HexTables).pool_of[self.hex]
+        pool = s.game.lookups(HexLookups).pool_of[self.hex]
         if isinstance(act, RevealTile):
             self.terrain = s.game.board.terrain_names.index(act.terrain)
             s.hidden_tiles[pool][self.terrain] -= 1
@@ -217,7 +217,7 @@ def _numbers(s: State, pool: int, h: int, terrain: int) -> list[int]:
     none for a tile that produces nothing or that the plan skips; else what the plan
     allows beside the hexes around it (`hidden_choices`)."""
     g = s.game
-    plan = g.table(HexTables).plans[pool]
+    plan = g.lookups(HexLookups).plans[pool]
     names = g.board.terrain_names
     name = names[terrain]
     if plan is None or not _produces_any(g, name) or name in plan.skip:
@@ -295,14 +295,14 @@ def change(s: State, h: int, terrain: int, number: int) -> None:
 
 
 @query("at: hex", returns="bool", reads=BOARD)
-def hidden(s: State, at: Site) -> bool:
+def hidden(s: State, at: Location) -> bool:
     """The hex lies face down (a hex of a `hidden` pool not yet revealed): until it is
     revealed it counts as its pool's cover terrain, with no number."""
     return at[1] in s.face_down
 
 
 @effect("player: player, at: hex", writes=(BOARD, FLOW))
-def reveal(s: State, player: int, at: Site) -> None:
+def reveal(s: State, player: int, at: Location) -> None:
     """Turns a face-down hex face up: its tile is drawn from its pool's stack at a chance
     node (each kind as likely as the tiles left of it), then, for a producing tile, its
     number from the pool's hidden numbers; then `revealed` runs with `player`. A hex
@@ -311,7 +311,7 @@ def reveal(s: State, player: int, at: Site) -> None:
         s.push(Revealing(player, at[1], -1))
 
 
-def _face_up(s: State, at: Site, what: str) -> int:
+def _face_up(s: State, at: Location, what: str) -> int:
     h = at[1]
     if h in s.face_down:
         raise EngineError(f"{what} of a face-down hex: reveal it first (`if not hidden(at)`)")
@@ -321,7 +321,7 @@ def _face_up(s: State, at: Site, what: str) -> int:
 
 
 @effect("at: hex, terrain: terrain", writes=BOARD)
-def set_terrain(s: State, at: Site, terrain: str) -> None:
+def set_terrain(s: State, at: Location, terrain: str) -> None:
     """The hex's terrain becomes `terrain` (its number stays: `set_number(at, 0)` takes it
     away). Pieces stay where they stand; where pieces may be built follows the new terrain."""
     h = _face_up(s, at, "set_terrain")
@@ -332,7 +332,7 @@ def set_terrain(s: State, at: Site, terrain: str) -> None:
 
 
 @effect("at: hex, number: int 0..12", writes=BOARD)
-def set_number(s: State, at: Site, number: int) -> None:
+def set_number(s: State, at: Location, number: int) -> None:
     """The hex's number token becomes `number` (0: none); it produces on that roll."""
     if number in (1, 7):
         raise EngineError(f"set_number to {number}: a number token is 2..12 without 7, or 0 for none")
@@ -350,7 +350,7 @@ def produces(s: State, terrain: str, resource: str) -> bool:
 
 def validate(game: Game, s: Any) -> str:
     """What is wrong with the hex fields of a state read back ("" if nothing)."""
-    t = game.table(HexTables)
+    t = game.lookups(HexLookups)
     T = len(game.board.terrain_names)
     H = len(game.board.hexes)
     if not _ints(s.face_down) or s.face_down != sorted(set(s.face_down)) or \

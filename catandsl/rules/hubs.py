@@ -10,13 +10,13 @@ sea_side(at)` keeps buildings on the corners where it meets other land.
 
 from __future__ import annotations
 
-from catandsl.rules.base import Site, hexes_of
+from catandsl.rules.base import Location, hexes_of
 from catandsl.rules.play import State
 from catandsl.rules.registry import STATIC, query
 
 
 @query("at: site, terrain: terrain", returns="bool", reads=STATIC)
-def touches(s: State, at: Site, terrain: str) -> bool:
+def touches(s: State, at: Location, terrain: str) -> bool:
     """The site touches a board hex of this terrain: a hex is of it, an intersection or a
     path has one among the hexes around it (a hub's centre point and spurs touch their
     hub hex alone). Space off the board is no terrain."""
@@ -26,13 +26,13 @@ def touches(s: State, at: Site, terrain: str) -> bool:
 
 
 @query("at: site", returns="bool", reads=STATIC)
-def centre(s: State, at: Site) -> bool:
+def centre(s: State, at: Location) -> bool:
     """The site is the centre point of a hub hex."""
     return at[0] == "i" and s.game.board.corner_hub[at[1]] >= 0
 
 
 @query("at: site", returns="bool", reads=STATIC)
-def spur(s: State, at: Site) -> bool:
+def spur(s: State, at: Location) -> bool:
     """The site is a spur: a path from a hub hex's centre point to one of its corners."""
     if at[0] != "p":
         return False
@@ -41,7 +41,7 @@ def spur(s: State, at: Site) -> bool:
 
 
 @query("at: site", returns="bool", reads=STATIC)
-def sea_side(s: State, at: Site) -> bool:
+def sea_side(s: State, at: Location) -> bool:
     """The site is on a hub hex's side against the sea: one of its sides or corners that
     touches no other land hex (a trade hex's three sides and two corners on the sea). A
     hub's centre point and spurs, a hex, and a site that touches no hub are not."""

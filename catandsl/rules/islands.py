@@ -6,9 +6,9 @@ name in an expression (`main`) is the list of island numbers it names, so every 
 taking an island also takes such a list (any of them). `island` and `on_island` read
 the board alone, so a piece's or set-up step's `where` may use them.
 
-State data: `vp_tokens` is a list of [player, intersection, count] (the tokens lie
-under the building at that intersection, whatever it later becomes); `island_tags` is
-a list of [player, tag, island] (`mark_island`).
+State data: `vp_tokens` holds VictoryToken records (the tokens lie under the building
+at their intersection, whatever it later becomes); `island_tags` holds IslandTag
+records (`mark_island`).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from __future__ import annotations
 from typing import Any
 
 from catandsl.rules import network
-from catandsl.rules.base import EngineError, Site
-from catandsl.rules.play import Game, State
+from catandsl.rules.base import EngineError, Location
+from catandsl.rules.play import Game, IslandTag, State, VictoryToken
 from catandsl.rules.registry import BOARD, ISLANDS, STATIC, TOKENS, effect, query
 
 
@@ -27,7 +27,7 @@ def _as_set(island: Any) -> set[int]:
     return {int(island)}
 
 
-def site_islands(game: Game, at: Site) -> tuple[int, ...]:
+def site_islands(game: Game, at: Location) -> tuple[int, ...]:
     """The islands a site touches: an intersection its land hexes' islands, a path the
     islands of the hexes on either side, a hex its own island (none for water)."""
     b = game.board
@@ -50,14 +50,14 @@ def tags_of(s: State, player: int, tag: str) -> set[int]:
 
 
 @query("at: site", returns="island", reads=STATIC)
-def island(s: State, at: Site) -> int:
+def island(s: State, at: Location) -> int:
     """The island the site belongs to (-1 for none)."""
     isl = site_islands(s.game, at)
     return isl[0] if isl else -1
 
 
 @query("at: site, island: island", returns="bool", reads=STATIC)
-def on_island(s: State, at: Site, island: Any) -> bool:
+def on_island(s: State, at: Location, island: Any) -> bool:
     """The site touches a hex of the named island."""
     want = _as_set(island)
     return any(i in want for i in site_islands(s.game, at))
@@ -106,24 +106,24 @@ def islands_with(s: State, player: int, tag: str) -> int:
 def mark_island(s: State, player: int, tag: str, island: Any) -> None:
     """Records a tag (such as home) for the player on an island."""
     for i in sorted(_as_set(island)):
-        entry = [int(player), str(tag), i]
+        entry = IslandTag(int(player), str(tag), i)
         if entry not in s.island_tags:
             s.island_tags.append(entry)
 
 
 @effect("player: player, at: intersection, count: int 0..100", writes=TOKENS)
-def vp_token(s: State, player: int, at: Site, count: int) -> None:
+def vp_token(s: State, player: int, at: Location, count: int) -> None:
     """Special victory points, laid under the building at `at`."""
     code, k = at
     if code != "i":
         raise EngineError("vp_token needs an intersection (the building that earned it)")
     if count <= 0:
         return
-    for entry in s.vp_tokens:
-        if entry[0] == player and entry[1] == k:
-            entry[2] += count
+    for j, entry in enumerate(s.vp_tokens):
+        if entry.player == player and entry.intersection == k:
+            s.vp_tokens[j] = entry._replace(points=entry.points + count)
             return
-    s.vp_tokens.append([int(player), k, count])
+    s.vp_tokens.append(VictoryToken(int(player), k, count))
 
 
 def special_points(s: State, player: int) -> int:

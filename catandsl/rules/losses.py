@@ -85,7 +85,7 @@ class Losing(Prompt):
     def outcomes(self, s: State) -> list[tuple[int, float]]:
         hand = s.hands[self.player]
         total = sum(hand)
-        ids = s.game.table(LostIds).by_resource
+        ids = s.game.lookups(LostIds).by_resource
         return [(ids[r], n / total) for r, n in enumerate(hand) if n]
 
     def apply(self, s: State, act: Action) -> None:

@@ -34,10 +34,10 @@ from catandsl.rules.base import (
     Prompt,
     action_source,
     activity,
+    location,
     seats_ok,
-    site,
 )
-from catandsl.rules.play import Game, PieceInfo, State
+from catandsl.rules.play import Game, MovesMade, PieceInfo, State
 from catandsl.rules.registry import BOARD, FLOW
 
 
@@ -108,9 +108,9 @@ class MovementIds:
 
 
 def moves_made(s: State, p: int) -> int:
-    """Moves made by player p in the current turn (`moved` is [] or [turn, count])."""
+    """Moves made by player p in the current turn."""
     m = s.moved
-    return m[1] if m and m[0] == s.turns and p == s.turn_player else 0
+    return m.moves if m and m.turn == s.turns and p == s.turn_player else 0
 
 
 def open_end(s: State, p: int, k: int) -> bool:
@@ -121,7 +121,7 @@ def open_end(s: State, p: int, k: int) -> bool:
     g = s.game
     b = g.board
     P = g.pieces[s.path_piece[k]]
-    closing = g.table(sites.SiteTables).closing_corners
+    closing = g.lookups(sites.SiteLookups).closing_corners
     for c in b.path_ends[k]:
         o = s.corner_owner[c]
         if o == p and s.corner_piece[c] in P.connects:
@@ -140,7 +140,7 @@ def anchored(s: State, p: int, P: PieceInfo, c: int) -> bool:
     that P connects to, or a site that `closes routes` and that p trades with."""
     if s.corner_owner[c] == p and s.corner_piece[c] in P.connects:
         return True
-    return c in s.game.table(sites.SiteTables).closing_corners and sites.trades_with(s, p, c)
+    return c in s.game.lookups(sites.SiteLookups).closing_corners and sites.trades_with(s, p, c)
 
 
 def on_closed_route(s: State, k: int) -> bool:
@@ -210,11 +210,11 @@ def why_not_pick_up(s: State, p: int, k: int) -> str:
 # ---- the `move` activity -----------------------------------------------------------------------
 
 
-def _legal_moves(s: State, p: int, names: frozenset[str] | None) -> list[int]:
+def legal_moves(s: State, p: int, names: frozenset[str] | None) -> list[int]:
     g = s.game
     if not g.movers:
         return []
-    t = g.table(MovementIds)
+    t = g.lookups(MovementIds)
     movers = g.movers
     out = []
     for k in sorted(network.of(s).paths[p]):  # the player's own path pieces
@@ -227,10 +227,10 @@ def _legal_moves(s: State, p: int, names: frozenset[str] | None) -> list[int]:
 def _apply_pick_up(s: State, p: int, act: PickUp) -> None:
     g = s.game
     pi, k = g.piece_index[act.piece], act.at
-    s.moved = [s.turns, moves_made(s, p) + 1]
+    s.moved = MovesMade(s.turns, moves_made(s, p) + 1)
     fresh = placement.built_this_turn(s, k)
     if fresh:
-        s.fresh_paths.remove(k)
+        s.fresh_paths = s.fresh_paths.without(k)
     s.push(Relocating(p, pi, k, fresh))
     network.lift_path(s, k)
 
@@ -244,7 +244,7 @@ def _refusal(s: State, p: int, act: Action) -> IllegalAction | None:
 
 
 MOVE = activity(Activity(
-    "move", "move an own piece that has a `moves` block (a ship)", _legal_moves, {PickUp: _apply_pick_up},
+    "move", "move an own piece that has a `moves` block (a ship)", legal_moves, {PickUp: _apply_pick_up},
     names="piece", subject=lambda game, act: act.piece, refusal=_refusal))
 
 
@@ -273,7 +273,7 @@ class Relocating(Prompt):
 
     def legal(self, s: State) -> list[int]:
         g = s.game
-        t = g.table(MovementIds)
+        t = g.lookups(MovementIds)
         return [t.id(g, t.put_down, self.piece, k) for k in
                 [self.origin] + [k for k in placement.places(s, self.player, self.piece) if k != self.origin]]
 
@@ -286,7 +286,7 @@ class Relocating(Prompt):
         if self.fresh:
             placement.note_fresh(s, k)
         s.emit("moved", {"player": self.player, "piece": g.pieces[self.piece].name,
-                         "from": site("path", self.origin), "at": site("path", k)})
+                         "from": location("path", self.origin), "at": location("path", k)})
         sites.check_reached(s, self.player, k)  # the moved piece may reach a site
 
     def refusal(self, s: State, act: Action) -> IllegalAction | None:

@@ -10,12 +10,12 @@ hex, its corners and sides. The site itself is not counted.
 
 from __future__ import annotations
 
-from catandsl.rules.base import Site
+from catandsl.rules.base import Location
 from catandsl.rules.play import State
 from catandsl.rules.registry import BOARD, query
 
 
-def _next_to(s: State, at: Site) -> tuple[list[int], list[int]]:
+def _next_to(s: State, at: Location) -> tuple[list[int], list[int]]:
     """(intersections, paths) next to the site."""
     b = s.game.board
     code, k = at
@@ -27,7 +27,7 @@ def _next_to(s: State, at: Site) -> tuple[list[int], list[int]]:
     return list(b.hex_corners[k]), list(b.hex_paths[k])
 
 
-def _count(s: State, at: Site, pieces: list[str], seat: int | None) -> int:
+def _count(s: State, at: Location, pieces: list[str], seat: int | None) -> int:
     kinds = {s.game.piece_index[p] for p in pieces}
     corners, paths = _next_to(s, at)
     n = sum(1 for c in corners if s.corner_owner[c] >= 0 and s.corner_piece[c] in kinds
@@ -37,7 +37,7 @@ def _count(s: State, at: Site, pieces: list[str], seat: int | None) -> int:
 
 
 @query("player: player, at: site, pieces: list<piece>", returns="int", reads=BOARD)
-def owned_next_to(s: State, player: int, at: Site, pieces: list[str]) -> int:
+def owned_next_to(s: State, player: int, at: Location, pieces: list[str]) -> int:
     """How many of the player's pieces of these kinds stand next to the site (an
     intersection: on the paths meeting there and the intersections one path away; a
     path: on its ends and the paths sharing an end; a hex: on its corners and sides):
@@ -47,14 +47,14 @@ def owned_next_to(s: State, player: int, at: Site, pieces: list[str]) -> int:
 
 
 @query("at: site, pieces: list<piece>", returns="int", reads=BOARD)
-def pieces_next_to(s: State, at: Site, pieces: list[str]) -> int:
+def pieces_next_to(s: State, at: Location, pieces: list[str]) -> int:
     """How many pieces of these kinds, whoever owns them, stand next to the site (as
     `owned_next_to` counts): with it, `placed where` keeps a lane to one player."""
     return _count(s, at, pieces, None)
 
 
 @query("at: site, pieces: list<piece>", returns="bool", reads=BOARD)
-def piece_at(s: State, at: Site, pieces: list[str]) -> bool:
+def piece_at(s: State, at: Location, pieces: list[str]) -> bool:
     """Whether a player's piece of one of these kinds stands on the site (an intersection
     or a path; `owner(at)` says whose): `if piece_at(c, [city]) { ... }` gives a city a
     yield of its own on some terrains."""

@@ -31,21 +31,21 @@ from typing import TYPE_CHECKING, ClassVar
 
 from catandsl.rules import words as w
 from catandsl.rules.base import (
-    SITE_CODE,
+    LOCATION_CODE,
     Action,
     EngineError,
     IllegalAction,
+    Location,
     Prompt,
-    Site,
     action_source,
     all_but,
     ids_of_kind,
     ids_on_sites,
+    location,
     paths_next_to,
     seats_ok,
-    site,
 )
-from catandsl.rules.play import Game, State
+from catandsl.rules.play import NO_ANSWERS, Game, State
 from catandsl.rules.registry import FLOW, HANDS, NEUTRAL, NEUTRAL_PIECES, TOKENS, effect, query
 
 if TYPE_CHECKING:
@@ -257,7 +257,7 @@ def move_piece(s: State, player: int, pieces: list[str]) -> None:
 
 
 @effect("player: player, pieces: list<piece>, sites: list<site>", writes=(NEUTRAL, HANDS, FLOW), pieces=NEUTRAL_PIECES)
-def move_piece_from(s: State, player: int, pieces: list[str], sites: list[Site]) -> None:
+def move_piece_from(s: State, player: int, pieces: list[str], sites: list[Location]) -> None:
     """The player moves one of these neutral pieces that stands on one of the sites and
     robs a player it now touches; with none of them there, nothing happens."""
     _move_from(s, player, pieces, sites, "move_piece_from", robs=True)
@@ -271,16 +271,16 @@ def relocate(s: State, player: int, pieces: list[str]) -> None:
 
 
 @effect("player: player, pieces: list<piece>, sites: list<site>", writes=(NEUTRAL, FLOW), pieces=NEUTRAL_PIECES)
-def relocate_from(s: State, player: int, pieces: list[str], sites: list[Site]) -> None:
+def relocate_from(s: State, player: int, pieces: list[str], sites: list[Location]) -> None:
     """The player moves one of these neutral pieces that stands on one of the sites, as
     `move_piece_from` does, but nobody is robbed (the barbarian a wagon chases away);
     with none of them there, nothing happens."""
     _move_from(s, player, pieces, sites, "relocate_from", robs=False)
 
 
-def _move_from(s: State, player: int, pieces: list[str], sites: list[Site], primitive: str, robs: bool) -> None:
+def _move_from(s: State, player: int, pieces: list[str], sites: list[Location], primitive: str, robs: bool) -> None:
     kinds = _neutral_kinds(s, pieces, primitive)
-    codes = {SITE_CODE[s.game.pieces[k].site] for k in kinds}
+    codes = {LOCATION_CODE[s.game.pieces[k].site] for k in kinds}
     at = sorted({int(k) for code, k in sites if code in codes})
     if at:
         s.push(Moving(player, kinds, at, robs))
@@ -300,7 +300,7 @@ def may_move(s: State, player: int, pi: int) -> bool:
     P = s.game.pieces[pi]
     if P.movable_by is None:
         return True
-    return bool(s.game.interp.value(P.movable_by, {"player": player}, s, P.source))
+    return bool(s.game.interp.program(P.movable_by, P.source).run({"player": player}, s, NO_ANSWERS))
 
 
 def destinations(s: State, player: int, pi: int, sites: list[int]) -> list[int]:
@@ -309,8 +309,8 @@ def destinations(s: State, player: int, pi: int, sites: list[int]) -> list[int]:
     P = s.game.pieces[pi]
     if P.moves_to is None:
         return sites
-    value = s.game.interp.value
-    return [k for k in sites if value(P.moves_to, {"player": player, "at": site(P.site, k)}, s, P.source)]
+    run = s.game.interp.program(P.moves_to, P.source).run
+    return [k for k in sites if run({"player": player, "at": location(P.site, k)}, s, NO_ANSWERS)]
 
 
 @dataclass
@@ -362,7 +362,7 @@ class Moving(Prompt):
             taken = set(here)
             # one piece of a kind per site
             free = destinations(s, self.player, pi, [k for k in P.allowed if k not in taken])
-            lifting = g.table(MoveIds).lifting[pi]
+            lifting = g.lookups(MoveIds).lifting[pi]
             for src in sorted(taken):
                 if self.sources and src not in self.sources:
                     continue
@@ -382,15 +382,15 @@ class Moving(Prompt):
         if victims:
             s.push(Stealing(self.player, victims, pi if _takes_tokens(g, pi) else -1))
         kind = g.pieces[pi].site
-        s.emit("moved", {"player": self.player, "piece": act.piece, "from": site(kind, src),
-                         "at": site(kind, act.at)})
+        s.emit("moved", {"player": self.player, "piece": act.piece, "from": location(kind, src),
+                         "at": location(kind, act.at)})
 
     def refusal(self, s: State, act: Action) -> IllegalAction | None:
         if isinstance(act, Move):
             g = s.game
             pi = g.piece_index[act.piece]
             P = g.pieces[pi]
-            where = g.site_name(P.site, act.at)
+            where = g.location_name(P.site, act.at)
             here = sites_of(s, pi)
             if pi in self.pieces and P.count > 1 and act.at in here:
                 return IllegalAction("action/invalid_target",
@@ -399,7 +399,7 @@ class Moving(Prompt):
                 return IllegalAction("action/invalid_target",
                                      f"move {act.piece}: only a {act.piece} on one of the named sites moves now")
             if pi in self.pieces and P.count > 1 and act.src not in here:
-                lifted = g.site_name(P.site, act.src) if act.src >= 0 else "off the board"
+                lifted = g.location_name(P.site, act.src) if act.src >= 0 else "off the board"
                 return IllegalAction("action/invalid_target",
                                      f"move {act.piece} from {lifted}: no {act.piece} stands there")
             if pi in self.pieces and act.at in P.allowed and not destinations(s, self.player, pi, [act.at]):
@@ -480,7 +480,7 @@ class Stealing(Prompt):
         return self.thief
 
     def legal(self, s: State) -> list[int]:
-        ids = s.game.table(RobberyIds).steal
+        ids = s.game.lookups(RobberyIds).steal
         return [ids[v] for v in self.victims]
 
     def apply(self, s: State, act: Action) -> None:
@@ -531,7 +531,7 @@ class Taking(Prompt):
         return self.thief
 
     def legal(self, s: State) -> list[int]:
-        ids = s.game.table(RobberyIds).take
+        ids = s.game.lookups(RobberyIds).take
         return [ids[w] for w in self.options]
 
     def apply(self, s: State, act: Action) -> None:
@@ -561,7 +561,7 @@ class Robbing(Prompt):
     def outcomes(self, s: State) -> list[tuple[int, float]]:
         hand = s.hands[self.victim]
         total = sum(hand)
-        ids = s.game.table(RobberyIds).stolen
+        ids = s.game.lookups(RobberyIds).stolen
         return [(ids[r], n / total) for r, n in enumerate(hand) if n]
 
     def apply(self, s: State, act: Action) -> None:
@@ -587,17 +587,17 @@ def at_start(s: State, pieces: list[str]) -> bool:
 
 
 @query("at: site, piece: piece", returns="int", reads=NEUTRAL)
-def neutral_on(s: State, at: Site, piece: str) -> int:
+def neutral_on(s: State, at: Location, piece: str) -> int:
     """How many pieces of a neutral kind stand on the site (a barbarian on a path)."""
     (pi,) = _neutral_kinds(s, [piece], "neutral_on")
     code, k = at
-    if code != SITE_CODE[s.game.pieces[pi].site]:
+    if code != LOCATION_CODE[s.game.pieces[pi].site]:
         return 0
     return sites_of(s, pi).count(k)
 
 
 @query("at: path, piece: piece", returns="int", reads=NEUTRAL)
-def neutral_next_to(s: State, at: Site, piece: str) -> int:
+def neutral_next_to(s: State, at: Location, piece: str) -> int:
     """How many pieces of a neutral kind stand on the paths that share an end with this
     path (a barbarian in front of a wagon)."""
     (pi,) = _neutral_kinds(s, [piece], "neutral_next_to")

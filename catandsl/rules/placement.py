@@ -25,10 +25,10 @@ from catandsl.rules.base import (
     activity,
     all_but,
     ids_on_sites,
+    location,
     seats_ok,
-    site,
 )
-from catandsl.rules.play import Game, PieceInfo, State
+from catandsl.rules.play import NO_ANSWERS, FreshPaths, Game, PieceInfo, State
 from catandsl.rules.registry import BOARD, FLOW, HANDS, PLAYER_PIECES, effect
 
 
@@ -106,7 +106,8 @@ def builder_may(s: State, p: int, P: PieceInfo, k: int) -> bool:
     """The piece's `placed where` holds for player p on site k (none: it does)."""
     if P.placed_where is None:
         return True
-    return bool(s.game.interp.value(P.placed_where, {"player": p, "at": site(P.site, k)}, s, P.source))
+    where = s.game.interp.program(P.placed_where, P.source)
+    return bool(where.run({"player": p, "at": location(P.site, k)}, s, NO_ANSWERS))
 
 
 def _places(s: State, p: int, pi: int, P: PieceInfo, mode: str, step: Any) -> list[int]:
@@ -230,6 +231,7 @@ def _open_corners(s: State, p: int, P: PieceInfo, mode: str, step: Any) -> list[
     near = _near_pieces(s, P)
     base = g.pieces[P.upgrades] if P.upgrades >= 0 else None
     where = step.where if step is not None else None
+    holds = g.interp.on_board(where, step.source) if where is not None and step is not None else None
     out = []
     for k in P.allowed:
         if base is not None and k not in base.allowed_set:
@@ -237,7 +239,7 @@ def _open_corners(s: State, p: int, P: PieceInfo, mode: str, step: Any) -> list[
         if k in near:
             if can_place(s, p, P.index, k, mode, step):
                 out.append(k)
-        elif where is None or g.interp.static_condition(where, {"at": site(P.site, k), "player": p}, step.source):
+        elif holds is None or holds({"at": location(P.site, k), "player": p}):
             out.append(k)
     return out
 
@@ -293,7 +295,7 @@ def can_place(s: State, p: int, pi: int, k: int, mode: str = "normal", step: Any
     else:
         return False
     if step is not None and step.where is not None:
-        if not g.interp.static_condition(step.where, {"at": site(P.site, k), "player": p}, step.source):
+        if not g.interp.on_board(step.where, step.source)({"at": location(P.site, k), "player": p}):
             return False
     return builder_may(s, p, P, k)
 
@@ -353,7 +355,7 @@ def place(s: State, p: int, pi: int, k: int, free: bool = True, by: int = -1) ->
             s.last_path[p] = k
         if P.movement is not None:
             note_fresh(s, k)  # B.4: not moved in the turn it is built
-    s.emit("built", {"player": p, "piece": P.name, "at": site(P.site, k), "free": free, "by": p if by < 0 else by})
+    s.emit("built", {"player": p, "piece": P.name, "at": location(P.site, k), "free": free, "by": p if by < 0 else by})
     if P.site == "path" and P.travel is None and p < g.num_players:
         sites.check_reached(s, p, k)  # a route that reaches a site (its hooks run first)
 
@@ -367,16 +369,14 @@ def note_fresh(s: State, k: int) -> None:
     """Remember that the movable piece on path k was placed this turn."""
     if s.stage != "turn":
         return
-    if not s.fresh_paths or s.fresh_paths[0] != s.turns:
-        s.fresh_paths = [s.turns]
-    s.fresh_paths.append(k)
+    f = s.fresh_paths
+    s.fresh_paths = FreshPaths.of(s.turns, (*f.paths, k) if f.turn == s.turns else (k,))
 
 
 def built_this_turn(s: State, k: int) -> bool:
-    """Whether the movable piece on path k was placed this turn (`fresh_paths` is []
-    or [turn, path, ...])."""
+    """Whether the movable piece on path k was placed this turn."""
     f = s.fresh_paths
-    return bool(f) and f[0] == s.turns and k in f[1:]
+    return f.turn == s.turns and k in f.paths
 
 
 def pieces_on_board(s: State) -> list[list[int]]:
@@ -404,7 +404,7 @@ def refusal(s: State, p: int, act: Action, mode: str) -> IllegalAction | None:
     g = s.game
     pi = g.piece_index[act.piece]
     P = g.pieces[pi]
-    text = f"build {act.piece} at {g.site_name(P.site, act.at)}"
+    text = f"build {act.piece} at {g.location_name(P.site, act.at)}"
     if mode != "setup" and s.damaged and damage.has_damaged(s, p, pi) and not damage.is_damaged(s, act.at):
         return IllegalAction("action/invalid_target", f"{text}: a damaged {P.name} must be repaired first")
     if mode == "normal":

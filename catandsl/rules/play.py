@@ -165,26 +165,119 @@ class HexChange(NamedTuple):
     number: int
 
 
-class TableLookup(Protocol):
-    """`Game.table`: a rule module's static tables for a game, by the module's class."""
+class VictoryToken(NamedTuple):
+    """Special victory points that lie under a player's building at an intersection and
+    leave the board with it (rules/islands.py's `vp_token`)."""
+
+    player: int
+    intersection: int
+    points: int
+
+
+class IslandTag(NamedTuple):
+    """A player's mark on an island, such as `home` (rules/islands.py's `mark_island`)."""
+
+    player: int
+    tag: str
+    island: int
+
+
+class DeclinedOffer(NamedTuple):
+    """A domestic offer that every player it asked declined this turn, so it is not made
+    again (rules/trade.py): who proposed it, the seats asked (a bit each) and its terms.
+    It serializes as the flat list [proposer, asked, *give, *get] (`row`)."""
+
+    proposer: int
+    asked: int
+    give: tuple[int, ...]
+    get: tuple[int, ...]
+
+    def row(self) -> list[int]:
+        return [self.proposer, self.asked, *self.give, *self.get]
+
+    @classmethod
+    def of_row(cls, row: list[int], items: int) -> DeclinedOffer:
+        """The record a serialized row holds, for a game that trades `items` items."""
+        return cls(row[0], row[1], tuple(row[2:2 + items]), tuple(row[2 + items:]))
+
+
+class MovesMade(NamedTuple):
+    """The moves of movable pieces the active player has made in turn `turn`
+    (rules/movement.py). The state holds NO_MOVES until a first move."""
+
+    turn: int
+    moves: int
+
+
+NO_MOVES: tuple[()] = ()  # `moved` before any move: serializes as [], as it always has
+
+
+class FreshPaths(tuple):
+    """The paths where movable pieces were placed in turn `turn` (such a piece cannot
+    move in the turn it is placed: rules/placement.py). A tuple laid out as [turn, path,
+    ...] and empty before any placement, so it serializes and is observed as the flat
+    list it always was; read it through `turn` and `paths`, build it with `of`."""
+
+    __slots__ = ()
+
+    @classmethod
+    def of(cls, turn: int, paths: Iterable[int]) -> FreshPaths:
+        return cls((turn, *paths))
+
+    @property
+    def turn(self) -> int:
+        return self[0] if self else -1
+
+    @property
+    def paths(self) -> tuple[int, ...]:
+        return self[1:]
+
+    def without(self, path: int) -> FreshPaths:
+        """The same turn's paths less `path` (the turn is never taken for a path)."""
+        return FreshPaths.of(self.turn, [k for k in self.paths if k != path]) if self else self
+
+
+NO_FRESH_PATHS = FreshPaths()
+
+
+class LookupsOf(Protocol):
+    """`Game.lookups`: what a rule module derives once from a game and reads in play,
+    by the module's class (its `build(game)`)."""
 
     def __call__(self, cls: type[T], /) -> T: ...
+
+
+class Answers:
+    """The answers given so far to the choices of the statement being run."""
+
+    __slots__ = ("values", "next")
+
+    def __init__(self, values: list[Any]):
+        self.values, self.next = values, 0
+
+
+# what a program is run with when it may take no answer (a condition, a measure, a key):
+# a choice in it is an error; no answer is ever taken from it (`next` moves only over values)
+NO_ANSWERS = Answers([])
+
+
+class Program(Protocol):
+    """An expression compiled for a game (engine/interpreter.py's Program): `run(env,
+    state, answers)`, with NO_ANSWERS unless the caller asks its choices."""
+
+    asks: bool
+    run: Code
 
 
 class Interpreter(Protocol):
     """The running of a scenario's expressions, as the rules call it (engine/interpreter.py)."""
 
-    statements: dict[int, Code]  # effect statement id -> its code
-    awards: dict[int, Code]  # award -> the code of its measure
-    no_answers: Any  # the answers a measure is run with
+    statements: dict[int, Program]  # effect statement id -> its program
+    awards: dict[int, Program]  # award -> its measure's program
 
-    def value(self, e: model.Expr, env: dict[str, Any], state: Any, source: model.Source | None = None) -> Any: ...
+    def program(self, e: model.Expr, source: model.Source | None = None) -> Program: ...
 
-    def measure(self, e: model.Expr, source: model.Source | None = None) -> Code: ...
-
-    def compiled(self, e: model.Expr, source: model.Source | None = None) -> Code: ...
-
-    def static_condition(self, expr: model.Expr, env: dict[str, Any], source: model.Source | None) -> bool: ...
+    def on_board(self, expr: model.Expr, source: model.Source | None) -> Callable[[dict[str, Any]], bool]: ...
 
     def hooks(self, event: str) -> tuple[str, tuple[tuple[tuple, Code | None, tuple[int, ...]], ...]]: ...
 
@@ -201,7 +294,8 @@ class Game(Protocol):
     base: Game  # the game on the board as dealt (itself, unless hexes changed in play)
     changeable: bool  # hexes may change in play (rules/hexes.py)
     interp: Interpreter
-    table: TableLookup
+    lookups: LookupsOf
+    kept: model.Kept  # what the scenario keeps for its games (caches that live as long as it)
     # seats and victory
     num_players: int
     num_seats: int
@@ -297,7 +391,7 @@ class Game(Protocol):
 
     def action_to_string(self, action_id: int) -> str: ...
 
-    def site_name(self, kind: str, at: int) -> str: ...
+    def location_name(self, kind: str, at: int) -> str: ...
 
 
 class State(Protocol):
@@ -348,18 +442,16 @@ class State(Protocol):
     last_faces: list[int]  # [die] each named die's face on the last roll of the dice, 0 before one
     last_corner: list[int]  # [p] the intersection p built on last, or -1 (`touching last`)
     last_path: list[int]  # [p] the path p built on last, or -1
-    vp_tokens: list[list[int]]  # [player, intersection, count]: special victory points
-    island_tags: list[list[Any]]  # [player, tag, island]
-    moved: list[int]  # [] or [turn, moves made in it] (movable pieces)
-    fresh_paths: list[int]  # [] or [turn, paths of movable pieces placed in it...]
+    vp_tokens: list[VictoryToken]  # special victory points, in the order earned
+    island_tags: list[IslandTag]  # in the order marked
+    moved: MovesMade | tuple[()]  # the moves made this turn, NO_MOVES before any
+    fresh_paths: FreshPaths  # movable pieces placed this turn, NO_FRESH_PATHS before any
     token_stock: list[list[int]]  # [site][token]
     token_supply: list[int]  # [token] the general supply
     tokens_held: list[list[int]]  # [p][token]
     partners: list[Partner]  # in the order trade began
     offers_made: int  # domestic offers proposed this turn
-    # offers every player asked declined this turn: [proposer, seats asked (a bit each), *give, *get]
-    # (rules/trade.py): such an offer is not made again this turn
-    offers_declined: list[list[int]]
+    offers_declined: list[DeclinedOffer]  # this turn's, not to be made again in it (rules/trade.py)
     acted: list[int]  # [custom action] times taken this turn
     harbor_at: list[int]  # [harbor spot] the harbor type lying there, -1 for none (rules/harbors.py)
     harbor_supply: list[int]  # [harbor type] tokens the players have still to place

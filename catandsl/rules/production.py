@@ -9,7 +9,7 @@ from itertools import chain
 from typing import TYPE_CHECKING, ClassVar
 
 from catandsl.rules import network
-from catandsl.rules.base import CardByCard, Site, hexes_of
+from catandsl.rules.base import CardByCard, Location, hexes_of
 from catandsl.rules.choices import ChoiceIds
 from catandsl.rules.play import State, YieldLimit
 from catandsl.rules.registry import FLOW, HANDS, effect
@@ -118,7 +118,7 @@ def limit_yield(s: State, piece: str, count: int) -> None:
 
 
 @effect("player: player, at: site, count: int 0..100", writes=(HANDS, FLOW))
-def collect_choice(s: State, player: int, at: Site, count: int) -> None:
+def collect_choice(s: State, player: int, at: Location, count: int) -> None:
     """For each hex around `at` whose terrain `produces choice` (gold), the player takes
     `count` resources of their choice from the bank."""
     total = count * sum(1 for h in hexes_of(s.game, at) if s.game.hex_choice[h])
@@ -153,7 +153,7 @@ class Choosing(CardByCard):
         return super().done(s) or not any(s.bank)
 
     def legal(self, s: State) -> list[int]:
-        ids = s.game.table(ChoiceIds).resource
+        ids = s.game.lookups(ChoiceIds).resource
         return [ids[r] for r, left in enumerate(s.bank) if left > 0]
 
     def move(self, s: State, player: int, r: int) -> None:

@@ -17,7 +17,7 @@ from typing import ClassVar
 from catandsl.rules import words as w
 from catandsl.rules.base import Action, Activity, IllegalAction, action_source, activity
 from catandsl.rules.placement import affordable, pay
-from catandsl.rules.play import Game, State
+from catandsl.rules.play import NO_ANSWERS, Game, State
 from catandsl.rules.registry import BOARD, EVERYTHING, query
 
 
@@ -40,7 +40,7 @@ def stage_actions(game: Game) -> list[Action]:
 
 
 @dataclass(frozen=True)
-class ProjectTables:
+class ProjectLookups:
     """The projects' stages: their ids, costs and points."""
 
     names: tuple[str, ...]
@@ -50,7 +50,7 @@ class ProjectTables:
     points: tuple[tuple[int, ...], ...]  # [project][stage]
 
     @classmethod
-    def build(cls, game: Game) -> ProjectTables:
+    def build(cls, game: Game) -> ProjectLookups:
         projects = tuple(game.ruleset.projects.values())
         return cls(tuple(p.name for p in projects), {p.name: k for k, p in enumerate(projects)},
                    tuple(game.action_id[BuildStage(p.name)] for p in projects),
@@ -62,15 +62,15 @@ def why_not(s: State, p: int, k: int) -> tuple[str, str]:
     """Why player p may not buy the next stage of project k now: (code, reason), or
     ("", "") when they may."""
     g = s.game
-    t = g.table(ProjectTables)
+    t = g.lookups(ProjectLookups)
     level, owner = s.project_level[k], s.project_owner[k]
     project = g.ruleset.projects[t.names[k]]
     if level >= len(t.costs[k]):
         return "project/complete", "every stage is built"
     if owner >= 0 and owner != p:
         return "project/owned", f"player {owner + 1} owns it"
-    if project.requires is not None and not g.interp.value(
-            project.requires, {"player": p, "level": level}, s, project.source):
+    if project.requires is not None and not g.interp.program(project.requires, project.source).run(
+            {"player": p, "level": level}, s, NO_ANSWERS):
         return "project/requirement", "its requirement does not hold"
     if not affordable(s.hands[p], t.costs[k][level]):
         return "project/cannot_afford", f"cannot afford stage {level + 1}"
@@ -79,19 +79,19 @@ def why_not(s: State, p: int, k: int) -> tuple[str, str]:
 
 def stage_points(s: State, player: int) -> int:
     """The points of the stages built in the projects the player owns."""
-    t = s.game.table(ProjectTables)
+    t = s.game.lookups(ProjectLookups)
     return sum(sum(t.points[k][:s.project_level[k]])
                for k, owner in enumerate(s.project_owner) if owner == player)
 
 
 def _legal(s: State, p: int, names: frozenset[str] | None) -> list[int]:
-    t = s.game.table(ProjectTables)
+    t = s.game.lookups(ProjectLookups)
     return [t.ids[k] for k, name in enumerate(t.names)
             if (names is None or name in names) and not why_not(s, p, k)[0]]
 
 
 def _apply(s: State, p: int, act: BuildStage) -> None:
-    t = s.game.table(ProjectTables)
+    t = s.game.lookups(ProjectLookups)
     k = t.index[act.project]
     pay(s, p, t.costs[k][s.project_level[k]])
     s.project_level[k] += 1
@@ -100,7 +100,7 @@ def _apply(s: State, p: int, act: BuildStage) -> None:
 
 
 def _refusal(s: State, p: int, act: BuildStage) -> IllegalAction:
-    code, why = why_not(s, p, s.game.table(ProjectTables).index[act.project])
+    code, why = why_not(s, p, s.game.lookups(ProjectLookups).index[act.project])
     return IllegalAction(code or "project/not_now", f"build_stage {act.project}: {why or 'not now'}")
 
 
@@ -113,10 +113,10 @@ PROJECTS = activity(Activity(
 @query("project: project", returns="int", reads=BOARD)
 def project_level(s: State, project: str) -> int:
     """The stages of the project built so far (0 to its number of stages)."""
-    return s.project_level[s.game.table(ProjectTables).index[project]]
+    return s.project_level[s.game.lookups(ProjectLookups).index[project]]
 
 
 @query("project: project", returns="player", reads=BOARD)
 def project_owner(s: State, project: str) -> int:
     """The player who owns the project (who bought its first stage), or -1."""
-    return s.project_owner[s.game.table(ProjectTables).index[project]]
+    return s.project_owner[s.game.lookups(ProjectLookups).index[project]]

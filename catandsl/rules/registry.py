@@ -18,7 +18,7 @@ registered by a decorator that carries everything else about it:
 - its **doc**: the first paragraph of the docstring, which `docs/language.md` shows;
 - its **implementation**: the function, called with the state and the evaluated
   arguments (players as seat numbers, resources, pieces, cards and tokens as their
-  names, sites as `[code, id]` lists, see `base.Site`).
+  names, sites as `[code, id]` lists, see `base.Location`).
 
 The compiler checks calls against `PRIMITIVES`, the engine dispatches through it, and
 the docs table is generated from it; nothing is ever looked up by a user-given

@@ -172,7 +172,7 @@ def lift(s: State, kind: str, k: int) -> None:
         # the network is read afresh (removals are rare)
         s._network = None
         if s.vp_tokens:  # special victory points lie under their building: they leave with it
-            s.vp_tokens = [t for t in s.vp_tokens if t[1] != k]
+            s.vp_tokens = [t for t in s.vp_tokens if t.intersection != k]
         if seat < s.game.num_players and s.last_corner[seat] == k:
             s.last_corner[seat] = -1
     else:
@@ -180,8 +180,8 @@ def lift(s: State, kind: str, k: int) -> None:
         network.lift_path(s, k)
         if k in s.damaged:
             s.damaged = [x for x in s.damaged if x != k]
-        if s.fresh_paths and k in s.fresh_paths[1:]:
-            s.fresh_paths.remove(k)
+        if k in s.fresh_paths.paths:
+            s.fresh_paths = s.fresh_paths.without(k)
         if seat < s.game.num_players and s.last_path[seat] == k:
             s.last_path[seat] = -1
     s.placed[seat][pi] -= 1

@@ -34,18 +34,18 @@ class RevealCard(Action):
 
     def describe(self, game: Game) -> str:
         """`reveal card 6 drought`: the log names the total and the event."""
-        t = game.table(RollCardTables)
+        t = game.lookups(RollCardLookups)
         return f"reveal card {t.totals[self.card]}" + (f" {t.events[self.card]}" if t.events[self.card] else "")
 
     def words(self, told: w.Told) -> str:
         """`reveal the roll card 6 (drought)`: the total and the event."""
-        t = told.game.table(RollCardTables)
+        t = told.game.lookups(RollCardLookups)
         event = t.events[self.card]
         return f"reveal the roll card {t.totals[self.card]}" + (f" ({w.spoken(event)})" if event else "")
 
 
 @dataclass(frozen=True)
-class RollCardTables:
+class RollCardLookups:
     """The roll cards: the total and event of each kind, and how many the deck holds."""
 
     totals: tuple[int, ...]  # [card kind] the total it shows
@@ -54,7 +54,7 @@ class RollCardTables:
     unused: int  # cards laid under the New Year card
 
     @classmethod
-    def build(cls, game: Game) -> RollCardTables:
+    def build(cls, game: Game) -> RollCardLookups:
         rc = game.ruleset.roll_cards
         cards = rc.cards if rc is not None else ()
         return cls(tuple(c.total for c in cards), tuple(c.event for c in cards),
@@ -68,12 +68,12 @@ class RollCardTables:
 
 @action_source
 def reveal_actions(game: Game) -> list[Action]:
-    return [RevealCard(k) for k in range(len(game.table(RollCardTables).counts))]
+    return [RevealCard(k) for k in range(len(game.lookups(RollCardLookups).counts))]
 
 
 def start(game: Game) -> tuple[list[int], int]:
     """The deck before the first reveal: (cards per kind, cards to reveal this year)."""
-    t = game.table(RollCardTables)
+    t = game.lookups(RollCardLookups)
     return list(t.counts), t.per_year
 
 
@@ -83,17 +83,17 @@ class CardSource:
     answers: tuple[type[Action], ...] = (RevealCard,)
 
     def __init__(self, game: Game):
-        self.ids = [game.action_id[RevealCard(k)] for k in range(len(game.table(RollCardTables).counts))]
+        self.ids = [game.action_id[RevealCard(k)] for k in range(len(game.lookups(RollCardLookups).counts))]
 
     def outcomes(self, s: State) -> list[tuple[int, float]]:
-        t = s.game.table(RollCardTables)
+        t = s.game.lookups(RollCardLookups)
         deck = s.roll_deck if s.roll_year > 0 else t.counts  # the New Year card: all back in
         whole = sum(deck)
         return [(self.ids[k], n / whole) for k, n in enumerate(deck) if n]
 
     def reveal(self, s: State, act: Action) -> tuple[int, str, tuple[int, ...]]:
         assert isinstance(act, RevealCard)
-        t = s.game.table(RollCardTables)
+        t = s.game.lookups(RollCardLookups)
         if s.roll_year <= 0:  # New Year: every card back, `unused` of them under the card again
             s.roll_deck, s.roll_year = list(t.counts), t.per_year
         s.roll_deck[act.card] -= 1

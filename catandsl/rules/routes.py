@@ -8,7 +8,7 @@ never leaves a *line*: the seat's pieces joined to each other the way a route ma
 and each line's length is kept until a piece placed, moved or cut off next to it
 changes it: a new road is measured with its own line, not with every line of every
 player, and a road hung from a line without a ring grows it by one piece, measured from
-where it hangs (`_grown`).
+where it hangs (`grow_line`).
 """
 
 from __future__ import annotations
@@ -34,9 +34,9 @@ def route_length(s: State, p: int, pieces: tuple[int, ...]) -> int:
     if best is not None:
         return best
     lines = net.lines.setdefault(key, [])
-    joins, chains = s.game.table(RouteJoins).of(pieces)
+    joins, chains = s.game.lookups(RouteJoins).of(pieces)
     grown = net.grown.pop(key, None)
-    if grown is not None and chains and (more := _grown(s, p, joins, *grown)) is not None:
+    if grown is not None and chains and (more := grow_line(s, p, joins, *grown)) is not None:
         lines += more
     else:
         known = set().union(*(line.paths for line in lines))
@@ -44,7 +44,7 @@ def route_length(s: State, p: int, pieces: tuple[int, ...]) -> int:
         rest = {k for k in net.paths[p] if path_piece[k] in pieces and k not in known}
         if rest:
             for group in _lines_of(s, p, rest, joins):
-                lines.append(_measured(s, p, group, joins, chains))
+                lines.append(measure_line(s, p, group, joins, chains))
     best = net.longest[key] = max((line.length for line in lines), default=0)
     return best
 
@@ -53,7 +53,7 @@ class RouteJoins:
     """Per list of route kinds: the pairs of kinds a route passes between anywhere (else
     only at an own building), and whether they *chain*: whether a kind passing to a
     second passes to every kind the second passes to. Only then is a line without a
-    ring measured as a tree (`_diameter`): where an alpha, a beta and a gamma meet, and
+    ring measured as a tree (`diameter`): where an alpha, a beta and a gamma meet, and
     alpha passes to beta and beta to gamma but alpha never to gamma, the tree's diameter
     may turn from the alpha to the gamma, which no route does."""
 
@@ -76,10 +76,10 @@ class RouteJoins:
         return hit
 
 
-def _grown(s: State, p: int, joins: frozenset[tuple[int, int]], k: int, line: Line) -> list[Line] | None:
+def grow_line(s: State, p: int, joins: frozenset[tuple[int, int]], k: int, line: Line) -> list[Line] | None:
     """The lines that path piece k, placed at one end of `line` and touching no other line,
     leaves there, measured from `line` rather than regrouped (what `_lines_of` and
-    `_measured` would find); None unless `line` is a tree of kinds that chain and k's far
+    `measure_line` would find); None unless `line` is a tree of kinds that chain and k's far
     end is off it. That end is then a leaf: a longest trail keeps off it or ends there."""
     a, z = s.game.board.path_ends[k]
     at = a if a in line.corners else z
@@ -126,10 +126,10 @@ def _lines_of(s: State, p: int, own: set[int], joins: frozenset[tuple[int, int]]
     return out
 
 
-def _measured(s: State, p: int, own: frozenset[int], joins: frozenset[tuple[int, int]],
+def measure_line(s: State, p: int, own: frozenset[int], joins: frozenset[tuple[int, int]],
               chains: bool) -> Line:
     """A line with its longest trail: the tree's diameter for a line without a ring of
-    kinds that chain (`_diameter`), else every way on, depth first, from the
+    kinds that chain (`diameter`), else every way on, depth first, from the
     intersections where a longest trail may begin: ends, branches, buildings and changes
     of kind (a plain meeting of two pieces never begins a longest trail), or a ring's
     first intersection."""
@@ -137,7 +137,7 @@ def _measured(s: State, p: int, own: frozenset[int], joins: frozenset[tuple[int,
     ways = _ways(s, own)
     corners = frozenset(ways)
     if chains and len(corners) == len(own) + 1:
-        return Line(own, corners, _diameter(ways))
+        return Line(own, corners, diameter(ways))
     for c in ways:  # (in the order of the board's ids, as the walk always went)
         ways[c].sort()
     used: set[int] = set()
@@ -186,7 +186,7 @@ def _ways(s: State, own: frozenset[int]) -> dict[int, list[tuple[int, int, int]]
     return ways
 
 
-def _diameter(ways: dict[int, list[tuple[int, int, int]]]) -> int:
+def diameter(ways: dict[int, list[tuple[int, int, int]]]) -> int:
     """The longest trail of a line without a ring (a tree: one more intersection than
     pieces) of kinds that chain: a trail may go on wherever the line does, so the
     longest is the tree's diameter, found in two breadth-first passes."""

@@ -18,14 +18,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from catandsl.rules.islands import special_points
-from catandsl.rules.play import Game, State
+from catandsl.rules.play import NO_ANSWERS, Game, State
 from catandsl.rules.projects import stage_points
 from catandsl.rules.registry import BOARD, CARDS, FLOW, TOKENS, effect, query
 from catandsl.rules.sites import token_points
 
 
 @dataclass(frozen=True)
-class PointTables:
+class PointLookups:
     """What is worth points: (piece kind, points) and (card, points) for those worth any,
     and each award's points."""
 
@@ -35,7 +35,7 @@ class PointTables:
     counters: tuple[tuple[int, int], ...]  # (counter, points for each 1 of it), may be negative
 
     @classmethod
-    def build(cls, game: Game) -> PointTables:
+    def build(cls, game: Game) -> PointLookups:
         return cls(tuple((P.index, P.points) for P in game.pieces if P.points),
                    tuple((c.index, c.points) for c in game.cards if c.points),
                    tuple(a.points for a in game.awards),
@@ -46,7 +46,7 @@ class PointTables:
 def points(s: State, player: int) -> int:
     """The player's victory points."""
     g = s.game
-    t = g.table(PointTables)
+    t = g.lookups(PointLookups)
     pts = 0
     placed = s.placed[player]
     for k, v in t.pieces:
@@ -97,11 +97,11 @@ def update_awards(s: State) -> None:
         if not g.award_reads[k] & changed:
             continue  # nothing this measure reads has changed
         seats = g.num_seats if aw.seats else g.num_players  # `neutral_seats compete`
-        measure = g.interp.awards.get(k)
-        if measure is None:
-            measure = g.interp.awards[k] = g.interp.measure(aw.measure, aw.source)
-        none = g.interp.no_answers
-        vals = [measure({"player": p}, s, none) for p in range(seats)]
+        program = g.interp.awards.get(k)
+        if program is None:
+            program = g.interp.awards[k] = g.interp.program(aw.measure, aw.source)
+        run = program.run
+        vals = [run({"player": p}, s, NO_ANSWERS) for p in range(seats)]
         best = max(vals)
         holder = s.award_holder[k]
         if holder >= 0 and vals[holder] == best and best >= aw.min:
@@ -120,7 +120,7 @@ def winner_now(s: State) -> int:
         if points(s, p) >= g.victory:
             return p
         for v in g.victories:
-            if g.interp.value(v.condition, {"player": p}, s, v.source):
+            if g.interp.program(v.condition, v.source).run({"player": p}, s, NO_ANSWERS):
                 return p
     return -1
 
@@ -135,7 +135,8 @@ def end_game(s: State, reason: str) -> None:
     if tb is None or not tb.keys:
         rank = [(points(s, p),) for p in range(n)]
     else:
-        rank = [tuple(g.interp.value(k, {"player": p}, s, tb.source) for k in tb.keys) for p in range(n)]
+        keys = [g.interp.program(k, tb.source).run for k in tb.keys]
+        rank = [tuple(key({"player": p}, s, NO_ANSWERS) for key in keys) for p in range(n)]
     best = max(rank)
     winners = [p for p in range(n) if rank[p] == best]
     s.winner = winners[0] if len(winners) == 1 else -1

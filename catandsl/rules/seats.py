@@ -136,7 +136,7 @@ class BuildingFor(Prompt):
 
     def legal(self, s: State) -> list[int]:
         g = s.game
-        ids = g.table(BuildForIds).ids
+        ids = g.lookups(BuildForIds).ids
         out: list[int] = []
         for pi in self.pieces:
             for seat in self.seats:
@@ -155,6 +155,6 @@ class BuildingFor(Prompt):
         if isinstance(act, BuildFor):
             return IllegalAction("action/invalid_target",
                                  f"build {act.piece} for seat {act.seat} at "
-                                 f"{s.game.site_name(s.game.pieces[s.game.piece_index[act.piece]].site, act.at)}: "
+                                 f"{s.game.location_name(s.game.pieces[s.game.piece_index[act.piece]].site, act.at)}: "
                                  "not a legal site of that seat's network now")
         return None

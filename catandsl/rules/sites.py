@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from catandsl.rules.base import EngineError, Site
+from catandsl.rules.base import EngineError, Location
 from catandsl.rules.play import Game, Partner, State
 from catandsl.rules.registry import BOARD, TOKENS, effect, query
 
@@ -36,7 +36,7 @@ class SiteInfo:
 
 
 @dataclass(frozen=True)
-class SiteTables:
+class SiteLookups:
     """The tokens and the map's sites, as the engine reads them."""
 
     token_names: tuple[str, ...]
@@ -49,7 +49,7 @@ class SiteTables:
     closing_corners: frozenset[int]
 
     @classmethod
-    def build(cls, game: Game) -> SiteTables:
+    def build(cls, game: Game) -> SiteLookups:
         rs, b = game.ruleset, game.board
         names = tuple(rs.tokens)
         index = {t: k for k, t in enumerate(names)}
@@ -80,13 +80,13 @@ class SiteTables:
 
 def token_points(s: State, player: int) -> int:
     """Victory points from tokens held (`points P per Q`)."""
-    per_token = s.game.table(SiteTables).token_points
+    per_token = s.game.lookups(SiteLookups).token_points
     return sum(n // per * pts for n, (pts, per) in zip(s.tokens_held[player], per_token) if pts)
 
 
-def site_index(game: Game, at: Site) -> int:
+def site_index(game: Game, at: Location) -> int:
     code, k = at
-    site_at = game.table(SiteTables).site_at
+    site_at = game.lookups(SiteLookups).site_at
     if code != "i" or k not in site_at:
         raise EngineError("there is no site at this intersection")
     return site_at[k]
@@ -114,7 +114,7 @@ def _give(s: State, player: int, site_k: int, t: int, count: int) -> int:
 @effect("player: player, token: token, count: int 0..1000", writes=TOKENS)
 def give_tokens(s: State, player: int, token: str, count: int) -> None:
     """The player takes up to `count` tokens from that token's general supply."""
-    _give(s, player, -1, s.game.table(SiteTables).token_index[token], count)
+    _give(s, player, -1, s.game.lookups(SiteLookups).token_index[token], count)
 
 
 @effect("payer: player, payee: player, token: token, count: int 0..1000", writes=TOKENS)
@@ -122,7 +122,7 @@ def pay_tokens(s: State, payer: int, payee: int, token: str, count: int) -> None
     """The payer gives the payee `count` tokens (a toll); a payer holding fewer gives
     all they hold, one holding none gives nothing (a rule that must refuse the short
     payer checks `tokens(payer, TOKEN) >= N` first)."""
-    t = s.game.table(SiteTables).token_index[token]
+    t = s.game.lookups(SiteLookups).token_index[token]
     n = min(count, s.tokens_held[payer][t])
     if payer == payee or n <= 0:
         return
@@ -134,18 +134,18 @@ def pay_tokens(s: State, payer: int, payee: int, token: str, count: int) -> None
 def return_tokens(s: State, player: int, token: str, count: int) -> None:
     """The player puts `count` tokens back in the token's general supply (a payment to
     the bank); a player holding fewer returns all they hold."""
-    t = s.game.table(SiteTables).token_index[token]
+    t = s.game.lookups(SiteLookups).token_index[token]
     n = min(count, s.tokens_held[player][t])
     s.tokens_held[player][t] -= n
     s.token_supply[t] += n
 
 
 @effect("player: player, at: intersection, token: token, count: int 0..1000", writes=TOKENS)
-def take_from_site(s: State, player: int, at: Site, token: str, count: int) -> None:
+def take_from_site(s: State, player: int, at: Location, token: str, count: int) -> None:
     """The player takes `count` tokens from the stock of the site at `at`; a short stock
     is made up from the general supply, an empty one gives nothing."""
     k = site_index(s.game, at)
-    t = s.game.table(SiteTables).token_index[token]
+    t = s.game.lookups(SiteLookups).token_index[token]
     if s.token_stock[k][t] <= 0:
         return
     _give(s, player, k, t, count)
@@ -156,7 +156,7 @@ def produce_sites(s: State, site: str, roll: int) -> None:
     """Every site of this kind with the number `roll` gives each player trading with it
     1 token of its stock; a short stock is made up from the general supply (the active
     player first, then in the order trade began); an empty one gives nothing."""
-    for info in s.game.table(SiteTables).sites:
+    for info in s.game.lookups(SiteLookups).sites:
         if info.kind != site or info.number != roll:
             continue
         partners = [p for k, p in s.partners if k == info.index]
@@ -176,20 +176,20 @@ def produce_sites(s: State, site: str, roll: int) -> None:
 @query("player: player, token: token", returns="int", reads=TOKENS)
 def tokens(s: State, player: int, token: str) -> int:
     """Tokens the player holds."""
-    return s.tokens_held[player][s.game.table(SiteTables).token_index[token]]
+    return s.tokens_held[player][s.game.lookups(SiteLookups).token_index[token]]
 
 
 @query("player: player, site: site_kind", returns="int", reads=(BOARD, TOKENS))
 def trading_sites(s: State, player: int, site: str) -> int:
     """How many sites of this kind the player trades with (has reached)."""
-    sites = s.game.table(SiteTables).sites
+    sites = s.game.lookups(SiteLookups).sites
     return sum(1 for k, p in s.partners if p == player and sites[k].kind == site)
 
 
 @query("site: site_kind", returns="int", reads=TOKENS)
 def sites_with_stock(s: State, site: str) -> int:
     """How many sites of this kind still hold tokens."""
-    return sum(1 for info in s.game.table(SiteTables).sites
+    return sum(1 for info in s.game.lookups(SiteLookups).sites
                if info.kind == site and any(s.token_stock[info.index]))
 
 
@@ -197,7 +197,7 @@ def sites_with_stock(s: State, site: str) -> int:
 
 
 def trades_with(s: State, player: int, corner: int) -> bool:
-    k = s.game.table(SiteTables).site_at.get(corner, -1)
+    k = s.game.lookups(SiteLookups).site_at.get(corner, -1)
     return k >= 0 and Partner(k, player) in s.partners
 
 
@@ -225,7 +225,7 @@ def check_reached(s: State, p: int, path: int) -> None:
     """After player p placed a path piece: each site at one of its ends that p does not
     trade with yet, and that p's route now joins to an own building, becomes p's partner
     (event `site_reached`)."""
-    t = s.game.table(SiteTables)
+    t = s.game.lookups(SiteLookups)
     if not t.sites:
         return
     reached = []

@@ -4,7 +4,7 @@ victory points), for rules such as "the player(s) with the most knights take 1".
 
 from __future__ import annotations
 
-from catandsl.rules.play import State
+from catandsl.rules.play import NO_ANSWERS, State
 from catandsl.rules.registry import BOARD, EVERYTHING, STATIC, query
 
 
@@ -12,7 +12,7 @@ def measured(s: State, measure: str) -> list[int]:
     """The measure's value for each seat."""
     g = s.game
     m = g.ruleset.measures[measure]
-    return [int(g.interp.value(m.expr, {"player": p}, s, m.source)) for p in range(g.num_players)]
+    return [int(g.interp.program(m.expr, m.source).run({"player": p}, s, NO_ANSWERS)) for p in range(g.num_players)]
 
 
 @query("award: award", returns="list<player>", reads=EVERYTHING)

@@ -42,10 +42,10 @@ from catandsl.rules.base import (
     activity,
     seats_ok,
 )
-from catandsl.rules.harbors import HarborTables
-from catandsl.rules.play import Game, State
+from catandsl.rules.harbors import HarborLookups
+from catandsl.rules.play import DeclinedOffer, Game, State
 from catandsl.rules.registry import FLOW, HANDS, TOKENS
-from catandsl.rules.sites import SiteTables
+from catandsl.rules.sites import SiteLookups
 
 NO_RATE = 10**6  # no trade with the bank at all
 MAX_RATES = 4096  # trade rates kept per game (by the harbor intersections held)
@@ -232,7 +232,7 @@ class TradeWith(Action):
 
 def _said(game: Game, give: list[int], get: list[int]) -> str:
     """`2 brick for 1 ore`: an offer's terms, counts per trade item."""
-    items = game.table(TradeTables).items
+    items = game.lookups(TradeLookups).items
     return f"{w.amounts(items, give)} for {w.amounts(items, get)}"
 
 
@@ -257,13 +257,12 @@ def trade_actions(game: Game) -> list[Action]:
     return out
 
 
-_LEGAL_MEMOS: dict[tuple, dict[tuple, list[int]]] = {}  # (bank_id, new_offer) -> legal_by_key
-MAX_LEGAL_MEMOS = 64
+MAX_LEGAL_MEMOS = 64  # action numberings a scenario keeps trade lists for
 MAX_LEGAL = 10_000  # trade lists kept (a few dozen at most); past this the memo starts again
 
 
 @dataclass(frozen=True)
-class TradeTables:
+class TradeLookups:
     """The bank's and harbors' rates and where the harbors are."""
 
     bank_rate: int  # the bank's rate without a harbor (NO_RATE: none)
@@ -276,8 +275,8 @@ class TradeTables:
     harbors_placed: bool  # players place harbors (`harbor_at` changes in play)
     bank_id: tuple[tuple[int, ...], ...]  # [give][get] -> BankTrade id (-1 on the diagonal)
     bank_gets: tuple[tuple[int, ...], ...]  # [give] -> bank_id[give] but the diagonal: a bank with every resource
-    # `_legal_trades` by what it depends on, shared by the games with the same trade
-    # actions (the same ids: `_LEGAL_MEMOS`)
+    # `_legal_trades` by what it depends on, shared by the scenario's games with the same
+    # trade actions (the same ids), kept by the scenario (`model.Kept.legal_trades`)
     legal_by_key: dict[tuple, list[int]]
     # domestic trade: the items a side may hold (`trade_items`), the first `resources`
     # of them resource cards, the rest tokens (`item_token`: each one's token index)
@@ -299,7 +298,7 @@ class TradeTables:
     trade_with: tuple[int, ...]  # by seat
 
     @classmethod
-    def build(cls, game: Game) -> TradeTables:
+    def build(cls, game: Game) -> TradeLookups:
         rs, ids, R = game.ruleset, game.action_id, game.resources
         rate = 0
         for t in rs.trades.values():
@@ -308,18 +307,19 @@ class TradeTables:
                 rate = r if not rate else min(rate, r)
         harbor_rates = tuple(
             (t.give // max(t.get, 1), game.res_index[t.resource] if t.resource else -1)
-            for t in game.table(HarborTables).types)
+            for t in game.lookups(HarborLookups).types)
         spots = {c: h for c, h in enumerate(game.board.corner_harbor) if h >= 0}
         bank_id = tuple(tuple(ids.get(BankTrade(r, g), -1) for g in R) for r in R)
         items = trade_items(game)
-        token_index = game.table(SiteTables).token_index
+        token_index = game.lookups(SiteLookups).token_index
         new_offer = ids.get(NewOffer(), -1)
         legal_key = (bank_id, new_offer)
-        legal_memo = _LEGAL_MEMOS.get(legal_key)
+        memos = game.kept.legal_trades
+        legal_memo = memos.get(legal_key)
         if legal_memo is None:
-            if len(_LEGAL_MEMOS) >= MAX_LEGAL_MEMOS:
-                _LEGAL_MEMOS.clear()
-            legal_memo = _LEGAL_MEMOS[legal_key] = {}
+            if len(memos) >= MAX_LEGAL_MEMOS:
+                memos.clear()
+            legal_memo = memos[legal_key] = {}
         seats = range(game.num_players)
         return cls(
             bank_rate=rate or NO_RATE,
@@ -329,7 +329,7 @@ class TradeTables:
             harbor_spot=spots,
             no_harbor=(rate or NO_RATE,) * len(R),
             rates_memo={},
-            harbors_placed=any(game.table(HarborTables).supply),
+            harbors_placed=any(game.lookups(HarborLookups).supply),
             bank_id=bank_id,
             bank_gets=tuple(tuple(ids.get(BankTrade(r, g), -1) for g in R if g != r) for r in R),
             legal_by_key=legal_memo,
@@ -360,10 +360,10 @@ class TradeTables:
 
 def trade_rate(s: State, p: int, r: int) -> int:
     """How many cards of resource r player p gives the bank for one card."""
-    return trade_rates(s, p, s.game.table(TradeTables))[r]
+    return trade_rates(s, p, s.game.lookups(TradeLookups))[r]
 
 
-def trade_rates(s: State, p: int, t: TradeTables) -> tuple[int, ...]:
+def trade_rates(s: State, p: int, t: TradeLookups) -> tuple[int, ...]:
     """Per resource, how many cards player p gives the bank for one: the bank's rate,
     or a better one of a harbor at one of p's buildings. Kept per seat on the state's
     network until a building changes (unless harbors are placed in play, which changes
@@ -378,7 +378,7 @@ def trade_rates(s: State, p: int, t: TradeTables) -> tuple[int, ...]:
     return rates
 
 
-def _rates(s: State, t: TradeTables, corners: set[int]) -> tuple[int, ...]:
+def _rates(s: State, t: TradeLookups, corners: set[int]) -> tuple[int, ...]:
     """The rates of a seat with buildings on `corners`, kept per game by what they
     depend on: those at harbor spots, and the harbors lying there."""
     if t.harbor_corners.isdisjoint(corners):
@@ -406,13 +406,13 @@ def _rates(s: State, t: TradeTables, corners: set[int]) -> tuple[int, ...]:
 # ---- what a seat holds, and what the others hold ------------------------------------------
 
 
-def holding(s: State, t: TradeTables, p: int) -> list[int]:
+def holding(s: State, t: TradeLookups, p: int) -> list[int]:
     """Per item, what player p holds: resource cards, then the tokens traded."""
     held = s.tokens_held[p]
     return s.hands[p] + [held[x] for x in t.item_token]
 
 
-def others_hold(s: State, t: TradeTables, p: int) -> list[int]:
+def others_hold(s: State, t: TradeLookups, p: int) -> list[int]:
     """Per item, what the players other than p hold in all: for resource cards, what
     neither the bank nor p's hand holds, for tokens the others' own (both in view of
     everyone, so a draft bounded by it tells nobody anything)."""
@@ -423,7 +423,7 @@ def others_hold(s: State, t: TradeTables, p: int) -> list[int]:
     return out
 
 
-def _can_offer(s: State, t: TradeTables, p: int) -> bool:
+def _can_offer(s: State, t: TradeLookups, p: int) -> bool:
     """Whether p could make some offer: holds an item, and the others one of another
     kind (not a token for a token)."""
     hand = s.hands[p]
@@ -451,7 +451,7 @@ def _can_offer(s: State, t: TradeTables, p: int) -> bool:
 # ---- drafts: the terms of an offer being composed ---------------------------------------------
 
 
-def _draft_legal(s: State, t: TradeTables, p: int, give: list[int], get: list[int], to: int,
+def _draft_legal(s: State, t: TradeLookups, p: int, give: list[int], get: list[int], to: int,
                  turned: tuple[list[int], list[int]] | None) -> list[int]:
     """The steps p may take on a draft: `turned` is the offer a counter answers, turned
     round (None: p's own offer, which names its partner)."""
@@ -480,7 +480,7 @@ def _draft_legal(s: State, t: TradeTables, p: int, give: list[int], get: list[in
     return out
 
 
-def _draft_refusal(s: State, t: TradeTables, p: int, give: list[int], get: list[int], to: int,
+def _draft_refusal(s: State, t: TradeLookups, p: int, give: list[int], get: list[int], to: int,
                    turned: tuple[list[int], list[int]] | None, mine: list[int], theirs: list[int]) -> str:
     """Why the draft may not be proposed now ("" if it may)."""
     if not any(give) or not any(get):
@@ -503,25 +503,25 @@ def _asked(s: State, p: int, to: int) -> list[int]:
     return [to] if to >= 0 else [(p + k) % n for k in range(1, n)]
 
 
-def declined(s: State, t: TradeTables, p: int, give: list[int], get: list[int], to: int) -> bool:
+def declined(s: State, t: TradeLookups, p: int, give: list[int], get: list[int], to: int) -> bool:
     """Every player an offer of these terms would ask declined them this turn."""
     want = 0
     for q in _asked(s, p, to):
         want |= 1 << q
-    n = len(give)
-    for row in s.offers_declined:
-        if row[0] == p and row[2:2 + n] == give and row[2 + n:] == get:
-            want &= ~row[1]
+    give_, get_ = tuple(give), tuple(get)
+    for offer in s.offers_declined:
+        if offer.proposer == p and offer.give == give_ and offer.get == get_:
+            want &= ~offer.asked
     return not want
 
 
-def _edit(t: TradeTables, give: list[int], get: list[int], act: Action) -> None:
+def _edit(t: TradeLookups, give: list[int], get: list[int], act: Action) -> None:
     """Apply OfferAdd or OfferRemove to a draft's sides."""
     side, i = t.item_of(act)
     (give if side == GIVE else get)[i] += 1 if isinstance(act, OfferAdd) else -1
 
 
-def _step_refusal(s: State, t: TradeTables, p: int, give: list[int], get: list[int], to: int,
+def _step_refusal(s: State, t: TradeLookups, p: int, give: list[int], get: list[int], to: int,
                   turned: tuple[list[int], list[int]] | None, act: Action) -> IllegalAction:
     """Why a step on a draft is refused (it is not among `_draft_legal`)."""
     text = s.game.action_to_string(s.game.action_id[act])
@@ -558,9 +558,9 @@ def _step_refusal(s: State, t: TradeTables, p: int, give: list[int], get: list[i
 def _legal_trades(s: State, p: int, names: frozenset[str] | None) -> list[int]:
     """The bank trades and the new offer player p may make now. The bank trades depend
     on which resources p holds enough of at p's rates, and on which resources the bank
-    has (when it lacks one): the list is kept by those (`TradeTables.legal_by_key`), so
+    has (when it lacks one): the list is kept by those (`TradeLookups.legal_by_key`), so
     it is worked out a few dozen times per scenario, not once per hand."""
-    t = s.game.table(TradeTables)
+    t = s.game.lookups(TradeLookups)
     hand = s.hands[p]
     bank = s.bank
     rates = trade_rates(s, p, t) if (names is None or "bank" in names) and hand and \
@@ -580,7 +580,7 @@ def _legal_trades(s: State, p: int, names: frozenset[str] | None) -> list[int]:
     return out  # (kept: never edited)
 
 
-def _trades_for(t: TradeTables, enough: tuple[bool, ...] | None, bank: list[int]) -> list[int]:
+def _trades_for(t: TradeLookups, enough: tuple[bool, ...] | None, bank: list[int]) -> list[int]:
     """The bank trades of the resources a hand holds `enough` of (None: none), ascending."""
     out: list[int] = []
     if enough is not None:
@@ -608,7 +608,7 @@ def _apply_bank_trade(s: State, p: int, act: BankTrade) -> None:
 
 
 def _apply_new_offer(s: State, p: int, act: NewOffer) -> None:
-    n = len(s.game.table(TradeTables).items)
+    n = len(s.game.lookups(TradeLookups).items)
     s.push(Composing(p, [0] * n, [0] * n, -1))
 
 
@@ -635,7 +635,7 @@ def _vector_ok(game: Game, v: Any, n: int) -> bool:
 
 
 def _sides_ok(game: Game, give: list[int], get: list[int]) -> str:
-    t = game.table(TradeTables)
+    t = game.lookups(TradeLookups)
     n, R = len(t.items), t.resources
     if not t.items or not _vector_ok(game, give, n) or not _vector_ok(game, get, n):
         return f"give and get must be {n} counts each (the items a domestic trade holds)"
@@ -646,7 +646,7 @@ def _sides_ok(game: Game, give: list[int], get: list[int]) -> str:
 
 @dataclass
 class Composing(Prompt):
-    """`player` composes an offer (`give`, `get`: counts per item of `TradeTables.items`;
+    """`player` composes an offer (`give`, `get`: counts per item of `TradeLookups.items`;
     `to`: the partner, -1 for every other player). Only the composer sees the draft."""
 
     KIND: ClassVar[str] = "composing"
@@ -664,10 +664,10 @@ class Composing(Prompt):
         return self.player
 
     def legal(self, s: State) -> list[int]:
-        return _draft_legal(s, s.game.table(TradeTables), self.player, self.give, self.get, self.to, None)
+        return _draft_legal(s, s.game.lookups(TradeLookups), self.player, self.give, self.get, self.to, None)
 
     def apply(self, s: State, act: Action) -> None:
-        t = s.game.table(TradeTables)
+        t = s.game.lookups(TradeLookups)
         kind = type(act)
         if kind is OfferAdd or kind is OfferRemove:
             _edit(t, self.give, self.get, act)
@@ -685,7 +685,7 @@ class Composing(Prompt):
                             [], [], [], []))
 
     def refusal(self, s: State, act: Action) -> IllegalAction | None:
-        return _step_refusal(s, s.game.table(TradeTables), self.player, self.give, self.get, self.to, None, act)
+        return _step_refusal(s, s.game.lookups(TradeLookups), self.player, self.give, self.get, self.to, None, act)
 
     def seen_by(self, player: int) -> dict:
         out = self.to_json()
@@ -716,7 +716,7 @@ class Offering(Prompt):
     draft: list[int]
 
     def check(self, game: Game) -> str:
-        n = len(game.table(TradeTables).items)
+        n = len(game.lookups(TradeLookups).items)
         answered = self.accepted + self.declined + [c[0] for c in self.counters if c]
         seats = self.asked + answered
         if not seats_ok(game, self.proposer, *seats) or self.proposer in seats or len(set(seats)) != len(seats) \
@@ -741,7 +741,7 @@ class Offering(Prompt):
         mask = 0
         for q in self.declined:
             mask |= 1 << q
-        s.offers_declined.append([self.proposer, mask] + self.give + self.get)
+        s.offers_declined.append(DeclinedOffer(self.proposer, mask, tuple(self.give), tuple(self.get)))
         return True
 
     def actor(self, s: State) -> int:
@@ -752,7 +752,7 @@ class Offering(Prompt):
         return self.get, self.give
 
     def legal(self, s: State) -> list[int]:
-        t = s.game.table(TradeTables)
+        t = s.game.lookups(TradeLookups)
         n = len(t.items)
         if self.asked:
             q = self.asked[0]
@@ -779,7 +779,7 @@ class Offering(Prompt):
         return out
 
     def apply(self, s: State, act: Action) -> None:
-        t = s.game.table(TradeTables)
+        t = s.game.lookups(TradeLookups)
         kind = type(act)
         n = len(t.items)
         if self.draft:  # the first asked composes a counter
@@ -811,7 +811,7 @@ class Offering(Prompt):
             s.emit("traded", {"player": self.proposer})
 
     def refusal(self, s: State, act: Action) -> IllegalAction | None:
-        t = s.game.table(TradeTables)
+        t = s.game.lookups(TradeLookups)
         n = len(t.items)
         text = s.game.action_to_string(s.game.action_id[act])
         if self.asked and self.draft:
@@ -832,7 +832,7 @@ class Offering(Prompt):
         return out
 
 
-def _exchange(s: State, t: TradeTables, p: int, q: int, give: list[int], get: list[int]) -> None:
+def _exchange(s: State, t: TradeLookups, p: int, q: int, give: list[int], get: list[int]) -> None:
     """p gives `give` to q and gets `get` from q: resource cards and tokens."""
     R = t.resources
     mine, theirs = s.hands[p], s.hands[q]
@@ -848,7 +848,7 @@ def _exchange(s: State, t: TradeTables, p: int, q: int, give: list[int], get: li
 # ---- what a seat sees of the trade -----------------------------------------------------------
 
 
-def _named(t: TradeTables, counts: list[int]) -> dict[str, int]:
+def _named(t: TradeLookups, counts: list[int]) -> dict[str, int]:
     return {x: n for x, n in zip(t.items, counts) if n}
 
 
@@ -856,7 +856,7 @@ def trade_view(s: State, player: int) -> dict[str, Any]:
     """The trade as `player` sees it, items by name: `offer` (the public offer, its
     answers and counter-offers, or None) and `draft` (the player's own draft, of an
     offer or a counter, or None); another's draft is never shown."""
-    t = s.game.table(TradeTables)
+    t = s.game.lookups(TradeLookups)
     n = len(t.items)
     offer: dict[str, Any] | None = None
     draft: dict[str, Any] | None = None
@@ -878,7 +878,7 @@ def trade_view(s: State, player: int) -> dict[str, Any]:
 
 def observed(game: Game) -> list[tuple[str, int]]:
     """The Observer's slices for the trade (engine/observer.py), sizes for this game."""
-    t = game.table(TradeTables)
+    t = game.lookups(TradeLookups)
     n, p = len(t.items), game.num_players
     if not n:
         return []
@@ -888,7 +888,7 @@ def observed(game: Game) -> list[tuple[str, int]]:
 
 def observed_values(game: Game, seen: dict[str, Any], player: int) -> dict[str, list[float]]:
     """The values of `observed`'s slices, from what `player` sees (`trade_view`)."""
-    t = game.table(TradeTables)
+    t = game.lookups(TradeLookups)
     if not t.items:
         return {}
     n, p = len(t.items), game.num_players
@@ -923,7 +923,7 @@ def observed_parts(s: State, player: int) -> tuple[list[float] | None, list[floa
     draft's (`draft_give` to `draft_to`), None for one the player does not see. No names
     and no dicts: the Observer calls this at most decisions of a trading game (the tests
     hold it equal to `observed_values`)."""
-    t = s.game.table(TradeTables)
+    t = s.game.lookups(TradeLookups)
     n, p = len(t.items), s.game.num_players
     offer: Offering | None = None
     draft: tuple[int, list[int], list[int]] | None = None

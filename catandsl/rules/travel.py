@@ -29,13 +29,13 @@ from catandsl.rules.base import (
     Activity,
     EngineError,
     IllegalAction,
-    Site,
+    Location,
     action_source,
     activity,
+    location,
     paths_next_to,
-    site,
 )
-from catandsl.rules.play import Game, PieceInfo, State, Traveller
+from catandsl.rules.play import NO_ANSWERS, Game, PieceInfo, State, Traveller
 from catandsl.rules.registry import BOARD, FLOW, effect, query
 
 STOPPED = -1  # `left` of a traveller that stopped this turn
@@ -65,10 +65,11 @@ class Travel(Action):
             if not (isinstance(k, int) and 0 <= k < len(game.board.paths)):
                 return f"{self.piece}: no path {k!r} on this board (paths are 0..{len(game.board.paths) - 1})"
             if k not in sites:
-                return f"{self.piece} onto {game.site_name('path', k)}: a {self.piece} never stands there"
+                return f"{self.piece} onto {game.location_name('path', k)}: a {self.piece} never stands there"
         if self.to not in paths_next_to(game, self.at):
-            return (f"{self.piece} from {game.site_name('path', self.at)} to {game.site_name('path', self.to)}: "
-                    f"the two paths share no intersection; a step goes onto a path next to the one it stands on")
+            return (f"{self.piece} from {game.location_name('path', self.at)} to "
+                    f"{game.location_name('path', self.to)}: the two paths share no intersection; "
+                    "a step goes onto a path next to the one it stands on")
         return ""
 
 
@@ -88,7 +89,7 @@ def travel_actions(game: Game) -> list[Action]:
 
 def _number(s: State, P: PieceInfo, expr, env: dict) -> int:
     assert P.travel is not None
-    v = s.game.interp.value(expr, env, s, P.source)
+    v = s.game.interp.program(expr, P.source).run(env, s, NO_ANSWERS)
     if not isinstance(v, int) or isinstance(v, bool):
         raise EngineError(f"{P.name}: travel points and costs are numbers, not {v!r}", P.source)
     return v
@@ -107,8 +108,8 @@ def step_cost(s: State, e: Traveller, to: int) -> int | None:
     """What the step onto path `to` costs, or None when `enter` forbids it."""
     P = s.game.pieces[e.piece]
     assert P.travel is not None
-    env = {"player": e.player, "from": site("path", e.path), "at": site("path", to)}
-    if P.travel.enter is not None and not s.game.interp.value(P.travel.enter, env, s, P.source):
+    env = {"player": e.player, "from": location("path", e.path), "at": location("path", to)}
+    if P.travel.enter is not None and not s.game.interp.program(P.travel.enter, P.source).run(env, s, NO_ANSWERS):
         return None
     return max(0, _number(s, P, P.travel.cost, env))
 
@@ -149,8 +150,8 @@ def _apply(s: State, p: int, act: Travel) -> None:
     s.travellers[i] = e = e._replace(path=act.to, left=have - cost, turn=s.turns, moved=s.turns)
     P = g.pieces[pi]
     assert P.travel is not None
-    env = {"player": p, "from": site("path", act.at), "at": site("path", act.to)}
-    if P.travel.stop is not None and g.interp.value(P.travel.stop, env, s, P.source):
+    env = {"player": p, "from": location("path", act.at), "at": location("path", act.to)}
+    if P.travel.stop is not None and g.interp.program(P.travel.stop, P.source).run(env, s, NO_ANSWERS):
         s.travellers[i] = e._replace(left=STOPPED)
     s.emit("traveled", {"player": p, "piece": act.piece, "from": env["from"], "at": env["at"]})
 
@@ -243,13 +244,13 @@ def travel_points(s: State, player: int, piece: str) -> int:
 
 
 @query("player: player, piece: piece", returns="path", reads=BOARD)
-def traveller_at(s: State, player: int, piece: str) -> Site:
+def traveller_at(s: State, player: int, piece: str) -> Location:
     """The path where the player's travelling piece stands (a rule that asks before it
     is placed stops with an error)."""
     i = _one(s, player, piece)
     if i < 0:
         raise EngineError(f"player {player} has no {piece} on the board", None)
-    return site("path", s.travellers[i].path)
+    return location("path", s.travellers[i].path)
 
 
 @query("player: player, piece: piece", returns="bool", reads=BOARD)
@@ -270,6 +271,6 @@ def stopped_this_turn(s: State, player: int, piece: str) -> bool:
 
 
 @query("at: path", returns="int", reads=BOARD)
-def travellers_on(s: State, at: Site) -> int:
+def travellers_on(s: State, at: Location) -> int:
     """How many travelling pieces stand on a path."""
     return sum(1 for e in s.travellers if e.path == at[1])

@@ -110,12 +110,13 @@ MISTAKES: dict[tuple[str, str, str], list[str]] = {
     ],
 }
 
-_mistake_cache: dict[int, list] = {}
+# per parser (the one parser.py makes, kept for the process): the examples' failures
+_mistake_cache: dict[Lark, list] = {}
 
 
 def _mistake_states(parser: Lark) -> list:
     """(label, LALR state, token type) of every example's failure, computed once per parser."""
-    key = id(parser)
+    key = parser
     if key not in _mistake_cache:
         found = []
         for label, texts in MISTAKES.items():

@@ -98,10 +98,9 @@ _TOO_MANY_DIGITS = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
 
 # ---- the parser and its cache ---------------------------------------------------------
 #
-# Building the LALR tables from the grammar takes about 0.2-0.35 s in a fresh process;
-# loading them from the cache takes about 10 ms. Every CLI run builds the parser once:
-# `catandsl check` of the base game takes about 0.5 s with the cache and 0.7 s without.
-# Doing without it would be safe and simplest, but slower on every run; shipping the
+# Building the LALR tables from the grammar is a large part of a command's start, and
+# loading them from a cache a small one (docs/scale.md, "Start-up", has the figures).
+# Doing without the cache would be safe and simplest, but slower on every run; shipping the
 # built tables inside the package would need a build step and tie each wheel to one Lark
 # and Python version. So the parser is kept in the per-user cache (catandsl/cache.py says
 # how it is kept where no other user can write), and read with an unpickler that

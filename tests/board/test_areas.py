@@ -12,7 +12,7 @@ import catandsl
 from catandsl.board import geometry as geo
 from catandsl.engine import flow
 from catandsl.rules.areas import in_area, owned_in_area, pieces_in_area
-from catandsl.rules.base import site
+from catandsl.rules.base import location
 from tests.conftest import game_of
 
 MAP = """
@@ -56,9 +56,9 @@ def test_an_area_holds_its_hexes_their_corners_the_corners_named_and_the_paths_i
     s = game.new_initial_state()
     inside = {b.intersection_index[c] for c in geo.corners((0, 0))} | {
         b.intersection_index[geo.corner((1, 1), "S")]}
-    assert {c for c in range(len(b.intersections)) if in_area(s, site("intersection", c), "strip")} == inside
-    assert [h for h in range(len(b.hexes)) if in_area(s, site("hex", h), "strip")] == [b.hex_id(0, 0)]
-    paths = {k for k in range(len(b.paths)) if in_area(s, site("path", k), "strip")}
+    assert {c for c in range(len(b.intersections)) if in_area(s, location("intersection", c), "strip")} == inside
+    assert [h for h in range(len(b.hexes)) if in_area(s, location("hex", h), "strip")] == [b.hex_id(0, 0)]
+    paths = {k for k in range(len(b.paths)) if in_area(s, location("path", k), "strip")}
     assert paths == {k for k, ends in enumerate(b.path_ends) if set(ends) <= inside}
     assert len(paths) == 6  # the sides of (0, 0); the lone corner adds no path
 
@@ -77,12 +77,12 @@ def test_the_set_up_keeps_out_and_the_first_settlement_inside_scores(game):
     spots = [c for c in sorted(strip) if all(s.corner_owner[m] < 0 for m in b.corner_neighbours[c])]
     for n, c in enumerate(spots[:2]):
         s.corner_owner[c], s.corner_piece[c] = n, game.piece_index["settlement"]
-        s.emit("built", {"player": n, "piece": "settlement", "at": site("intersection", c)})
+        s.emit("built", {"player": n, "piece": "settlement", "at": location("intersection", c)})
         flow.advance(s)
     assert pieces_in_area(s, "strip", ["settlement", "city"]) == 2
     assert [owned_in_area(s, p, "strip", ["settlement"]) for p in range(3)] == [1, 1, 0]
     assert owned_in_area(s, 0, "strip", ["city", "road"]) == 0
-    assert [t for t in s.vp_tokens if t[2]] == [[0, spots[0], 2]]
+    assert [t for t in s.vp_tokens if t.points] == [(0, spots[0], 2)]
 
 
 # A wagon travels path by path and stands beside whatever is on its path: the area's
@@ -193,7 +193,7 @@ def test_an_area_read_only_under_for_n_players_needs_only_that_map(tmp_path):
     corner = g.board.intersection_index[geo.corner((0, 0), "N")]
     road = next(k for k in g.board.corner_paths[corner] if k in g.pieces[g.piece_index["road"]].allowed_set)
     state = catandsl.position(g).place(0, "road", road).place(0, "settlement", corner, rules=True).state()
-    assert [t[:2] for t in state.vp_tokens] == [[0, corner]]
+    assert [t[:2] for t in state.vp_tokens] == [(0, corner)]
     # the rule moved out of the `for`: the 3-player map lacks both names again
     moved = PER_COUNT.replace("  for 4 players {\n    rule", "  rule", 1).replace(
         "vp_token(player, at, 1) }\n    }\n", "vp_token(player, at, 1) }\n    }\n  for 4 players {\n", 1)

@@ -9,7 +9,7 @@ import catandsl
 from catandsl.board import BoardError
 from catandsl.board import geometry as geo
 from catandsl.ir import configure
-from catandsl.rules.base import site
+from catandsl.rules.base import location
 from catandsl.rules.hubs import centre, spur, touches
 from tests.conftest import HUB_PICTURE, compile_text, scenario_of
 
@@ -116,10 +116,10 @@ def test_touches(board, tmp_path):
     b = s.game.board
 
     def path(q, r, side):
-        return site("path", b.path_id(q, r, side))
+        return location("path", b.path_id(q, r, side))
 
     def corner(q, r, name):
-        return site("intersection", b.intersection_id(q, r, name))
+        return location("intersection", b.intersection_id(q, r, name))
 
     # the castle's sides: three against the sea, three against land
     for side in ("NE", "NW", "W"):
@@ -134,8 +134,8 @@ def test_touches(board, tmp_path):
     assert [t for t in ("castle", "pasture", "mountains", "sea") if touches(s, corner(0, -1, "S"), t)] == [
         "castle", "pasture", "mountains"]
     # a hex touches its own terrain
-    assert touches(s, site("hex", b.hex_id(0, -1)), "castle")
-    assert not touches(s, site("hex", b.hex_id(0, 0)), "castle")
+    assert touches(s, location("hex", b.hex_id(0, -1)), "castle")
+    assert not touches(s, location("hex", b.hex_id(0, 0)), "castle")
     assert not touches(s, path(1, 0, "E"), "castle")
     # centre and spur
     assert centre(s, corner(0, -1, "C")) and not centre(s, corner(0, -1, "S"))

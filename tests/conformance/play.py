@@ -8,7 +8,7 @@ import pytest
 
 from catandsl.engine import IllegalAction
 from catandsl.engine import actions as A
-from catandsl.rules.roll_cards import RollCardTables
+from catandsl.rules.roll_cards import RollCardLookups
 
 
 def act(s, *actions, player: int | None = None) -> None:
@@ -46,7 +46,7 @@ def refused(s, action, code: str | None = None) -> str:
 
 def roll_card(g, total: int, event: str = "") -> A.RevealCard:
     """The roll card (Event Cards) of this total and event ("" for none)."""
-    t = g.table(RollCardTables)
+    t = g.lookups(RollCardLookups)
     kinds = {(n, e): k for k, (n, e) in enumerate(zip(t.totals, t.events))}
     return A.RevealCard(kinds[total, event])
 
@@ -56,7 +56,7 @@ def roll(s, total: int, event: str = "") -> None:
     revealed (asked for first where a card could be played instead)."""
     if not s.is_chance_node():
         act(s, A.RollDice())
-    act(s, roll_card(s.game, total, event) if s.game.table(RollCardTables).counts else A.Roll(total))
+    act(s, roll_card(s.game, total, event) if s.game.lookups(RollCardLookups).counts else A.Roll(total))
 
 
 def hand(s, seat: int) -> dict[str, int]:

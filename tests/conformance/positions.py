@@ -42,12 +42,12 @@ class Named(Position):
     """A position builder that takes any hex's name of a site: `(q, r, "NE")` for the
     intersection at a hex's upper right corner too, not only the name the board keeps."""
 
-    def site(self, kind: str, at) -> int:
+    def location(self, kind: str, at) -> int:
         b = self.game.board
         if isinstance(at, tuple) and len(at) == 3 and kind != "hex":
             look = b.intersection_id if kind == "intersection" else b.path_id
             return look(*at)
-        return super().site(kind, at)
+        return super().location(kind, at)
 
 
 def position(g) -> Named:
@@ -127,7 +127,7 @@ def seat_piece(pos: Named, seat: int, piece: str, at) -> Named:
     g = pos.game
     s = pos.state()
     pi = g.piece_index[piece]
-    k = pos.site(g.pieces[pi].site, at)
+    k = pos.location(g.pieces[pi].site, at)
     placed = s.placed
     placed[seat][pi] += 1
     if g.pieces[pi].site == "intersection":

@@ -12,7 +12,7 @@ from collections import Counter
 import pytest
 
 from catandsl.engine import actions as A
-from catandsl.rules.sites import SiteTables
+from catandsl.rules.sites import SiteLookups
 from tests.conformance.catalog import rule
 from tests.conformance.play import act, builds, held, legal, moves, of_kind, refused, roll
 from tests.conformance.positions import CLOTH, game, main, position, wins_at
@@ -27,7 +27,7 @@ def cloth(**options):
 
 
 def villages(g):
-    return g.table(SiteTables).sites
+    return g.lookups(SiteLookups).sites
 
 
 def v(g) -> int:

@@ -8,7 +8,7 @@ import pytest
 
 from catandsl import queries
 from catandsl.engine import actions as A
-from catandsl.rules.roll_cards import RollCardTables
+from catandsl.rules.roll_cards import RollCardLookups
 from tests.conformance.catalog import rule
 from tests.conformance.play import act, builds, cards, hand, held, legal, of_kind, refused, roll, roll_card, sites_of
 from tests.conformance.positions import BASE, TB, game, main, position, step, wagon
@@ -28,7 +28,7 @@ def ev(path: str = BASE, players: int = 4, **options):
 def test_events_36_cards_as_two_dice_fall():
     """The deck has 36 number cards, one for each way two dice can fall (a total n on 6 - |7 -
     n| cards); 20 of them carry an event, the six 7s all Robber Attacks."""
-    t = ev().table(RollCardTables)
+    t = ev().lookups(RollCardLookups)
     per_total = {n: sum(c for x, c in zip(t.totals, t.counts) if x == n) for n in range(2, 13)}
     assert per_total == {n: 6 - abs(7 - n) for n in range(2, 13)}
     assert sum(c for e, c in zip(t.events, t.counts) if e) == 20
@@ -55,7 +55,7 @@ def test_events_new_year_rebuilds_the_deck_leaving_five_unused():
     """The New Year card lies under 5 cards that are never revealed that year: after 31 cards
     the whole deck of 36 is shuffled again."""
     g = ev()
-    t = g.table(RollCardTables)
+    t = g.lookups(RollCardLookups)
     assert t.per_year == 31 and t.unused == 5
     deck = [0] * len(t.counts)
     deck[roll_card(g, 6).card], deck[roll_card(g, 8).card], deck[roll_card(g, 4, "robber_flees").card] = 2, 2, 1

@@ -137,7 +137,7 @@ def test_four_islands_another_players_home_is_still_foreign():
     c, ship = coast(g, 1)
     s = main(pos.place(0, "ship", ship).hand(0, brick=1, lumber=1, wool=1, grain=1)).state()
     act(s, A.Build("settlement", c))
-    assert s.vp_tokens == [[0, c, 1]]
+    assert s.vp_tokens == [(0, c, 1)]
 
 
 @rule(FI, "start robber off board", after="when tables is seed {", option="edition=seed")

@@ -74,7 +74,7 @@ def test_new_shores_first_settlement_on_a_small_island_earns_a_point():
     it."""
     g = ns()
     s = settle_c2(g)
-    assert s.vp_tokens == [[0, corner(g, *C2), 1]] and s.points(0) == 2 + 1
+    assert s.vp_tokens == [(0, corner(g, *C2), 1)] and s.points(0) == 2 + 1
 
 
 @rule(NS, "item current 2 \"2 (4th/5th edition)\"", alternative="island_bonus=current")
@@ -83,7 +83,7 @@ def test_new_shores_a_small_island_earns_two_points_by_option():
     earns 2 special victory points."""
     g = ns(island_bonus="current")
     s = settle_c2(g)
-    assert s.vp_tokens == [[0, corner(g, *C2), 2]] and s.points(0) == 2 + 2
+    assert s.vp_tokens == [(0, corner(g, *C2), 2)] and s.points(0) == 2 + 2
 
 
 @rule(NS, "on built(settlement) if not on_island(at, main) and first_on(player, island(at))")
@@ -95,7 +95,7 @@ def test_new_shores_the_island_point_once_per_player_and_island():
     pos.place(1, "settlement", HOME).place(1, "ship", P1).place(1, "ship", P2)
     s = main(pos.hand(1, brick=1, lumber=1, wool=1, grain=1), 1).state()
     act(s, A.Build("settlement", corner(g, *C2)))
-    assert s.vp_tokens == [[1, corner(g, *C2), 1]]
+    assert s.vp_tokens == [(1, corner(g, *C2), 1)]
 
 
 @rule(NS, "on built(settlement) if not on_island(at, main) and first_on(player, island(at))")
@@ -128,7 +128,7 @@ def test_new_shores_special_points_are_never_lost():
     pos = catandsl.position(g, s).hand(0, ore=3, grain=2)
     s = pos.state()
     act(s, A.Build("city", corner(g, *C2)))
-    assert s.vp_tokens == [[0, corner(g, *C2), 1]] and s.points(0) == 1 + 2 + 1
+    assert s.vp_tokens == [(0, corner(g, *C2), 1)] and s.points(0) == 1 + 2 + 1
 
 
 @rule(NS, "start robber off board", after="# 3 players (C.4)", option="edition=seed")

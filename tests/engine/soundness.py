@@ -11,7 +11,7 @@ import json
 
 from catandsl.engine import CHANCE, TERMINAL
 from catandsl.rules.placement import pieces_on_board
-from catandsl.rules.sites import SiteTables
+from catandsl.rules.sites import SiteLookups
 from tests.engine.helpers import check_resources
 
 
@@ -160,7 +160,7 @@ def check_cheap(s) -> None:
         vp += sum(s.cards[p][c.index] * c.points for c in g.cards)
         vp += sum(aw.points for k, aw in enumerate(g.awards) if s.award_holder[k] == p)
         if supplies:
-            vp += sum(held // per * pts for held, (pts, per) in zip(s.tokens_held[p], g.table(SiteTables).token_points))
+            vp += sum(held // per * pts for held, (pts, per) in zip(s.tokens_held[p], g.lookups(SiteLookups).token_points))
         # the stages built of the projects the player owns
         for project, level, owner in zip(g.ruleset.projects.values(), s.project_level, s.project_owner):
             if owner == p:

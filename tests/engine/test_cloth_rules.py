@@ -23,7 +23,7 @@ from catandsl.rules import movement, sites
 from catandsl.rules.hands import Discarding
 from catandsl.rules.neutral import Moving
 from catandsl.rules.play import Partner
-from catandsl.rules.sites import SiteTables
+from catandsl.rules.sites import SiteLookups
 from tests.engine.helpers import act, blank, give, legal, put, to_main
 
 BRICK, LUMBER, WOOL, GRAIN, ORE = range(5)
@@ -171,7 +171,7 @@ def test_sites_stocks_and_nobody_builds_on_a_village(game):
     assert g.token_reserve == (1,) and [t.supply for t in g.ruleset.tokens.values()] == [5]
     for name in ("north", "south"):
         v = ids[name][0]
-        assert v in g.table(SiteTables).no_build_corners and v in g.table(SiteTables).closing_corners
+        assert v in g.lookups(SiteLookups).no_build_corners and v in g.lookups(SiteLookups).closing_corners
         for piece in ("settlement", "city"):
             assert v not in g.pieces[g.piece_index[piece]].allowed_set
     s = g.new_initial_state()

@@ -14,7 +14,7 @@ from catandsl.engine import IllegalAction
 from catandsl.engine import actions as A
 from catandsl.engine.validate import StateError
 from catandsl.rules import neutral, placement, routes
-from catandsl.rules.roll_cards import RollCardTables
+from catandsl.rules.roll_cards import RollCardLookups
 from tests.budget import count
 from tests.conftest import land_path_away_from_hubs, tb_start
 from tests.engine.helpers import BRICK, GRAIN, LUMBER, ORE, WOOL, act, blank, give, legal, put
@@ -36,7 +36,7 @@ def game(path: str = BASE, players: int = 4):
 
 
 def card(g, total: int, event: str = "") -> A.RevealCard:
-    t = g.table(RollCardTables)
+    t = g.lookups(RollCardLookups)
     return A.RevealCard(next(k for k, (n, e) in enumerate(zip(t.totals, t.events)) if n == total and e == event))
 
 
@@ -74,7 +74,7 @@ def road_line(g, length: int) -> tuple[list[int], list[int]]:
 
 def test_the_deck_is_36_cards_by_two_dice_with_new_year_6th_from_the_bottom():
     g = game()
-    t = g.table(RollCardTables)
+    t = g.lookups(RollCardLookups)
     per_total = {n: sum(c for tt, c in zip(t.totals, t.counts) if tt == n) for n in range(2, 13)}
     assert per_total == {n: 6 - abs(7 - n) for n in range(2, 13)}
     assert sum(c for e, c in zip(t.events, t.counts) if e) == 20 and t.unused == 5 and t.per_year == 31
@@ -104,7 +104,7 @@ def legal_first(s):
 def test_new_year_rebuilds_the_deck_with_five_unused():
     g = game()
     s = blank(g)
-    t = g.table(RollCardTables)
+    t = g.lookups(RollCardLookups)
     s.roll_deck = [0] * len(t.counts)
     for total, event in ((6, ""), (8, ""), (8, ""), (4, "robber_flees"), (2, "plentiful_year")):
         s.roll_deck[card(g, total, event).card] += 1
@@ -441,7 +441,7 @@ def test_tb_random_games_with_event_cards_keep_the_invariants(players):
             if s.is_chance_node():
                 aid = s.sample_chance()
                 events += isinstance(g.actions[aid], A.RevealCard) and bool(
-                    g.table(RollCardTables).events[g.actions[aid].card])
+                    g.lookups(RollCardLookups).events[g.actions[aid].card])
             else:
                 aid = rng.choice(s.legal_actions())
             s.apply_action(aid)

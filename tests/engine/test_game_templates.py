@@ -1,4 +1,4 @@
-"""New games made from a template (engine/game.py `_Templates`): a game whose map is
+"""New games made from a template (engine/game.py `Templates`, kept by the scenario): a game whose map is
 dealt as an earlier game's was is that game's copy with its own seed. Such a game must
 be the game built from scratch, action for action, and its own: its seed, board record,
 limits and changed boards are not the template's."""
@@ -12,7 +12,7 @@ import pytest
 import catandsl
 from catandsl.engine.game import Game
 from catandsl.players import RandomPlayer
-from catandsl.rules.sites import SiteTables
+from catandsl.rules.sites import SiteLookups
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = [  # (file, options): a fixed map, a shuffled one, hexes that change in play
@@ -52,7 +52,7 @@ def test_a_fixed_map_is_built_once_and_each_copy_is_its_own():
     scenario = catandsl.load(ROOT / "scenarios/base.catan")
     first, second = (catandsl.new_game(scenario, 4, {}, seed) for seed in (11, 12))
     assert second is not first and second.base is second
-    assert second.table(SiteTables) is first.table(SiteTables)  # shared, not built again
+    assert second.lookups(SiteLookups) is first.lookups(SiteLookups)  # shared, not built again
     assert (first.seed, first.board.seed, second.seed, second.board.seed) == (11, 11, 12, 12)
     assert second.board.hex_terrain == first.board.hex_terrain
     limit = first.max_actions
@@ -78,3 +78,22 @@ def test_a_copy_changes_hexes_on_its_own_boards():
     played = log(copy, 2)
     assert copy._variants and not game._variants  # the copy's changed boards are its own
     assert played == log(Game(scenario, 3, {}, 2), 2)
+
+
+def test_the_templates_and_action_tables_belong_to_their_scenario():
+    import copy
+    import pickle
+
+    scenario = catandsl.load(ROOT / "scenarios/base.catan")
+    scenario.kept.clear()
+    first = catandsl.new_game(scenario, 4, {}, 1)
+    assert first.kept is scenario.kept
+    assert list(scenario.kept.templates) == [(4, ())] and len(scenario.kept.action_tables) == 1
+    # another scenario of the same text keeps its own: nothing is found by a scenario's id
+    other = copy.deepcopy(scenario)
+    assert other == scenario and not other.kept.templates and not other.kept.action_tables
+    assert catandsl.new_game(other, 4, {}, 1).actions == first.actions
+    assert other.kept.templates and len(scenario.kept.templates) == 1
+    # what a scenario keeps is no part of its value: not serialized, pickled or compared
+    assert "kept" not in scenario.to_json()
+    assert not pickle.loads(pickle.dumps(scenario)).kept.templates

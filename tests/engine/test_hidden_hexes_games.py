@@ -12,7 +12,7 @@ import pytest
 
 import catandsl
 from catandsl.players import GreedyPlayer, UniformPlayer, play_game
-from catandsl.rules.hexes import HexTables, Revealing
+from catandsl.rules.hexes import HexLookups, Revealing
 from tests.engine.soundness import check_invariants
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,7 +29,7 @@ def check_stacks(s) -> None:
     a tile drawn for a hex whose number is still to come add up to the declared pool (no
     rule of the example changes a revealed hex); the number tokens likewise."""
     g = s.game
-    t = g.table(HexTables)
+    t = g.lookups(HexLookups)
     names = g.board.terrain_names
     drawn = [p for p in s.pending if isinstance(p, Revealing) and p.terrain >= 0]
     for k in range(len(t.pools)):

@@ -32,11 +32,11 @@ GAME_CALLS = {
     "num_distinct_actions": [()], "max_game_length": [()], "new_initial_state": [()],
     "deserialize_state": [("text",)], "action": [("a",)], "action_id_of": [("action",)],
     "check_action_id": [("a",)], "check_seat": [("p", "what")], "action_to_string": [("a",)],
-    "action_site": [("action",), ("a",)], "site_name": [("intersection", 0), ("path", 0), ("hex", 0)],
+    "action_site": [("action",), ("a",)], "location_name": [("intersection", 0), ("path", 0), ("hex", 0)],
     "phase_for": [(0, "action")], "cost_vector": [((),)],
 }
 # Methods that hand out the game itself or a game of the same tables (read them, never
-# edit them: docs/api.md), not a value of a state. (`Game.table`, a rule module's tables,
+# edit them: docs/api.md), not a value of a state. (`Game.lookups`, a rule module's tables,
 # is an attribute holding a lookup, not a method: it hands out parts of the game too.)
 GAME_PARTS = {"with_hexes", "reseeded"}
 

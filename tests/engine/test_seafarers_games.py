@@ -65,7 +65,7 @@ def play_checked(name: str, n: int, seed: int) -> dict:
         if isinstance(act, BOARD_ACTIONS) or steps % BOARD_EVERY == 0:
             lost = check_board(s)
             assert not lost, "path pieces not joined to a building: " + ", ".join(
-                f"player {p} {g.site_name('path', x)}"
+                f"player {p} {g.location_name('path', x)}"
                 for p, x in sorted(lost))
         moves += isinstance(act, A.PutDown)
         if steps % ROUND_TRIP == 0:

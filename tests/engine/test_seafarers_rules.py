@@ -326,13 +326,13 @@ def test_first_settlement_on_a_small_island_earns_special_points_once_per_player
     put(s, 0, "road", 14)
     put(s, 1, "ship", 11)
     _build(s, 0, "settlement", 13)
-    assert s.vp_tokens == [[0, 13, 2]]
+    assert s.vp_tokens == [(0, 13, 2)]
     assert s.points(0) == 3
     _build(s, 0, "settlement", 23)  # a second one on the same island: nothing more
-    assert s.points(0) == 4 and s.vp_tokens == [[0, 13, 2]]
+    assert s.points(0) == 4 and s.vp_tokens == [(0, 13, 2)]
     _turn_of(s, 1)
     _build(s, 1, "settlement", 22)  # another player earns it too
-    assert s.points(1) == 3 and s.vp_tokens == [[0, 13, 2], [1, 22, 2]]
+    assert s.points(1) == 3 and s.vp_tokens == [(0, 13, 2), (1, 22, 2)]
     # main island: no token
     put(s, 1, "road", 0)
     _build(s, 1, "settlement", 7)
@@ -346,11 +346,11 @@ def test_vp_token_survives_a_city_upgrade_and_shows_in_state_and_observation(tin
     put(s, 0, "road", 9)
     _build(s, 0, "settlement", 13)
     _build(s, 0, "city", 13)
-    assert s.points(0) == 2 + 2 and s.vp_tokens == [[0, 13, 2]]
+    assert s.points(0) == 2 + 2 and s.vp_tokens == [(0, 13, 2)]
     data = json.loads(s.serialize())
     assert data["vp_tokens"] == [[0, 13, 2]]
     assert g.deserialize_state(s.serialize()).points(0) == 4
-    assert s.clone().vp_tokens == [[0, 13, 2]]
+    assert s.clone().vp_tokens == [(0, 13, 2)]
     obs = s.observation(1)
     assert obs["vp_tokens"] == [[0, 13, 2]] and obs["scores"][0] == 4
 
@@ -388,7 +388,7 @@ def test_four_islands_home_islands_and_the_1_2_2_sequence(tmp_path):
         before = s.points(0)
         _build(s, 0, "settlement", c)
         assert s.points(0) - before == 1 + earned, island
-        assert s.vp_tokens[-1] == [0, c, earned]
+        assert s.vp_tokens[-1] == (0, c, earned)
     # a second settlement on a foreign island: nothing more
     taken = {c for c, o in enumerate(s.corner_owner) if o >= 0}
     c = next(c for c in b.hex_corners[b.islands[1][0]]

@@ -12,7 +12,7 @@ import pytest
 
 import catandsl
 from catandsl.engine import actions as A
-from catandsl.rules.harbors import HarborTables, harbor_name
+from catandsl.rules.harbors import HarborLookups, harbor_name
 from tests.engine.helpers import act, blank, legal
 
 NEW_SHORES = "scenarios/seafarers/heading_for_new_shores.catan"
@@ -150,7 +150,7 @@ def test_placed_harbors_are_drawn_and_laid_in_turn_before_the_settlements(path, 
         act(s, legal(s)[0])
     assert order == [k % players for k in range(tokens)]
     assert -1 not in s.harbor_at and not any(s.harbor_supply)
-    types = g.table(HarborTables).types
+    types = g.lookups(HarborLookups).types
     assert Counter(harbor_name(types[k]) for k in s.harbor_at) == dealt  # the same tokens
     assert isinstance(legal(s)[0], A.Build)  # the settlements follow
 

@@ -10,13 +10,15 @@ both; the ship routes below run around S.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from catandsl.compiler import compile_path
 from catandsl.engine import actions as A
 from catandsl.engine import new_game
 from catandsl.engine.errors import IllegalAction
-from catandsl.rules import movement, placement, routes
+from catandsl.rules import movement, placement, removal, routes
 from catandsl.rules.movement import Relocating
 from catandsl.rules.routes import longest_route
 from tests.engine.helpers import act, blank, give, legal, put, to_main
@@ -301,6 +303,34 @@ def test_a_ship_built_this_turn_does_not_move(g):
     act(s, A.EndTurn())
     to_main(s)
     assert pick_ups(s) == [k]
+
+
+def test_a_fresh_ship_removed_leaves_the_others_fresh_when_the_turn_number_is_also_a_path(g):
+    # the paths placed this turn sit beside the turn's number: removing one must not take
+    # the number for a path that happens to share it
+    s = main_phase(g)
+    put(s, 0, "settlement", xa(g))
+    first, second = path(g, *ROUTE[0]), path(g, *ROUTE[1])
+    s.turns = second
+    for k in (first, second):
+        put(s, 0, "ship", k)
+        placement.note_fresh(s, k)
+    assert json.loads(s.serialize())["fresh_paths"] == [second, first, second]
+    removal.lift(s, "path", second)
+    assert placement.built_this_turn(s, first) and not placement.built_this_turn(s, second)
+    assert (s.fresh_paths.turn, s.fresh_paths.paths) == (second, (first,))
+    assert json.loads(s.serialize())["fresh_paths"] == [second, first]
+
+
+def test_moves_and_fresh_paths_are_named_and_serialize_as_flat_lists(g):
+    s = open_route(g)
+    data = json.loads(s.serialize())
+    assert data["moved"] == [] and data["fresh_paths"] == []
+    act(s, A.PickUp("ship", path(g, S, (2, -2))))
+    assert s.moved == movement.MovesMade(s.turns, 1)
+    assert json.loads(s.serialize())["moved"] == [s.turns, 1]
+    t = g.deserialize_state(s.serialize())
+    assert t.moved == s.moved and type(t.fresh_paths) is type(s.fresh_paths)
 
 
 def test_no_ship_moves_away_from_the_pirate(g):

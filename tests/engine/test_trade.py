@@ -159,7 +159,7 @@ def test_an_offer_everyone_declined_is_not_made_again_that_turn(g):
     compose(s, give=["brick"], get=["ore"])
     for _ in range(3):
         act(s, A.Decline())
-    assert not s.pending and s.offers_declined == [[0, 0b1110, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1]]
+    assert not s.pending and [o.row() for o in s.offers_declined] == [[0, 0b1110, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1]]
     compose(s, give=["brick"], get=["ore"], propose=False)
     assert A.Propose() not in legal(s)
     refused(s, A.Propose(), "action/not_legal", "declined it this turn")
@@ -168,7 +168,7 @@ def test_an_offer_everyone_declined_is_not_made_again_that_turn(g):
     act(s, A.OfferAdd("give", "brick"))  # other terms are another offer
     act(s, A.Propose())
     act(s, A.Decline())
-    assert s.offers_declined[-1][:2] == [0, 0b10]
+    assert s.offers_declined[-1][:2] == (0, 0b10)
     # declined by P2 alone: to everyone it may go again, to P2 not
     compose(s, give=["brick", "brick"], get=["ore"], to=1, propose=False)
     assert A.Propose() not in legal(s)

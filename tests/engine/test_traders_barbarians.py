@@ -19,7 +19,7 @@ from catandsl.rules import harbors, neutral, placement, scoring
 from catandsl.rules.base import paths_next_to
 from catandsl.rules.dice import RuleRoll
 from catandsl.rules.draws import DrawToken
-from catandsl.rules.sites import SiteTables
+from catandsl.rules.sites import SiteLookups
 from catandsl.rules.travel import STOPPED, Travel, travel_points
 from tests.budget import count
 from tests.conftest import TB_HUBS, TB_PATH, land_path_away_from_hubs, tb_scenario, tb_start
@@ -47,11 +47,11 @@ def _spurs(g, hub):
 def test_trade_hexes_are_hubs_with_four_spurs_a_stack_and_no_number():
     g = game()
     b = g.board
-    stock = {x.kind: dict(zip(g.token_names, x.stock)) for x in g.table(SiteTables).sites}
+    stock = {x.kind: dict(zip(g.token_names, x.stock)) for x in g.lookups(SiteLookups).sites}
     for hub, (q, r) in TB_HUBS.items():
         h = b.hex_index[(q, r)]
         assert b.hex_number[h] == 0 and len(_spurs(g, hub)) == 4
-        site = next(x for x in g.table(SiteTables).sites if x.kind == f"{hub}_stack")
+        site = next(x for x in g.lookups(SiteLookups).sites if x.kind == f"{hub}_stack")
         assert b.intersections[site.corner] == (q, r, "C")
     assert {k: {t: n for t, n in v.items() if n} for k, v in stock.items()} == {
         "castle_stack": {"sand": 6, "tools": 6}, "quarry_stack": {"sand": 6, "marble": 6},
@@ -192,7 +192,7 @@ def test_a_load_the_hex_does_not_take_stays_and_an_empty_stack_leaves_the_wagon_
     _arrive(g, s, "castle")  # the castle takes glass and marble, not sand
     assert s.tokens_held[0][sand] == 1 and not s.is_chance_node()
     s = tb_start(g, _spurs(g, "quarry")[0])
-    k = next(x.index for x in g.table(SiteTables).sites if x.kind == "quarry_stack")
+    k = next(x.index for x in g.lookups(SiteLookups).sites if x.kind == "quarry_stack")
     for t, n in enumerate(s.token_stock[k]):
         s.token_supply[t] += n
         s.token_stock[k][t] = 0

@@ -59,7 +59,7 @@ def scanned_neutral_moves(s, prompt: Moving) -> list[int]:
                         if h != here[0]]
             continue
         free = neutral.destinations(s, prompt.player, pi, [k for k in P.allowed if k not in here])
-        lifting = g.table(neutral.MoveIds).lifting[pi]
+        lifting = g.lookups(neutral.MoveIds).lifting[pi]
         for src in sorted(set(here)):
             if not prompt.sources or src in prompt.sources:
                 out += [g.build_id[pi][k] if src < 0 else lifting[(src, k)] for k in free]
@@ -128,7 +128,7 @@ def check_state(s, everyone: bool) -> int:
                 assert placement.targets(s, p, P.index, mode) == scanned_targets(s, p, P.index, mode)
                 checked += 1
         if p < g.num_players:
-            assert movement._legal_moves(s, p, None) == scanned_moves(s, p)
+            assert movement.legal_moves(s, p, None) == scanned_moves(s, p)
         for key in route_keys(g):
             assert routes.route_length(s, p, key) == walked_route(s, p, key), (p, key)
             checked += 1
@@ -194,7 +194,7 @@ def _measuring(monkeypatch, grown: list[frozenset[int]] | None = None) -> list[f
     """The lines `routes` measures from now on: walked or measured whole, or (into
     `grown`, when given) grown by one piece from a line already measured."""
     seen: list[frozenset[int]] = []
-    measured, extended = routes._measured, routes._grown
+    measured, extended = routes.measure_line, routes.grow_line
 
     def counting(s, p, own, joins, chains):
         seen.append(own)
@@ -206,8 +206,8 @@ def _measuring(monkeypatch, grown: list[frozenset[int]] | None = None) -> list[f
             (seen if grown is None else grown).extend(line.paths for line in more)
         return more
 
-    monkeypatch.setattr(routes, "_measured", counting)
-    monkeypatch.setattr(routes, "_grown", growing)
+    monkeypatch.setattr(routes, "measure_line", counting)
+    monkeypatch.setattr(routes, "grow_line", growing)
     return seen
 
 
@@ -266,7 +266,7 @@ def _trunk(n: int):
 
 def test_a_road_hung_from_a_line_without_a_ring_grows_it_unregrouped(monkeypatch):
     """A road at one intersection of a tree line, its other end new, is measured from that
-    line (routes._grown): the longest route keeps off it, or ends on it coming from as far
+    line (routes.grow_line): the longest route keeps off it, or ends on it coming from as far
     as the line reaches from where it hangs."""
     g, road, s, trunk, corners = _trunk(4)
     grown: list[frozenset[int]] = []
@@ -302,7 +302,7 @@ def test_a_road_hung_from_an_opponents_building_at_a_lines_end_is_a_line_of_its_
 
 
 def test_a_change_before_the_grown_line_is_measured_regroups_it():
-    """What routes._grown is told (the piece, the line it hung from) holds only until the
+    """What routes.grow_line is told (the piece, the line it hung from) holds only until the
     next change on those lines: then the lines are found again."""
     for then in ("road", "settlement"):
         g, road, s, trunk, corners = _trunk(4)
@@ -327,7 +327,7 @@ def test_an_own_settlement_on_a_line_of_roads_leaves_it_measured(monkeypatch):
 
 
 def test_a_ring_is_walked_and_a_tree_measured_as_the_walk_says(monkeypatch):
-    """A line without a ring is measured as a tree's diameter (routes._diameter); a ring
+    """A line without a ring is measured as a tree's diameter (routes.diameter); a ring
     round a hex with a tail of two roads is walked: 2 + 6 = 8, once round and back."""
     g = base_game()
     road = (g.piece_index["road"],)
@@ -341,8 +341,8 @@ def test_a_ring_is_walked_and_a_tree_measured_as_the_walk_says(monkeypatch):
     beyond = next(c for c in b.path_ends[tail] if c != start)
     tail2 = next(x for x in b.corner_paths[beyond] if x != tail and x in allowed)
     diameters = []
-    measure = routes._diameter
-    monkeypatch.setattr(routes, "_diameter", lambda ways: diameters.append(len(ways)) or measure(ways))
+    measure = routes.diameter
+    monkeypatch.setattr(routes, "diameter", lambda ways: diameters.append(len(ways)) or measure(ways))
     s = helpers.blank(g)
     for x in [tail, tail2] + ring[:5]:  # a tree: the tail and five sides
         helpers.put(s, 0, "road", x)

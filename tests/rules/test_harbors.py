@@ -10,7 +10,7 @@ import pytest
 
 from catandsl.engine import IllegalAction, StateError
 from catandsl.engine import actions as A
-from catandsl.rules.harbors import HarborTables, harbor_name
+from catandsl.rules.harbors import HarborLookups, harbor_name
 from catandsl.rules.trade import trade_rate
 from tests.conftest import BEGINNER_ROWS, game_of
 from tests.engine.helpers import BRICK, WOOL, act, legal
@@ -39,7 +39,7 @@ def game(tmp_path_factory):
 
 def test_the_board_leaves_the_spots_empty_and_the_tokens_in_a_supply(game):
     s = game.new_initial_state()
-    t = game.table(HarborTables)
+    t = game.lookups(HarborLookups)
     assert s.harbor_at == [-1] * 4
     assert sorted(harbor_name(k) for k, n in zip(t.types, s.harbor_supply) for _ in range(n)) == \
         ["3:1", "3:1", "brick 2:1", "wool 2:1"]
@@ -69,7 +69,7 @@ def test_players_draw_and_place_in_turn(game):
 
 def test_a_placed_harbor_gives_its_rate(game):
     s = game.new_initial_state()
-    t = game.table(HarborTables)
+    t = game.lookups(HarborLookups)
     wool = next(k for k, x in enumerate(t.types) if harbor_name(x) == "wool 2:1")
     spot = 2  # the harbor spot on (2, -1) NE
     corner = game.board.path_ends[t.path_of_spot[spot]][0]

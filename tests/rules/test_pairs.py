@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from catandsl.engine import EngineError
+from catandsl.rules.play import NO_ANSWERS
 from tests.conftest import game_of
 
 MAP = """
@@ -56,4 +57,4 @@ def test_a_pair_off_the_board_is_a_located_error(game):
 
     expr = model.Expr("pair", (model.Expr("num", (), value=9), model.Expr("num", (), value=9)))
     with pytest.raises(EngineError, match=r"there is no hex \(9, 9\)"):
-        game.interp.value(expr, {}, game.new_initial_state(), None)
+        game.interp.program(expr, None).run({}, game.new_initial_state(), NO_ANSWERS)

@@ -212,7 +212,7 @@ def test_the_action_names_the_piece_it_lifts(g):
     here = starts(g)
     to = path(g, 1, 0, "E")
     text = g.action_to_string(g.action_id[A.Move("barbarian", to, here[0])])
-    assert text == f"move barbarian from {g.site_name('path', here[0])} at {g.site_name('path', to)}"
+    assert text == f"move barbarian from {g.location_name('path', here[0])} at {g.location_name('path', to)}"
     assert A.action_from_json({"kind": "move", "piece": "barbarian", "at": to, "src": here[0]}) == \
         A.Move("barbarian", to, here[0])
     assert A.action_from_json({"kind": "move", "piece": "robber", "at": 3}) == A.Move("robber", 3)

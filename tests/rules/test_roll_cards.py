@@ -11,7 +11,7 @@ import pytest
 from catandsl.engine import actions as A
 from catandsl.engine.validate import StateError
 from catandsl.rules import standings
-from catandsl.rules.roll_cards import RollCardTables
+from catandsl.rules.roll_cards import RollCardLookups
 from tests.conftest import TWO_HEXES, game_of
 from tests.engine.helpers import LUMBER, WOOL, act, blank, give, legal, put
 
@@ -38,7 +38,7 @@ def game(tmp_path_factory):
 
 
 def _card(g, total: int, event: str = "") -> A.RevealCard:
-    t = g.table(RollCardTables)
+    t = g.lookups(RollCardLookups)
     return A.RevealCard(next(k for k, (n, e) in enumerate(zip(t.totals, t.events)) if (n, e) == (total, event)))
 
 

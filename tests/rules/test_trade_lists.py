@@ -24,7 +24,7 @@ SCENARIOS = ["scenarios/base.catan", "scenarios/seafarers/heading_for_new_shores
 ACTIONS = 400  # per game
 
 
-def scratch_rates(s, p: int, t: trade.TradeTables) -> list[int]:
+def scratch_rates(s, p: int, t: trade.TradeLookups) -> list[int]:
     rates = list(t.no_harbor)
     for c, spot in sorted(t.harbor_spot.items()):
         kind = s.harbor_at[spot]
@@ -38,7 +38,7 @@ def scratch_rates(s, p: int, t: trade.TradeTables) -> list[int]:
 
 
 def scratch_trades(s, p: int, names) -> list[int]:
-    t = s.game.table(trade.TradeTables)
+    t = s.game.lookups(trade.TradeLookups)
     hand, held = s.hands[p], s.tokens_held[p]
     out = []
     if (names is None or "bank" in names) and hand and max(hand) >= t.least_rate:
@@ -77,7 +77,7 @@ def test_the_kept_trade_lists_are_the_ones_worked_out_from_scratch(name):
                 continue
             if s.top() is TURN:
                 p = s.turn_player
-                t = game.table(trade.TradeTables)
+                t = game.lookups(trade.TradeLookups)
                 for a, names in game.reachable[s.phase]:
                     if a.name == "trade":
                         # ascending as kept (the turn's sort of its joined lists relies on it for speed)
@@ -103,7 +103,7 @@ def test_kept_rates_follow_a_building_placed_at_a_harbor_in_play():
     s = game.new_initial_state()
     while s.stage != "turn":
         s.apply_action(s.sample_chance() if s.is_chance_node() else seats[s.current_player()].choose(s))
-    t = game.table(trade.TradeTables)
+    t = game.lookups(trade.TradeLookups)
     p = s.turn_player
     before = trade.trade_rates(s, p, t)  # (now kept)
 
