@@ -48,21 +48,9 @@ def code_key() -> str:
         grammar = resources.grammar_path()  # (beside the package in a checkout, inside it in a wheel)
         st = os.stat(grammar)
         h.update(f"\0{grammar}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
-        h.update(_lark_stamp().encode())
+        h.update(cache.lark_stamp().encode())
         _code_key = h.hexdigest()
     return _code_key
-
-
-def _lark_stamp() -> str:
-    """Lark's version, read without importing it (an import costs a start as long as
-    the rest of a cached check)."""
-    from importlib.util import find_spec
-
-    spec = find_spec("lark")
-    if spec is None or spec.origin is None:
-        return "no lark"
-    st = os.stat(spec.origin)
-    return f"{spec.origin}\0{st.st_size}\0{st.st_mtime_ns}"
 
 
 def _note_name(path: Path, text: bytes) -> str:
