@@ -13,6 +13,11 @@ import is a new check. The files a scenario reads are named by its text alone (`
 and `import` paths, no search), so the same text and the same imports read the same
 files. A file with any diagnostic, even a warning, is never noted: its check runs in
 full and prints the diagnostics with their source lines.
+
+A note also keeps the compiled scenario as JSON (the IR's own codec: plain values,
+never a pickle), so the commands that start from a checked file (`play`, `simulate`,
+`compile`, `render`, `balance`) take an unchanged one from its note without loading
+the parser or the compiler (`recall_scenario`).
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from typing import Any
 
 from catandsl import cache, resources
 
-FORMAT = 1  # bump when a note's shape changes
+FORMAT = 2  # bump when a note's shape changes
 KEEP = 64  # notes kept (the newest); a file checked again is noted again
 _PACKAGE = Path(__file__).resolve().parent
 _code_key: str | None = None
@@ -68,9 +73,8 @@ def _digest(path: str) -> str | None:
         return None
 
 
-def recall(path: Path) -> dict[str, Any] | None:
-    """The note of a clean check of this file as it is now (`title`, `players_min`,
-    `players_max`), or None: check it."""
+def _recall(path: Path) -> dict[str, Any] | None:
+    """The note of a clean check of this file as it is now, its other files unchanged."""
     try:
         where = path.resolve()
         text = where.read_bytes()
@@ -87,11 +91,34 @@ def recall(path: Path) -> dict[str, Any] | None:
         return None
     try:
         note = json.loads(data)
-        files = note["files"]
-        if not all(_digest(name) == digest for name, digest in files):
+        if not isinstance(note, dict) or not all(_digest(name) == digest for name, digest in note["files"]):
             return None
-        return {k: note[k] for k in ("title", "players_min", "players_max")}
+        return note
     except (ValueError, KeyError, TypeError):  # a damaged note: check again
+        return None
+
+
+def recall(path: Path) -> dict[str, Any] | None:
+    """The note of a clean check of this file as it is now (`title`, `players_min`,
+    `players_max`), or None: check it."""
+    note = _recall(path)
+    try:
+        return None if note is None else {k: note[k] for k in ("title", "players_min", "players_max")}
+    except KeyError:
+        return None
+
+
+def recall_scenario(path: Path) -> Any:
+    """The compiled scenario of a clean check of this file as it is now (equal to what
+    compiling it gives), or None: check it."""
+    note = _recall(path)
+    if note is None or "scenario" not in note:
+        return None
+    from catandsl.ir import IRFormatError, scenario_from_json
+
+    try:
+        return scenario_from_json(note["scenario"])
+    except (IRFormatError, ValueError, KeyError, TypeError):
         return None
 
 
@@ -121,8 +148,10 @@ def note(path: Path, scenario: Any, sources: Any) -> None:
     if dir_fd is None:
         return
     try:
+        from catandsl.ir import scenario_to_json
+
         kept = {"title": scenario.title, "players_min": scenario.players_min,
-                "players_max": scenario.players_max, "files": files}
+                "players_max": scenario.players_max, "files": files, "scenario": scenario_to_json(scenario)}
         cache.write(dir_fd, _note_name(where, text), json.dumps(kept).encode())
         cache.prune(dir_fd, "check-", KEEP)
     finally:
