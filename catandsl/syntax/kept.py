@@ -1,7 +1,9 @@
-"""Kept parse trees: a file the compiler reads (a scenario, a standard ruleset it uses,
-a file it imports) is parsed once per text, and its tree kept in the per-user cache
+"""Kept parse trees: a file a scenario reads (a standard ruleset it uses, a file it
+imports) is parsed once per text, and its tree kept in the per-user cache
 (catandsl/cache.py) as JSON, so a check of an edited scenario parses only the file that
-changed, not the standard rulesets under it.
+changed, not the standard rulesets under it. The scenario's own file is parsed every
+time: it is the one being edited, and an unchanged one that checked clean is not
+compiled at all (catandsl/verdicts.py).
 
 A tree is found under a hash of the file's name as diagnostics show it (its spans carry
 it), its text and the code that parses it (`code_key`: the modules of catandsl.syntax,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from catandsl import ir, resources
+from catandsl import compiler, ir, resources
 from catandsl.compiler import compile_path
 from catandsl.syntax import kept, parser
 from catandsl.syntax.parser import parse
@@ -31,7 +31,8 @@ def parses(tmp_path, monkeypatch):
         seen.append(filename)
         return real(text, filename)
 
-    monkeypatch.setattr(parser, "parse", counted)
+    monkeypatch.setattr(parser, "parse", counted)  # (kept.parse imports it when it needs it)
+    monkeypatch.setattr(compiler, "parse", counted)
     return seen
 
 
@@ -52,10 +53,10 @@ def test_the_standard_rulesets_are_parsed_once(parses, tmp_path):
     path = resources.find_scenario("base")
     first, diags, _ = compile_path(path)
     assert first is not None and not diags
-    assert len(parses) == 3 and len(kept_files(tmp_path)) == 3  # base.catan and the two it uses
+    assert len(parses) == 3 and len(kept_files(tmp_path)) == 2  # base.catan and the two it uses; those two kept
     parses.clear()
     again, diags, _ = compile_path(path)
-    assert parses == [] and not diags
+    assert [Path(p).name for p in parses] == ["base.catan"] and "stdlib" not in parses[0] and not diags
     assert ir.to_json(again) == ir.to_json(first)
 
 
@@ -80,19 +81,23 @@ def test_same_diagnostics_with_trees_kept_or_not(parses, tmp_path, monkeypatch):
     assert fresh and parses
     parses.clear()
     _, again, _ = compile_path(main)
-    assert parses == [] and again == fresh
+    assert [Path(p).name for p in parses] == ["main.catan"] and again == fresh
     monkeypatch.setattr(kept.cache, "open_directory", lambda: None)  # no cache: parse everything
+    parses.clear()
     _, uncached, _ = compile_path(main)
     assert uncached == fresh and len(parses) == 3
 
 
 def test_a_syntax_error_is_never_kept(parses, tmp_path):
+    (tmp_path / "broken.catan").write_text("ruleset broken {\n  players 3..\n}\n", encoding="utf-8")
     main = tmp_path / "main.catan"
-    main.write_text('scenario broken "Broken" {\n  players 3..\n}\n', encoding="utf-8")
+    main.write_text((ROOT / "scenarios" / "base.catan").read_text(encoding="utf-8") + 'import "broken.catan"\n',
+                    encoding="utf-8")
     _, first, _ = compile_path(main)
     _, again, _ = compile_path(main)
-    assert first and again == first and first[0].code.startswith("E0")
-    assert len(parses) == 2 and kept_files(tmp_path) == []
+    assert first and again == first and {d.code for d in first} == {"E0101"}
+    assert [Path(p).name for p in parses].count("broken.catan") == 2
+    assert len(kept_files(tmp_path)) == 2  # the standard rulesets only
 
 
 def test_a_damaged_tree_is_parsed_afresh(parses, tmp_path):
