@@ -14,10 +14,12 @@ and `import` paths, no search), so the same text and the same imports read the s
 files. A file with any diagnostic, even a warning, is never noted: its check runs in
 full and prints the diagnostics with their source lines.
 
-A note also keeps the compiled scenario as JSON (the IR's own codec: plain values,
-never a pickle), so the commands that start from a checked file (`play`, `simulate`,
-`compile`, `render`, `balance`) take an unchanged one from its note without loading
-the parser or the compiler (`recall_scenario`).
+The commands that start from a checked file (`play`, `simulate`, `compile`, `render`,
+`balance`) note the compiled scenario as well, as JSON (the IR's own codec: plain
+values, never a pickle), and take an unchanged file from its note without loading the
+parser or the compiler (`recall_scenario`). `check` alone leaves it out: writing it
+would cost every check of a file being edited, and the first command that plays the
+file writes it.
 """
 
 from __future__ import annotations
@@ -122,10 +124,11 @@ def recall_scenario(path: Path) -> Any:
         return None
 
 
-def note(path: Path, scenario: Any, sources: Any) -> None:
-    """Note a clean check of `path`: its scenario, and `sources` (the texts the check
-    read, by name). Each file is read again: one that differs from what the check read
-    (edited meanwhile, or with a byte order mark) leaves nothing noted."""
+def note(path: Path, scenario: Any, sources: Any, *, keep_scenario: bool = False) -> None:
+    """Note a clean check of `path`: its scenario (the whole of it with `keep_scenario`),
+    and `sources` (the texts the check read, by name). Each file is read again: one that
+    differs from what the check read (edited meanwhile, or with a byte order mark)
+    leaves nothing noted."""
     try:
         where = path.resolve()
         main = str(where)
@@ -148,10 +151,12 @@ def note(path: Path, scenario: Any, sources: Any) -> None:
     if dir_fd is None:
         return
     try:
-        from catandsl.ir import scenario_to_json
-
         kept = {"title": scenario.title, "players_min": scenario.players_min,
-                "players_max": scenario.players_max, "files": files, "scenario": scenario_to_json(scenario)}
+                "players_max": scenario.players_max, "files": files}
+        if keep_scenario:
+            from catandsl.ir import scenario_to_json
+
+            kept["scenario"] = scenario_to_json(scenario)
         cache.write(dir_fd, _note_name(where, text), json.dumps(kept).encode())
         cache.prune(dir_fd, "check-", KEEP)
     finally:

@@ -170,3 +170,19 @@ def test_a_file_with_a_warning_is_compiled_every_time_and_warns_every_time(tmp_p
     assert runs[0].stderr == runs[1].stderr and "compiler" in runs[1].stderr
     assert runs[0].returncode == runs[1].returncode == 1
     assert not list((tmp_path / "xdg" / "catandsl").glob("check-*.json"))
+
+
+def test_check_leaves_the_scenario_to_the_first_command_that_plays(tmp_path):
+    """`check` notes its verdict alone (a check of a file being edited writes no more);
+    the first command that starts from the file compiles it once more and notes the
+    scenario, which the next one takes."""
+    main = tmp_path / "main.catan"
+    shutil.copy(ROOT / "scenarios" / "base.catan", main)
+    loaded_after(["check", str(main)], tmp_path)
+    (note,) = (tmp_path / "catandsl").glob("check-*.json")
+    assert "scenario" not in json.loads(note.read_text(encoding="utf-8"))
+    first, compiled = loaded_after(["compile", str(main)], tmp_path)
+    again, noted = loaded_after(["compile", str(main)], tmp_path)
+    assert "catandsl.compiler" in compiled and "catandsl.compiler" not in noted and again == first
+    _, checked = loaded_after(["check", str(main)], tmp_path)
+    assert "catandsl.compiler" not in checked
