@@ -16,7 +16,9 @@ The commands:
   (target at most 3x);
 - `check-edited`: a copy of base.catan outside the tree with a comment line appended
   before every run, so no note of an earlier check applies;
-- `list`: `catandsl list` with its summary cached.
+- `list`: `catandsl list` with its summary cached;
+- `compile`: `catandsl compile scenarios/base.catan`, unchanged since its last check, so
+  its scenario comes from the check's note (as `play`, `simulate` and `render` take it).
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ def commands(work: Path) -> dict[str, list[str]]:
         "check": [*me, "check", str(ROOT / "scenarios" / "base.catan")],
         "check-edited": edited,
         "list": [*me, "list"],
+        "compile": [*me, "compile", str(ROOT / "scenarios" / "base.catan")],
     }
 
 
@@ -63,7 +66,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--pairs", type=int, default=5, help="alternating runs per call")
     ap.add_argument("--calls", type=int, default=3, help="calls (each a median of its pairs) per command")
-    ap.add_argument("--commands", nargs="*", default=None, help="version, check, check-edited, list")
+    ap.add_argument("--commands", nargs="*", default=None, help="version, check, check-edited, list, compile")
     args = ap.parse_args()
     compileall.compile_dir(ROOT / "catandsl", quiet=1)
     with tempfile.TemporaryDirectory(prefix="catandsl-startup-") as tmp:
