@@ -42,6 +42,27 @@ SUPPORTED = (
 )
 
 
+def stamp(paths) -> str:
+    """Each file by its path, size and modification time (as Python's bytecode cache
+    judges a source): a key part that changes when one of them does."""
+    parts = []
+    for path in paths:
+        st = os.stat(path)
+        parts.append(f"{path}\0{st.st_size}\0{st.st_mtime_ns}")
+    return "\0".join(parts)
+
+
+def lark_stamp() -> str:
+    """The installed Lark, by its module file's path, size and modification time, read
+    without importing it (an import costs as much as the rest of a cached check)."""
+    from importlib.util import find_spec
+
+    spec = find_spec("lark")
+    if spec is None or spec.origin is None:
+        return "no lark"
+    return stamp([spec.origin])
+
+
 def directory() -> Path:
     """Where the cache is: `$XDG_CACHE_HOME/catandsl` or `~/.cache/catandsl`."""
     xdg = os.environ.get("XDG_CACHE_HOME", "")

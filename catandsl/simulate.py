@@ -69,9 +69,12 @@ def _scenario(spec: Spec):
     key = spec.ir if spec.ir is not None else spec.file
     if key not in _SCENARIOS:
         import catandsl
+        from catandsl import verdicts
 
-        _SCENARIOS[key] = (catandsl.Scenario.from_json(json.loads(spec.ir)) if spec.ir is not None
-                           else catandsl.load(spec.file))
+        if spec.ir is not None:
+            _SCENARIOS[key] = catandsl.Scenario.from_json(json.loads(spec.ir))
+        else:  # a file that checked clean and is unchanged comes from its note, uncompiled
+            _SCENARIOS[key] = verdicts.recall_scenario(Path(spec.file)) or catandsl.load(spec.file)
     return _SCENARIOS[key]
 
 

@@ -13,6 +13,13 @@ import is a new check. The files a scenario reads are named by its text alone (`
 and `import` paths, no search), so the same text and the same imports read the same
 files. A file with any diagnostic, even a warning, is never noted: its check runs in
 full and prints the diagnostics with their source lines.
+
+The commands that start from a checked file (`play`, `simulate`, `compile`, `render`,
+`balance`) note the compiled scenario as well, as JSON (the IR's own codec: plain
+values, never a pickle), and take an unchanged file from its note without loading the
+parser or the compiler (`recall_scenario`). `check` alone leaves it out: writing it
+would cost every check of a file being edited, and the first command that plays the
+file writes it.
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ from typing import Any
 
 from catandsl import cache, resources
 
-FORMAT = 1  # bump when a note's shape changes
+FORMAT = 2  # bump when a note's shape changes
 KEEP = 64  # notes kept (the newest); a file checked again is noted again
 _PACKAGE = Path(__file__).resolve().parent
 _code_key: str | None = None
@@ -48,21 +55,9 @@ def code_key() -> str:
         grammar = resources.grammar_path()  # (beside the package in a checkout, inside it in a wheel)
         st = os.stat(grammar)
         h.update(f"\0{grammar}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
-        h.update(_lark_stamp().encode())
+        h.update(cache.lark_stamp().encode())
         _code_key = h.hexdigest()
     return _code_key
-
-
-def _lark_stamp() -> str:
-    """Lark's version, read without importing it (an import costs a start as long as
-    the rest of a cached check)."""
-    from importlib.util import find_spec
-
-    spec = find_spec("lark")
-    if spec is None or spec.origin is None:
-        return "no lark"
-    st = os.stat(spec.origin)
-    return f"{spec.origin}\0{st.st_size}\0{st.st_mtime_ns}"
 
 
 def _note_name(path: Path, text: bytes) -> str:
@@ -80,9 +75,8 @@ def _digest(path: str) -> str | None:
         return None
 
 
-def recall(path: Path) -> dict[str, Any] | None:
-    """The note of a clean check of this file as it is now (`title`, `players_min`,
-    `players_max`), or None: check it."""
+def _recall(path: Path) -> dict[str, Any] | None:
+    """The note of a clean check of this file as it is now, its other files unchanged."""
     try:
         where = path.resolve()
         text = where.read_bytes()
@@ -99,18 +93,42 @@ def recall(path: Path) -> dict[str, Any] | None:
         return None
     try:
         note = json.loads(data)
-        files = note["files"]
-        if not all(_digest(name) == digest for name, digest in files):
+        if not isinstance(note, dict) or not all(_digest(name) == digest for name, digest in note["files"]):
             return None
-        return {k: note[k] for k in ("title", "players_min", "players_max")}
+        return note
     except (ValueError, KeyError, TypeError):  # a damaged note: check again
         return None
 
 
-def note(path: Path, scenario: Any, sources: Any) -> None:
-    """Note a clean check of `path`: its scenario, and `sources` (the texts the check
-    read, by name). Each file is read again: one that differs from what the check read
-    (edited meanwhile, or with a byte order mark) leaves nothing noted."""
+def recall(path: Path) -> dict[str, Any] | None:
+    """The note of a clean check of this file as it is now (`title`, `players_min`,
+    `players_max`), or None: check it."""
+    note = _recall(path)
+    try:
+        return None if note is None else {k: note[k] for k in ("title", "players_min", "players_max")}
+    except KeyError:
+        return None
+
+
+def recall_scenario(path: Path) -> Any:
+    """The compiled scenario of a clean check of this file as it is now (equal to what
+    compiling it gives), or None: check it."""
+    note = _recall(path)
+    if note is None or "scenario" not in note:
+        return None
+    from catandsl.ir import IRFormatError, scenario_from_json
+
+    try:
+        return scenario_from_json(note["scenario"])
+    except (IRFormatError, ValueError, KeyError, TypeError):
+        return None
+
+
+def note(path: Path, scenario: Any, sources: Any, *, keep_scenario: bool = False) -> None:
+    """Note a clean check of `path`: its scenario (the whole of it with `keep_scenario`),
+    and `sources` (the texts the check read, by name). Each file is read again: one that
+    differs from what the check read (edited meanwhile, or with a byte order mark)
+    leaves nothing noted."""
     try:
         where = path.resolve()
         main = str(where)
@@ -135,6 +153,10 @@ def note(path: Path, scenario: Any, sources: Any) -> None:
     try:
         kept = {"title": scenario.title, "players_min": scenario.players_min,
                 "players_max": scenario.players_max, "files": files}
+        if keep_scenario:
+            from catandsl.ir import scenario_to_json
+
+            kept["scenario"] = scenario_to_json(scenario)
         cache.write(dir_fd, _note_name(where, text), json.dumps(kept).encode())
         cache.prune(dir_fd, "check-", KEEP)
     finally:

@@ -25,12 +25,18 @@ TEXT_SUFFIXES = {".py", ".md", ".catan", ".toml", ".json", ".txt", ".lark", ".js
 SEARCHED = ("catandsl", "tests", "docs", "bench", "examples", "scenarios", "stdlib", "README.md")
 
 
+def _in_venv(p: Path) -> bool:
+    """Inside a virtual environment (`.venv`, or `bench/.venv-catanatron` that
+    compare_catanatron.py makes): installed packages, not the repository's text."""
+    return any(part.startswith(".venv") for part in p.parts)
+
+
 def _text_files():
     for top in SEARCHED:
         base = ROOT / top
         paths = [base] if base.is_file() else sorted(base.rglob("*"))
         for p in paths:
-            if p.is_file() and p.suffix in TEXT_SUFFIXES and ".venv" not in p.parts:
+            if p.is_file() and p.suffix in TEXT_SUFFIXES and not _in_venv(p):
                 yield p
 
 
@@ -85,7 +91,7 @@ def test_the_docstring_check_sees_a_class_without_one():
 def _test_modules():
     """Every module of the tests and the benches: test modules, their helpers, the benches
     that reuse the tests' checks."""
-    return sorted(p for p in [*TESTS.rglob("*.py"), *(ROOT / "bench").rglob("*.py")] if ".venv" not in p.parts)
+    return sorted(p for p in [*TESTS.rglob("*.py"), *(ROOT / "bench").rglob("*.py")] if not _in_venv(p))
 
 
 def _module_name(p: Path, root: Path) -> str:

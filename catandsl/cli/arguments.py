@@ -54,10 +54,20 @@ def scenario_path(arg: str | Path) -> Path:
 
 
 def compile_or_exit(file: Path, fmt: str = "text"):
-    """The compiled scenario (its warnings printed), or its diagnostics and exit 1."""
+    """The compiled scenario (its warnings printed), or its diagnostics and exit 1. A
+    file that checked clean and is unchanged since comes from its note
+    (catandsl/verdicts.py), without the parser or the compiler; a clean check is noted
+    with its scenario."""
+    from catandsl import verdicts
+
+    kept = verdicts.recall_scenario(file)
+    if kept is not None:
+        return kept
     from catandsl.checks import check_path
 
     scenario, diags, sources = check_path(file)
+    if scenario is not None and not diags:
+        verdicts.note(file, scenario, sources, keep_scenario=True)
     if diags:
         print_diagnostics(diags, sources, fmt)
     if scenario is None:

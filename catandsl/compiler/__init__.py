@@ -19,7 +19,7 @@ from catandsl.compiler.scopes import NameTable
 from catandsl.compiler.validate import validate_scenario
 from catandsl.diagnostics import CatanError, Diagnostic, Sources, Span, sort_key
 from catandsl.ir import model
-from catandsl.syntax import ast
+from catandsl.syntax import ast, kept
 from catandsl.syntax.parser import parse
 
 MAX_IMPORT_DEPTH = 16
@@ -168,7 +168,7 @@ class _Compilation:
             return
         self.ctx.sources.add(key, text)
         try:
-            tree = parse(text, key)
+            tree = kept.parse(text, key)  # kept per text: the standard rulesets and imports parse once
         except CatanError as e:
             self.ctx.diagnostics.extend(e.diagnostics)
             return
@@ -268,7 +268,7 @@ def compile_path(path: str | Path, root: Path | None = None, sources: Sources | 
     name = display_name(path)
     sources.add(name, text)
     try:
-        tree = parse(text, name)
+        tree = parse(text, name)  # the file being worked on: its imports' trees are the ones kept
     except CatanError as e:
         return None, list(e.diagnostics), sources
     scenario, diags = compile_ast(tree, sources, root or path.resolve().parent)

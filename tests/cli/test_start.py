@@ -125,3 +125,64 @@ def test_check_of_an_unchanged_clean_file_answers_from_its_note(tmp_path):
     assert "catandsl.compiler" in edited
     _, noted = loaded_after(["check", str(main)], tmp_path)
     assert "catandsl.compiler" not in noted
+
+
+def test_commands_take_an_unchanged_checked_file_from_its_note(tmp_path):
+    """`compile`, `simulate` (and every command that starts from a checked file) compile
+    and check it once; again, unchanged, its scenario comes from the note, with neither
+    the parser nor the compiler loaded, and the output is the same. An edited import is
+    compiled again."""
+    folder = tmp_path / "s"
+    folder.mkdir()
+    main = folder / "main.catan"
+    shutil.copy(ROOT / "scenarios" / "base.catan", main)
+    main.write_text(main.read_text(encoding="utf-8") + 'import "extra.catan"\n', encoding="utf-8")
+    (folder / "extra.catan").write_text("ruleset extra {\n}\n", encoding="utf-8")
+    games = ["simulate", str(main), "--games", "3", "--seed", "5", "--format", "json",
+             "--out", str(tmp_path / "games.jsonl"), "--actions"]
+    first, compiled = loaded_after(games, tmp_path)
+    played = (tmp_path / "games.jsonl").read_text(encoding="utf-8")
+    again, noted = loaded_after(games, tmp_path)
+    assert "catandsl.compiler" in compiled
+    assert not {m for m in noted if m.split(".")[0] == "lark" or m.startswith("catandsl.compiler")}
+    assert json.loads(again)["games"] == json.loads(first)["games"] == 3
+    assert (tmp_path / "games.jsonl").read_text(encoding="utf-8") == played  # the same games, action for action
+    ir_first, _ = loaded_after(["compile", str(main)], tmp_path)
+    (tmp_path / "xdg-fresh").mkdir()
+    ir_fresh, fresh = loaded_after(["compile", str(main)], tmp_path / "xdg-fresh")
+    assert "catandsl.compiler" in fresh and ir_first == ir_fresh
+    (folder / "extra.catan").write_text("ruleset extra {\n  # edited\n}\n", encoding="utf-8")
+    _, edited = loaded_after(["compile", str(main)], tmp_path)
+    assert "catandsl.compiler" in edited
+
+
+def test_a_file_with_a_warning_is_compiled_every_time_and_warns_every_time(tmp_path):
+    """Only a clean check is noted: a diagnostic is printed by every command, as the
+    first time."""
+    main = tmp_path / "main.catan"
+    text = (ROOT / "scenarios" / "base.catan").read_text(encoding="utf-8")
+    main.write_text(text.replace("uses base", "uses base\n  build nothing_here", 1), encoding="utf-8")
+    code = ("import sys; from catandsl.cli import main; code = main(sys.argv[1:]); "
+            "print('compiler' if 'catandsl.compiler' in sys.modules else 'noted', file=sys.stderr); sys.exit(code)")
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "xdg")}
+    runs = [subprocess.run([sys.executable, "-c", code, "compile", str(main)], cwd=ROOT, capture_output=True,
+                           text=True, env=env) for _ in range(2)]
+    assert runs[0].stderr == runs[1].stderr and "compiler" in runs[1].stderr
+    assert runs[0].returncode == runs[1].returncode == 1
+    assert not list((tmp_path / "xdg" / "catandsl").glob("check-*.json"))
+
+
+def test_check_leaves_the_scenario_to_the_first_command_that_plays(tmp_path):
+    """`check` notes its verdict alone (a check of a file being edited writes no more);
+    the first command that starts from the file compiles it once more and notes the
+    scenario, which the next one takes."""
+    main = tmp_path / "main.catan"
+    shutil.copy(ROOT / "scenarios" / "base.catan", main)
+    loaded_after(["check", str(main)], tmp_path)
+    (note,) = (tmp_path / "catandsl").glob("check-*.json")
+    assert "scenario" not in json.loads(note.read_text(encoding="utf-8"))
+    first, compiled = loaded_after(["compile", str(main)], tmp_path)
+    again, noted = loaded_after(["compile", str(main)], tmp_path)
+    assert "catandsl.compiler" in compiled and "catandsl.compiler" not in noted and again == first
+    _, checked = loaded_after(["check", str(main)], tmp_path)
+    assert "catandsl.compiler" not in checked
