@@ -429,7 +429,7 @@ def lower_deck(low, name: ast.Word, e: ast.Entry, rules_out: list) -> model.Deck
                                                           ["points", "hidden", "playable"]))
         cards.append(model.Card(cname.name, count.value, source=source_of(st.span), **props))
 
-    table = {"card": card, "play": _play}
+    table = {"card": card, "play": _play, "reshuffle": _flag("reshuffle")}
     _each_entry(low, e.block, table, "deck", state, {ast.Cost: _cost})
     if hooks:
         rules_out.append(model.Rule(f"deck:{name.name}", tuple(hooks), "card", source_of(e.span)))

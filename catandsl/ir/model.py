@@ -238,6 +238,9 @@ class Deck:
     play_per_turn: int = 1
     not_turn_bought: bool = True
     source: Source | None = None
+    # `reshuffle`: when the deck runs out, the cards played from it and set aside go
+    # back into it (progress cards returned under their stack)
+    reshuffle: bool = False
 
 
 @dataclass(frozen=True)
