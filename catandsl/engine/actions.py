@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from catandsl.rules.damage import Damage
     from catandsl.rules.dice import Roll, RollDice, RollFaces, RuleRoll
     from catandsl.rules.draws import DrawToken
+    from catandsl.rules.hand_picks import TakeFromHand
     from catandsl.rules.hands import Discard
     from catandsl.rules.harbors import DrawHarbor, PlaceHarbor
     from catandsl.rules.hexes import RevealNumber, RevealTile

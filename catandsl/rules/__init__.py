@@ -24,6 +24,7 @@ from catandsl.rules import (  # noqa: F401  (each module registers what it defin
     free_sites,
     gifts,
     hand_counts,
+    hand_picks,
     hands,
     harbors,
     hexes,

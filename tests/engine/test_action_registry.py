@@ -87,6 +87,19 @@ scenario "Storm" {
     on dice_rolled(12) { discard_random(player, 2) }
   }
 """ + THREE_HEXES,
+    "take_from_hand": """
+scenario "Spy" {
+  uses base
+  rule spy { on dice_rolled(12) { take_from_hand(player, left_of(player), 2) } }
+  map {
+    rows \"\"\"
+      f8  f5
+        h4
+    \"\"\"
+    legend { f forest; h hills }
+  }
+}
+""",
     "pick_card": """
 scenario "Gifts" {
   uses base

@@ -48,7 +48,8 @@ def test_max_clump_completes_inside_a_line(tmp_path):
 # completion (a snippet), from the registry
 PRIMITIVES = ["remove_piece", "replace_piece", "owned_next_to", "pieces_next_to", "piece_at", "discard_random", "pay_to_bank",
               "choose_card", "choose_token", "choose_option", "build_free_on",
-              "terrain_hexes", "corners", "sides", "cards_of", "return_to_bank", "fix_dice"]
+              "terrain_hexes", "corners", "sides", "cards_of", "return_to_bank", "fix_dice",
+              "take_from_hand"]
 
 
 def test_every_new_primitive_hovers_and_completes(tmp_path):
