@@ -97,12 +97,27 @@ def _connects(low, e, state):
 
 
 def _upgrades(low, e, state):
+    """`upgrades settlement`, or `upgrades settlement or city`: the kinds of the player's
+    piece it may replace."""
     no_block(e)
     items = terms(e)
-    w = need_word(items, 0, e, "the piece it replaces")
-    no_more(items, 1, "upgrades")
-    low.ctx.refer("piece", w, context="`upgrades`")
-    state["upgrades"] = w.name
+    names: list[str] = []
+    for k, w in enumerate(items):
+        if k % 2 == 1:
+            if not (isinstance(w, ast.Word) and w.name == "or") or k == len(items) - 1:
+                raise Shape(w.span, "write the kinds it replaces with `or` between them",
+                            help="upgrades settlement or city")
+            continue
+        w = need_word(items, k, e, "the piece it replaces")
+        low.ctx.refer("piece", w, context="`upgrades`")
+        if w.name in names:
+            raise Shape(w.span, f"`{w.name}` is listed twice")
+        names.append(w.name)
+    if not names:
+        need_word(items, 0, e, "the piece it replaces")
+    state["upgrades"] = names[0]
+    if names[1:]:
+        state["upgrades_or"] = tuple(names[1:])
 
 
 def _blocks(low, e, state):

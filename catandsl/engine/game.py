@@ -300,6 +300,8 @@ class Game(play.Game):
             info.connects = tuple(index[c] for c in ir.connects)
             info.steals_from = tuple(index[c] for c in ir.steals_from)
             info.upgrades = index[ir.upgrades] if ir.upgrades else -1
+            info.upgrades_from = frozenset(index[n] for n in ((ir.upgrades,) if ir.upgrades else ())
+                                           + tuple(ir.upgrades_or))
             info.blockers = tuple(n.index for n in self.pieces if n.neutral and info.name in n.blocks)
             info.movement = None
             info.travel = ir.travel if not info.neutral and info.site == "path" else None

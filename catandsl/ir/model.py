@@ -197,6 +197,8 @@ class Piece:
     distance: int = 0
     connects: tuple[str, ...] = ()
     upgrades: str | None = None
+    # `upgrades settlement or city`: further kinds it may replace besides `upgrades`
+    upgrades_or: tuple[str, ...] = ()
     neutral: bool = False
     blocks: tuple[str, ...] = ()
     steals_from: tuple[str, ...] = ()

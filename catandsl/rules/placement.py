@@ -255,7 +255,7 @@ def can_place(s: State, p: int, pi: int, k: int, mode: str = "normal", step: Any
         distance = P.distance
         if P.upgrades >= 0:
             if step is None or not step.fresh:
-                return s.corner_owner[k] == p and s.corner_piece[k] == P.upgrades
+                return s.corner_owner[k] == p and s.corner_piece[k] in P.upgrades_from
             # `place city new`: where the piece it upgrades could stand, under its distance rule
             base = g.pieces[P.upgrades]
             if k not in base.allowed_set or (base.blockers and neutral.blocks_site(
@@ -342,8 +342,8 @@ def place(s: State, p: int, pi: int, k: int, free: bool = True, by: int = -1) ->
     if P.travel is not None:
         travel.place(s, p, pi, k)
     elif P.site == "intersection":
-        if P.upgrades >= 0 and s.corner_owner[k] == p and s.corner_piece[k] == P.upgrades:
-            s.placed[p][P.upgrades] -= 1  # the piece it replaces goes back to the player
+        if P.upgrades >= 0 and s.corner_owner[k] == p and s.corner_piece[k] in P.upgrades_from:
+            s.placed[p][s.corner_piece[k]] -= 1  # the piece it replaces goes back to the player
         network.put_corner(s, k, p, pi)
         if p < g.num_players:  # a neutral seat places nothing `touching last`
             s.last_corner[p] = k

@@ -44,7 +44,7 @@ class PieceInfo:
     """One piece kind, as the engine reads it."""
 
     __slots__ = ("index", "name", "site", "cost", "limit", "points", "produces", "distance",
-                 "connects", "upgrades", "neutral", "blocks", "steals_from", "allowed",
+                 "connects", "upgrades", "upgrades_from", "neutral", "blocks", "steals_from", "allowed",
                  "allowed_set", "sites", "source", "movement", "blockers", "movable_by", "moves_to", "takes",
                  "travel", "count", "placed_where")
 
@@ -57,7 +57,8 @@ class PieceInfo:
     produces: int
     distance: int
     connects: tuple[int, ...]  # piece kinds
-    upgrades: int  # the piece kind it replaces, or -1
+    upgrades: int  # the piece kind it replaces (the first, with `or`), or -1
+    upgrades_from: frozenset[int]  # every kind it may replace (`upgrades A or B`)
     neutral: bool
     blocks: tuple[str, ...]  # `production` and piece names
     steals_from: tuple[int, ...]
