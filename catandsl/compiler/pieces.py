@@ -322,6 +322,8 @@ PIECE = {
     "neutral": _flag("neutral"),
     # several pieces of one neutral kind, each moved on its own (at most one per site)
     "count": _number_prop("count", 1, MAX_COUNT),
+    # what one piece adds to a route's length (a bridge worth 2 roads, a ferry worth none)
+    "route_length": _number_prop("route_length", 0, 10),
     "blocks": _blocks,
     "steals": _steals,
     "moves": _moves,
@@ -352,6 +354,9 @@ def lower_piece(low, name: ast.Word, e: ast.Entry) -> model.Piece | None:
     if state.get("neutral") and state["site"] == "path" and "production" in state.get("blocks", ()):
         low.ctx.error("E0304", f"`{name.name}` stands on a path: it blocks pieces on its path, not production",
                       name.span, help="blocks road")
+    if "route_length" in state and (state["site"] != "path" or state.get("neutral")):
+        low.ctx.error("E0304", f"`route_length` is for a player's piece on a path, which routes are made of; "
+                      f"`{name.name}` is not one", name.span, help="piece bridge { on path; route_length 2 }")
     if "movement" in state and (state["site"] != "path" or state.get("neutral")):
         low.ctx.error("E0304", f"only a player's piece on a path moves by `moves` (a ship), not `{name.name}`",
                       name.span, help="a neutral piece moves by a rule: move_piece(player, [robber])")

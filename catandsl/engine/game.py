@@ -281,6 +281,7 @@ class Game(play.Game):
             info.neutral, info.blocks = p.neutral, p.blocks
             info.movable_by, info.moves_to, info.takes = p.movable_by, p.moves_to, tuple(p.takes)
             info.placed_where = p.placed_where
+            info.route_length = p.route_length
             info.count = p.count if p.neutral else 1
             sites = everywhere[p.site] if _names_frame(p.where) else inside[p.site]
             if p.site == "intersection" and not p.neutral and no_build:

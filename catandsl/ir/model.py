@@ -214,6 +214,8 @@ class Piece:
     takes: tuple[str, ...] = ()
     count: int = 1
     source: Source | None = None
+    # `route_length N`: what one piece of a path kind adds to a route (`longest_route`)
+    route_length: int = 1
 
 
 @dataclass(frozen=True)

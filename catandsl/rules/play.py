@@ -46,7 +46,7 @@ class PieceInfo:
     __slots__ = ("index", "name", "site", "cost", "limit", "points", "produces", "distance",
                  "connects", "upgrades", "upgrades_from", "neutral", "blocks", "steals_from", "allowed",
                  "allowed_set", "sites", "source", "movement", "blockers", "movable_by", "moves_to", "takes",
-                 "travel", "count", "placed_where")
+                 "travel", "count", "placed_where", "route_length")
 
     index: int
     name: str
@@ -59,6 +59,7 @@ class PieceInfo:
     connects: tuple[int, ...]  # piece kinds
     upgrades: int  # the piece kind it replaces (the first, with `or`), or -1
     upgrades_from: frozenset[int]  # every kind it may replace (`upgrades A or B`)
+    route_length: int  # what one piece adds to a route (`route_length N`; 1 by default)
     neutral: bool
     blocks: tuple[str, ...]  # `production` and piece names
     steals_from: tuple[int, ...]
