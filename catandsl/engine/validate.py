@@ -215,6 +215,7 @@ def _check_data(g: Game, s: State) -> None:
                 if piece.neutral or piece.site != kind or k not in piece.sites:
                     raise _fail(f"{what}_piece", f"a {piece.name} cannot stand on {kind} {k}", "state/off_site")
     _rows("placed", s.placed, seats, K, 0, big)
+    _rows("pieces_lost", s.pieces_lost, seats, K, 0, big)
     _ints("neutral_at", s.neutral_at, len(g.neutral_start), -1, max(len(b.hexes), P) - 1)
     for pi, slots in enumerate(g.neutral_slots):
         piece = g.pieces[pi]
@@ -336,9 +337,9 @@ def _check_pieces(g: Game, s: State) -> None:
             if s.placed[p][pi] != counted[p][pi]:
                 raise _fail("placed", f"player {p} has {counted[p][pi]} {piece.name} on the board, "
                             f"not {s.placed[p][pi]}", "state/over_limit")
-            if counted[p][pi] > piece.limit:
-                raise _fail("placed", f"player {p} has {counted[p][pi]} {piece.name}, past the limit "
-                            f"of {piece.limit}", "state/over_limit")
+            if counted[p][pi] + s.pieces_lost[p][pi] > piece.limit:
+                raise _fail("placed", f"player {p} has {counted[p][pi]} {piece.name} and lost "
+                            f"{s.pieces_lost[p][pi]}, past the limit of {piece.limit}", "state/over_limit")
 
 
 def _prompt(g: Game, k: int, data: Any) -> Prompt:

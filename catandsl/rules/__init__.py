@@ -47,6 +47,7 @@ from catandsl.rules import (  # noqa: F401  (each module registers what it defin
     seats,
     sites,
     standings,
+    supply,
     trade,
     travel,
 )

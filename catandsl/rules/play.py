@@ -375,6 +375,9 @@ class State(Protocol):
     turn_rolls: list[int]  # the totals rolled so far this turn (`rolls 2 distinct`)
     discarded: list[int]  # [c] played cards set aside for good (`unplay`)
     counters: list[list[int]]  # [p][counter] (rules/counters.py)
+    # [seat][k] pieces taken out of the seat's supply for good (rules/supply.py): with
+    # those placed, never more than the piece's limit
+    pieces_lost: list[list[int]]
     # hexes that lie face down or changed (rules/hexes.py); `game` is the game on the
     # board `hex_changes` make (Game.with_hexes)
     face_down: list[int]  # hex ids still face down, ascending

@@ -155,7 +155,8 @@ class Removing(Prompt):
         s.pending.pop()
         kind = "intersection" if isinstance(act, RemoveFromIntersection) else "path"
         lift(s, kind, act.at)
-        if self.by >= 0 and s.placed[self.owner][self.by] < s.game.pieces[self.by].limit:
+        if self.by >= 0 and (s.placed[self.owner][self.by] + s.pieces_lost[self.owner][self.by]
+                             < s.game.pieces[self.by].limit):
             s.placed[self.owner][self.by] += 1
             put = network.put_corner if kind == "intersection" else network.put_path
             put(s, act.at, self.owner, self.by)

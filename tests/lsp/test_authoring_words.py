@@ -49,7 +49,7 @@ def test_max_clump_completes_inside_a_line(tmp_path):
 PRIMITIVES = ["remove_piece", "replace_piece", "owned_next_to", "pieces_next_to", "piece_at", "discard_random", "pay_to_bank",
               "choose_card", "choose_token", "choose_option", "build_free_on",
               "terrain_hexes", "corners", "sides", "cards_of", "return_to_bank", "fix_dice",
-              "take_from_hand"]
+              "take_from_hand", "remove_from_supply", "pieces_left"]
 
 
 def test_every_new_primitive_hovers_and_completes(tmp_path):
