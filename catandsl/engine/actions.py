@@ -54,6 +54,7 @@ if TYPE_CHECKING:
         Withdraw,
     )
     from catandsl.rules.travel import Travel
+    from catandsl.rules.traveller_picks import PickTraveller
 
 ACTION_TYPES = ACTIONS  # kind -> class, every kind registered by the rule modules
 

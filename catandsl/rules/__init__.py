@@ -50,4 +50,5 @@ from catandsl.rules import (  # noqa: F401  (each module registers what it defin
     supply,
     trade,
     travel,
+    traveller_picks,
 )

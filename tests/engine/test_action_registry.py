@@ -100,6 +100,30 @@ scenario "Spy" {
   }
 }
 """,
+    "pick_traveller": """
+scenario "Caravans" {
+  uses base
+  piece wagon {
+    on path where land(at)
+    limit 2
+    travels { points 2; step_cost 1 }
+  }
+  rule tailwind {
+    on dice_rolled(2) { add_travel_points_on(player, wagon, choose_traveller(player, player, wagon), 3) }
+  }
+  setup {
+    round forward { place settlement; place road touching last; place wagon touching last }
+    round backward { place settlement; place road touching last; place wagon touching last; collect last }
+  }
+  map {
+    rows \"\"\"
+      f8  f5
+        h4
+    \"\"\"
+    legend { f forest; h hills }
+  }
+}
+""",
     "pick_card": """
 scenario "Gifts" {
   uses base

@@ -49,7 +49,8 @@ def test_max_clump_completes_inside_a_line(tmp_path):
 PRIMITIVES = ["remove_piece", "replace_piece", "owned_next_to", "pieces_next_to", "piece_at", "discard_random", "pay_to_bank",
               "choose_card", "choose_token", "choose_option", "build_free_on",
               "terrain_hexes", "corners", "sides", "cards_of", "return_to_bank", "fix_dice",
-              "take_from_hand", "remove_from_supply", "pieces_left"]
+              "take_from_hand", "remove_from_supply", "pieces_left",
+              "choose_traveller", "travellers", "add_travel_points_on", "send_traveller"]
 
 
 def test_every_new_primitive_hovers_and_completes(tmp_path):
