@@ -49,7 +49,7 @@ FIELDS = (
     "offers_made", "offers_declined", "acted", "harbor_at", "harbor_supply", "travellers",
     "project_level", "project_owner", "roll_deck", "roll_year", "damaged", "yield_limits",
     "turn_rolls", "discarded", "counters", "face_down", "hidden_tiles", "hidden_numbers", "hex_changes",
-    "last_faces", "fixed_roll", "pieces_lost",
+    "last_faces", "fixed_roll", "pieces_lost", "piece_levels",
 )
 
 
@@ -134,6 +134,7 @@ class State(flow.Running):
         self.neutral_at = list(game.neutral_start)
         self.placed = [[0] * K for _ in range(game.num_seats)]
         self.pieces_lost = [[0] * K for _ in range(game.num_seats)]
+        self.piece_levels = []
         self.award_holder = [-1] * len(game.awards)
         self.last_roll = 0
         self.fixed_roll = 0

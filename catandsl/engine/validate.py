@@ -216,6 +216,13 @@ def _check_data(g: Game, s: State) -> None:
                     raise _fail(f"{what}_piece", f"a {piece.name} cannot stand on {kind} {k}", "state/off_site")
     _rows("placed", s.placed, seats, K, 0, big)
     _rows("pieces_lost", s.pieces_lost, seats, K, 0, big)
+    for k, r in enumerate(_list("piece_levels", s.piece_levels)):
+        _ints(f"piece_levels[{k}]", r, 5, 0, big)
+        if r[0] > 1 or r[1] >= (len(b.intersections), len(b.paths))[r[0]] or r[2] >= seats or r[3] >= K \
+                or not r[4]:
+            raise _fail(f"piece_levels[{k}]", "not [0 or 1, a site, a seat, a piece, a level > 0]")
+    if s.piece_levels != sorted(s.piece_levels):
+        raise _fail("piece_levels", "the records are not in ascending order")
     _ints("neutral_at", s.neutral_at, len(g.neutral_start), -1, max(len(b.hexes), P) - 1)
     for pi, slots in enumerate(g.neutral_slots):
         piece = g.pieces[pi]

@@ -36,6 +36,7 @@ from catandsl.rules import (  # noqa: F401  (each module registers what it defin
     neutral,
     options,
     picks,
+    piece_state,
     placement,
     places,
     production,

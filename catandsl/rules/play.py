@@ -378,6 +378,9 @@ class State(Protocol):
     # [seat][k] pieces taken out of the seat's supply for good (rules/supply.py): with
     # those placed, never more than the piece's limit
     pieces_lost: list[list[int]]
+    # [code (0 intersection, 1 path), site, seat, piece kind, level]: the levels rules gave
+    # pieces on the board (rules/piece_state.py), ascending, none 0
+    piece_levels: list[list[int]]
     # hexes that lie face down or changed (rules/hexes.py); `game` is the game on the
     # board `hex_changes` make (Game.with_hexes)
     face_down: list[int]  # hex ids still face down, ascending

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from catandsl.rules import network
+from catandsl.rules import network, piece_state
 from catandsl.rules import words as w
 from catandsl.rules.base import Action, EngineError, Prompt, action_source, rules_call, seats_ok
 from catandsl.rules.play import Game, State
@@ -176,9 +176,11 @@ def lift(s: State, kind: str, k: int) -> None:
             s.vp_tokens = [t for t in s.vp_tokens if t[1] != k]
         if seat < s.game.num_players and s.last_corner[seat] == k:
             s.last_corner[seat] = -1
+        piece_state.forget(s, 0, k)
     else:
         seat, pi = s.path_owner[k], s.path_piece[k]
         network.lift_path(s, k)
+        piece_state.forget(s, 1, k)
         if k in s.damaged:
             s.damaged = [x for x in s.damaged if x != k]
         if s.fresh_paths and k in s.fresh_paths[1:]:
