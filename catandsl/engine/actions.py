@@ -18,6 +18,7 @@ from catandsl.rules.base import ACTIONS, Action, action_from_json
 
 if TYPE_CHECKING:
     from catandsl.engine.flow import EndTurn, Pass, StartPlayer
+    from catandsl.rules.bids import Bid, PickNumber
     from catandsl.rules.card_draws import DrawnCard
     from catandsl.rules.cards import BuyCard, Draw, PlayCard
     from catandsl.rules.choices import ChoosePlayer, ChooseResource, ChooseToken

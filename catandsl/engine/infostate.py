@@ -53,7 +53,7 @@ def resample(state: R, seat: int, rng: random.Random) -> R:
     n = g.num_players
     others = [p for p in range(n) if p != seat]
     if others:
-        _hide_drafts(s, seat)
+        _hide_drafts(s, seat, rng)
         _deal_resources(s, g, seat, others, rng)
         _deal_cards(s, g, seat, others, rng)
     s.seed = rng.getrandbits(64)
@@ -61,12 +61,16 @@ def resample(state: R, seat: int, rng: random.Random) -> R:
     return s
 
 
-def _hide_drafts(s: State, seat: int) -> None:
-    """Another seat's draft of an offer (hidden from `seat`) becomes an empty draft."""
+def _hide_drafts(s: State, seat: int, rng: random.Random) -> None:
+    """Another seat's draft of an offer (hidden from `seat`) becomes an empty draft, and
+    the other bidders' sealed bids are drawn afresh from their range."""
+    from catandsl.rules.bids import Bidding
     from catandsl.rules.trade import Composing, Offering
 
     for k, top in enumerate(s.pending):
-        if isinstance(top, Composing) and top.player != seat:
+        if isinstance(top, Bidding):
+            s.pending[k] = top.hidden_from(seat, rng)
+        elif isinstance(top, Composing) and top.player != seat:
             s.pending[k] = Composing(top.player, [0] * len(top.give), [0] * len(top.get), -1)
         elif isinstance(top, Offering) and top.draft and top.asked[0] != seat:
             s.pending[k] = dataclasses.replace(top, draft=[0] * len(top.draft))

@@ -9,6 +9,7 @@ imports the engine.
 from catandsl.rules import (  # noqa: F401  (each module registers what it defines)
     areas,
     bank_payments,
+    bids,
     board_lists,
     card_draws,
     cards,

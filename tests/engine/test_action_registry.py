@@ -124,6 +124,23 @@ scenario "Caravans" {
   }
 }
 """,
+    "bid": """
+scenario "Auction" {
+  uses base
+  counter bid
+  rule auction {
+    on dice_rolled(12) { sealed_bid(players(), bid, 0, 3) }
+    on dice_rolled(2) { take_from_bank(player, grain, choose_number(player, 0, 2)) }
+  }
+  map {
+    rows \"\"\"
+      f8  f5
+        h4
+    \"\"\"
+    legend { f forest; h hills }
+  }
+}
+""",
     "pick_card": """
 scenario "Gifts" {
   uses base

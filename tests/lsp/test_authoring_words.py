@@ -51,7 +51,8 @@ PRIMITIVES = ["remove_piece", "replace_piece", "owned_next_to", "pieces_next_to"
               "terrain_hexes", "corners", "sides", "cards_of", "return_to_bank", "fix_dice",
               "take_from_hand", "remove_from_supply", "pieces_left",
               "choose_traveller", "travellers", "add_travel_points_on", "send_traveller",
-              "set_piece_level", "piece_level", "piece_sites"]
+              "set_piece_level", "piece_level", "piece_sites",
+              "choose_number", "sealed_bid"]
 
 
 def test_every_new_primitive_hovers_and_completes(tmp_path):
