@@ -89,3 +89,10 @@ def test_hover_shared_in_a_counter_shows_its_section(tmp_path):
     hover = an.hover(a, line, text.split("\n")[line].index("shared") + 1)
     assert hover.startswith("`shared`: written in a counter's block")
     assert "whichever player" in hover  # the section of docs/language.md
+
+
+def test_the_new_piece_and_deck_words_hover_with_their_sections():
+    route = an.head_word_doc("route_length")
+    assert route is not None and "a piece's block" in route and "adds to a route" in route
+    reshuffle = an.head_word_doc("reshuffle")
+    assert reshuffle is not None and "a deck's block" in reshuffle

@@ -97,7 +97,7 @@ def test_misuse_is_a_diagnostic(tmp_path, old, new, code):
 
 
 def test_a_choice_in_a_condition_is_a_diagnostic(tmp_path):
-    text = SOURCE.replace("on dice_rolled(2) {",
-                          "on dice_rolled(2) if choose_traveller(player, player, wagon) == choose_traveller(player, player, wagon) {")
+    pick = "choose_traveller(player, player, wagon)"
+    text = SOURCE.replace("on dice_rolled(2) {", f"on dice_rolled(2) if {pick} == {pick} {{")
     _, diags = compile_text(tmp_path, text)
     assert "E0510" in [d.code for d in diags]
