@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from catandsl.rules.removal import RemoveFromIntersection, RemoveFromPath
     from catandsl.rules.roll_cards import RevealCard
     from catandsl.rules.seats import BuildFor
+    from catandsl.rules.stacks import DrawnFromStack, Stacked
     from catandsl.rules.trade import (
         Accept,
         BankTrade,

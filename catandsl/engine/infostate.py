@@ -118,17 +118,18 @@ def _deal_resources(s: State, g, seat: int, others: list[int], rng: random.Rando
 def _deal_cards(s: State, g, seat: int, others: list[int], rng: random.Random) -> None:
     sizes = [sum(s.cards[p]) for p in others]
     in_deck = sum(s.deck)
-    if not any(sizes) and not in_deck:
+    stacked = sum(s.stacked)  # face down beside the deck: as unseen as the deck
+    if not any(sizes) and not in_deck and not stacked:
         return
     mine = s.cards[seat]
     unseen: list[int] = []
     for c in g.cards:
         k = c.index
         unseen += [k] * (c.count - sum(row[k] for row in s.played) - s.discarded[k] - mine[k])
-    _check_count("card", unseen, sum(sizes) + in_deck)
+    _check_count("card", unseen, sum(sizes) + in_deck + stacked)
     rng.shuffle(unseen)
     C = len(g.cards)
-    *rows, s.deck = _deal(unseen, sizes + [in_deck], C)
+    *rows, s.deck, s.stacked = _deal(unseen, sizes + [in_deck, stacked], C)
     for p, row in zip(others, rows):
         s.cards[p] = row
     bought = sum(s.new_cards)

@@ -193,9 +193,10 @@ def _check_data(g: Game, s: State) -> None:
     _ints("played_turn", s.played_turn, len(g.decks), 0, big)
     _ints("deck", s.deck, C, 0, big)
     _ints("discarded", s.discarded, C, 0, big)
+    _ints("stacked", s.stacked, C, 0, big)
     for c in g.cards:
         total = s.deck[c.index] + sum(h[c.index] for h in s.cards) + sum(p[c.index] for p in s.played)
-        total += s.discarded[c.index]
+        total += s.discarded[c.index] + s.stacked[c.index]
         if total != c.count:
             raise _fail("cards", f"card {c.name} is not conserved: {total} in the game, not {c.count}",
                         "state/not_conserved")

@@ -48,6 +48,7 @@ from catandsl.rules import (  # noqa: F401  (each module registers what it defin
     scoring,
     seats,
     sites,
+    stacks,
     standings,
     supply,
     trade,

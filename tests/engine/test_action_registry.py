@@ -141,6 +141,20 @@ scenario "Auction" {
   }
 }
 """,
+    "stacked": """
+scenario "Reserve" {
+  uses base
+  rule lay_out { on setup_ended { stack_cards(development, 5) } }
+  rule reward { on dice_rolled(12) { take_from_stack(player, draw_from_stack(development)) } }
+  map {
+    rows \"\"\"
+      f8  f5
+        h4
+    \"\"\"
+    legend { f forest; h hills }
+  }
+}
+""",
     "pick_card": """
 scenario "Gifts" {
   uses base

@@ -52,7 +52,8 @@ PRIMITIVES = ["remove_piece", "replace_piece", "owned_next_to", "pieces_next_to"
               "take_from_hand", "remove_from_supply", "pieces_left",
               "choose_traveller", "travellers", "add_travel_points_on", "send_traveller",
               "set_piece_level", "piece_level", "piece_sites",
-              "choose_number", "sealed_bid"]
+              "choose_number", "sealed_bid", "stack_cards", "stack_size", "draw_from_stack",
+              "take_from_stack"]
 
 
 def test_every_new_primitive_hovers_and_completes(tmp_path):
