@@ -91,3 +91,19 @@ def test_only_the_two_players_read_which_card(ready):
 def test_misuse_is_a_diagnostic(tmp_path, call, code):
     _, diags = compile_text(tmp_path, SOURCE.replace("take_from_hand(player, left_of(player), 2)", call))
     assert [d.code for d in diags] == [code]
+
+
+def test_the_log_names_the_card_to_the_two_alone(ready):
+    from catandsl.players.base import entry_as_read, logged_apply
+
+    game, s0 = ready
+    s = s0.clone()
+    me = s.turn_player
+    holder = (me + 1) % game.num_players
+    third = (me + 2) % game.num_players
+    _hand(game, s, holder, {"ore": 1})
+    s.apply_action(game.action_id[A.Roll(12)])
+    entry = logged_apply(game, s, game.action_id[A.TakeFromHand("ore")], me)
+    assert entry["notes"] == []  # no hand note tells the table which card moved
+    assert "ore" in entry_as_read(entry, holder)["text"]
+    assert "ore" not in entry_as_read(entry, third)["text"]
