@@ -96,4 +96,11 @@ def test_the_new_piece_and_deck_words_hover_with_their_sections():
     route = an.head_word_doc("route_length")
     assert route is not None and "a piece's block" in route and "adds to a route" in route
     reshuffle = an.head_word_doc("reshuffle")
-    assert reshuffle is not None and "a deck's block" in reshuffle
+    assert reshuffle is not None and "a deck's block" in reshuffle and "runs out" in reshuffle
+
+
+def test_reshuffle_completes_at_the_start_of_a_line_in_a_deck(tmp_path):
+    text = 'scenario d "D" {\n  uses base\n  deck tidings {\n    res\n  }\n  map { hex (0, 0) forest 8 }\n}\n'
+    a = an.analyse(text, str(tmp_path / "d.catan"))
+    labels = {c.label for c in an.completions(a, None, 3, 7)}
+    assert "reshuffle" in labels and "route_length" in labels
