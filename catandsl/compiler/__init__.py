@@ -224,6 +224,7 @@ def head_words() -> dict[str, str]:
 INNER_WORDS = {
     "max_clump": "a `harbors shuffled` line (no two harbors of a kind side by side) or a `pool`",
     "shared": "a counter's block (one value for the whole game)",
+    "reshuffle": "a deck's block (the cards played from it and set aside go back in when it runs out)",
 }
 
 

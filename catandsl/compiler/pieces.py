@@ -97,12 +97,27 @@ def _connects(low, e, state):
 
 
 def _upgrades(low, e, state):
+    """`upgrades settlement`, or `upgrades settlement or city`: the kinds of the player's
+    piece it may replace."""
     no_block(e)
     items = terms(e)
-    w = need_word(items, 0, e, "the piece it replaces")
-    no_more(items, 1, "upgrades")
-    low.ctx.refer("piece", w, context="`upgrades`")
-    state["upgrades"] = w.name
+    names: list[str] = []
+    for k, w in enumerate(items):
+        if k % 2 == 1:
+            if not (isinstance(w, ast.Word) and w.name == "or") or k == len(items) - 1:
+                raise Shape(w.span, "write the kinds it replaces with `or` between them",
+                            help="upgrades settlement or city")
+            continue
+        w = need_word(items, k, e, "the piece it replaces")
+        low.ctx.refer("piece", w, context="`upgrades`")
+        if w.name in names:
+            raise Shape(w.span, f"`{w.name}` is listed twice")
+        names.append(w.name)
+    if not names:
+        need_word(items, 0, e, "the piece it replaces")
+    state["upgrades"] = names[0]
+    if names[1:]:
+        state["upgrades_or"] = tuple(names[1:])
 
 
 def _blocks(low, e, state):
@@ -307,6 +322,8 @@ PIECE = {
     "neutral": _flag("neutral"),
     # several pieces of one neutral kind, each moved on its own (at most one per site)
     "count": _number_prop("count", 1, MAX_COUNT),
+    # what one piece adds to a route's length (a bridge worth 2 roads, a ferry worth none)
+    "route_length": _number_prop("route_length", 0, 10),
     "blocks": _blocks,
     "steals": _steals,
     "moves": _moves,
@@ -337,6 +354,9 @@ def lower_piece(low, name: ast.Word, e: ast.Entry) -> model.Piece | None:
     if state.get("neutral") and state["site"] == "path" and "production" in state.get("blocks", ()):
         low.ctx.error("E0304", f"`{name.name}` stands on a path: it blocks pieces on its path, not production",
                       name.span, help="blocks road")
+    if "route_length" in state and (state["site"] != "path" or state.get("neutral")):
+        low.ctx.error("E0304", f"`route_length` is for a player's piece on a path, which routes are made of; "
+                      f"`{name.name}` is not one", name.span, help="piece bridge { on path; route_length 2 }")
     if "movement" in state and (state["site"] != "path" or state.get("neutral")):
         low.ctx.error("E0304", f"only a player's piece on a path moves by `moves` (a ship), not `{name.name}`",
                       name.span, help="a neutral piece moves by a rule: move_piece(player, [robber])")
@@ -429,7 +449,7 @@ def lower_deck(low, name: ast.Word, e: ast.Entry, rules_out: list) -> model.Deck
                                                           ["points", "hidden", "playable"]))
         cards.append(model.Card(cname.name, count.value, source=source_of(st.span), **props))
 
-    table = {"card": card, "play": _play}
+    table = {"card": card, "play": _play, "reshuffle": _flag("reshuffle")}
     _each_entry(low, e.block, table, "deck", state, {ast.Cost: _cost})
     if hooks:
         rules_out.append(model.Rule(f"deck:{name.name}", tuple(hooks), "card", source_of(e.span)))

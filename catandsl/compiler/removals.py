@@ -80,8 +80,8 @@ def _references(rs: Ruleset) -> Iterator[tuple[str | None, str, str, model.Sourc
         what = f"piece `{piece.name}`"
         for name in (*piece.connects, *piece.steals_from, *(piece.movement.blocked_by if piece.movement else ())):
             yield "piece", name, what, piece.source
-        if piece.upgrades is not None:
-            yield "piece", piece.upgrades, what, piece.source
+        for name in ((piece.upgrades,) if piece.upgrades is not None else ()) + piece.upgrades_or:
+            yield "piece", name, what, piece.source
         for a in piece.cost:
             yield "resource", a.name, what, piece.source
         for name in piece.takes:

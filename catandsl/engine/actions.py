@@ -18,6 +18,7 @@ from catandsl.rules.base import ACTIONS, Action, action_from_json
 
 if TYPE_CHECKING:
     from catandsl.engine.flow import EndTurn, Pass, StartPlayer
+    from catandsl.rules.bids import Bid, PickNumber
     from catandsl.rules.card_draws import DrawnCard
     from catandsl.rules.cards import BuyCard, Draw, PlayCard
     from catandsl.rules.choices import ChoosePlayer, ChooseResource, ChooseToken
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from catandsl.rules.damage import Damage
     from catandsl.rules.dice import Roll, RollDice, RollFaces, RuleRoll
     from catandsl.rules.draws import DrawToken
+    from catandsl.rules.hand_picks import TakeFromHand
     from catandsl.rules.hands import Discard
     from catandsl.rules.harbors import DrawHarbor, PlaceHarbor
     from catandsl.rules.hexes import RevealNumber, RevealTile
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
     from catandsl.rules.removal import RemoveFromIntersection, RemoveFromPath
     from catandsl.rules.roll_cards import RevealCard
     from catandsl.rules.seats import BuildFor
+    from catandsl.rules.stacks import DrawnFromStack, Stacked
     from catandsl.rules.trade import (
         Accept,
         BankTrade,
@@ -53,6 +56,7 @@ if TYPE_CHECKING:
         Withdraw,
     )
     from catandsl.rules.travel import Travel
+    from catandsl.rules.traveller_picks import PickTraveller
 
 ACTION_TYPES = ACTIONS  # kind -> class, every kind registered by the rule modules
 

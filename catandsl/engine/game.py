@@ -282,6 +282,7 @@ class Game(play.Game):
             info.neutral, info.blocks = p.neutral, p.blocks
             info.movable_by, info.moves_to, info.takes = p.movable_by, p.moves_to, tuple(p.takes)
             info.placed_where = p.placed_where
+            info.route_length = p.route_length
             info.count = p.count if p.neutral else 1
             sites = everywhere[p.site] if _names_frame(p.where) else inside[p.site]
             if p.site == "intersection" and not p.neutral and no_build:
@@ -301,6 +302,8 @@ class Game(play.Game):
             info.connects = tuple(index[c] for c in ir.connects)
             info.steals_from = tuple(index[c] for c in ir.steals_from)
             info.upgrades = index[ir.upgrades] if ir.upgrades else -1
+            info.upgrades_from = frozenset(index[n] for n in ((ir.upgrades,) if ir.upgrades else ())
+                                           + tuple(ir.upgrades_or))
             info.blockers = tuple(n.index for n in self.pieces if n.neutral and info.name in n.blocks)
             info.movement = None
             info.travel = ir.travel if not info.neutral and info.site == "path" else None

@@ -53,7 +53,7 @@ def resample(state: R, seat: int, rng: random.Random) -> R:
     n = g.num_players
     others = [p for p in range(n) if p != seat]
     if others:
-        _hide_drafts(s, seat)
+        _hide_drafts(s, seat, rng)
         _deal_resources(s, g, seat, others, rng)
         _deal_cards(s, g, seat, others, rng)
     s.seed = rng.getrandbits(64)
@@ -61,12 +61,16 @@ def resample(state: R, seat: int, rng: random.Random) -> R:
     return s
 
 
-def _hide_drafts(s: State, seat: int) -> None:
-    """Another seat's draft of an offer (hidden from `seat`) becomes an empty draft."""
+def _hide_drafts(s: State, seat: int, rng: random.Random) -> None:
+    """Another seat's draft of an offer (hidden from `seat`) becomes an empty draft, and
+    the other bidders' sealed bids are drawn afresh from their range."""
+    from catandsl.rules.bids import Bidding
     from catandsl.rules.trade import Composing, Offering
 
     for k, top in enumerate(s.pending):
-        if isinstance(top, Composing) and top.player != seat:
+        if isinstance(top, Bidding):
+            s.pending[k] = top.hidden_from(seat, rng)
+        elif isinstance(top, Composing) and top.player != seat:
             s.pending[k] = Composing(top.player, [0] * len(top.give), [0] * len(top.get), -1)
         elif isinstance(top, Offering) and top.draft and top.asked[0] != seat:
             s.pending[k] = dataclasses.replace(top, draft=[0] * len(top.draft))
@@ -114,17 +118,18 @@ def _deal_resources(s: State, g, seat: int, others: list[int], rng: random.Rando
 def _deal_cards(s: State, g, seat: int, others: list[int], rng: random.Random) -> None:
     sizes = [sum(s.cards[p]) for p in others]
     in_deck = sum(s.deck)
-    if not any(sizes) and not in_deck:
+    stacked = sum(s.stacked)  # face down beside the deck: as unseen as the deck
+    if not any(sizes) and not in_deck and not stacked:
         return
     mine = s.cards[seat]
     unseen: list[int] = []
     for c in g.cards:
         k = c.index
         unseen += [k] * (c.count - sum(row[k] for row in s.played) - s.discarded[k] - mine[k])
-    _check_count("card", unseen, sum(sizes) + in_deck)
+    _check_count("card", unseen, sum(sizes) + in_deck + stacked)
     rng.shuffle(unseen)
     C = len(g.cards)
-    *rows, s.deck = _deal(unseen, sizes + [in_deck], C)
+    *rows, s.deck, s.stacked = _deal(unseen, sizes + [in_deck, stacked], C)
     for p, row in zip(others, rows):
         s.cards[p] = row
     bought = sum(s.new_cards)

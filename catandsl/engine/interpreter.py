@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from catandsl.engine import places
 from catandsl.rules import play
-from catandsl.rules.base import CHANCE, EngineError
+from catandsl.rules.base import CHANCE, LOCATION_CODE, EngineError
 from catandsl.rules.play import NO_ANSWERS, Answers, Game, State
 from catandsl.rules.registry import CHOICE, EVENTS, PRIMITIVES, QUERY, RANDOM, Param
 
@@ -381,12 +381,15 @@ class Interpreter:
             return args
 
         if kind == CHOICE or kind == RANDOM:
+            # a site is answered by its id, and a rule reads it as a site ([kind, id])
+            on = LOCATION_CODE.get(prim.returns or "")
+
             def pick(env: dict[str, Any], s: Any, an: Answers) -> Any:
                 args = arguments(env, s, an)
                 if an.next < len(an.values):
                     value = an.values[an.next]
                     an.next += 1
-                    return value
+                    return [on, value] if on is not None else value
                 if kind == RANDOM:  # chance picks: options are [value, weight] pairs
                     raise NeedChoice(name, CHANCE, [[v, w] for v, w in run(s, *args)])
                 raise NeedChoice(name, int(args[0]), run(s, *args))

@@ -130,7 +130,7 @@ class Position:
                                 f"the rules refuse a {P.name} for seat {p} at {g.location_name(P.site, k)}")
         owners = s.corner_owner if P.site == "intersection" else s.path_owner
         if not rules and P.travel is None and owners[k] != -1 and not (  # a traveller shares its path
-                P.upgrades >= 0 and owners[k] == p and s.corner_piece[k] == P.upgrades):
+                P.upgrades >= 0 and owners[k] == p and s.corner_piece[k] in P.upgrades_from):
             raise PositionError("position/occupied", f"{g.location_name(P.site, k)} is taken")
         if pay:
             if not placement.affordable(s.hands[p], P.cost):
@@ -149,8 +149,8 @@ class Position:
         if P.travel is not None:
             s.travellers.append(Traveller(p, pi, k, 0, -1, -1))
         elif P.site == "intersection":
-            if P.upgrades >= 0 and s.corner_owner[k] == p and s.corner_piece[k] == P.upgrades:
-                s.placed[p][P.upgrades] -= 1  # the piece it replaces goes back to the player
+            if P.upgrades >= 0 and s.corner_owner[k] == p and s.corner_piece[k] in P.upgrades_from:
+                s.placed[p][s.corner_piece[k]] -= 1  # the piece it replaces goes back to the player
             s.corner_owner[k], s.corner_piece[k] = p, pi
         else:
             s.path_owner[k], s.path_piece[k] = p, pi

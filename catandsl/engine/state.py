@@ -62,7 +62,7 @@ FIELDS = (
     "offers_made", "offers_declined", "acted", "harbor_at", "harbor_supply", "travellers",
     "project_level", "project_owner", "roll_deck", "roll_year", "damaged", "yield_limits",
     "turn_rolls", "discarded", "counters", "face_down", "hidden_tiles", "hidden_numbers", "hex_changes",
-    "last_faces", "fixed_roll",
+    "last_faces", "fixed_roll", "pieces_lost", "piece_levels", "stacked",
 )
 
 
@@ -146,6 +146,9 @@ class State(flow.Running):
         self.path_piece = [-1] * len(b.paths)
         self.neutral_at = list(game.neutral_start)
         self.placed = [[0] * K for _ in range(game.num_seats)]
+        self.pieces_lost = [[0] * K for _ in range(game.num_seats)]
+        self.piece_levels = []
+        self.stacked = [0] * C
         self.award_holder = [-1] * len(game.awards)
         self.last_roll = 0
         self.fixed_roll = 0
@@ -431,6 +434,7 @@ class State(flow.Running):
         data["hands"] = [row if p == player else sum(row) for p, row in enumerate(data["hands"])]
         data["cards"] = [row if p == player else sum(row) for p, row in enumerate(data["cards"])]
         data["deck"] = sum(self.deck)
+        data["stacked"] = sum(self.stacked)  # face down, as the deck
         if player != self.turn_player:
             data["new_cards"] = sum(self.new_cards)
         del data["seed"]

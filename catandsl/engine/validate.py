@@ -193,9 +193,10 @@ def _check_data(g: Game, s: State) -> None:
     _ints("played_turn", s.played_turn, len(g.decks), 0, big)
     _ints("deck", s.deck, C, 0, big)
     _ints("discarded", s.discarded, C, 0, big)
+    _ints("stacked", s.stacked, C, 0, big)
     for c in g.cards:
         total = s.deck[c.index] + sum(h[c.index] for h in s.cards) + sum(p[c.index] for p in s.played)
-        total += s.discarded[c.index]
+        total += s.discarded[c.index] + s.stacked[c.index]
         if total != c.count:
             raise _fail("cards", f"card {c.name} is not conserved: {total} in the game, not {c.count}",
                         "state/not_conserved")
@@ -215,6 +216,14 @@ def _check_data(g: Game, s: State) -> None:
                 if piece.neutral or piece.site != kind or k not in piece.sites:
                     raise _fail(f"{what}_piece", f"a {piece.name} cannot stand on {kind} {k}", "state/off_site")
     _rows("placed", s.placed, seats, K, 0, big)
+    _rows("pieces_lost", s.pieces_lost, seats, K, 0, big)
+    for k, r in enumerate(_list("piece_levels", s.piece_levels)):
+        _ints(f"piece_levels[{k}]", r, 5, 0, big)
+        if r[0] > 1 or r[1] >= (len(b.intersections), len(b.paths))[r[0]] or r[2] >= seats or r[3] >= K \
+                or not r[4]:
+            raise _fail(f"piece_levels[{k}]", "not [0 or 1, a site, a seat, a piece, a level > 0]")
+    if s.piece_levels != sorted(s.piece_levels):
+        raise _fail("piece_levels", "the records are not in ascending order")
     _ints("neutral_at", s.neutral_at, len(g.neutral_start), -1, max(len(b.hexes), P) - 1)
     for pi, slots in enumerate(g.neutral_slots):
         piece = g.pieces[pi]
@@ -345,9 +354,9 @@ def _check_pieces(g: Game, s: State) -> None:
             if s.placed[p][pi] != counted[p][pi]:
                 raise _fail("placed", f"player {p} has {counted[p][pi]} {piece.name} on the board, "
                             f"not {s.placed[p][pi]}", "state/over_limit")
-            if counted[p][pi] > piece.limit:
-                raise _fail("placed", f"player {p} has {counted[p][pi]} {piece.name}, past the limit "
-                            f"of {piece.limit}", "state/over_limit")
+            if counted[p][pi] + s.pieces_lost[p][pi] > piece.limit:
+                raise _fail("placed", f"player {p} has {counted[p][pi]} {piece.name} and lost "
+                            f"{s.pieces_lost[p][pi]}, past the limit of {piece.limit}", "state/over_limit")
 
 
 def _prompt(g: Game, k: int, data: Any) -> Prompt:

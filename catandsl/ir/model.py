@@ -197,6 +197,8 @@ class Piece:
     distance: int = 0
     connects: tuple[str, ...] = ()
     upgrades: str | None = None
+    # `upgrades settlement or city`: further kinds it may replace besides `upgrades`
+    upgrades_or: tuple[str, ...] = ()
     neutral: bool = False
     blocks: tuple[str, ...] = ()
     steals_from: tuple[str, ...] = ()
@@ -212,6 +214,8 @@ class Piece:
     takes: tuple[str, ...] = ()
     count: int = 1
     source: Source | None = None
+    # `route_length N`: what one piece of a path kind adds to a route (`longest_route`)
+    route_length: int = 1
 
 
 @dataclass(frozen=True)
@@ -238,6 +242,9 @@ class Deck:
     play_per_turn: int = 1
     not_turn_bought: bool = True
     source: Source | None = None
+    # `reshuffle`: when the deck runs out, the cards played from it and set aside go
+    # back into it (progress cards returned under their stack)
+    reshuffle: bool = False
 
 
 @dataclass(frozen=True)

@@ -417,7 +417,13 @@ def completions(analysis: Analysis, last_good: model.Scenario | None, line: int,
         return [Completion(n, "item", f"item of {typed[-2]}") for n in items]
     out: list[Completion] = []
     if len(words) <= (1 if prefix_done else 0):
-        out += [Completion(w, "keyword", f"written in {where}") for w, where in sorted(head_words().items())]
+        from catandsl.compiler import INNER_WORDS
+
+        heads = head_words()
+        out += [Completion(w, "keyword", f"written in {where}") for w, where in sorted(heads.items())]
+        # a word of a small block (a deck's `reshuffle`) may start a line too
+        out += [Completion(w, "keyword", f"written in {where}") for w, where in sorted(INNER_WORDS.items())
+                if w not in heads]
     else:
         from catandsl.compiler import INNER_WORDS
 

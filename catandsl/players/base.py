@@ -59,8 +59,9 @@ def seat_label(game, seat: int) -> str:
 CHANCE_LABELS = {"start_player": "start", "roll": "dice", "roll_faces": "dice", "stolen": "steal", "draw": "card",
                  "rule_roll": "dice", "draw_harbor": "harbor", "draw_token": "draw"}
 
-# Kinds whose text already says how the hands changed: no hand notes for them.
-_SAYS_ITS_HANDS = frozenset(("bank_trade", "trade_with", "discard", "stolen", "lost"))
+# Kinds whose text already says how the hands changed (to the seats that may read it): no
+# hand notes for them.
+_SAYS_ITS_HANDS = frozenset(("bank_trade", "trade_with", "discard", "stolen", "lost", "take_from_hand"))
 # Kinds that spend the decider's cards as their cost: the decider's losses are that cost.
 _PAYS = frozenset(("build", "buy_card"))
 

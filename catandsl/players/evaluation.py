@@ -294,7 +294,7 @@ class Evaluator:
                 P = self.game.pieces[k]
                 if s.placed[p][k] >= P.limit:
                     continue
-                if P.upgrades >= 0 and not s.placed[p][P.upgrades]:
+                if P.upgrades >= 0 and not any(s.placed[p][u] for u in P.upgrades_from):
                     continue  # nothing to replace
                 if P is self.spot_piece and not room:
                     continue

@@ -335,7 +335,7 @@ def _wants(s: State, me: int, ev: Evaluator) -> list[tuple[float, list[int], lis
     for cost, worth, what, k in ev.targets:
         if what == "piece":
             P = s.game.pieces[k]
-            if s.placed[me][k] >= P.limit or (P.upgrades >= 0 and not s.placed[me][P.upgrades]):
+            if s.placed[me][k] >= P.limit or (P.upgrades >= 0 and not any(s.placed[me][u] for u in P.upgrades_from)):
                 continue
         lack = [max(0, n - h) for n, h in zip(cost, hand)]
         out.append((sum(lack) - worth, worth, lack, [max(0, h - n) for n, h in zip(cost, hand)]))

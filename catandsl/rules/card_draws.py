@@ -11,6 +11,7 @@ from typing import ClassVar
 
 from catandsl.rules import words as w
 from catandsl.rules.base import Action, action_source, rules_call
+from catandsl.rules.cards import reshuffle
 from catandsl.rules.play import Game, State
 from catandsl.rules.registry import CARDS, effect, random_value
 
@@ -58,6 +59,7 @@ def take_card(s: State, player: int, card: str) -> None:
         s.cards[player][c] += 1
         if player == s.turn_player and s.stage == "turn":
             s.new_cards[c] += 1
+        reshuffle(s, s.game.cards[c].deck)
 
 
 @effect("player: player, card: card", writes=CARDS)
@@ -70,3 +72,4 @@ def set_aside(s: State, player: int, card: str) -> None:
         s.discarded[c] += 1
         if player == s.turn_player and s.new_cards[c] > s.cards[player][c]:
             s.new_cards[c] = s.cards[player][c]
+        reshuffle(s, s.game.cards[c].deck)

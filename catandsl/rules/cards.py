@@ -92,6 +92,22 @@ def deck_left(s: State, d: int) -> bool:
     return any(map(s.deck.__getitem__, s.game.lookups(CardIds).deck_cards[d]))
 
 
+def reshuffle(s: State, d: int) -> None:
+    """A deck that says `reshuffle` and has run out takes back its discards: the cards
+    played from it (so `played` counts the plays since) and the cards set aside. The
+    draws are by count, so putting them back is shuffling them."""
+    g = s.game
+    if not g.decks[d].reshuffle or deck_left(s, d):
+        return
+    for c in g.lookups(CardIds).deck_cards[d]:
+        back = s.discarded[c]
+        for row in s.played:
+            back += row[c]
+            row[c] = 0
+        s.discarded[c] = 0
+        s.deck[c] += back
+
+
 @query("player: player, cards: list<card>", returns="int", reads=CARDS)
 def played(s: State, player: int, cards: list[str]) -> int:
     """How many cards of these kinds the player has played (Largest Army: knights)."""
@@ -108,6 +124,7 @@ def unplay(s: State, player: int, card: str) -> None:
     if s.played[player][c] > 0:
         s.played[player][c] -= 1
         s.discarded[c] += 1
+        reshuffle(s, s.game.cards[c].deck)
 
 
 # ---- buying ------------------------------------------------------------------------------
@@ -185,6 +202,7 @@ class Drawing(Prompt):
         s.cards[self.player][c] += 1
         s.new_cards[c] += 1
         s.chance_count += 1
+        reshuffle(s, self.deck)
         s.emit("card_bought", {"player": self.player, "card": act.card})
 
 
@@ -238,6 +256,7 @@ def _apply_play(s: State, p: int, act: PlayCard) -> None:
     s.cards[p][c] -= 1
     s.played[p][c] += 1
     s.played_turn[g.cards[c].deck] += 1
+    reshuffle(s, g.cards[c].deck)
     s.emit("card_played", {"player": p, "card": act.card})
 
 

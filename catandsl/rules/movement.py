@@ -24,7 +24,7 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from typing import ClassVar
 
-from catandsl.rules import network, neutral, placement, sites
+from catandsl.rules import network, neutral, piece_state, placement, sites
 from catandsl.rules import words as w
 from catandsl.rules.base import (
     Action,
@@ -233,6 +233,7 @@ def _apply_pick_up(s: State, p: int, act: PickUp) -> None:
         s.fresh_paths = s.fresh_paths.without(k)
     s.push(Relocating(p, pi, k, fresh))
     network.lift_path(s, k)
+    piece_state.forget(s, 1, k)  # a piece moved is placed afresh
 
 
 def _refusal(s: State, p: int, act: Action) -> IllegalAction | None:

@@ -67,7 +67,7 @@ def targets(s: State, p: int, pi: int, mode: str, step: Any = None) -> list[int]
     kept and shared: never edit it."""
     g = s.game
     P = g.pieces[pi]
-    if s.placed[p][pi] >= P.limit and not (s.damaged and damage.has_damaged(s, p, pi)):
+    if s.placed[p][pi] + s.pieces_lost[p][pi] >= P.limit and not (s.damaged and damage.has_damaged(s, p, pi)):
         return []  # (a repair needs no piece from the supply)
     # Bought or built free, where nothing but the pieces on the board decides (no set-up
     # step, no damaged piece, no neutral piece that blocks it, no traveller), the sites
@@ -257,7 +257,7 @@ def can_place(s: State, p: int, pi: int, k: int, mode: str = "normal", step: Any
         distance = P.distance
         if P.upgrades >= 0:
             if step is None or not step.fresh:
-                return s.corner_owner[k] == p and s.corner_piece[k] == P.upgrades
+                return s.corner_owner[k] == p and s.corner_piece[k] in P.upgrades_from
             # `place city new`: where the piece it upgrades could stand, under its distance rule
             base = g.pieces[P.upgrades]
             if k not in base.allowed_set or (base.blockers and neutral.blocks_site(
@@ -344,8 +344,8 @@ def place(s: State, p: int, pi: int, k: int, free: bool = True, by: int = -1) ->
     if P.travel is not None:
         travel.place(s, p, pi, k)
     elif P.site == "intersection":
-        if P.upgrades >= 0 and s.corner_owner[k] == p and s.corner_piece[k] == P.upgrades:
-            s.placed[p][P.upgrades] -= 1  # the piece it replaces goes back to the player
+        if P.upgrades >= 0 and s.corner_owner[k] == p and s.corner_piece[k] in P.upgrades_from:
+            s.placed[p][s.corner_piece[k]] -= 1  # the piece it replaces goes back to the player
         network.put_corner(s, k, p, pi)
         if p < g.num_players:  # a neutral seat places nothing `touching last`
             s.last_corner[p] = k
@@ -408,7 +408,7 @@ def refusal(s: State, p: int, act: Action, mode: str) -> IllegalAction | None:
     if mode != "setup" and s.damaged and damage.has_damaged(s, p, pi) and not damage.is_damaged(s, act.at):
         return IllegalAction("action/invalid_target", f"{text}: a damaged {P.name} must be repaired first")
     if mode == "normal":
-        if s.placed[p][pi] >= P.limit:
+        if s.placed[p][pi] + s.pieces_lost[p][pi] >= P.limit:
             return IllegalAction("action/not_legal", f"{text}: no {P.name} left")
         if can_place(s, p, pi, act.at):
             return IllegalAction("action/cannot_afford", f"{text}: cannot afford it")
@@ -426,12 +426,13 @@ def _legal_builds(s: State, p: int, names: frozenset[str] | None) -> list[int]:
     pieces = g.pieces
     hand = s.hands[p]
     placed = s.placed[p]
+    lost = s.pieces_lost[p]
     out: list[int] = []
     for k in g.own_pieces:
         P = pieces[k]
         if not affordable(hand, P.cost) or (names is not None and P.name not in names):
             continue  # not affordable, or not allowed in this phase
-        if placed[k] >= P.limit and not (s.damaged and damage.has_damaged(s, p, k)):
+        if placed[k] + lost[k] >= P.limit and not (s.damaged and damage.has_damaged(s, p, k)):
             continue  # none left (a repair needs none from the supply)
         out += targets(s, p, k, "normal")
     return out

@@ -44,9 +44,9 @@ class PieceInfo:
     """One piece kind, as the engine reads it."""
 
     __slots__ = ("index", "name", "site", "cost", "limit", "points", "produces", "distance",
-                 "connects", "upgrades", "neutral", "blocks", "steals_from", "allowed",
+                 "connects", "upgrades", "upgrades_from", "neutral", "blocks", "steals_from", "allowed",
                  "allowed_set", "sites", "source", "movement", "blockers", "movable_by", "moves_to", "takes",
-                 "travel", "count", "placed_where")
+                 "travel", "count", "placed_where", "route_length")
 
     index: int
     name: str
@@ -57,7 +57,9 @@ class PieceInfo:
     produces: int
     distance: int
     connects: tuple[int, ...]  # piece kinds
-    upgrades: int  # the piece kind it replaces, or -1
+    upgrades: int  # the piece kind it replaces (the first, with `or`), or -1
+    upgrades_from: frozenset[int]  # every kind it may replace (`upgrades A or B`)
+    route_length: int  # what one piece adds to a route (`route_length N`; 1 by default)
     neutral: bool
     blocks: tuple[str, ...]  # `production` and piece names
     steals_from: tuple[int, ...]
@@ -465,6 +467,13 @@ class State(Protocol):
     turn_rolls: list[int]  # the totals rolled so far this turn (`rolls 2 distinct`)
     discarded: list[int]  # [c] played cards set aside for good (`unplay`)
     counters: list[list[int]]  # [p][counter] (rules/counters.py)
+    # [seat][k] pieces taken out of the seat's supply for good (rules/supply.py): with
+    # those placed, never more than the piece's limit
+    pieces_lost: list[list[int]]
+    # [code (0 intersection, 1 path), site, seat, piece kind, level]: the levels rules gave
+    # pieces on the board (rules/piece_state.py), ascending, none 0
+    piece_levels: list[list[int]]
+    stacked: list[int]  # [c] cards lying on their deck's stack, face down (rules/stacks.py)
     # hexes that lie face down or changed (rules/hexes.py); `game` is the game on the
     # board `hex_changes` make (Game.with_hexes)
     face_down: list[int]  # hex ids still face down, ascending

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from catandsl.rules import network
+from catandsl.rules import network, piece_state
 from catandsl.rules import words as w
 from catandsl.rules.base import Action, EngineError, Prompt, action_source, rules_call, seats_ok
 from catandsl.rules.play import Game, State
@@ -155,7 +155,8 @@ class Removing(Prompt):
         s.pending.pop()
         kind = "intersection" if isinstance(act, RemoveFromIntersection) else "path"
         lift(s, kind, act.at)
-        if self.by >= 0 and s.placed[self.owner][self.by] < s.game.pieces[self.by].limit:
+        if self.by >= 0 and (s.placed[self.owner][self.by] + s.pieces_lost[self.owner][self.by]
+                             < s.game.pieces[self.by].limit):
             s.placed[self.owner][self.by] += 1
             put = network.put_corner if kind == "intersection" else network.put_path
             put(s, act.at, self.owner, self.by)
@@ -175,9 +176,11 @@ def lift(s: State, kind: str, k: int) -> None:
             s.vp_tokens = [t for t in s.vp_tokens if t.intersection != k]
         if seat < s.game.num_players and s.last_corner[seat] == k:
             s.last_corner[seat] = -1
+        piece_state.forget(s, 0, k)
     else:
         seat, pi = s.path_owner[k], s.path_piece[k]
         network.lift_path(s, k)
+        piece_state.forget(s, 1, k)
         if k in s.damaged:
             s.damaged = [x for x in s.damaged if x != k]
         if k in s.fresh_paths.paths:

@@ -9,6 +9,11 @@ and each line's length is kept until a piece placed, moved or cut off next to it
 changes it: a new road is measured with its own line, not with every line of every
 player, and a road hung from a line without a ring grows it by one piece, measured from
 where it hangs (`grow_line`).
+
+A piece kind may weigh more or less than one (`route_length N`: a bridge counted as two
+roads). A route of such kinds is measured by its weights, every way on from every
+intersection of the line (`_weighted`): neither the tree's diameter nor a line grown by
+one piece tells the heaviest trail.
 """
 
 from __future__ import annotations
@@ -35,8 +40,15 @@ def route_length(s: State, p: int, pieces: tuple[int, ...]) -> int:
         return best
     lines = net.lines.setdefault(key, [])
     joins, chains = s.game.lookups(RouteJoins).of(pieces)
+    weights = s.game.lookups(RouteJoins).weights(pieces)
     grown = net.grown.pop(key, None)
-    if grown is not None and chains and (more := grow_line(s, p, joins, *grown)) is not None:
+    if weights is not None:
+        lines.clear()  # (measured whole each time: see the module's doc)
+        path_piece = s.path_piece
+        own = {k for k in net.paths[p] if path_piece[k] in pieces}
+        for group in _lines_of(s, p, own, joins):
+            lines.append(_weighted(s, p, group, joins, weights))
+    elif grown is not None and chains and (more := grow_line(s, p, joins, *grown)) is not None:
         lines += more
     else:
         known = set().union(*(line.paths for line in lines))
@@ -60,6 +72,15 @@ class RouteJoins:
     def __init__(self, game: Game):
         self.pieces = game.pieces
         self.by_kinds: dict[tuple[int, ...], tuple[frozenset[tuple[int, int]], bool]] = {}
+        # every kind's `route_length`, or None when each counts one (the common case)
+        lengths = tuple(P.route_length for P in game.pieces)
+        self.lengths = lengths if any(n != 1 for n in lengths) else None
+
+    def weights(self, kinds: tuple[int, ...]) -> tuple[int, ...] | None:
+        """Each kind's weight in a route of these kinds, or None when all weigh one."""
+        if self.lengths is None or all(self.lengths[k] == 1 for k in kinds):
+            return None
+        return self.lengths
 
     @classmethod
     def build(cls, game: Game) -> RouteJoins:
@@ -171,6 +192,39 @@ def measure_line(s: State, p: int, own: frozenset[int], joins: frozenset[tuple[i
     for c in starts or [min(corners)]:
         walk(c, 0, -1)
     return Line(own, corners, best)
+
+
+def _weighted(s: State, p: int, own: frozenset[int], joins: frozenset[tuple[int, int]],
+              weights: tuple[int, ...]) -> Line:
+    """A line with its heaviest trail, each piece weighing its kind's `route_length`:
+    every way on, depth first, from every intersection of the line (as `_measured`
+    walks, but a light piece may begin the heaviest trail anywhere)."""
+    owner = s.corner_owner
+    ways = _ways(s, own)
+    for c in ways:
+        ways[c].sort()
+    used: set[int] = set()
+    best = 0
+
+    def walk(c: int, length: int, steps: int, kind: int) -> None:
+        nonlocal best
+        if length > best:
+            best = length
+        o = owner[c]
+        if o != -1 and o != p and steps > 0:
+            return  # an opponent's building: the route may end here, not pass
+        home = o == p
+        for x, z, kx in ways[c]:
+            if x not in used:
+                if steps > 0 and not home and (kind, kx) not in joins:
+                    continue  # road <-> ship only through an own building
+                used.add(x)
+                walk(z, length + weights[kx], steps + 1, kx)
+                used.discard(x)
+
+    for c in sorted(ways):
+        walk(c, 0, 0, -1)
+    return Line(own, frozenset(ways), best)
 
 
 def _ways(s: State, own: frozenset[int]) -> dict[int, list[tuple[int, int, int]]]:

@@ -109,7 +109,7 @@ def check_invariants(s) -> None:
     assert pieces_on_board(s) == s.placed
     for p in range(n):
         for P in g.pieces:
-            assert 0 <= s.placed[p][P.index] <= P.limit
+            assert 0 <= s.placed[p][P.index] <= P.limit - s.pieces_lost[p][P.index]
     # no two buildings adjacent (distance rule)
     b = g.board
     for c, owner in enumerate(s.corner_owner):
@@ -140,7 +140,7 @@ def check_cheap(s) -> None:
     # pieces within limits
     for p in range(n):
         for P in g.pieces:
-            assert 0 <= s.placed[p][P.index] <= P.limit, (p, P.name)
+            assert 0 <= s.placed[p][P.index] <= P.limit - s.pieces_lost[p][P.index], (p, P.name)
     # VP = buildings + cards + awards + special VP tokens
     tokens = [0] * n
     for p, c, k in s.vp_tokens:

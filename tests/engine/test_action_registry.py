@@ -87,6 +87,74 @@ scenario "Storm" {
     on dice_rolled(12) { discard_random(player, 2) }
   }
 """ + THREE_HEXES,
+    "take_from_hand": """
+scenario "Spy" {
+  uses base
+  rule spy { on dice_rolled(12) { take_from_hand(player, left_of(player), 2) } }
+  map {
+    rows \"\"\"
+      f8  f5
+        h4
+    \"\"\"
+    legend { f forest; h hills }
+  }
+}
+""",
+    "pick_traveller": """
+scenario "Caravans" {
+  uses base
+  piece wagon {
+    on path where land(at)
+    limit 2
+    travels { points 2; step_cost 1 }
+  }
+  rule tailwind {
+    on dice_rolled(2) { add_travel_points_on(player, wagon, choose_traveller(player, player, wagon), 3) }
+  }
+  setup {
+    round forward { place settlement; place road touching last; place wagon touching last }
+    round backward { place settlement; place road touching last; place wagon touching last; collect last }
+  }
+  map {
+    rows \"\"\"
+      f8  f5
+        h4
+    \"\"\"
+    legend { f forest; h hills }
+  }
+}
+""",
+    "bid": """
+scenario "Auction" {
+  uses base
+  counter bid
+  rule auction {
+    on dice_rolled(12) { sealed_bid(players(), bid, 0, 3) }
+    on dice_rolled(2) { take_from_bank(player, grain, choose_number(player, 0, 2)) }
+  }
+  map {
+    rows \"\"\"
+      f8  f5
+        h4
+    \"\"\"
+    legend { f forest; h hills }
+  }
+}
+""",
+    "stacked": """
+scenario "Reserve" {
+  uses base
+  rule lay_out { on setup_ended { stack_cards(development, 5) } }
+  rule reward { on dice_rolled(12) { take_from_stack(player, draw_from_stack(development)) } }
+  map {
+    rows \"\"\"
+      f8  f5
+        h4
+    \"\"\"
+    legend { f forest; h hills }
+  }
+}
+""",
     "pick_card": """
 scenario "Gifts" {
   uses base

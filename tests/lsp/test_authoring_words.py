@@ -48,7 +48,12 @@ def test_max_clump_completes_inside_a_line(tmp_path):
 # completion (a snippet), from the registry
 PRIMITIVES = ["remove_piece", "replace_piece", "owned_next_to", "pieces_next_to", "piece_at", "discard_random", "pay_to_bank",
               "choose_card", "choose_token", "choose_option", "build_free_on",
-              "terrain_hexes", "corners", "sides", "cards_of", "return_to_bank", "fix_dice"]
+              "terrain_hexes", "corners", "sides", "cards_of", "return_to_bank", "fix_dice",
+              "take_from_hand", "remove_from_supply", "pieces_left",
+              "choose_traveller", "travellers", "add_travel_points_on", "send_traveller",
+              "set_piece_level", "piece_level", "piece_sites",
+              "choose_number", "sealed_bid", "stack_cards", "stack_size", "draw_from_stack",
+              "take_from_stack"]
 
 
 def test_every_new_primitive_hovers_and_completes(tmp_path):
@@ -85,3 +90,17 @@ def test_hover_shared_in_a_counter_shows_its_section(tmp_path):
     hover = an.hover(a, line, text.split("\n")[line].index("shared") + 1)
     assert hover.startswith("`shared`: written in a counter's block")
     assert "whichever player" in hover  # the section of docs/language.md
+
+
+def test_the_new_piece_and_deck_words_hover_with_their_sections():
+    route = an.head_word_doc("route_length")
+    assert route is not None and "a piece's block" in route and "adds to a route" in route
+    reshuffle = an.head_word_doc("reshuffle")
+    assert reshuffle is not None and "a deck's block" in reshuffle and "runs out" in reshuffle
+
+
+def test_reshuffle_completes_at_the_start_of_a_line_in_a_deck(tmp_path):
+    text = 'scenario d "D" {\n  uses base\n  deck tidings {\n    res\n  }\n  map { hex (0, 0) forest 8 }\n}\n'
+    a = an.analyse(text, str(tmp_path / "d.catan"))
+    labels = {c.label for c in an.completions(a, None, 3, 7)}
+    assert "reshuffle" in labels and "route_length" in labels
