@@ -58,7 +58,7 @@ def parse(text: str, filename: str) -> ast.File:
     if dir_fd is None:
         return parse_text(text, filename)
     try:
-        name = _name(text, filename)
+        name = entry_name(text, filename)
         data = cache.read(dir_fd, name)
         if data is not None:
             try:
@@ -93,7 +93,9 @@ def code_key() -> str:
     return _code_key
 
 
-def _name(text: str, filename: str) -> str:
+def entry_name(text: str, filename: str) -> str:
+    """The cache file holding the tree of `text` read as `filename` by this parser (its code,
+    grammar, Python and Lark versions in the key)."""
     h = hashlib.sha256(f"{code_key()}\0{filename}\0".encode())
     h.update(text.encode("utf-8", "surrogatepass"))
     return f"{PREFIX}{h.hexdigest()[:32]}.json"

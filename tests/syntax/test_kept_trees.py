@@ -117,8 +117,8 @@ def test_a_damaged_tree_is_parsed_afresh(parses, tmp_path):
 
 def test_a_changed_parser_is_a_new_key(tmp_path, monkeypatch):
     monkeypatch.setattr(kept, "_code_key", None)
-    before = kept._name("text", "a.catan")
+    before = kept.entry_name("text", "a.catan")
     monkeypatch.setattr(kept.cache, "lark_stamp", lambda: "another lark")
     monkeypatch.setattr(kept, "_code_key", None)
-    assert kept._name("text", "a.catan") != before
-    assert kept._name("text", "b.catan") != kept._name("text", "a.catan")
+    assert kept.entry_name("text", "a.catan") != before
+    assert kept.entry_name("text", "b.catan") != kept.entry_name("text", "a.catan")
