@@ -11,10 +11,19 @@ to a bot (a person who left) or back to a person.
 Every applied action is stored as it is applied (store.py); a game not in memory (the
 server restarted) is loaded by playing its stored actions again. Bots move one action
 at a time (`bot_step`), so the pages can follow them (live.py).
+
+A bot plays as if the server never restarted: its generator is seeded afresh for each
+move from the game's seed, its seat and the actions applied before the move
+(`bot_seed`), and a game loaded again lets its bots look at the stored moves of their
+seats as they were made (`Room.replay`), so what a bot remembers (the offers it made
+this turn, the stops its wagon reached) is what it was. A search bot looks at none of
+them (each would cost it a whole search): it keeps nothing from move to move but the
+offers it made in the turn, so it may make an offer of the current turn again.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import secrets
 import threading
@@ -47,6 +56,12 @@ def _check_seats(seats: Any, players: int) -> list[str]:
         if budget is not None and budget > MAX_BUDGET:
             raise StudioError("request/seats", f"a hosted game's search bot thinks at most mcts:{MAX_BUDGET}")
     return list(seats)
+
+
+def bot_seed(seed: int, seat: int, applied: int) -> int:
+    """The seed of a bot's move: fixed by the game's seed, the bot's seat and the
+    actions applied before the move, so a game loaded again gives the same move."""
+    return int.from_bytes(hashlib.sha256(f"{seed}/{seat}/{applied}".encode()).digest()[:8], "big")
 
 
 class Room:
@@ -86,11 +101,22 @@ class Room:
         """The stored actions played again from the start (a game loaded from the store)."""
         from catandsl.players.base import logged_apply
 
+        from catandsl.players.mcts import MCTSPlayer
+
         for aid in actions:
             who = -1 if self.state.is_chance_node() else self.state.current_player()
+            bot = self.bots[who] if who >= 0 else None
+            if bot is not None and not isinstance(bot, MCTSPlayer):
+                self._choice(who)  # what it remembers of its moves, as when it made them
             self.entries.append(logged_apply(self.game, self.state, aid, who))
             self.actions.append(aid)
         self.version = len(self.actions)
+
+    def _choice(self, who: int) -> int:
+        """The move of the bot in seat `who` now, from its generator seeded for this move."""
+        bot = self.bots[who]
+        bot.rng.seed(bot_seed(self.game.seed, who, len(self.actions)))
+        return bot.choose(self.state)
 
     def bots_to_move(self) -> bool:
         s = self.state
@@ -111,7 +137,7 @@ class Room:
                     self._apply(s.sample_chance(), -1)
                 else:
                     who = s.current_player()
-                    self._apply(self.bots[who].choose(s), who)
+                    self._apply(self._choice(who), who)
             except EngineError as e:  # a bot with nothing to choose from (a state no game reaches)
                 self.stopped = {"code": "engine/rule_error", "message": str(e)}
                 self.version += 1

@@ -319,3 +319,37 @@ def test_a_studio_nobody_hosts_in_writes_nothing_into_its_folder(folder):
         assert c.get("/room").status_code == 200
     assert not (folder / ".catandsl").exists()
     assert json.dumps(sorted(p.name for p in folder.iterdir()))  # the folder is as made
+
+
+def _bots_game(folder, restart_after: int | None) -> list[int]:
+    """A game of one person (a seeded greedy player reading the server's state) and two
+    greedy bots to its end, the server restarted once after the person's
+    `restart_after`-th move; the actions applied."""
+    from catandsl.players import make_bot
+
+    person = make_bot("greedy", 11)
+    c = client_for(folder)
+    c.__enter__()
+    made = host(c, seats=("human", "greedy", "greedy"), seed=3)
+    for n in range(MAX_MOVES):
+        room = room_of(c, made)
+        if room.state.is_terminal():
+            break
+        if n == restart_after:
+            c.__exit__(None, None, None)
+            c = client_for(folder)  # a fresh app on the same folder: the bots made anew
+            c.__enter__()
+            room = room_of(c, made)
+        assert room.state.current_player() == 0
+        r = c.post(f"/api/rooms/{token(made, 0)}/act", json={"action": person.choose(room.state.clone())})
+        assert r.status_code == 200, r.text[:300]
+    actions = list(room_of(c, made).actions)
+    c.__exit__(None, None, None)
+    return actions
+
+
+def test_bots_play_after_a_restart_as_if_there_was_none(tmp_path):
+    whole = _bots_game(make_folder(tmp_path / "a"), None)
+    restarted = _bots_game(make_folder(tmp_path / "b"), 25)
+    assert len(whole) > 100  # (the restart came mid-game, with bots' moves after it)
+    assert restarted == whole
