@@ -3,7 +3,8 @@ nobody takes.
 
 A host names the scenario, options, seed and who plays each seat (`human`, or a bot:
 `random`, `greedy`, `mcts:N`) and gets one link per seat, one for spectators and one
-for themselves. A link is an unguessable token (`secrets.token_urlsafe`); the token is
+for themselves. A link is an unguessable token (an HMAC under the studio's key, kept
+in the database only as its own HMAC: store.py); the token is
 the seat: a move sent with it is that seat's, checked by the engine, so a move out of
 turn gets the engine's `IllegalAction` and changes nothing. The host may hand a seat
 to a bot (a person who left) or back to a person.
@@ -257,10 +258,8 @@ class Rooms:
         seats = _check_seats(seats, game.num_players)
         record = Record(secrets.token_urlsafe(12), ref, game.num_players, dict(options), seed, seats, [])
         room = self._build(record)
-        tokens = {secrets.token_urlsafe(18): seat for seat in [HOST, WATCH, *range(game.num_players)]}
-        self.store.create(record, tokens)
+        by_seat = self.store.create(record, [HOST, WATCH, *range(game.num_players)])
         self._keep(room)
-        by_seat = {seat: t for t, seat in tokens.items()}
         return {"id": record.id, "host": by_seat[HOST], "watch": by_seat[WATCH],
                 "seats": [{"seat": p, "player": seats[p], "token": by_seat[p]} for p in range(game.num_players)]}
 

@@ -353,3 +353,52 @@ def test_bots_play_after_a_restart_as_if_there_was_none(tmp_path):
     restarted = _bots_game(make_folder(tmp_path / "b"), 25)
     assert len(whole) > 100  # (the restart came mid-game, with bots' moves after it)
     assert restarted == whole
+
+
+def _stored_bytes(folder) -> bytes:
+    """Every file of the studio's database (the database, its write-ahead log)."""
+    data = folder / ".catandsl"
+    return b"".join(p.read_bytes() for p in sorted(data.iterdir()) if p.name.startswith("studio.sqlite3"))
+
+
+def test_the_database_holds_no_token_and_the_links_open_their_seats_after_a_restart(folder):
+    with client_for(folder) as c:
+        made = host(c)
+        tokens = [made["host"], made["watch"]] + [s["token"] for s in made["seats"]]
+        play_on(c, made, moves=3)
+        stored = _stored_bytes(folder)
+        for t in tokens:
+            assert t.encode() not in stored
+        key = folder / ".catandsl" / "studio.key"
+        assert key.exists() and key.stat().st_mode & 0o077 == 0  # the key: its owner's alone
+    with client_for(folder) as c:  # after a restart: the same links, each its seat's
+        v = c.get(f"/api/rooms/{made['host']}").json()
+        assert [s["token"] for s in v["links"]["seats"]] == tokens[2:] and v["links"]["watch"] == tokens[1]
+        assert c.get(f"/api/rooms/{token(made, 1)}").json()["role"] == "seat"
+        assert c.get(f"/api/rooms/{token(made, 1)}").json()["seat"] == 1
+        assert err(c.get(f"/api/rooms/{token(made, 1)[:-1]}x"))["code"] == "room/unknown"
+    (folder / ".catandsl" / "studio.key").unlink()  # the database without its key opens no seat
+    with client_for(folder) as c:
+        assert err(c.get(f"/api/rooms/{token(made, 1)}"))["code"] == "room/unknown"
+
+
+def test_an_older_database_with_tokens_in_clear_keeps_only_their_hmacs(folder):
+    import sqlite3
+
+    from catandsl.studio.store import Store
+
+    data = folder / ".catandsl"
+    data.mkdir()
+    clear = "Q" * 28
+    db = sqlite3.connect(data / "studio.sqlite3")
+    db.executescript("CREATE TABLE games (id TEXT PRIMARY KEY, ref TEXT NOT NULL, players INTEGER NOT NULL, "
+                     "options TEXT NOT NULL, seed INTEGER NOT NULL, seats TEXT NOT NULL, created INTEGER NOT NULL);"
+                     "CREATE TABLE tokens (token TEXT PRIMARY KEY, game TEXT NOT NULL, seat INTEGER NOT NULL);")
+    db.execute("INSERT INTO games VALUES ('g1', 'dir:island.catan', 3, '{}', 2, '[\"human\",\"human\",\"greedy\"]', 0)")
+    db.execute("INSERT INTO tokens VALUES (?, 'g1', 1)", (clear,))
+    db.commit()
+    db.close()
+    store = Store(folder)
+    assert store.token(clear) == ("g1", 1)  # the old link still opens its seat
+    store.close()
+    assert clear.encode() not in _stored_bytes(folder)
