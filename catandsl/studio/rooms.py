@@ -87,6 +87,7 @@ class Room:
         self.pages = 0  # pages following the game (live.py): a game followed stays in memory
         self.layer = SiteLayer(game.board)
         self._pictures: tuple[int, dict] = (-1, {})  # (version, the board's pictures at it: seat_view)
+        self._card: dict[str, Any] | None = None  # the cost card and the terrains' legend
 
     # ---- moves (each under the room's lock) ----------------------------------------------
 
@@ -166,6 +167,30 @@ class Room:
                 s.clone().apply_action(aid, player=seat)  # the engine's IllegalAction, on a copy
             self._apply(aid, seat)
 
+    def act_all(self, seat: int, ids: Any) -> None:
+        """Several moves of `seat` confirmed at once (the cards of a discard): all tried
+        on a copy first, so a refused one changes nothing; then applied together, no
+        other move between them."""
+        from catandsl.engine import ArgumentError
+        from catandsl.studio.play import MAX_BATCH
+
+        if not isinstance(ids, list) or not 1 <= len(ids) <= MAX_BATCH or not all(type(a) is int for a in ids):
+            raise StudioError("request/value", f"'actions' holds 1 to {MAX_BATCH} action ids")
+        with self.lock:
+            self._refuse_if_stopped(seat)
+            if self.bots[seat] is not None and not self.state.is_terminal():
+                raise StudioError("seat/bot", f"a bot ({self.seats[seat]}) plays this seat now: the host can "
+                                  "hand it back")
+            trial = self.state.clone()
+            for aid in ids:
+                try:
+                    self.game.check_action_id(aid)
+                except ArgumentError as e:
+                    raise StudioError("action/unknown", str(e)) from None
+                trial.apply_action(aid, player=seat)  # the engine's IllegalAction, on the copy
+            for aid in ids:
+                self._apply(aid, seat)
+
     def click(self, seat: int, kind: Any, at: Any) -> None:
         """A click on a board site for `seat`: its one legal action; several ask which
         (a StudioError listing them); none, the engine's reason."""
@@ -207,6 +232,20 @@ class Room:
 
     # ---- what a page shows --------------------------------------------------------------
 
+    def _guide(self, seat: int) -> dict[str, Any]:
+        """Beside the board (guide.py): the cost card and the terrains (made once), the
+        last roll, the moves since the viewer's last (a spectator: the last few), the
+        cards the seat chooses together."""
+        from catandsl.studio import guide
+
+        if self._card is None:
+            self._card = {"costs": guide.costs(self.game), "terrains": guide.terrains(self.game),
+                          "resource_colours": guide.resource_colours(self.game)}
+        mine = seat >= 0 and self.bots[seat] is None
+        return {**self._card, "dice": guide.dice(self.game, self.state, self.entries),
+                "recent": guide.recent(self.game, self.entries, seat),
+                "by_card": guide.by_card(self.state, seat) if mine and self.stopped is None else None}
+
     def view(self, viewer: int, online: list[int] | None = None) -> dict[str, Any]:
         """The page of `viewer` (a seat, WATCH, or HOST: the host sees what a spectator does)."""
         from catandsl.rules.words import SPECTATOR
@@ -218,6 +257,7 @@ class Room:
                 self._pictures = (self.version, {})
             out = seat_view(self.game, self.state, self.entries, seat, self.scenario.title, self.layer,
                             self.stopped, self._pictures[1])
+            out.update(self._guide(seat))
             if viewer >= 0 and self.bots[viewer] is not None:
                 out["offers"] = {"groups": [], "sites": {}}
                 out["your_move"] = False

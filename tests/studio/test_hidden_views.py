@@ -2,8 +2,8 @@
 plays against bots through the studio's API, and every answer (the game, each move, the
 replay of the game) is checked against the state's true hidden values: another seat's
 resource hand and development cards (their contents), its hidden victory points (a
-victory point card is dealt to a bot, so every scenario with such a card has one to
-hide), the card a bot drew and the card a robbery took (their log lines as the owner
+bot's first draw from a deck is a victory point card, so every scenario with such a
+card has one to hide), the card a bot drew and the card a robbery took (their log lines as the owner
 reads them). The saved game is the person's own file of the whole game and is not a
 view (docs/studio.md)."""
 
@@ -50,17 +50,32 @@ def _dicts(node, under: str = ""):
             yield from _dicts(v, under)
 
 
-def _hide_a_point_card(table) -> str | None:
-    """Deal seat 1 a hidden victory point card from the deck (as a purchase would):
-    the card's name, or None when the scenario has no such card left."""
-    s, g = table.state, table.game
-    for c, card in enumerate(g.cards):
-        if card.hidden and card.points and s.deck[c] > 0:
-            s.deck[c] -= 1
-            s.cards[1][c] += 1
-            s.forget_derived()
-            return card.name
-    return None
+def _hide_a_point_card(table) -> list[str]:
+    """A bot's first card drawn from a deck holding a hidden victory point card is
+    that card: a real draw among the game's actions (a card dealt by hand would make
+    the bot be asked before its rolls, which the game's replay would not have). The
+    list gets the card's name once it is drawn."""
+    from catandsl.engine.actions import Draw
+    from catandsl.rules.cards import Drawing
+
+    g = table.game
+    hidden = [c for c in g.cards if c.hidden and c.points]
+    dealt: list[str] = []
+    apply = table._apply
+
+    def rigged(aid: int, who: int) -> None:
+        s = table.state
+        top = s.pending[-1] if s.pending else None
+        if who == -1 and not dealt and isinstance(top, Drawing) and top.player != SEAT:
+            for c in hidden:
+                if c.deck == top.deck and s.deck[c.index] > 0:
+                    aid = g.action_id[Draw(g.decks[c.deck].name, c.name)]
+                    dealt.append(c.name)
+                    break
+        apply(aid, who)
+
+    table._apply = rigged
+    return dealt
 
 
 class Secrets:
@@ -120,7 +135,7 @@ def test_a_seats_answers_hold_no_other_seats_secrets(client, shipped):
     assert r.status_code == 200, r.text[:300]
     gid = r.json()["id"]
     table = tables.get(gid)
-    card = _hide_a_point_card(table)
+    dealt = _hide_a_point_card(table)
     seen = Secrets()
     rng = random.Random(shipped.name)
     answer = client.get(f"/api/games/{gid}").json()
@@ -142,8 +157,8 @@ def test_a_seats_answers_hold_no_other_seats_secrets(client, shipped):
     # the replay plays the actions again: its state has no card dealt by hand
     final = client.app.state.studio.replays.get(replay["id"]).final
     check_answer(last, final, seen, lines=secret_lines(table)[-6:])
-    if card is not None:
-        assert seen.hidden_points, "the dealt victory point card was never checked"
+    if any(c.hidden and c.points for c in table.game.cards):  # seat 1 drew one, and it stayed hidden
+        assert dealt and seen.hidden_points, "no hidden victory point card was drawn and checked"
     assert seen.hands and seen.cards and seen.lines, vars(seen)
 
 

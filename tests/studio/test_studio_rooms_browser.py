@@ -14,12 +14,10 @@ from __future__ import annotations
 import pytest
 
 from tests.studio.helpers import ARTIFACTS, Running, make_folder
+from tests.studio.pages import one_move
 
 MAX_MOVES = 3000  # the people's moves: far more than a game of the seven-hex island takes
 RECONNECT_AT, RESTART_AT = 12, 30  # after so many of the people's moves
-# the scripted people's preference among the groups of buttons (the engine's action kinds)
-PREFERENCE = ["discard", "steal", "take", "choose_resource", "choose_player", "accept", "roll_dice", "play_card",
-              "end_turn"]
 
 
 class Served(Running):
@@ -74,30 +72,9 @@ def _caught_up(page, version: int) -> None:
 
 
 def _one_move(page) -> str:
-    """One move as a person would make it, reading the page alone."""
-    choice = page.locator("#choice:not([hidden]) #choice-buttons button[data-action]")
-    if choice.count():
-        choice.first.click()
-        return "choice"
-    for kind in ("intersection", "path", "hex"):
-        targets = page.locator(f"#board .site-{kind}.target")
-        if targets.count():
-            targets.first.click(force=True)  # a vertical path's box is 0 wide: the click lands on its stroke
-            return f"site {kind}"
-    for kind in PREFERENCE:
-        if kind == "accept":
-            button = page.locator("fieldset[data-kind='accept'] button", has_text="decline")
-        else:
-            button = page.locator(f"fieldset[data-kind='{kind}'] button[data-action]")
-        if button.count():
-            button.first.click()
-            return kind
-    first = page.locator("#actions fieldset").first
-    if first.locator("button[data-action]").count():
-        first.locator("button[data-action]").first.click()
-    else:
-        first.locator("button.do").click()
-    return "first"
+    """One move as a person would make it, reading the page alone (cards chosen
+    together in the picker, as on the play page)."""
+    return one_move(page)
 
 
 def _hand_text(room, seat: int) -> str:
