@@ -1,4 +1,4 @@
-"""What a table shows a person beside the board, read from the scenario's own
+"""What a game's page shows a person beside the board, read from the scenario's own
 declarations and from what the person's seat may see:
 
 - `costs`: the building-cost card, each piece a player pays for and each deck's card,

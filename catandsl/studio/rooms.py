@@ -102,7 +102,6 @@ class Room:
     def replay(self, actions: list[int]) -> None:
         """The stored actions played again from the start (a game loaded from the store)."""
         from catandsl.players.base import logged_apply
-
         from catandsl.players.mcts import MCTSPlayer
 
         for aid in actions:
@@ -284,17 +283,17 @@ class Rooms:
         self._lock = threading.Lock()
 
     def _build(self, record: Record) -> Room:
-        from catandsl.studio.play import Tables
+        from catandsl.studio.play import Matches
 
-        entry, scenario, game = Tables(self.library).game_for(record.ref, record.players, record.options,
+        entry, scenario, game = Matches(self.library).game_for(record.ref, record.players, record.options,
                                                               record.seed)
         return Room(record, entry, scenario, game, self.store)
 
     def create(self, ref: str, players: int | None, options: dict[str, str], seed: int, seats: Any) -> dict:
         """A new game: its id and its tokens (`host`, `watch`, and one per seat)."""
-        from catandsl.studio.play import Tables
+        from catandsl.studio.play import Matches
 
-        _, _, game = Tables(self.library).game_for(ref, players, options, seed)
+        _, _, game = Matches(self.library).game_for(ref, players, options, seed)
         seats = _check_seats(seats, game.num_players)
         record = Record(secrets.token_urlsafe(12), ref, game.num_players, dict(options), seed, seats, [])
         room = self._build(record)

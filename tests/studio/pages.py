@@ -100,10 +100,10 @@ def start_game(page, studio, ref: str, seed: int = 3):
 SEAT = 0  # the person's seat in the studio's games
 
 
-def force_discard(table, cards: int = 9):
+def force_discard(match, cards: int = 9):
     """Give the person `cards` cards, play on (the person ends the turn) till the dice
     roll in the person's turn, and roll a 7: the person owes a discard."""
-    g, s = table.game, table.state
+    g, s = match.game, match.state
     for k in range(cards):
         r = k % len(g.resources)
         s.bank[r] -= 1
@@ -114,14 +114,14 @@ def force_discard(table, cards: int = 9):
             outcomes = [a for a, _ in s.chance_outcomes()]
             seven = [a for a in outcomes if g.actions[a].KIND == "roll" and g.actions[a].total == 7]
             if seven and s.turn_player == SEAT:
-                table._apply(seven[0], -1)
-                table.settle()
+                match._apply(seven[0], -1)
+                match.settle()
                 return
-            table._apply(s.sample_chance(), -1)
+            match._apply(s.sample_chance(), -1)
         elif s.current_player() == SEAT:
             legal = s.legal_actions()
-            table._apply(next((a for a in legal if g.actions[a].KIND == "end_turn"), legal[0]), SEAT)
+            match._apply(next((a for a in legal if g.actions[a].KIND == "end_turn"), legal[0]), SEAT)
         else:
             who = s.current_player()
-            table._apply(table.players[who].choose(s), who)
+            match._apply(match.players[who].choose(s), who)
     raise AssertionError("the person's roll never came")

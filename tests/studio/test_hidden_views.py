@@ -50,7 +50,7 @@ def _dicts(node, under: str = ""):
             yield from _dicts(v, under)
 
 
-def _hide_a_point_card(table) -> list[str]:
+def _hide_a_point_card(match) -> list[str]:
     """A bot's first card drawn from a deck holding a hidden victory point card is
     that card: a real draw among the game's actions (a card dealt by hand would make
     the bot be asked before its rolls, which the game's replay would not have). The
@@ -58,13 +58,13 @@ def _hide_a_point_card(table) -> list[str]:
     from catandsl.engine.actions import Draw
     from catandsl.rules.cards import Drawing
 
-    g = table.game
+    g = match.game
     hidden = [c for c in g.cards if c.hidden and c.points]
     dealt: list[str] = []
-    apply = table._apply
+    apply = match._apply
 
     def rigged(aid: int, who: int) -> None:
-        s = table.state
+        s = match.state
         top = s.pending[-1] if s.pending else None
         if who == -1 and not dealt and isinstance(top, Drawing) and top.player != SEAT:
             for c in hidden:
@@ -74,7 +74,7 @@ def _hide_a_point_card(table) -> list[str]:
                     break
         apply(aid, who)
 
-    table._apply = rigged
+    match._apply = rigged
     return dealt
 
 
@@ -120,27 +120,27 @@ def check_answer(answer: dict, s, seen: Secrets, *, lines: list[str]) -> None:
         assert line not in shown, f"a secret line reached seat {SEAT}: {line}"
 
 
-def secret_lines(table) -> list[str]:
+def secret_lines(match) -> list[str]:
     """The true lines of the log entries the seat may not read (a card another seat
     drew, a card a robbery took between two others)."""
-    return [entry_line(e) for e in table.entries
+    return [entry_line(e) for e in match.entries
             if e.get("readers") is not None and SEAT not in e["readers"]]
 
 
 @pytest.mark.parametrize("shipped", SHIPPED, ids=lambda s: s.name)
 def test_a_seats_answers_hold_no_other_seats_secrets(client, shipped):
-    tables = client.app.state.studio.tables
+    matches = client.app.state.studio.matches
     r = client.post("/api/games", json={"ref": f"shipped:{shipped.name}", "seed": 5, "seat": SEAT,
                                         "bots": "greedy"})
     assert r.status_code == 200, r.text[:300]
     gid = r.json()["id"]
-    table = tables.get(gid)
-    dealt = _hide_a_point_card(table)
+    match = matches.get(gid)
+    dealt = _hide_a_point_card(match)
     seen = Secrets()
     rng = random.Random(shipped.name)
     answer = client.get(f"/api/games/{gid}").json()
     for move in range(count(160)):
-        check_answer(answer, table.state, seen, lines=secret_lines(table) if move % 8 == 0 else [])
+        check_answer(answer, match.state, seen, lines=secret_lines(match) if move % 8 == 0 else [])
         if answer["over"]:
             break
         ids = [a["id"] for grp in answer["offers"]["groups"] for a in grp["actions"]]
@@ -151,13 +151,13 @@ def test_a_seats_answers_hold_no_other_seats_secrets(client, shipped):
                         json={"action": ends[0] if ends and rng.random() < 0.5 else rng.choice(ids)})
         assert r.status_code in (200, 400, 409), r.text[:300]
         answer = r.json() if r.status_code == 200 else client.get(f"/api/games/{gid}").json()
-    check_answer(answer, table.state, seen, lines=secret_lines(table))
+    check_answer(answer, match.state, seen, lines=secret_lines(match))
     replay = client.post("/api/replays", json={"game": gid}).json()
     last = client.get(f"/api/replays/{replay['id']}/{replay['steps']}").json()
     # the replay plays the actions again: its state has no card dealt by hand
     final = client.app.state.studio.replays.get(replay["id"]).final
-    check_answer(last, final, seen, lines=secret_lines(table)[-6:])
-    if any(c.hidden and c.points for c in table.game.cards):  # seat 1 drew one, and it stayed hidden
+    check_answer(last, final, seen, lines=secret_lines(match)[-6:])
+    if any(c.hidden and c.points for c in match.game.cards):  # seat 1 drew one, and it stayed hidden
         assert dealt and seen.hidden_points, "no hidden victory point card was drawn and checked"
     assert seen.hands and seen.cards and seen.lines, vars(seen)
 
@@ -170,10 +170,10 @@ def test_face_down_hexes_stay_face_down_on_a_seats_board():
         r = client.post("/api/games", json={"ref": "dir:fog_bank.catan", "seed": 3, "seat": SEAT, "bots": "greedy"})
         assert r.status_code == 200, r.text[:300]
         answer = r.json()
-        table = client.app.state.studio.tables.get(answer["id"])
+        match = client.app.state.studio.matches.get(answer["id"])
         rng = random.Random(3)
         for _ in range(count(40)):
-            down = len(table.state.face_down)
+            down = len(match.state.face_down)
             assert down and answer["svg"].count('class="hex face-down"') == down
             if answer["over"]:
                 break

@@ -1,4 +1,4 @@
-"""A hosted game's table in Chromium: the cost card, the terrains, the dice, the bots'
+"""A hosted game's page in Chromium: the cost card, the terrains, the dice, the bots'
 moves lit on the board of a person's page as they come, and a discard chosen card by
 card in the picker and confirmed once (one message, every card applied together).
 

@@ -68,7 +68,7 @@
     show(v);
   }
 
-  // ---- the table -------------------------------------------------------------------------
+  // ---- the match -------------------------------------------------------------------------
   function act(body) {
     if (busy || !view) return;
     busy = true;
@@ -94,7 +94,7 @@
   var showTrade = S.showTrade;
   function show(v) {
     view = v;
-    S.$("table").hidden = false;
+    S.$("match").hidden = false;
     S.$("choice").hidden = true;
     S.showError(S.$("error"), v.stopped);
     S.$("title").textContent = v.title;

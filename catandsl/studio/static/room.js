@@ -150,7 +150,7 @@
     view = v;
     shown = v.version;
     document.body.removeAttribute("data-busy");
-    S.$("table").hidden = false;
+    S.$("match").hidden = false;
     S.$("choice").hidden = true;
     S.showError(S.$("error"), null);
     S.$("title").textContent = v.title;
