@@ -114,8 +114,9 @@ class Room:
         self.version = len(self.actions)
 
     def _choice(self, who: int) -> int:
-        """The move of the bot in seat `who` now, from its generator seeded for this move."""
-        bot = self.bots[who]
+        """The move of the bot in seat `who` now, from its generator seeded for this move
+        (every bot `make_bot` makes draws from its `rng`)."""
+        bot: Any = self.bots[who]
         bot.rng.seed(bot_seed(self.game.seed, who, len(self.actions)))
         return bot.choose(self.state)
 
