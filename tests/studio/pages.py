@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from tests.studio.helpers import ARTIFACTS
+from tests.studio.helpers import ARTIFACTS, Running
 
 MAX_MOVES = 3000  # the scripted player's moves: far more than a game of the duel takes
 
@@ -125,3 +125,43 @@ def force_discard(match, cards: int = 9):
             who = s.current_player()
             match._apply(match.players[who].choose(s), who)
     raise AssertionError("the person's roll never came")
+
+
+# ---- hosted games: the studio on a port a restart binds again, and the waits on its rooms --------
+
+
+class Served(Running):
+    """The studio on a loopback port, which a restart binds again (so open pages
+    reconnect to the new server by themselves); bots move at once."""
+
+    def __init__(self, folder, port: int = 0):
+        from catandsl.studio import app as studio_app
+
+        real = studio_app.listen
+        studio_app.listen = lambda host, _: real(host, port)  # Running asks for any free port
+        try:
+            super().__init__(folder)
+        finally:
+            studio_app.listen = real
+        self.port = self.sock.getsockname()[1]
+        self.live = self.app.state.live
+        self.live.hub.pause = 0
+
+
+def settled(served, made) -> tuple:
+    """The room on the server once its bots are done: (room, version)."""
+    import threading
+
+    room, _ = served.live.rooms.find(made)
+    for _ in range(10_000):  # the bots move in the server's thread: a bound, not a time
+        with room.lock:
+            if not room.bots_to_move():
+                return room, room.version
+        threading.Event().wait(0.01)
+    raise AssertionError("the bots never stopped")
+
+
+def caught_up(page, version: int) -> None:
+    """Wait till the page shows the view of `version` (or a later one) and sends nothing."""
+    page.wait_for_function(f"() => Number(document.body.getAttribute('data-version')) >= {version} && "
+                           "!document.body.hasAttribute('data-busy')")

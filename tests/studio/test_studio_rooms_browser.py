@@ -13,29 +13,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.studio.helpers import ARTIFACTS, Running, make_folder
-from tests.studio.pages import one_move
+from tests.studio.helpers import ARTIFACTS, make_folder
+from tests.studio.pages import Served, caught_up, one_move, settled
 
 MAX_MOVES = 3000  # the people's moves: far more than a game of the seven-hex island takes
 RECONNECT_AT, RESTART_AT = 12, 30  # after so many of the people's moves
-
-
-class Served(Running):
-    """The studio on a loopback port, which a restart binds again (so open pages
-    reconnect to the new server by themselves); bots move at once."""
-
-    def __init__(self, folder, port: int = 0):
-        from catandsl.studio import app as studio_app
-
-        real = studio_app.listen
-        studio_app.listen = lambda host, _: real(host, port)  # Running asks for any free port
-        try:
-            super().__init__(folder)
-        finally:
-            studio_app.listen = real
-        self.port = self.sock.getsockname()[1]
-        self.live = self.app.state.live
-        self.live.hub.pause = 0
 
 
 @pytest.fixture
@@ -47,28 +29,6 @@ def served(tmp_path):
 
 def _version(page) -> int:
     return int(page.get_attribute("body", "data-version") or -1)
-
-
-def _settled(served, made) -> tuple:
-    """The room on the server once its bots are done: (room, version)."""
-    room, _ = served.live.rooms.find(made)
-    for _ in range(10_000):  # the bots move in the server's thread: a bound, not a time
-        with room.lock:
-            if not room.bots_to_move():
-                return room, room.version
-        threading_wait(0.01)
-    raise AssertionError("the bots never stopped")
-
-
-def threading_wait(seconds: float) -> None:
-    import threading
-
-    threading.Event().wait(seconds)
-
-
-def _caught_up(page, version: int) -> None:
-    page.wait_for_function(f"() => Number(document.body.getAttribute('data-version')) >= {version} && "
-                           "!document.body.hasAttribute('data-busy')")
 
 
 def _one_move(page) -> str:
@@ -139,10 +99,10 @@ def test_two_people_a_bot_and_a_spectator_play_a_hosted_game_to_its_winner(serve
         moves: list[str] = []
         reconnected = restarted = False
         for n in range(MAX_MOVES):
-            room, version = _settled(served, host_token)
+            room, version = settled(served, host_token)
             everyone = [*pages.values(), spectator]
             for pg in everyone:
-                _caught_up(pg, version)
+                caught_up(pg, version)
             # both people's pages show the same game: the same version, the same pieces
             pieces = {pg.locator("#board .piece").count() for pg in everyone}
             assert len(pieces) == 1 and len({_version(pg) for pg in everyone}) == 1

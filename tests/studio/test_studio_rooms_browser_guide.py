@@ -12,7 +12,7 @@ import re
 import pytest
 
 from tests.studio.helpers import ARTIFACTS, make_folder
-from tests.studio.test_studio_rooms_browser import Served, _caught_up, _settled
+from tests.studio.pages import Served, caught_up, settled
 
 SEAT = 0  # the person's seat; the others are greedy bots
 
@@ -42,8 +42,8 @@ def _host(served, browser, seed: int = 4):
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(served.url + "/room?t=" + made["seats"][SEAT]["token"])
     page.wait_for_selector("body[data-connected='1'][data-version]")
-    room, version = _settled(served, made["host"])
-    _caught_up(page, version)
+    room, version = settled(served, made["host"])
+    caught_up(page, version)
     return page, room, made, errors
 
 
@@ -64,8 +64,8 @@ def test_the_bots_moves_are_lit_on_a_persons_page_beside_the_cost_card_and_terra
         before = int(page.get_attribute("body", "data-version"))
         page.locator("#board .site-intersection.target, #board .site-path.target").first.click(force=True)
         page.wait_for_function(f"() => Number(document.body.getAttribute('data-version')) > {before}")
-    room, version = _settled(served, made["host"])
-    _caught_up(page, version)
+    room, version = settled(served, made["host"])
+    caught_up(page, version)
     lines = page.locator("#recent p.recent-line")
     lines.first.wait_for()
     lit = page.locator("#board .site.recent").first
@@ -115,8 +115,8 @@ def test_a_discard_is_chosen_in_the_picker_and_confirmed_once(served, browser):
     _owe_a_discard(room)
     page.reload()  # the page's view of the game as it now stands
     page.wait_for_selector("body[data-connected='1'][data-version]")
-    room, version = _settled(served, made["host"])  # (bots owing a discard discard first)
-    _caught_up(page, version)
+    room, version = settled(served, made["host"])  # (bots owing a discard discard first)
+    caught_up(page, version)
     with room.lock:
         need = sum(room.state.hands[SEAT]) // 2
         logged = len(room.entries)

@@ -13,8 +13,7 @@ import re
 import pytest
 
 from tests.studio.helpers import ARTIFACTS, make_folder
-from tests.studio.pages import one_move
-from tests.studio.test_studio_rooms_browser import Served, _caught_up, _settled
+from tests.studio.pages import Served, caught_up, one_move, settled
 
 MAX_MOVES = 600  # the people's moves before an offer both can make: far fewer in practice
 
@@ -47,9 +46,9 @@ def _click(page, selector: str) -> None:
 
 
 def _catch_up(served, made, pages) -> object:
-    room, version = _settled(served, made["host"])
+    room, version = settled(served, made["host"])
     for pg in pages:
-        _caught_up(pg, version)
+        caught_up(pg, version)
     return room
 
 
