@@ -24,6 +24,7 @@ offers it made in the turn, so it may make an offer of the current turn again.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import secrets
@@ -101,6 +102,7 @@ class Room:
 
     def replay(self, actions: list[int]) -> None:
         """The stored actions played again from the start (a game loaded from the store)."""
+        from catandsl.engine import EngineError
         from catandsl.players.base import logged_apply
         from catandsl.players.mcts import MCTSPlayer
 
@@ -108,7 +110,8 @@ class Room:
             who = -1 if self.state.is_chance_node() else self.state.current_player()
             bot = self.bots[who] if who >= 0 else None
             if bot is not None and not isinstance(bot, MCTSPlayer):
-                self._choice(who)  # what it remembers of its moves, as when it made them
+                with contextlib.suppress(EngineError):  # (a bot that cannot choose remembers nothing)
+                    self._choice(who)  # what it remembers of its moves, as when it made them
             self.entries.append(logged_apply(self.game, self.state, aid, who))
             self.actions.append(aid)
         self.version = len(self.actions)

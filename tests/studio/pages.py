@@ -165,3 +165,30 @@ def caught_up(page, version: int) -> None:
     """Wait till the page shows the view of `version` (or a later one) and sends nothing."""
     page.wait_for_function(f"() => Number(document.body.getAttribute('data-version')) >= {version} && "
                            "!document.body.hasAttribute('data-busy')")
+
+
+def owe_a_discard(room, seat: int, cards: int = 9) -> None:
+    """A hosted game on the server: the person in `seat` gets `cards` cards, everyone
+    plays on (the person ends the turn) till the dice roll in the person's turn, and a
+    7 comes: a discard owed."""
+    g, s = room.game, room.state
+    with room.lock:
+        for k in range(cards):
+            r = k % len(g.resources)
+            s.bank[r] -= 1
+            s.hands[seat][r] += 1
+        s.forget_derived()
+        for _ in range(3000):
+            if s.is_chance_node():
+                sevens = [a for a, _ in s.chance_outcomes()
+                          if g.actions[a].KIND == "roll" and g.actions[a].total == 7]
+                if sevens and s.turn_player == seat and s.turns > 1:
+                    room._apply(sevens[0], -1)
+                    return
+                room._apply(s.sample_chance(), -1)
+            elif s.current_player() == seat:
+                legal = s.legal_actions()
+                room._apply(next((a for a in legal if g.actions[a].KIND == "end_turn"), legal[0]), seat)
+            else:
+                room._apply(room._choice(s.current_player()), s.current_player())
+    raise AssertionError("the person's roll never came")

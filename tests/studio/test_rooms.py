@@ -402,3 +402,33 @@ def test_an_older_database_with_tokens_in_clear_keeps_only_their_hmacs(folder):
     assert store.token(clear) == ("g1", 1)  # the old link still opens its seat
     store.close()
     assert clear.encode() not in _stored_bytes(folder)
+
+
+def test_cards_chosen_together_are_applied_together_or_not_at_all(folder):
+    from tests.studio.pages import owe_a_discard
+
+    with client_for(folder) as c:
+        made = host(c, seats=("human", "greedy", "greedy"), seed=5, ref="shipped:base")
+        room = room_of(c, made)
+        owe_a_discard(room, 0)
+        while room.bots_to_move():  # (a bot owing a discard too may come first)
+            room.bot_step()
+        view = c.get(f"/api/rooms/{token(made, 0)}").json()
+        need = view["by_card"]["count"]
+        g = room.game
+        assert view["by_card"]["kind"] == "discard" and need == sum(room.state.hands[0]) // 2
+        ids = {g.actions[a].resource: a for a in room.state.legal_actions(0) if g.actions[a].KIND == "discard"}
+        chosen = [ids[r] for r, n in zip(g.resources, room.state.hands[0]) for _ in range(n)][:need]
+        before, logged = room.state.serialize(), len(room.entries)
+        bad = chosen[:-1] + [g.action_id[next(a for a in g.actions if a.KIND == "end_turn")]]
+        for body, code in (({"actions": bad}, "action/not_legal"), ({"actions": []}, "request/value"),
+                           ({"actions": chosen + ["x"]}, "request/value")):
+            r = c.post(f"/api/rooms/{token(made, 0)}/act", json=body)
+            assert err(r)["code"] == code and room.state.serialize() == before and len(room.entries) == logged
+        assert err(c.post(f"/api/rooms/{token(made, 1)}/act", json={"actions": chosen}))["code"] == "seat/bot"
+        assert err(c.post(f"/api/rooms/{made['watch']}/act", json={"actions": chosen}))["code"] == "seat/none"
+        assert room.state.serialize() == before
+        r = c.post(f"/api/rooms/{token(made, 0)}/act", json={"actions": chosen})
+        assert r.status_code == 200, r.text[:300]
+        done = room.entries[logged:logged + need]
+        assert [(e["player"], e["kind"]) for e in done] == [(0, "discard")] * need

@@ -12,7 +12,7 @@ import re
 import pytest
 
 from tests.studio.helpers import ARTIFACTS, make_folder
-from tests.studio.pages import Served, caught_up, settled
+from tests.studio.pages import Served, caught_up, owe_a_discard, settled
 
 SEAT = 0  # the person's seat; the others are greedy bots
 
@@ -84,35 +84,9 @@ def test_the_bots_moves_are_lit_on_a_persons_page_beside_the_cost_card_and_terra
     assert not errors, errors
 
 
-def _owe_a_discard(room, cards: int = 9) -> None:
-    """On the server: the person gets `cards` cards, everyone plays on (the person ends
-    the turn) till the dice roll in the person's turn, and a 7 comes: a discard owed."""
-    g, s = room.game, room.state
-    with room.lock:
-        for k in range(cards):
-            r = k % len(g.resources)
-            s.bank[r] -= 1
-            s.hands[SEAT][r] += 1
-        s.forget_derived()
-        for _ in range(3000):
-            if s.is_chance_node():
-                sevens = [a for a, _ in s.chance_outcomes()
-                          if g.actions[a].KIND == "roll" and g.actions[a].total == 7]
-                if sevens and s.turn_player == SEAT and s.turns > 1:
-                    room._apply(sevens[0], -1)
-                    return
-                room._apply(s.sample_chance(), -1)
-            elif s.current_player() == SEAT:
-                legal = s.legal_actions()
-                room._apply(next((a for a in legal if g.actions[a].KIND == "end_turn"), legal[0]), SEAT)
-            else:
-                room._apply(room._choice(s.current_player()), s.current_player())
-    raise AssertionError("the person's roll never came")
-
-
 def test_a_discard_is_chosen_in_the_picker_and_confirmed_once(served, browser):
     page, room, made, errors = _host(served, browser, seed=5)
-    _owe_a_discard(room)
+    owe_a_discard(room, SEAT)
     page.reload()  # the page's view of the game as it now stands
     page.wait_for_selector("body[data-connected='1'][data-version]")
     room, version = settled(served, made["host"])  # (bots owing a discard discard first)
