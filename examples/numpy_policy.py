@@ -103,7 +103,7 @@ class Policy:
             self.site += rate * adv * grad_site
 
 
-def train(steps: int = 3000, seed: int = 0, rate: float = 0.1, scenario: str = TINY) -> Policy:
+def train(steps: int = 3000, seed: int = 0, rate: float = 0.2, scenario: str = TINY) -> Policy:
     """A policy trained for `steps` of the learner's decisions (seat 0 of 2, the other a
     RandomPlayer), in episodes of the first TURNS turns of games drawn from the
     environment's generator after `seed`."""

@@ -151,19 +151,26 @@ def road_chain(g, start: int, n: int) -> tuple[list[int], list[int]]:
 
 def swap_hidden(s, seat: int):
     """A copy of `s` that differs only in what `seat` cannot see: one resource card
-    changes hands between two opponents for one of another kind, or one opponent's card
+    changes hands between two opponents for one of another kind (none that an offer
+    under way binds its player to hold), or one opponent's card
     changes places with another kind in the deck, or both; None when the position has
     neither swap."""
+    from catandsl.engine.infostate import _committed
+
     t = s.clone()
     others = [p for p in range(s.game.num_players) if p != seat]
+    R = len(s.game.resources)
+    # the cards a player is seen to be bound to hold (an offer it accepted) stay its own
+    bound = _committed(s, R)
+    free = {p: [h - n for h, n in zip(t.hands[p], bound.get(p, [0] * R))] for p in others}
     done = False
     for a in others:
         for b in others:
             if a == b:
                 continue
-            for x, ha in enumerate(t.hands[a]):
-                y = next((y for y, m in enumerate(t.hands[b]) if m and y != x), -1)
-                if ha and y >= 0 and not done:
+            for x, ha in enumerate(free[a]):
+                y = next((y for y, m in enumerate(free[b]) if m > 0 and y != x), -1)
+                if ha > 0 and y >= 0 and not done:
                     t.hands[a][x] -= 1
                     t.hands[a][y] += 1
                     t.hands[b][y] -= 1

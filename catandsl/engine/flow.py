@@ -13,8 +13,9 @@ phase allows activities (rules/base.py: `roll`, `trade`, `build`, ...). The play
 take the action of any activity of the current phase or of a later one before the next
 roll phase, which moves the turn on to the first such phase that allows it: phases go
 forward, never back. A phase that allows `roll` ends only with the dice (a chance node
-once the player asks for them, or when nothing else is possible there); the turn ends
-with `EndTurn`, offered once no roll phase lies ahead.
+once the player asks for them, or when nothing else may be done there, as the other
+seats see it: `Activity.asks`); the turn ends with `EndTurn`, offered once no roll
+phase lies ahead.
 """
 
 from __future__ import annotations
@@ -580,9 +581,13 @@ def is_chance(s: State, top: Prompt) -> bool:
     if top is TURN and s.game.phases[s.phase].rolls:
         if s.roll_requested:
             return True
+        # Before the dice the player is asked whenever something may be done, judged
+        # as the other seats see it where the activity says how (`Activity.asks`: any
+        # card held, not a playable one), so that a decision here, rather than the
+        # dice at once, gives away nothing of the player's hand.
         p = s.turn_player
         for a, names in s.game.reachable[s.phase]:
-            if a.legal(s, p, names):
+            if a.asks(s, p, names) if a.asks is not None else a.legal(s, p, names):
                 return False
         return True  # nothing to do before the dice: they are rolled
     return False

@@ -220,8 +220,11 @@ class GreedyPlayer:
         self._dist = self._trips = None  # the state object lives on, changed: cache per call
         g = state.game
         legal = state.legal_actions()
-        if not legal:
-            raise NoLegalAction()
+        if len(legal) < 2:  # one way on (the dice, as a rule): nothing to score
+            if not legal:
+                raise NoLegalAction()
+            self._remember_stop(state, g.actions[legal[0]])
+            return legal[0]
         me = state.current_player()
         if state.pending and isinstance(state.pending[-1], (Composing, Offering)):
             return self.trader.choose(state, me, legal)

@@ -42,8 +42,10 @@ class RandomPlayer:
 
     def choose(self, state) -> int:
         actions = state.legal_now()  # the state's own list: read, never copied
-        if not actions:
-            raise NoLegalAction()
+        if len(actions) < 2:  # one way on (the dice, as a rule): no draw from the generator
+            if not actions:
+                raise NoLegalAction()
+            return actions[0]
         t = state.game.lookups(TradeLookups)
         new = t.new_offer
         if new >= 0:
@@ -88,6 +90,8 @@ class UniformPlayer:
 
     def choose(self, state) -> int:
         actions = state.legal_now()
-        if not actions:
-            raise NoLegalAction()
+        if len(actions) < 2:
+            if not actions:
+                raise NoLegalAction()
+            return actions[0]
         return actions[below(self.rng, len(actions))]

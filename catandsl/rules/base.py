@@ -403,7 +403,12 @@ class Activity:
     activity may hand out a list it keeps); `applies` maps each action kind it
     owns to its apply function `(state, player, action)`. `names` says what a phase may
     name after it ("piece", "deck", "trade", or None for nothing), and `subject` which
-    of those names an action concerns; `refusal` may explain an action it refuses."""
+    of those names an action concerns; `refusal` may explain an action it refuses.
+
+    `asks(state, player, names)`, where given, says whether a roll phase asks the player
+    to choose before the dice even when `legal` offers nothing: a test on what every
+    seat may see (cards held, not which), true whenever `legal` could offer something,
+    so that whether the player is asked tells the others nothing hidden."""
 
     name: str
     doc: str
@@ -412,6 +417,7 @@ class Activity:
     names: str | None = None
     subject: Callable[[Game, Any], str] | None = None
     refusal: Callable[[State, int, Any], IllegalAction | None] | None = None
+    asks: Callable[[State, int, frozenset[str] | None], bool] | None = None
 
 
 ACTIVITIES: dict[str, Activity] = {}

@@ -250,6 +250,22 @@ def _legal_plays(s: State, p: int, names: frozenset[str] | None) -> list[int]:
     return [ids[c] for c in playable(s, p, names)]
 
 
+def _asks_plays(s: State, p: int, names: frozenset[str] | None) -> bool:
+    """Whether player p holds a card of a deck in `names` with a play of the turn left:
+    what the others see (how many cards a player holds, not which, nor when bought),
+    so a player with only unplayable cards is asked as one with a playable card is."""
+    held = s.cards[p]
+    if not any(held):
+        return False
+    g = s.game
+    t = g.lookups(CardIds)
+    for d, deck in enumerate(g.decks):
+        if (names is None or deck.name in names) and s.played_turn[d] < deck.play_per_turn \
+                and any(map(held.__getitem__, t.deck_cards[d])):
+            return True
+    return False
+
+
 def _apply_play(s: State, p: int, act: PlayCard) -> None:
     g = s.game
     c = g.card_index[act.card]
@@ -270,4 +286,4 @@ def _refused_play(s: State, p: int, act: Action) -> IllegalAction | None:
 PLAY = activity(Activity(
     "play", "play a card (at most the deck's number per turn)", _legal_plays, {PlayCard: _apply_play},
     names="deck", subject=lambda game, act: game.decks[game.cards[game.card_index[act.card]].deck].name,
-    refusal=_refused_play))
+    refusal=_refused_play, asks=_asks_plays))

@@ -35,7 +35,7 @@ from starlette.staticfiles import StaticFiles
 from catandsl.studio.clients import Gate, client_of, current_client
 from catandsl.studio.errors import StudioError, error_body
 from catandsl.studio.library import Library
-from catandsl.studio.play import Tables
+from catandsl.studio.play import Matches
 from catandsl.studio.replays import Replays
 from catandsl.studio.watch import Watcher
 from catandsl.studio.web import HEADERS, MAX_OPTIONS, _body_options, _field, _players, _seed, page, read_json
@@ -53,7 +53,7 @@ class Studio:
 
     def __init__(self, root: Path):
         self.library = Library(root)
-        self.tables = Tables(self.library)
+        self.matches = Matches(self.library)
         self.replays = Replays()
         self.watcher = Watcher(self.library.root, self.library.folders)
         self.gate = Gate()
@@ -147,20 +147,20 @@ def new_game(request: Request, body: dict) -> dict:
     bots = _field(body, "bots", (list, str), "greedy")
     if isinstance(bots, list) and not all(isinstance(b, str) for b in bots):
         raise StudioError("request/field", "'bots' is a bot name or a list of them, one per seat")
-    t = _studio(request).tables.new(ref, players, _body_options(body), seed, seat, bots)
+    t = _studio(request).matches.new(ref, players, _body_options(body), seed, seat, bots)
     with t.lock:
         return t.view()
 
 
 def game_view(request: Request, _: dict) -> dict:
-    t = _studio(request).tables.get(request.path_params["gid"])
+    t = _studio(request).matches.get(request.path_params["gid"])
     with t.lock:
         t.catch_up()
         return t.view()
 
 
 def game_act(request: Request, body: dict) -> dict:
-    t = _studio(request).tables.get(request.path_params["gid"])
+    t = _studio(request).matches.get(request.path_params["gid"])
     with t.lock:
         t.catch_up()
         if "action" in body:
@@ -182,7 +182,7 @@ def game_act(request: Request, body: dict) -> dict:
 
 
 def game_save(request: Request, _: dict) -> Response:
-    t = _studio(request).tables.get(request.path_params["gid"])
+    t = _studio(request).matches.get(request.path_params["gid"])
     with t.lock:
         data = t.save()
     name = "".join(c if c.isalnum() else "-" for c in t.scenario.name) or "game"
@@ -190,7 +190,7 @@ def game_save(request: Request, _: dict) -> Response:
 
 
 def game_resume(request: Request, body: dict) -> dict:
-    t = _studio(request).tables.resume(body)
+    t = _studio(request).matches.resume(body)
     with t.lock:
         return t.view()
 
@@ -204,12 +204,12 @@ def new_replay(request: Request, body: dict) -> dict:
     studio = _studio(request)
     viewer = EVERYONE  # a saved game or a log: its file holds every secret already
     if "game" in body:
-        t = studio.tables.get(body["game"])
+        t = studio.matches.get(body["game"])
         with t.lock:
             actions, entries, game, title = list(t.actions), list(t.entries), t.game, t.scenario.title
             viewer = t.seat  # the person's replay of their own game shows what their seat saw
     elif "save" in body:
-        saved = studio.tables.read_save(body["save"])
+        saved = studio.matches.read_save(body["save"])
         if not saved.actions and saved.data["actions"]:
             raise StudioError("save/actions", "the saved game's actions do not lead to its saved state")
         actions, entries, game, title = saved.actions, saved.entries, saved.game, saved.scenario.title
@@ -217,7 +217,7 @@ def new_replay(request: Request, body: dict) -> dict:
         text = _field(body, "log", str)
         steps = parse_log(text)
         players = _players(body) or seats_in_log(text) or None
-        _, scenario, game = studio.tables.game_for(_field(body, "ref", str), players, _body_options(body),
+        _, scenario, game = studio.matches.game_for(_field(body, "ref", str), players, _body_options(body),
                                                    _seed(body))
         if len(steps) > game.max_game_length():
             raise StudioError("log/format", "the log has more actions than a game of this scenario can")

@@ -1,4 +1,4 @@
-"""What a table shows a person beside the board, read from the scenario's own
+"""What a game's page shows a person beside the board, read from the scenario's own
 declarations and from what the person's seat may see:
 
 - `costs`: the building-cost card, each piece a player pays for and each deck's card,
@@ -86,7 +86,8 @@ def dice(game, state, entries: list[dict]) -> dict[str, Any] | None:
 
 def recent(game, entries: list[dict], seat: int) -> list[dict[str, Any]]:
     """The moves since the seat's own last one (at most RECENT): `seat` who made it
-    (-1 chance), `line` as the seat reads it, `site` when it was made on one."""
+    (-1 chance), `line` as the seat reads it, `site` when it was made on one, `n` its
+    number in the game (a page that follows every move lights only the new ones)."""
     from catandsl.players.base import entry_as_read, entry_line
 
     start = len(entries)
@@ -94,15 +95,17 @@ def recent(game, entries: list[dict], seat: int) -> list[dict[str, Any]]:
     while start > stop and entries[start - 1].get("player") != seat:
         start -= 1
     out: list[dict[str, Any]] = []
-    for e in entries[max(start, len(entries) - RECENT):]:
+    first = max(start, len(entries) - RECENT)
+    for n, e in enumerate(entries[first:], first):
         item: dict[str, Any] = {"seat": e.get("seat", e.get("player", -1)),
-                                "line": entry_line(entry_as_read(e, seat)), "times": 1}
+                                "line": entry_line(entry_as_read(e, seat)), "times": 1, "n": n}
         where = game.action_site(game.actions[e["action"]])
         if where is not None:
             item["site"] = {"kind": where[0], "at": where[1]}
         last = out[-1] if out else None
         if last is not None and "site" not in item and "site" not in last and last["line"] == item["line"]:
             last["times"] += 1
+            last["n"] = n
             continue
         out.append(item)
     for item in out:

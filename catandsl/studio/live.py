@@ -6,8 +6,9 @@ bring every move to every page at once.
   spectators') and one per seat. A page opens `/room?t=TOKEN`.
 - `GET /api/rooms/{token}`: the token's page as JSON (a seat's view, a spectator's,
   or the host's: a spectator's view and the links).
-- `POST /api/rooms/{token}/act` `{"action": id}` or `{"site": {"kind", "at"}}`: a move
-  for the token's seat.
+- `POST /api/rooms/{token}/act` `{"action": id}`, `{"actions": [ids]}` (cards chosen
+  together, all or none applied) or `{"site": {"kind", "at"}}`: a move for the token's
+  seat.
 - `POST /api/rooms/{token}/seats` `{"seat": n, "player": "human"|bot}`: the host hands
   a seat to a bot or back to a person.
 - `POST /api/rooms/{token}/replay`: a replay of the game once it is over.
@@ -174,6 +175,8 @@ class Live:
         room, seat = await self._find(request)
         if "action" in body:
             await run_in_threadpool(room.act, seat, body["action"])
+        elif "actions" in body:
+            await run_in_threadpool(room.act_all, seat, body["actions"])
         elif "site" in body and isinstance(body["site"], dict):
             await run_in_threadpool(room.click, seat, body["site"].get("kind"), body["site"].get("at"))
         else:
@@ -264,11 +267,14 @@ class Live:
                 return
             if kind == "act" and "action" in msg:
                 await run_in_threadpool(room.act, page.seat, msg["action"])
+            elif kind == "act" and "actions" in msg:
+                await run_in_threadpool(room.act_all, page.seat, msg["actions"])
             elif kind == "act" and isinstance(msg.get("site"), dict):
                 await run_in_threadpool(room.click, page.seat, msg["site"].get("kind"), msg["site"].get("at"))
             else:
                 raise StudioError("request/field", 'a message is {"type": "act", "action": id}, '
-                                  '{"type": "act", "site": {...}} or {"type": "view"}')
+                                  '{"type": "act", "actions": [ids]}, {"type": "act", "site": {...}} '
+                                  'or {"type": "view"}')
         except Exception as e:  # noqa: BLE001 - the sender alone gets the typed error
             err = error_body(e)[1]["error"]
             await self.hub._send(page, {"type": "error", "error": self.studio.library.public(err)})

@@ -1,6 +1,6 @@
 """Games played in the studio: a person takes one seat, bots the others.
 
-A `Table` holds one game: the Game, its State, the person's seat, the bots, the log
+A `Match` holds one game: the Game, its State, the person's seat, the bots, the log
 (the entries `play_game` records) and the action ids applied. After every move of the
 person, `settle` plays the bots' moves and samples the chance nodes (from the game's
 seeded RNG) until the person is to decide or the game is over, so the page only ever
@@ -30,8 +30,8 @@ from catandsl.studio.errors import StudioError
 from catandsl.studio.library import Entry, Library
 from catandsl.studio.pictures import SiteLayer
 
-MAX_TABLES = 64  # games held at once (the least recently used of the client holding most goes first)
-TABLES_PER_CLIENT = 16  # games one client holds (its own least recently used goes first)
+MAX_MATCHES = 64  # games held at once (the least recently used of the client holding most goes first)
+MATCHES_PER_CLIENT = 16  # games one client holds (its own least recently used goes first)
 MAX_SAVED_ACTIONS = 200_000  # the actions of a saved game (the longest game of a shipped scenario has ~100,400)
 BOT_MOVES = 2_000  # bots' moves and chance outcomes one request plays (a round of eight seats is far fewer)
 LOG_SHOWN = 300  # log lines the page gets
@@ -90,7 +90,7 @@ def _bots(names: list[str], players: int, seat: int, seed: int):
     return seats
 
 
-class Table:
+class Match:
     """One game in the studio: the person's seat, the bots, the state and the log."""
 
     def __init__(self, tid: str, entry: Entry, scenario, game, seat: int, bots: list[str], options: dict[str, str],
@@ -322,18 +322,18 @@ class Table:
                 "state": self.state.serialize()}
 
 
-class Tables:
+class Matches:
     """The games of one studio, by an unguessable id, held for their clients."""
 
     def __init__(self, library: Library):
         from catandsl.studio.clients import Holdings
 
         self.library = library
-        self.held: Holdings[Table] = Holdings(MAX_TABLES, TABLES_PER_CLIENT, (
+        self.held: Holdings[Match] = Holdings(MAX_MATCHES, MATCHES_PER_CLIENT, (
             "game/unknown", "no such game (the server forgets games when it restarts, or when their client "
-            f"holds more than {TABLES_PER_CLIENT})"))
+            f"holds more than {MATCHES_PER_CLIENT})"))
 
-    def get(self, tid: object) -> Table:
+    def get(self, tid: object) -> Match:
         return self.held.get(tid)
 
     def game_for(self, ref: str, players: int | None, options: dict[str, str], seed: int):
@@ -352,15 +352,15 @@ class Tables:
         return entry, scenario, new_game(scenario, players or scenario.players_max, options, seed)
 
     def new(self, ref: str, players: int | None, options: dict[str, str], seed: int, seat: int,
-            bots: str | list[str]) -> Table:
+            bots: str | list[str]) -> Match:
         """A new game; `bots` is one bot's name for every other seat, or a name per seat."""
         entry, scenario, game = self.game_for(ref, players, options, seed)
         if not 0 <= seat < game.num_players:
             raise StudioError("request/seat", f"a seat is 0..{game.num_players - 1}")
         bots = [bots] * game.num_players if isinstance(bots, str) else list(bots)
 
-        def make(tid: str) -> Table:
-            t = Table(tid, entry, scenario, game, seat, bots, options)
+        def make(tid: str) -> Match:
+            t = Match(tid, entry, scenario, game, seat, bots, options)
             t.settle()
             return t
 
@@ -390,12 +390,12 @@ class Tables:
             raise StudioError("save/state", f"the saved state cannot be played ({type(e).__name__})") from None
         return Saved(data, entry, scenario, game, state, entries, actions)
 
-    def resume(self, data: Any) -> Table:
+    def resume(self, data: Any) -> Match:
         saved = self.read_save(data)
 
-        def make(tid: str) -> Table:
+        def make(tid: str) -> Match:
             d = saved.data
-            t = Table(tid, saved.entry, saved.scenario, saved.game, d["seat"], d["bots"], d["options"], saved.state)
+            t = Match(tid, saved.entry, saved.scenario, saved.game, d["seat"], d["bots"], d["options"], saved.state)
             t.entries, t.actions = saved.entries, saved.actions
             if not t.actions and d["actions"]:
                 t.notice = "the saved actions do not lead to the saved state: the log starts here"
@@ -407,7 +407,7 @@ class Tables:
 
 @dataclass
 class Saved:
-    """A saved game read back (Tables.read_save)."""
+    """A saved game read back (Matches.read_save)."""
 
     data: dict[str, Any]
     entry: Entry

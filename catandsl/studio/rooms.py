@@ -3,7 +3,8 @@ nobody takes.
 
 A host names the scenario, options, seed and who plays each seat (`human`, or a bot:
 `random`, `greedy`, `mcts:N`) and gets one link per seat, one for spectators and one
-for themselves. A link is an unguessable token (`secrets.token_urlsafe`); the token is
+for themselves. A link is an unguessable token (an HMAC under the studio's key, kept
+in the database only as its own HMAC: store.py); the token is
 the seat: a move sent with it is that seat's, checked by the engine, so a move out of
 turn gets the engine's `IllegalAction` and changes nothing. The host may hand a seat
 to a bot (a person who left) or back to a person.
@@ -11,10 +12,20 @@ to a bot (a person who left) or back to a person.
 Every applied action is stored as it is applied (store.py); a game not in memory (the
 server restarted) is loaded by playing its stored actions again. Bots move one action
 at a time (`bot_step`), so the pages can follow them (live.py).
+
+A bot plays as if the server never restarted: its generator is seeded afresh for each
+move from the game's seed, its seat and the actions applied before the move
+(`bot_seed`), and a game loaded again lets its bots look at the stored moves of their
+seats as they were made (`Room.replay`), so what a bot remembers (the offers it made
+this turn, the stops its wagon reached) is what it was. A search bot looks at none of
+them (each would cost it a whole search): it keeps nothing from move to move but the
+offers it made in the turn, so it may make an offer of the current turn again.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import logging
 import secrets
 import threading
@@ -49,6 +60,12 @@ def _check_seats(seats: Any, players: int) -> list[str]:
     return list(seats)
 
 
+def bot_seed(seed: int, seat: int, applied: int) -> int:
+    """The seed of a bot's move: fixed by the game's seed, the bot's seat and the
+    actions applied before the move, so a game loaded again gives the same move."""
+    return int.from_bytes(hashlib.sha256(f"{seed}/{seat}/{applied}".encode()).digest()[:8], "big")
+
+
 class Room:
     """One hosted game: its state, who plays each seat, its log and its actions."""
 
@@ -71,6 +88,7 @@ class Room:
         self.pages = 0  # pages following the game (live.py): a game followed stays in memory
         self.layer = SiteLayer(game.board)
         self._pictures: tuple[int, dict] = (-1, {})  # (version, the board's pictures at it: seat_view)
+        self._card: dict[str, Any] | None = None  # the cost card and the terrains' legend
 
     # ---- moves (each under the room's lock) ----------------------------------------------
 
@@ -84,13 +102,26 @@ class Room:
 
     def replay(self, actions: list[int]) -> None:
         """The stored actions played again from the start (a game loaded from the store)."""
+        from catandsl.engine import EngineError
         from catandsl.players.base import logged_apply
+        from catandsl.players.mcts import MCTSPlayer
 
         for aid in actions:
             who = -1 if self.state.is_chance_node() else self.state.current_player()
+            bot = self.bots[who] if who >= 0 else None
+            if bot is not None and not isinstance(bot, MCTSPlayer):
+                with contextlib.suppress(EngineError):  # (a bot that cannot choose remembers nothing)
+                    self._choice(who)  # what it remembers of its moves, as when it made them
             self.entries.append(logged_apply(self.game, self.state, aid, who))
             self.actions.append(aid)
         self.version = len(self.actions)
+
+    def _choice(self, who: int) -> int:
+        """The move of the bot in seat `who` now, from its generator seeded for this move
+        (every bot `make_bot` makes draws from its `rng`)."""
+        bot: Any = self.bots[who]
+        bot.rng.seed(bot_seed(self.game.seed, who, len(self.actions)))
+        return bot.choose(self.state)
 
     def bots_to_move(self) -> bool:
         s = self.state
@@ -111,7 +142,7 @@ class Room:
                     self._apply(s.sample_chance(), -1)
                 else:
                     who = s.current_player()
-                    self._apply(self.bots[who].choose(s), who)
+                    self._apply(self._choice(who), who)
             except EngineError as e:  # a bot with nothing to choose from (a state no game reaches)
                 self.stopped = {"code": "engine/rule_error", "message": str(e)}
                 self.version += 1
@@ -138,6 +169,30 @@ class Room:
             if s.is_chance_node() or s.current_player() != seat or aid not in s.legal_actions(seat):
                 s.clone().apply_action(aid, player=seat)  # the engine's IllegalAction, on a copy
             self._apply(aid, seat)
+
+    def act_all(self, seat: int, ids: Any) -> None:
+        """Several moves of `seat` confirmed at once (the cards of a discard): all tried
+        on a copy first, so a refused one changes nothing; then applied together, no
+        other move between them."""
+        from catandsl.engine import ArgumentError
+        from catandsl.studio.play import MAX_BATCH
+
+        if not isinstance(ids, list) or not 1 <= len(ids) <= MAX_BATCH or not all(type(a) is int for a in ids):
+            raise StudioError("request/value", f"'actions' holds 1 to {MAX_BATCH} action ids")
+        with self.lock:
+            self._refuse_if_stopped(seat)
+            if self.bots[seat] is not None and not self.state.is_terminal():
+                raise StudioError("seat/bot", f"a bot ({self.seats[seat]}) plays this seat now: the host can "
+                                  "hand it back")
+            trial = self.state.clone()
+            for aid in ids:
+                try:
+                    self.game.check_action_id(aid)
+                except ArgumentError as e:
+                    raise StudioError("action/unknown", str(e)) from None
+                trial.apply_action(aid, player=seat)  # the engine's IllegalAction, on the copy
+            for aid in ids:
+                self._apply(aid, seat)
 
     def click(self, seat: int, kind: Any, at: Any) -> None:
         """A click on a board site for `seat`: its one legal action; several ask which
@@ -180,6 +235,20 @@ class Room:
 
     # ---- what a page shows --------------------------------------------------------------
 
+    def _guide(self, seat: int) -> dict[str, Any]:
+        """Beside the board (guide.py): the cost card and the terrains (made once), the
+        last roll, the moves since the viewer's last (a spectator: the last few), the
+        cards the seat chooses together."""
+        from catandsl.studio import guide
+
+        if self._card is None:
+            self._card = {"costs": guide.costs(self.game), "terrains": guide.terrains(self.game),
+                          "resource_colours": guide.resource_colours(self.game)}
+        mine = seat >= 0 and self.bots[seat] is None
+        return {**self._card, "dice": guide.dice(self.game, self.state, self.entries),
+                "recent": guide.recent(self.game, self.entries, seat),
+                "by_card": guide.by_card(self.state, seat) if mine and self.stopped is None else None}
+
     def view(self, viewer: int, online: list[int] | None = None) -> dict[str, Any]:
         """The page of `viewer` (a seat, WATCH, or HOST: the host sees what a spectator does)."""
         from catandsl.rules.words import SPECTATOR
@@ -191,6 +260,7 @@ class Room:
                 self._pictures = (self.version, {})
             out = seat_view(self.game, self.state, self.entries, seat, self.scenario.title, self.layer,
                             self.stopped, self._pictures[1])
+            out.update(self._guide(seat))
             if viewer >= 0 and self.bots[viewer] is not None:
                 out["offers"] = {"groups": [], "sites": {}}
                 out["your_move"] = False
@@ -217,24 +287,22 @@ class Rooms:
         self._lock = threading.Lock()
 
     def _build(self, record: Record) -> Room:
-        from catandsl.studio.play import Tables
+        from catandsl.studio.play import Matches
 
-        entry, scenario, game = Tables(self.library).game_for(record.ref, record.players, record.options,
+        entry, scenario, game = Matches(self.library).game_for(record.ref, record.players, record.options,
                                                               record.seed)
         return Room(record, entry, scenario, game, self.store)
 
     def create(self, ref: str, players: int | None, options: dict[str, str], seed: int, seats: Any) -> dict:
         """A new game: its id and its tokens (`host`, `watch`, and one per seat)."""
-        from catandsl.studio.play import Tables
+        from catandsl.studio.play import Matches
 
-        _, _, game = Tables(self.library).game_for(ref, players, options, seed)
+        _, _, game = Matches(self.library).game_for(ref, players, options, seed)
         seats = _check_seats(seats, game.num_players)
         record = Record(secrets.token_urlsafe(12), ref, game.num_players, dict(options), seed, seats, [])
         room = self._build(record)
-        tokens = {secrets.token_urlsafe(18): seat for seat in [HOST, WATCH, *range(game.num_players)]}
-        self.store.create(record, tokens)
+        by_seat = self.store.create(record, [HOST, WATCH, *range(game.num_players)])
         self._keep(room)
-        by_seat = {seat: t for t, seat in tokens.items()}
         return {"id": record.id, "host": by_seat[HOST], "watch": by_seat[WATCH],
                 "seats": [{"seat": p, "player": seats[p], "token": by_seat[p]} for p in range(game.num_players)]}
 

@@ -7,8 +7,15 @@ action ids applied, one row per action, written as it is applied. Loading a game
 those actions again from the start, so the stored game is the engine's own game and
 never a copy of its state that could drift.
 
-Seat links are tokens (`secrets.token_urlsafe`): one per seat, one for spectators,
-one for the host. The database maps each to its game and its seat.
+Seat links are tokens: one per seat, one for spectators, one for the host, each
+HMAC-SHA256 under the studio's key of the game's id (itself random) and the seat, so
+the host's page can list them again after a restart. The database never holds a token:
+it maps each token's own HMAC (`link_digest`) to its game and its seat, so the
+database file alone (a copy, a backup) opens no seat. The key is 32 random bytes in
+`.catandsl/studio.key`, beside the database, readable by its owner alone; a database
+without its key opens no seat either (its games' links change with the new key).
+A database of an older studio holding tokens in clear has them replaced by their
+HMACs when opened (their games' host pages then list no links).
 
 The file is opened on the first hosted game or the first token asked for, never
 before: a studio nobody hosts a game in writes nothing into the folder.
@@ -16,7 +23,12 @@ before: a studio nobody hosts a game in writes nothing into the folder.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import json
+import os
+import secrets
 import sqlite3
 import threading
 from dataclasses import dataclass
@@ -24,6 +36,7 @@ from pathlib import Path
 
 FOLDER = ".catandsl"
 NAME = "studio.sqlite3"
+KEY = "studio.key"
 HOST = -2  # the seat number of a host's token
 WATCH = -1  # the seat number of a spectator's token
 
@@ -31,8 +44,8 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
   id TEXT PRIMARY KEY, ref TEXT NOT NULL, players INTEGER NOT NULL, options TEXT NOT NULL,
   seed INTEGER NOT NULL, seats TEXT NOT NULL, created INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS tokens (
-  token TEXT PRIMARY KEY, game TEXT NOT NULL REFERENCES games(id), seat INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS links (
+  digest TEXT PRIMARY KEY, game TEXT NOT NULL REFERENCES games(id), seat INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS moves (
   game TEXT NOT NULL REFERENCES games(id), n INTEGER NOT NULL, action INTEGER NOT NULL,
   PRIMARY KEY (game, n));
@@ -59,8 +72,36 @@ class Store:
 
     def __init__(self, root: Path):
         self.path = root / FOLDER / NAME
+        self.key_path = root / FOLDER / KEY
         self._db: sqlite3.Connection | None = None
+        self._key = b""
         self._lock = threading.Lock()
+
+    def _read_key(self) -> bytes:
+        """The studio's key, made (32 random bytes, owner-only) when there is none."""
+        try:
+            fd = os.open(self.key_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            key = self.key_path.read_bytes()
+            if len(key) >= 32:
+                return key
+            self.key_path.unlink()  # a damaged key: a new one (the old links open nothing)
+            return self._read_key()
+        key = secrets.token_bytes(32)
+        with os.fdopen(fd, "wb") as f:
+            f.write(key)
+        return key
+
+    def _mac(self, text: str) -> bytes:
+        return hmac.new(self._key, text.encode(), hashlib.sha256).digest()
+
+    def link(self, gid: str, seat: int) -> str:
+        """The token of a game's seat (HOST, WATCH or a seat): 32 URL-safe characters."""
+        return base64.urlsafe_b64encode(self._mac(f"link/{gid}/{seat}")).decode()[:32]
+
+    def link_digest(self, token: str) -> str:
+        """What the database keeps of a token: its HMAC, never the token."""
+        return self._mac(f"digest/{token}").hex()
 
     def _open(self, create: bool) -> sqlite3.Connection | None:
         if self._db is None:
@@ -72,11 +113,26 @@ class Store:
             db.execute("PRAGMA journal_mode=WAL")  # a move is one small append
             db.execute("PRAGMA synchronous=NORMAL")  # durable once written, through a crash of the server
             db.executescript(_SCHEMA)
+            self._key = self._read_key()
+            self._forget_clear_tokens(db)
             self._db = db
         return self._db
 
-    def create(self, record: Record, tokens: dict[str, int]) -> None:
-        """A new game and its tokens (token -> seat, HOST or WATCH)."""
+    def _forget_clear_tokens(self, db: sqlite3.Connection) -> None:
+        """An older studio's table of tokens in clear: each replaced by its HMAC."""
+        if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tokens'").fetchone() is None:
+            return
+        with db:
+            db.execute("BEGIN")
+            rows = db.execute("SELECT token, game, seat FROM tokens").fetchall()
+            db.executemany("INSERT OR IGNORE INTO links VALUES (?, ?, ?)",
+                           [(self.link_digest(tok), gid, seat) for tok, gid, seat in rows])
+            db.execute("DROP TABLE tokens")
+        db.execute("VACUUM")  # the dropped rows' pages hold the tokens still: rewritten without them
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # (and the log of the change emptied)
+
+    def create(self, record: Record, seats: list[int]) -> dict[int, str]:
+        """A new game and the tokens of its `seats` (HOST, WATCH or a seat): seat -> token."""
         import time
 
         with self._lock:
@@ -87,10 +143,12 @@ class Store:
                 db.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?)",
                            (record.id, record.ref, record.players, json.dumps(record.options, sort_keys=True),
                             record.seed, json.dumps(record.seats), int(time.time())))
-                db.executemany("INSERT INTO tokens VALUES (?, ?, ?)",
-                               [(t, record.id, seat) for t, seat in tokens.items()])
+                tokens = {seat: self.link(record.id, seat) for seat in seats}
+                db.executemany("INSERT INTO links VALUES (?, ?, ?)",
+                               [(self.link_digest(t), record.id, seat) for seat, t in tokens.items()])
                 db.executemany("INSERT INTO moves VALUES (?, ?, ?)",
                                [(record.id, n, a) for n, a in enumerate(record.actions)])
+        return tokens
 
     def add_moves(self, gid: str, first: int, actions: list[int]) -> None:
         """Actions applied to the game, the first of them its action number `first`."""
@@ -116,15 +174,21 @@ class Store:
             db = self._open(create=False)
             if db is None:
                 return None
-            row = db.execute("SELECT game, seat FROM tokens WHERE token = ?", (token,)).fetchone()
+            row = db.execute("SELECT game, seat FROM links WHERE digest = ?", (self.link_digest(token),)).fetchone()
         return (row[0], int(row[1])) if row else None
 
     def tokens(self, gid: str) -> dict[int, str]:
-        """A game's tokens by seat (HOST, WATCH, then the seats)."""
+        """A game's tokens by seat (HOST, WATCH, then the seats): made again from the
+        key, those whose HMAC the database holds for this game."""
         with self._lock:
             db = self._open(create=False)
-            rows = db.execute("SELECT seat, token FROM tokens WHERE game = ?", (gid,)).fetchall() if db else []
-        return {int(seat): token for seat, token in rows}
+            rows = db.execute("SELECT seat, digest FROM links WHERE game = ?", (gid,)).fetchall() if db else []
+            out = {}
+            for seat, digest in rows:
+                token = self.link(gid, int(seat))
+                if hmac.compare_digest(self.link_digest(token), digest):  # (not a migrated game's)
+                    out[int(seat)] = token
+        return out
 
     def load(self, gid: str) -> Record | None:
         with self._lock:

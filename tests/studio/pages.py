@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from tests.studio.helpers import ARTIFACTS
+from tests.studio.helpers import ARTIFACTS, Running
 
 MAX_MOVES = 3000  # the scripted player's moves: far more than a game of the duel takes
 
@@ -100,10 +100,10 @@ def start_game(page, studio, ref: str, seed: int = 3):
 SEAT = 0  # the person's seat in the studio's games
 
 
-def force_discard(table, cards: int = 9):
+def force_discard(match, cards: int = 9):
     """Give the person `cards` cards, play on (the person ends the turn) till the dice
     roll in the person's turn, and roll a 7: the person owes a discard."""
-    g, s = table.game, table.state
+    g, s = match.game, match.state
     for k in range(cards):
         r = k % len(g.resources)
         s.bank[r] -= 1
@@ -114,14 +114,81 @@ def force_discard(table, cards: int = 9):
             outcomes = [a for a, _ in s.chance_outcomes()]
             seven = [a for a in outcomes if g.actions[a].KIND == "roll" and g.actions[a].total == 7]
             if seven and s.turn_player == SEAT:
-                table._apply(seven[0], -1)
-                table.settle()
+                match._apply(seven[0], -1)
+                match.settle()
                 return
-            table._apply(s.sample_chance(), -1)
+            match._apply(s.sample_chance(), -1)
         elif s.current_player() == SEAT:
             legal = s.legal_actions()
-            table._apply(next((a for a in legal if g.actions[a].KIND == "end_turn"), legal[0]), SEAT)
+            match._apply(next((a for a in legal if g.actions[a].KIND == "end_turn"), legal[0]), SEAT)
         else:
             who = s.current_player()
-            table._apply(table.players[who].choose(s), who)
+            match._apply(match.players[who].choose(s), who)
+    raise AssertionError("the person's roll never came")
+
+
+# ---- hosted games: the studio on a port a restart binds again, and the waits on its rooms --------
+
+
+class Served(Running):
+    """The studio on a loopback port, which a restart binds again (so open pages
+    reconnect to the new server by themselves); bots move at once."""
+
+    def __init__(self, folder, port: int = 0):
+        from catandsl.studio import app as studio_app
+
+        real = studio_app.listen
+        studio_app.listen = lambda host, _: real(host, port)  # Running asks for any free port
+        try:
+            super().__init__(folder)
+        finally:
+            studio_app.listen = real
+        self.port = self.sock.getsockname()[1]
+        self.live = self.app.state.live
+        self.live.hub.pause = 0
+
+
+def settled(served, made) -> tuple:
+    """The room on the server once its bots are done: (room, version)."""
+    import threading
+
+    room, _ = served.live.rooms.find(made)
+    for _ in range(10_000):  # the bots move in the server's thread: a bound, not a time
+        with room.lock:
+            if not room.bots_to_move():
+                return room, room.version
+        threading.Event().wait(0.01)
+    raise AssertionError("the bots never stopped")
+
+
+def caught_up(page, version: int) -> None:
+    """Wait till the page shows the view of `version` (or a later one) and sends nothing."""
+    page.wait_for_function(f"() => Number(document.body.getAttribute('data-version')) >= {version} && "
+                           "!document.body.hasAttribute('data-busy')")
+
+
+def owe_a_discard(room, seat: int, cards: int = 9) -> None:
+    """A hosted game on the server: the person in `seat` gets `cards` cards, everyone
+    plays on (the person ends the turn) till the dice roll in the person's turn, and a
+    7 comes: a discard owed."""
+    g, s = room.game, room.state
+    with room.lock:
+        for k in range(cards):
+            r = k % len(g.resources)
+            s.bank[r] -= 1
+            s.hands[seat][r] += 1
+        s.forget_derived()
+        for _ in range(3000):
+            if s.is_chance_node():
+                sevens = [a for a, _ in s.chance_outcomes()
+                          if g.actions[a].KIND == "roll" and g.actions[a].total == 7]
+                if sevens and s.turn_player == seat and s.turns > 1:
+                    room._apply(sevens[0], -1)
+                    return
+                room._apply(s.sample_chance(), -1)
+            elif s.current_player() == seat:
+                legal = s.legal_actions()
+                room._apply(next((a for a in legal if g.actions[a].KIND == "end_turn"), legal[0]), seat)
+            else:
+                room._apply(room._choice(s.current_player()), s.current_player())
     raise AssertionError("the person's roll never came")

@@ -1,4 +1,4 @@
-"""The table's guide (studio/guide.py) through the API: the building-cost card and the
+"""The guide beside the board (studio/guide.py) through the API: the building-cost card and the
 terrains' legend from the scenario's declarations, the last roll, the moves since the
 person's last one, the bank's rates, and a discard's cards confirmed at once (all of
 them tried first: a refused one changes nothing)."""
@@ -23,11 +23,11 @@ def _game(client, ref="shipped:base", **kw):
     r = client.post("/api/games", json={"ref": ref, "seed": 4, "seat": SEAT, "bots": "greedy", "players": 3, **kw})
     assert r.status_code == 200, r.text[:300]
     v = r.json()
-    return v, client.app.state.studio.tables.get(v["id"])
+    return v, client.app.state.studio.matches.get(v["id"])
 
 
 def test_the_cost_card_and_the_legend_come_from_the_declarations(client):
-    v, table = _game(client)
+    v, match = _game(client)
     costs = {c["name"]: c["cost"] for c in v["costs"]}
     assert costs["road"] == {"brick": 1, "lumber": 1}
     assert costs["city"] == {"grain": 2, "ore": 3}
@@ -39,7 +39,7 @@ def test_the_cost_card_and_the_legend_come_from_the_declarations(client):
     assert {t["name"] for t in v["terrains"]} >= {"sea", "forest"}
 
 
-def _to_turn(client, table, v):
+def _to_turn(client, match, v):
     """Play the set-up by the first offer till the person's turn."""
     for _ in range(200):
         if v["stage"] == "turn" and v["your_move"]:
@@ -50,19 +50,19 @@ def _to_turn(client, table, v):
 
 
 def test_the_dice_the_recent_moves_and_the_rates(client):
-    v, table = _game(client)
-    v = _to_turn(client, table, v)
-    assert v["dice"] is None or v["dice"]["total"] == table.state.last_roll
+    v, match = _game(client)
+    v = _to_turn(client, match, v)
+    assert v["dice"] is None or v["dice"]["total"] == match.state.last_roll
     # the bots placed since the person's last move: their moves, with their sites
     assert v["recent"] and all(r["seat"] != SEAT for r in v["recent"])
     assert any("site" in r for r in v["recent"])
     for _ in range(60):  # the person ends turns (or answers a prompt): the bots play theirs, the dice roll
-        if table.state.turns >= 4:
+        if match.state.turns >= 4:
             break
         offered = [a for g in v["offers"]["groups"] for a in g["actions"]]
         pick = next((a for a in offered if a["action"]["kind"] in ("roll_dice", "end_turn")), offered[0])
         v = client.post(f"/api/games/{v['id']}/act", json={"action": pick["id"]}).json()
-    assert v["dice"]["total"] == table.state.last_roll and 2 <= v["dice"]["total"] <= 12
+    assert v["dice"]["total"] == match.state.last_roll and 2 <= v["dice"]["total"] <= 12
     assert v["dice"]["by"] in range(3)
     bank = [g for g in v["offers"]["groups"] if g["kind"] == "bank_trade"]
     if bank:
@@ -70,32 +70,32 @@ def test_the_dice_the_recent_moves_and_the_rates(client):
 
 
 def test_a_discard_is_chosen_together_and_confirmed_once(client):
-    v, table = _game(client)
-    v = _to_turn(client, table, v)
-    force_discard(table)
+    v, match = _game(client)
+    v = _to_turn(client, match, v)
+    force_discard(match)
     v = client.get(f"/api/games/{v['id']}").json()
-    need = sum(table.state.hands[SEAT]) // 2  # the base game's discard: half the hand, rounded down
+    need = sum(match.state.hands[SEAT]) // 2  # the base game's discard: half the hand, rounded down
     assert v["by_card"] == {"kind": "discard", "count": need}
     ids = {a["action"]["resource"]: a["id"] for g in v["offers"]["groups"] for a in g["actions"]
            if a["action"]["kind"] == "discard"}
-    s = table.state
+    s = match.state
     before = s.serialize()
-    held = dict(zip(table.game.resources, s.hands[SEAT]))
+    held = dict(zip(match.game.resources, s.hands[SEAT]))
     # more of one resource than the hand holds: refused, and nothing changes
     poor = min(held, key=lambda r: held[r])
     r = client.post(f"/api/games/{v['id']}/act", json={"actions": [ids[poor]] * (held[poor] + 1)})
     assert 400 <= r.status_code < 500 and r.json()["error"]["code"].startswith("action/")
-    assert table.state.serialize() == before
+    assert match.state.serialize() == before
     r = client.post(f"/api/games/{v['id']}/act", json={"actions": ["x"]})
-    assert r.status_code == 400 and table.state.serialize() == before
+    assert r.status_code == 400 and match.state.serialize() == before
     # more cards than owed: refused whole
     chosen = [ids[r] for r in held for _ in range(held[r])][:need]
     r = client.post(f"/api/games/{v['id']}/act", json={"actions": chosen[:-1] + chosen[:1] * 99})
-    assert 400 <= r.status_code < 500 and table.state.serialize() == before
-    logged = len(table.entries)
+    assert 400 <= r.status_code < 500 and match.state.serialize() == before
+    logged = len(match.entries)
     r = client.post(f"/api/games/{v['id']}/act", json={"actions": chosen})
     assert r.status_code == 200, r.text[:300]
-    discarded = [e for e in table.entries[logged:] if e["player"] == SEAT and e["kind"] == "discard"]
+    discarded = [e for e in match.entries[logged:] if e["player"] == SEAT and e["kind"] == "discard"]
     assert len(discarded) == need
     assert r.json()["by_card"] is None
 

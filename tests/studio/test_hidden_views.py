@@ -2,8 +2,8 @@
 plays against bots through the studio's API, and every answer (the game, each move, the
 replay of the game) is checked against the state's true hidden values: another seat's
 resource hand and development cards (their contents), its hidden victory points (a
-victory point card is dealt to a bot, so every scenario with such a card has one to
-hide), the card a bot drew and the card a robbery took (their log lines as the owner
+bot's first draw from a deck is a victory point card, so every scenario with such a
+card has one to hide), the card a bot drew and the card a robbery took (their log lines as the owner
 reads them). The saved game is the person's own file of the whole game and is not a
 view (docs/studio.md)."""
 
@@ -50,17 +50,32 @@ def _dicts(node, under: str = ""):
             yield from _dicts(v, under)
 
 
-def _hide_a_point_card(table) -> str | None:
-    """Deal seat 1 a hidden victory point card from the deck (as a purchase would):
-    the card's name, or None when the scenario has no such card left."""
-    s, g = table.state, table.game
-    for c, card in enumerate(g.cards):
-        if card.hidden and card.points and s.deck[c] > 0:
-            s.deck[c] -= 1
-            s.cards[1][c] += 1
-            s.forget_derived()
-            return card.name
-    return None
+def _hide_a_point_card(match) -> list[str]:
+    """A bot's first card drawn from a deck holding a hidden victory point card is
+    that card: a real draw among the game's actions (a card dealt by hand would make
+    the bot be asked before its rolls, which the game's replay would not have). The
+    list gets the card's name once it is drawn."""
+    from catandsl.engine.actions import Draw
+    from catandsl.rules.cards import Drawing
+
+    g = match.game
+    hidden = [c for c in g.cards if c.hidden and c.points]
+    dealt: list[str] = []
+    apply = match._apply
+
+    def rigged(aid: int, who: int) -> None:
+        s = match.state
+        top = s.pending[-1] if s.pending else None
+        if who == -1 and not dealt and isinstance(top, Drawing) and top.player != SEAT:
+            for c in hidden:
+                if c.deck == top.deck and s.deck[c.index] > 0:
+                    aid = g.action_id[Draw(g.decks[c.deck].name, c.name)]
+                    dealt.append(c.name)
+                    break
+        apply(aid, who)
+
+    match._apply = rigged
+    return dealt
 
 
 class Secrets:
@@ -105,27 +120,27 @@ def check_answer(answer: dict, s, seen: Secrets, *, lines: list[str]) -> None:
         assert line not in shown, f"a secret line reached seat {SEAT}: {line}"
 
 
-def secret_lines(table) -> list[str]:
+def secret_lines(match) -> list[str]:
     """The true lines of the log entries the seat may not read (a card another seat
     drew, a card a robbery took between two others)."""
-    return [entry_line(e) for e in table.entries
+    return [entry_line(e) for e in match.entries
             if e.get("readers") is not None and SEAT not in e["readers"]]
 
 
 @pytest.mark.parametrize("shipped", SHIPPED, ids=lambda s: s.name)
 def test_a_seats_answers_hold_no_other_seats_secrets(client, shipped):
-    tables = client.app.state.studio.tables
+    matches = client.app.state.studio.matches
     r = client.post("/api/games", json={"ref": f"shipped:{shipped.name}", "seed": 5, "seat": SEAT,
                                         "bots": "greedy"})
     assert r.status_code == 200, r.text[:300]
     gid = r.json()["id"]
-    table = tables.get(gid)
-    card = _hide_a_point_card(table)
+    match = matches.get(gid)
+    dealt = _hide_a_point_card(match)
     seen = Secrets()
     rng = random.Random(shipped.name)
     answer = client.get(f"/api/games/{gid}").json()
     for move in range(count(160)):
-        check_answer(answer, table.state, seen, lines=secret_lines(table) if move % 8 == 0 else [])
+        check_answer(answer, match.state, seen, lines=secret_lines(match) if move % 8 == 0 else [])
         if answer["over"]:
             break
         ids = [a["id"] for grp in answer["offers"]["groups"] for a in grp["actions"]]
@@ -136,14 +151,14 @@ def test_a_seats_answers_hold_no_other_seats_secrets(client, shipped):
                         json={"action": ends[0] if ends and rng.random() < 0.5 else rng.choice(ids)})
         assert r.status_code in (200, 400, 409), r.text[:300]
         answer = r.json() if r.status_code == 200 else client.get(f"/api/games/{gid}").json()
-    check_answer(answer, table.state, seen, lines=secret_lines(table))
+    check_answer(answer, match.state, seen, lines=secret_lines(match))
     replay = client.post("/api/replays", json={"game": gid}).json()
     last = client.get(f"/api/replays/{replay['id']}/{replay['steps']}").json()
     # the replay plays the actions again: its state has no card dealt by hand
     final = client.app.state.studio.replays.get(replay["id"]).final
-    check_answer(last, final, seen, lines=secret_lines(table)[-6:])
-    if card is not None:
-        assert seen.hidden_points, "the dealt victory point card was never checked"
+    check_answer(last, final, seen, lines=secret_lines(match)[-6:])
+    if any(c.hidden and c.points for c in match.game.cards):  # seat 1 drew one, and it stayed hidden
+        assert dealt and seen.hidden_points, "no hidden victory point card was drawn and checked"
     assert seen.hands and seen.cards and seen.lines, vars(seen)
 
 
@@ -155,10 +170,10 @@ def test_face_down_hexes_stay_face_down_on_a_seats_board():
         r = client.post("/api/games", json={"ref": "dir:fog_bank.catan", "seed": 3, "seat": SEAT, "bots": "greedy"})
         assert r.status_code == 200, r.text[:300]
         answer = r.json()
-        table = client.app.state.studio.tables.get(answer["id"])
+        match = client.app.state.studio.matches.get(answer["id"])
         rng = random.Random(3)
         for _ in range(count(40)):
-            down = len(table.state.face_down)
+            down = len(match.state.face_down)
             assert down and answer["svg"].count('class="hex face-down"') == down
             if answer["over"]:
                 break

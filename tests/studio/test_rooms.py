@@ -319,3 +319,116 @@ def test_a_studio_nobody_hosts_in_writes_nothing_into_its_folder(folder):
         assert c.get("/room").status_code == 200
     assert not (folder / ".catandsl").exists()
     assert json.dumps(sorted(p.name for p in folder.iterdir()))  # the folder is as made
+
+
+def _bots_game(folder, restart_after: int | None) -> list[int]:
+    """A game of one person (a seeded greedy player reading the server's state) and two
+    greedy bots to its end, the server restarted once after the person's
+    `restart_after`-th move; the actions applied."""
+    from catandsl.players import make_bot
+
+    person = make_bot("greedy", 11)
+    c = client_for(folder)
+    c.__enter__()
+    made = host(c, seats=("human", "greedy", "greedy"), seed=3)
+    for n in range(MAX_MOVES):
+        room = room_of(c, made)
+        if room.state.is_terminal():
+            break
+        if n == restart_after:
+            c.__exit__(None, None, None)
+            c = client_for(folder)  # a fresh app on the same folder: the bots made anew
+            c.__enter__()
+            room = room_of(c, made)
+        assert room.state.current_player() == 0
+        r = c.post(f"/api/rooms/{token(made, 0)}/act", json={"action": person.choose(room.state.clone())})
+        assert r.status_code == 200, r.text[:300]
+    actions = list(room_of(c, made).actions)
+    c.__exit__(None, None, None)
+    return actions
+
+
+def test_bots_play_after_a_restart_as_if_there_was_none(tmp_path):
+    whole = _bots_game(make_folder(tmp_path / "a"), None)
+    restarted = _bots_game(make_folder(tmp_path / "b"), 25)
+    assert len(whole) > 100  # (the restart came mid-game, with bots' moves after it)
+    assert restarted == whole
+
+
+def _stored_bytes(folder) -> bytes:
+    """Every file of the studio's database (the database, its write-ahead log)."""
+    data = folder / ".catandsl"
+    return b"".join(p.read_bytes() for p in sorted(data.iterdir()) if p.name.startswith("studio.sqlite3"))
+
+
+def test_the_database_holds_no_token_and_the_links_open_their_seats_after_a_restart(folder):
+    with client_for(folder) as c:
+        made = host(c)
+        tokens = [made["host"], made["watch"]] + [s["token"] for s in made["seats"]]
+        play_on(c, made, moves=3)
+        stored = _stored_bytes(folder)
+        for t in tokens:
+            assert t.encode() not in stored
+        key = folder / ".catandsl" / "studio.key"
+        assert key.exists() and key.stat().st_mode & 0o077 == 0  # the key: its owner's alone
+    with client_for(folder) as c:  # after a restart: the same links, each its seat's
+        v = c.get(f"/api/rooms/{made['host']}").json()
+        assert [s["token"] for s in v["links"]["seats"]] == tokens[2:] and v["links"]["watch"] == tokens[1]
+        assert c.get(f"/api/rooms/{token(made, 1)}").json()["role"] == "seat"
+        assert c.get(f"/api/rooms/{token(made, 1)}").json()["seat"] == 1
+        assert err(c.get(f"/api/rooms/{token(made, 1)[:-1]}x"))["code"] == "room/unknown"
+    (folder / ".catandsl" / "studio.key").unlink()  # the database without its key opens no seat
+    with client_for(folder) as c:
+        assert err(c.get(f"/api/rooms/{token(made, 1)}"))["code"] == "room/unknown"
+
+
+def test_an_older_database_with_tokens_in_clear_keeps_only_their_hmacs(folder):
+    import sqlite3
+
+    from catandsl.studio.store import Store
+
+    data = folder / ".catandsl"
+    data.mkdir()
+    clear = "Q" * 28
+    db = sqlite3.connect(data / "studio.sqlite3")
+    db.executescript("CREATE TABLE games (id TEXT PRIMARY KEY, ref TEXT NOT NULL, players INTEGER NOT NULL, "
+                     "options TEXT NOT NULL, seed INTEGER NOT NULL, seats TEXT NOT NULL, created INTEGER NOT NULL);"
+                     "CREATE TABLE tokens (token TEXT PRIMARY KEY, game TEXT NOT NULL, seat INTEGER NOT NULL);")
+    db.execute("INSERT INTO games VALUES ('g1', 'dir:island.catan', 3, '{}', 2, '[\"human\",\"human\",\"greedy\"]', 0)")
+    db.execute("INSERT INTO tokens VALUES (?, 'g1', 1)", (clear,))
+    db.commit()
+    db.close()
+    store = Store(folder)
+    assert store.token(clear) == ("g1", 1)  # the old link still opens its seat
+    store.close()
+    assert clear.encode() not in _stored_bytes(folder)
+
+
+def test_cards_chosen_together_are_applied_together_or_not_at_all(folder):
+    from tests.studio.pages import owe_a_discard
+
+    with client_for(folder) as c:
+        made = host(c, seats=("human", "greedy", "greedy"), seed=5, ref="shipped:base")
+        room = room_of(c, made)
+        owe_a_discard(room, 0)
+        while room.bots_to_move():  # (a bot owing a discard too may come first)
+            room.bot_step()
+        view = c.get(f"/api/rooms/{token(made, 0)}").json()
+        need = view["by_card"]["count"]
+        g = room.game
+        assert view["by_card"]["kind"] == "discard" and need == sum(room.state.hands[0]) // 2
+        ids = {g.actions[a].resource: a for a in room.state.legal_actions(0) if g.actions[a].KIND == "discard"}
+        chosen = [ids[r] for r, n in zip(g.resources, room.state.hands[0]) for _ in range(n)][:need]
+        before, logged = room.state.serialize(), len(room.entries)
+        bad = chosen[:-1] + [g.action_id[next(a for a in g.actions if a.KIND == "end_turn")]]
+        for body, code in (({"actions": bad}, "action/not_legal"), ({"actions": []}, "request/value"),
+                           ({"actions": chosen + ["x"]}, "request/value")):
+            r = c.post(f"/api/rooms/{token(made, 0)}/act", json=body)
+            assert err(r)["code"] == code and room.state.serialize() == before and len(room.entries) == logged
+        assert err(c.post(f"/api/rooms/{token(made, 1)}/act", json={"actions": chosen}))["code"] == "seat/bot"
+        assert err(c.post(f"/api/rooms/{made['watch']}/act", json={"actions": chosen}))["code"] == "seat/none"
+        assert room.state.serialize() == before
+        r = c.post(f"/api/rooms/{token(made, 0)}/act", json={"actions": chosen})
+        assert r.status_code == 200, r.text[:300]
+        done = room.entries[logged:logged + need]
+        assert [(e["player"], e["kind"]) for e in done] == [(0, "discard")] * need

@@ -20,7 +20,7 @@ from catandsl.studio import workers
 from catandsl.studio.app import create_app
 from catandsl.studio.clients import BACKGROUND, COOKIE, RUNNING, WAITING, Gate, current_client
 from catandsl.studio.errors import StudioError
-from catandsl.studio.play import MAX_TABLES, TABLES_PER_CLIENT
+from catandsl.studio.play import MATCHES_PER_CLIENT, MAX_MATCHES
 from catandsl.studio.web import MAX_VALUES
 from tests.studio.helpers import ROOT, error_of, make_folder
 from tests.watchdog import no_hang
@@ -61,15 +61,15 @@ def new_game(client, who: str) -> str:
 
 def test_one_client_making_games_never_evicts_anothers(client):
     mine = new_game(client, "patient")
-    theirs = [new_game(client, "greedy") for _ in range(MAX_TABLES + 1)]
+    theirs = [new_game(client, "greedy") for _ in range(MAX_MATCHES + 1)]
     assert client.get(f"/api/games/{mine}", headers=as_client("patient")).status_code == 200
     held = [g for g in theirs if client.get(f"/api/games/{g}").status_code == 200]
-    assert held == theirs[-TABLES_PER_CLIENT:]  # its own least recently used went first
+    assert held == theirs[-MATCHES_PER_CLIENT:]  # its own least recently used went first
     # many clients together: the least recently used of the one holding most goes first
-    others = [new_game(client, f"other{k}") for k in range(MAX_TABLES - TABLES_PER_CLIENT)]
+    others = [new_game(client, f"other{k}") for k in range(MAX_MATCHES - MATCHES_PER_CLIENT)]
     assert client.get(f"/api/games/{mine}").status_code == 200
     assert all(client.get(f"/api/games/{g}").status_code == 200 for g in others[1:])
-    assert len(client.app.state.studio.tables.held) == MAX_TABLES
+    assert len(client.app.state.studio.matches.held) == MAX_MATCHES
 
 
 # ---- requests per client ---------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The table's guide in Chromium: the cost card and the terrains' legend drawn from the
+"""The guide beside the board in Chromium: the cost card and the terrains' legend drawn from the
 scenario, the bots' moves lit on the board one after the other, the dice, and a
 discard chosen card by card on the page and confirmed once."""
 
@@ -40,9 +40,9 @@ def test_the_guide_beside_the_board(studio, page):
             break
         _move(page)
     gid = re.search(r"game=([^&]+)", page.url).group(1)
-    table = studio.app.state.studio.tables.get(gid)
+    match = studio.app.state.studio.matches.get(gid)
     total = page.locator("#dice .die.total").get_attribute("data-total")
-    assert total == str(table.state.last_roll)
+    assert total == str(match.state.last_roll)
     assert "rolled by P" in page.locator("#dice").inner_text()
 
 
@@ -53,11 +53,11 @@ def test_a_discard_is_chosen_on_the_page_and_confirmed_once(studio, page):
             break
         _move(page)
     gid = re.search(r"game=([^&]+)", page.url).group(1)
-    table = studio.app.state.studio.tables.get(gid)
-    with table.lock:
-        force_discard(table)
-        need = sum(table.state.hands[SEAT]) // 2
-        logged = len(table.entries)
+    match = studio.app.state.studio.matches.get(gid)
+    with match.lock:
+        force_discard(match)
+        need = sum(match.state.hands[SEAT]) // 2
+        logged = len(match.entries)
     page.reload()
     page.wait_for_selector("body[data-renders]")
     picker = page.locator("fieldset.by-card")
@@ -74,6 +74,6 @@ def test_a_discard_is_chosen_on_the_page_and_confirmed_once(studio, page):
     before = renders(page)
     confirm.click()
     page.wait_for_function(f"() => Number(document.body.getAttribute('data-renders')) > {before}")
-    discarded = [e for e in table.entries[logged:] if e["player"] == SEAT and e["kind"] == "discard"]
+    discarded = [e for e in match.entries[logged:] if e["player"] == SEAT and e["kind"] == "discard"]
     assert len(discarded) == need
     assert page.locator("fieldset.by-card").count() == 0

@@ -13,8 +13,8 @@ from tests.studio.pages import one_move, renders, shot, start_game
 MOVES = 40  # the person's moves before the check: the bots draw and rob in them
 
 
-def _deal_point_card(table, seat: int) -> str:
-    s, g = table.state, table.game
+def _deal_point_card(match, seat: int) -> str:
+    s, g = match.state, match.game
     c = next(k for k, card in enumerate(g.cards) if card.hidden and card.points)
     s.deck[c] -= 1
     s.cards[seat][c] += 1
@@ -35,12 +35,12 @@ def test_a_seats_page_shows_only_what_the_seat_may_see(studio, page):
             page.locator("#choice-buttons button[data-action]").first.click()
             page.wait_for_function(f"() => Number(document.body.getAttribute('data-renders')) > {before}")
     gid = re.search(r"game=([^&]+)", page.url).group(1)
-    table = studio.app.state.studio.tables.get(gid)
-    with table.lock:
-        card = _deal_point_card(table, 1)
+    match = studio.app.state.studio.matches.get(gid)
+    with match.lock:
+        card = _deal_point_card(match, 1)
     page.reload()
     page.wait_for_selector("body[data-renders]")
-    s = table.state
+    s = match.state
     dom = page.content()
     text = page.locator("body").inner_text()
     assert s.points(1) == s.public_points(1) + 1
@@ -54,7 +54,7 @@ def test_a_seats_page_shows_only_what_the_seat_may_see(studio, page):
         assert row.locator("td").nth(2).inner_text() == str(sum(s.hands[p]))
     if not s.cards[0][s.game.cards.index(next(c for c in s.game.cards if c.name == card))]:
         assert card not in dom
-    secret = [entry_line(e) for e in table.entries if e.get("readers") is not None and 0 not in e["readers"]]
+    secret = [entry_line(e) for e in match.entries if e.get("readers") is not None and 0 not in e["readers"]]
     assert secret, "the bots drew and robbed nothing in the moves played: play more"
     log = page.locator("#log").inner_text()
     shown_lines = [line for line in secret if line in log]

@@ -13,31 +13,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.studio.helpers import ARTIFACTS, Running, make_folder
+from tests.studio.helpers import ARTIFACTS, make_folder
+from tests.studio.pages import Served, caught_up, one_move, settled
 
 MAX_MOVES = 3000  # the people's moves: far more than a game of the seven-hex island takes
 RECONNECT_AT, RESTART_AT = 12, 30  # after so many of the people's moves
-# the scripted people's preference among the groups of buttons (the engine's action kinds)
-PREFERENCE = ["discard", "steal", "take", "choose_resource", "choose_player", "accept", "roll_dice", "play_card",
-              "end_turn"]
-
-
-class Served(Running):
-    """The studio on a loopback port, which a restart binds again (so open pages
-    reconnect to the new server by themselves); bots move at once."""
-
-    def __init__(self, folder, port: int = 0):
-        from catandsl.studio import app as studio_app
-
-        real = studio_app.listen
-        studio_app.listen = lambda host, _: real(host, port)  # Running asks for any free port
-        try:
-            super().__init__(folder)
-        finally:
-            studio_app.listen = real
-        self.port = self.sock.getsockname()[1]
-        self.live = self.app.state.live
-        self.live.hub.pause = 0
 
 
 @pytest.fixture
@@ -51,53 +31,10 @@ def _version(page) -> int:
     return int(page.get_attribute("body", "data-version") or -1)
 
 
-def _settled(served, made) -> tuple:
-    """The room on the server once its bots are done: (room, version)."""
-    room, _ = served.live.rooms.find(made)
-    for _ in range(10_000):  # the bots move in the server's thread: a bound, not a time
-        with room.lock:
-            if not room.bots_to_move():
-                return room, room.version
-        threading_wait(0.01)
-    raise AssertionError("the bots never stopped")
-
-
-def threading_wait(seconds: float) -> None:
-    import threading
-
-    threading.Event().wait(seconds)
-
-
-def _caught_up(page, version: int) -> None:
-    page.wait_for_function(f"() => Number(document.body.getAttribute('data-version')) >= {version} && "
-                           "!document.body.hasAttribute('data-busy')")
-
-
 def _one_move(page) -> str:
-    """One move as a person would make it, reading the page alone."""
-    choice = page.locator("#choice:not([hidden]) #choice-buttons button[data-action]")
-    if choice.count():
-        choice.first.click()
-        return "choice"
-    for kind in ("intersection", "path", "hex"):
-        targets = page.locator(f"#board .site-{kind}.target")
-        if targets.count():
-            targets.first.click(force=True)  # a vertical path's box is 0 wide: the click lands on its stroke
-            return f"site {kind}"
-    for kind in PREFERENCE:
-        if kind == "accept":
-            button = page.locator("fieldset[data-kind='accept'] button", has_text="decline")
-        else:
-            button = page.locator(f"fieldset[data-kind='{kind}'] button[data-action]")
-        if button.count():
-            button.first.click()
-            return kind
-    first = page.locator("#actions fieldset").first
-    if first.locator("button[data-action]").count():
-        first.locator("button[data-action]").first.click()
-    else:
-        first.locator("button.do").click()
-    return "first"
+    """One move as a person would make it, reading the page alone (cards chosen
+    together in the picker, as on the play page)."""
+    return one_move(page)
 
 
 def _hand_text(room, seat: int) -> str:
@@ -162,10 +99,10 @@ def test_two_people_a_bot_and_a_spectator_play_a_hosted_game_to_its_winner(serve
         moves: list[str] = []
         reconnected = restarted = False
         for n in range(MAX_MOVES):
-            room, version = _settled(served, host_token)
+            room, version = settled(served, host_token)
             everyone = [*pages.values(), spectator]
             for pg in everyone:
-                _caught_up(pg, version)
+                caught_up(pg, version)
             # both people's pages show the same game: the same version, the same pieces
             pieces = {pg.locator("#board .piece").count() for pg in everyone}
             assert len(pieces) == 1 and len({_version(pg) for pg in everyone}) == 1

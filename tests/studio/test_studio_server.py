@@ -202,8 +202,8 @@ def test_the_search_bot_is_an_opponent(client):
         key = next(iter(view["offers"]["sites"]))
         kind, at = key.split(":")
         view = client.post(f"/api/games/{gid}/act", json={"site": {"kind": kind, "at": int(at)}}).json()
-    table = client.app.state.studio.tables.get(gid)
-    assert sum(table.state.placed[0]) >= 2  # the bot has placed its pieces too
+    match = client.app.state.studio.matches.get(gid)
+    assert sum(match.state.placed[0]) >= 2  # the bot has placed its pieces too
     err = error_of(client.post("/api/games", json={"ref": "dir:island.catan", "players": 2, "bots": "mcts:0"}))
     assert err["code"] == "request/bots"
 
@@ -298,24 +298,24 @@ def test_every_scenario_is_playable_from_what_the_page_offers(folder, name):
 
     from catandsl.studio.library import Library
     from catandsl.studio.offers import offers
-    from catandsl.studio.play import Tables
+    from catandsl.studio.play import Matches
 
-    tables = Tables(Library(ROOT / (folder or "examples")))
-    table = tables.new(name if folder is None else f"dir:{name}", None, {}, 3, 0, "random")
+    matches = Matches(Library(ROOT / (folder or "examples")))
+    match = matches.new(name if folder is None else f"dir:{name}", None, {}, 3, 0, "random")
     rng = random.Random(name)
     kinds = set()
     for move in range(40):
-        if table.state.is_terminal():
+        if match.state.is_terminal():
             break
-        offered = offers(table.state, table.seat)
+        offered = offers(match.state, match.seat)
         ids = [a["id"] for g in offered["groups"] for a in g["actions"]]
-        assert len(ids) == len(set(ids)) and set(ids) == set(table.state.legal_actions(table.seat))
+        assert len(ids) == len(set(ids)) and set(ids) == set(match.state.legal_actions(match.seat))
         if move % 10 == 0:
-            assert table.view()["svg"].count(' target"') == len(offered["sites"])
+            assert match.view()["svg"].count(' target"') == len(offered["sites"])
         aid = rng.choice(ids)
-        kinds.add(table.game.actions[aid].KIND)
-        table.act(aid)
-    assert table.stopped is None
+        kinds.add(match.game.actions[aid].KIND)
+        match.act(aid)
+    assert match.stopped is None
     assert len(kinds) >= 2
 
 
@@ -336,20 +336,20 @@ def test_a_trade_composed_card_by_card_through_the_studio(folder):
     import catandsl
     from catandsl.studio.library import Library
     from catandsl.studio.offers import offers
-    from catandsl.studio.play import Tables
+    from catandsl.studio.play import Matches
 
-    tables = Tables(Library(folder))
-    table = tables.new("shipped:base", 4, {}, 3, 0, "random")
-    pos = catandsl.position(table.game)
+    matches = Matches(Library(folder))
+    match = matches.new("shipped:base", 4, {}, 3, 0, "random")
+    pos = catandsl.position(match.game)
     for seat, hand in enumerate(({"brick": 2, "lumber": 1}, {"ore": 2, "wool": 1}, {"ore": 1}, {"grain": 2})):
         pos.hand(seat, **hand)
-    table.state = pos.turn(0, rolled=True).state()
+    match.state = pos.turn(0, rolled=True).state()
 
     def do(kind, **fields):
-        a = next(x for g in offers(table.state, 0)["groups"] for x in g["actions"]
+        a = next(x for g in offers(match.state, 0)["groups"] for x in g["actions"]
                  if x["action"] == {"kind": kind, **fields})
-        table.act(a["id"])
-        return table.view()
+        match.act(a["id"])
+        return match.view()
 
     view = do("new_offer")
     assert view["trade"] == {"offer": None, "draft": {"player": 0, "to": -1, "counter": False, "give": {}, "get": {}}}

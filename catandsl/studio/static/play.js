@@ -3,8 +3,6 @@
 "use strict";
 (function () {
   var S = Studio, view = null, busy = false, renders = 0;
-  var PACE = 600, LIT = 1500;  // ms between the moves shown since the person's last; how long a site stays lit
-  var timers = [], cardOf = null;
 
   // ---- the set-up form ---------------------------------------------------------------
   var scenarios = {};
@@ -70,7 +68,7 @@
     show(v);
   }
 
-  // ---- the table -------------------------------------------------------------------------
+  // ---- the match -------------------------------------------------------------------------
   function act(body) {
     if (busy || !view) return;
     busy = true;
@@ -94,136 +92,9 @@
   function choose(title, ids) { S.chooseBox(title, ids, byId, act); }
   function group(g) { return S.actionGroup(g, act); }
   var showTrade = S.showTrade;
-  // ---- the guide beside the board: dice, the moves since the person's last, costs, terrains ----------
-  function chip(v, res, n) {
-    var c = S.el("span", "", "res");
-    var sw = S.el("span", "", "swatch");
-    sw.style.background = (v.resource_colours || {})[res] || "#ccc";
-    c.appendChild(sw);
-    c.appendChild(document.createTextNode((n > 1 ? n + " " : "") + res));
-    return c;
-  }
-  function showCard(v) {
-    if (cardOf === v.id) return;  // the scenario's declarations: drawn once per game
-    cardOf = v.id;
-    var body = document.querySelector("#costs tbody"), list = S.$("terrains");
-    body.textContent = "";
-    list.textContent = "";
-    (v.costs || []).forEach(function (c) {
-      var tr = S.el("tr"), td = S.el("td");
-      tr.appendChild(S.el("td", c.name));
-      Object.keys(c.cost).forEach(function (r) {
-        td.appendChild(chip(v, r, c.cost[r]));
-        td.appendChild(document.createTextNode(" "));
-      });
-      tr.appendChild(td);
-      body.appendChild(tr);
-    });
-    (v.terrains || []).forEach(function (t) {
-      var li = S.el("li"), sw = S.el("span", "", "swatch");
-      sw.style.background = t.colour;
-      li.appendChild(sw);
-      li.appendChild(document.createTextNode(t.name + (t.produces ? ": " + t.produces : "")));
-      list.appendChild(li);
-    });
-  }
-  var FACES = ["", "\u2680", "\u2681", "\u2682", "\u2683", "\u2684", "\u2685"];
-  function showDice(v) {
-    var box = S.$("dice");
-    box.textContent = "";
-    box.hidden = !v.dice;
-    if (!v.dice) return;
-    box.appendChild(S.el("span", "last roll:", "note"));
-    v.dice.faces.forEach(function (f) {
-      var d = S.el("span", FACES[f.face] || String(f.face), "die");
-      d.title = f.die + " " + f.face;
-      box.appendChild(d);
-    });
-    var total = S.el("span", String(v.dice.total), "die total");
-    total.setAttribute("data-total", v.dice.total);
-    box.appendChild(total);
-    if (v.dice.by >= 0 && v.players[v.dice.by]) box.appendChild(S.el("span", "rolled by " + v.players[v.dice.by].name, "note"));
-  }
-  function light(site, colour) {
-    var el = S.$("board").querySelector(".site[data-kind='" + site.kind + "'][data-at='" + site.at + "']");
-    if (!el) return;
-    el.style.setProperty("--seat", colour);
-    el.classList.add("recent");
-    timers.push(setTimeout(function () { el.classList.remove("recent"); }, LIT));
-  }
-  // the moves since the person's last, one after the other, each site lit a moment
-  function pace(v) {
-    timers.forEach(clearTimeout);
-    timers = [];
-    var box = S.$("recent"), items = v.recent || [], stamp = String(renders);
-    box.textContent = "";
-    box.hidden = !items.length;
-    if (!items.length) { document.body.setAttribute("data-paced", stamp); return; }
-    box.appendChild(S.el("p", "since your last move:", "note"));
-    items.forEach(function (r, i) {
-      timers.push(setTimeout(function () {
-        var colour = r.seat >= 0 && v.players[r.seat] ? v.players[r.seat].colour : "#888";
-        var line = S.el("p", r.line, "recent-line");
-        line.style.borderLeft = "4px solid " + colour;
-        box.appendChild(line);
-        if (r.site) light(r.site, colour);
-        if (i === items.length - 1) document.body.setAttribute("data-paced", stamp);
-      }, i * PACE));
-    });
-  }
-  // cards given or taken one per action (a discard): chosen together, confirmed once
-  function cardPicker(v, g) {
-    var need = v.by_card.count, you = v.players[v.seat] || {}, hand = you.hand || {};
-    var fs = S.el("fieldset", "", "by-card");
-    fs.setAttribute("data-kind", g.kind);
-    fs.appendChild(S.el("legend", g.title + ": choose " + need + " card" + (need === 1 ? "" : "s")));
-    var chosen = {}, confirm = S.el("button", "");
-    confirm.type = "button";
-    confirm.setAttribute("data-action-kind", "confirm");
-    function total() { return Object.keys(chosen).reduce(function (a, k) { return a + chosen[k]; }, 0); }
-    function refresh() {
-      var n = total();
-      confirm.textContent = g.title + " these " + n + " of " + need;
-      confirm.disabled = n !== need;
-    }
-    g.actions.forEach(function (a) {
-      var res = a.action.resource, most = g.kind === "discard" ? (hand[res] || 0) : need;
-      chosen[a.id] = 0;
-      var pick = S.el("span", "", "pick"), count = S.el("span", "0", "count");
-      pick.setAttribute("data-resource", res);
-      var less = S.el("button", "\u2212"), more = S.el("button", "+");
-      less.type = more.type = "button";
-      less.className = "less";
-      more.className = "more";
-      less.addEventListener("click", function () { if (chosen[a.id] > 0) chosen[a.id] -= 1; count.textContent = chosen[a.id]; refresh(); });
-      more.addEventListener("click", function () {
-        if (chosen[a.id] < most && total() < need) chosen[a.id] += 1;
-        count.textContent = chosen[a.id];
-        refresh();
-      });
-      pick.appendChild(chip(v, res, 1));
-      pick.appendChild(less);
-      pick.appendChild(count);
-      pick.appendChild(more);
-      fs.appendChild(pick);
-    });
-    confirm.addEventListener("click", function () {
-      var ids = [];
-      Object.keys(chosen).forEach(function (id) { for (var k = 0; k < chosen[id]; k++) ids.push(parseInt(id, 10)); });
-      if (ids.length === need) act({ actions: ids });
-    });
-    fs.appendChild(S.el("br"));
-    fs.appendChild(confirm);
-    refresh();
-    return fs;
-  }
-  function pickable(v, g) {
-    return v.by_card && g.actions.length && g.actions.every(function (a) { return a.action && a.action.resource; });
-  }
-
   function show(v) {
     view = v;
-    S.$("table").hidden = false;
+    S.$("match").hidden = false;
     S.$("choice").hidden = true;
     S.showError(S.$("error"), v.stopped);
     S.$("title").textContent = v.title;
@@ -236,7 +107,7 @@
     var actions = S.$("actions");
     actions.textContent = "";
     showTrade(v);
-    v.offers.groups.forEach(function (g) { actions.appendChild(pickable(v, g) ? cardPicker(v, g) : group(g)); });
+    v.offers.groups.forEach(function (g) { actions.appendChild(S.pickable(v, g) ? S.cardPicker(v, g, act) : group(g)); });
     if (!v.offers.groups.length) actions.appendChild(S.el("p", v.over ? "the game is over" : "waiting", "note"));
     S.playersTable(document.querySelector("#players-table tbody"), v.players);
     S.$("bank").textContent = "bank: " + S.counts(v.bank) + "; " + v.victory + " points win";
@@ -244,10 +115,10 @@
     log.textContent = v.log.join("\n");
     log.scrollTop = log.scrollHeight;
     S.$("save").href = "/api/games/" + encodeURIComponent(v.id) + "/save";
-    showDice(v);
-    showCard(v);
+    S.showDice(v);
+    S.showCard(v, v.id);
     renders += 1;
-    pace(v);
+    S.pace(v, String(renders), false);
     document.body.setAttribute("data-renders", String(renders));
     document.body.setAttribute("data-over", v.over ? "1" : "0");
     if (v.bots_moving) {  // a request plays a bounded number of the bots' moves: ask for the rest

@@ -150,7 +150,7 @@
     view = v;
     shown = v.version;
     document.body.removeAttribute("data-busy");
-    S.$("table").hidden = false;
+    S.$("match").hidden = false;
     S.$("choice").hidden = true;
     S.showError(S.$("error"), null);
     S.$("title").textContent = v.title;
@@ -162,7 +162,7 @@
     showTrade(v);
     var actions = S.$("actions");
     actions.textContent = "";
-    v.offers.groups.forEach(function (g) { actions.appendChild(group(g)); });
+    v.offers.groups.forEach(function (g) { actions.appendChild(S.pickable(v, g) ? S.cardPicker(v, g, act) : group(g)); });
     if (!v.offers.groups.length) actions.appendChild(S.el("p", v.over ? "the game is over" : v.role === "seat" ? "waiting" : "following", "note"));
     S.playersTable(document.querySelector("#players-table tbody"), v.players);
     S.$("seats-line").textContent = v.seats.map(function (s) {
@@ -173,7 +173,11 @@
     log.textContent = v.log.join("\n");
     log.scrollTop = log.scrollHeight;
     S.$("replay-link").hidden = !v.over;
+    S.showDice(v);
+    S.showCard(v, v.room);
+    S.relight();  // the sites still lit on the board drawn anew
     renders += 1;
+    S.pace(v, String(renders), true);  // every move reaches the page: only the new ones are lit
     var b = document.body;
     b.setAttribute("data-renders", String(renders));
     b.setAttribute("data-version", String(v.version));

@@ -195,8 +195,165 @@ var Studio = (function () {
                          (counts(d.get) || "nothing") + (d.to !== undefined ? ", to " + seatName(v, d.to) : "")));
     }
   }
+
+  // ---- the guide beside the board: dice, the moves since the person's last, costs, terrains ----------
+  var PACE = 600, LIT = 1500;  // ms between the moves shown since the person's last; how long a site stays lit
+  function chip(v, res, n) {
+    var c = el("span", "", "res");
+    var sw = el("span", "", "swatch");
+    sw.style.background = (v.resource_colours || {})[res] || "#ccc";
+    c.appendChild(sw);
+    c.appendChild(document.createTextNode((n > 1 ? n + " " : "") + res));
+    return c;
+  }
+  var cardOf = null;
+  // the cost card and the terrains: the scenario's declarations, drawn once per game (`key`)
+  function showCard(v, key) {
+    if (cardOf === key) return;
+    cardOf = key;
+    var body = document.querySelector("#costs tbody"), list = $("terrains");
+    body.textContent = "";
+    list.textContent = "";
+    (v.costs || []).forEach(function (c) {
+      var tr = el("tr"), td = el("td");
+      tr.appendChild(el("td", c.name));
+      Object.keys(c.cost).forEach(function (r) {
+        td.appendChild(chip(v, r, c.cost[r]));
+        td.appendChild(document.createTextNode(" "));
+      });
+      tr.appendChild(td);
+      body.appendChild(tr);
+    });
+    (v.terrains || []).forEach(function (t) {
+      var li = el("li"), sw = el("span", "", "swatch");
+      sw.style.background = t.colour;
+      li.appendChild(sw);
+      li.appendChild(document.createTextNode(t.name + (t.produces ? ": " + t.produces : "")));
+      list.appendChild(li);
+    });
+  }
+  var FACES = ["", "\u2680", "\u2681", "\u2682", "\u2683", "\u2684", "\u2685"];
+  function showDice(v) {
+    var box = $("dice");
+    box.textContent = "";
+    box.hidden = !v.dice;
+    if (!v.dice) return;
+    box.appendChild(el("span", "last roll:", "note"));
+    v.dice.faces.forEach(function (f) {
+      var d = el("span", FACES[f.face] || String(f.face), "die");
+      d.title = f.die + " " + f.face;
+      box.appendChild(d);
+    });
+    var total = el("span", String(v.dice.total), "die total");
+    total.setAttribute("data-total", v.dice.total);
+    box.appendChild(total);
+    if (v.dice.by >= 0 && v.players[v.dice.by]) box.appendChild(el("span", "rolled by " + v.players[v.dice.by].name, "note"));
+  }
+  // sites lit for a moment: kept through a new drawing of the board (`relight` after it)
+  var lights = [];
+  function litSite(l) { return $("board").querySelector(".site[data-kind='" + l.kind + "'][data-at='" + l.at + "']"); }
+  function relight() {
+    var now = Date.now();
+    lights = lights.filter(function (l) { return l.until > now; });
+    lights.forEach(function (l) {
+      var e = litSite(l);
+      if (!e) return;
+      e.style.setProperty("--seat", l.colour);
+      e.classList.add("recent");
+    });
+  }
+  function light(site, colour) {
+    var l = { kind: site.kind, at: site.at, colour: colour, until: Date.now() + LIT };
+    lights.push(l);
+    relight();
+    setTimeout(function () {
+      lights = lights.filter(function (x) { return x !== l; });
+      var e = litSite(l);
+      if (e && !lights.some(function (x) { return x.kind === l.kind && x.at === l.at; })) e.classList.remove("recent");
+    }, LIT);
+  }
+  // the moves since the person's last, one after the other, each site lit a moment; with
+  // `onlyNew`, the moves a page already showed are listed at once and not lit again
+  var paceTimers = [], litUpTo = -1;
+  function pace(v, stamp, onlyNew) {
+    paceTimers.forEach(clearTimeout);
+    paceTimers = [];
+    var box = $("recent"), items = v.recent || [];
+    box.textContent = "";
+    box.hidden = !items.length;
+    if (!items.length) { document.body.setAttribute("data-paced", stamp); return; }
+    box.appendChild(el("p", v.seat >= 0 ? "since your last move:" : "the last moves:", "note"));
+    var fresh = onlyNew ? items.filter(function (r) { return r.n > litUpTo; }) : items;
+    litUpTo = Math.max(litUpTo, items[items.length - 1].n);
+    function line(r) {
+      var colour = r.seat >= 0 && v.players[r.seat] ? v.players[r.seat].colour : "#888";
+      var p = el("p", r.line, "recent-line");
+      p.style.borderLeft = "4px solid " + colour;
+      box.appendChild(p);
+      return colour;
+    }
+    items.slice(0, items.length - fresh.length).forEach(line);
+    if (!fresh.length) { document.body.setAttribute("data-paced", stamp); return; }
+    fresh.forEach(function (r, i) {
+      paceTimers.push(setTimeout(function () {
+        var colour = line(r);
+        if (r.site) light(r.site, colour);
+        if (i === fresh.length - 1) document.body.setAttribute("data-paced", stamp);
+      }, i * PACE));
+    });
+  }
+  // cards given or taken one per action (a discard): chosen together, confirmed once
+  function cardPicker(v, g, act) {
+    var need = v.by_card.count, you = v.players[v.seat] || {}, hand = you.hand || {};
+    var fs = el("fieldset", "", "by-card");
+    fs.setAttribute("data-kind", g.kind);
+    fs.appendChild(el("legend", g.title + ": choose " + need + " card" + (need === 1 ? "" : "s")));
+    var chosen = {}, confirm = el("button", "");
+    confirm.type = "button";
+    confirm.setAttribute("data-action-kind", "confirm");
+    function total() { return Object.keys(chosen).reduce(function (a, k) { return a + chosen[k]; }, 0); }
+    function refresh() {
+      var n = total();
+      confirm.textContent = g.title + " these " + n + " of " + need;
+      confirm.disabled = n !== need;
+    }
+    g.actions.forEach(function (a) {
+      var res = a.action.resource, most = g.kind === "discard" ? (hand[res] || 0) : need;
+      chosen[a.id] = 0;
+      var pick = el("span", "", "pick"), count = el("span", "0", "count");
+      pick.setAttribute("data-resource", res);
+      var less = el("button", "\u2212"), more = el("button", "+");
+      less.type = more.type = "button";
+      less.className = "less";
+      more.className = "more";
+      less.addEventListener("click", function () { if (chosen[a.id] > 0) chosen[a.id] -= 1; count.textContent = chosen[a.id]; refresh(); });
+      more.addEventListener("click", function () {
+        if (chosen[a.id] < most && total() < need) chosen[a.id] += 1;
+        count.textContent = chosen[a.id];
+        refresh();
+      });
+      pick.appendChild(chip(v, res, 1));
+      pick.appendChild(less);
+      pick.appendChild(count);
+      pick.appendChild(more);
+      fs.appendChild(pick);
+    });
+    confirm.addEventListener("click", function () {
+      var ids = [];
+      Object.keys(chosen).forEach(function (id) { for (var k = 0; k < chosen[id]; k++) ids.push(parseInt(id, 10)); });
+      if (ids.length === need) act({ actions: ids });
+    });
+    fs.appendChild(el("br"));
+    fs.appendChild(confirm);
+    refresh();
+    return fs;
+  }
+  function pickable(v, g) {
+    return v.by_card && g.actions.length && g.actions.every(function (a) { return a.action && a.action.resource; });
+  }
   return { $: $, call: call, showError: showError, el: el, hoverIds: hoverIds, playersTable: playersTable,
            optionFields: optionFields, chosenOptions: chosenOptions, playerChoices: playerChoices, param: param,
            counts: counts, scenarios: scenarios, chooseBox: chooseBox, actionGroup: actionGroup,
-           showTrade: showTrade };
+           showTrade: showTrade, showCard: showCard, showDice: showDice, relight: relight, pace: pace,
+           cardPicker: cardPicker, pickable: pickable };
 })();
