@@ -253,8 +253,8 @@ class Observer:
 
 
 _STALE = object()  # what a Tensor "last wrote" for a field it must write: equal to nothing
-_NO_TRADE = (None, None)  # no offer and no draft seen
 HOT_UPDATES = 256  # a field unchanged for this many updates is compared with the cold ones again
+ALWAYS_AFTER = 16  # a number changed at this many updates in a row is written at every update
 
 
 def _getter(kind: Any, keys: list) -> Any:
@@ -289,6 +289,13 @@ class Tensor:
         # they showed, until one of them changes and joins the hot ones.
         self._updates = 0
         self._changed_at = [0] * len(layout.fields)  # the update that last saw each field change
+        self._streak = [0] * len(layout.fields)  # updates in a row that saw it change
+        # Numbers that change at nearly every step (a count of actions applied) are
+        # written at every update, uncompared: a float per update costs less than
+        # finding them changed among the hot fields.
+        self._always: list[int] = []
+        self._always_at: list[int] = []
+        self._always_get: Any = _getter(attrgetter, [])
         self._hot: list[int] = []
         self._cold: list[int] = list(range(len(layout.fields)))
         self._regroup()
@@ -303,12 +310,15 @@ class Tensor:
         # the observed fields the scores read when last counted, or None: count every time
         self._score_reads: frozenset[int] | None = None
         self._to_act: bool | None = None
-        # the trade's two runs as last written (trade.observed_parts; None: zeros), and
-        # where they lie: the offer's slices, then the draft's (from draft_give on)
-        self._trade: tuple[Any, Any] = _NO_TRADE
+        # the trade as last written (None: zeros): the offer's parts as they were
+        # (trade.observed_sources) and the draft's (to, give, get); and where their runs lie
+        self._offer: tuple | None = None
+        self._draft: tuple[int, list[int], list[int]] | None = None
         if layout.trade:
             sl, names = layout.slices, [name for name, _ in layout.trade]
-            self._trade_at = ((sl[names[0]][0], sl["draft_give"][0]), (sl["draft_give"][0], sl[names[-1]][1]))
+            self._offer_at = (sl[names[0]][0], sl["draft_give"][0])
+            self._draft_at = (sl["draft_give"][0], sl[names[-1]][1])
+            self._items = sl["draft_give"][1] - sl["draft_give"][0]
 
     def update(self, s: State) -> Any:
         lay, buf, shown = self.layout, self.buffer, self._shown
@@ -317,10 +327,16 @@ class Tensor:
         if s.turn_player != self._turn:
             self._new_turn(s.turn_player)
         self._updates += 1
+        if self._always:
+            for at, v in zip(self._always_at, self._always_get(s)):
+                buf[at] = float(v) if isinstance(v, (int, float)) else 0.0
         values = self._hot_get(s)
-        changed = list(compress(self._hot, map(ne, values, self._hot_shown(shown))))
-        if changed:
+        before = self._hot_shown(shown)
+        if values != before:  # (one comparison in C when no hot field changed)
+            changed = list(compress(self._hot, map(ne, values, before)))
             self._write(s, changed, values, self._hot_at)
+        else:
+            changed = []
         values = self._cold_get(s)
         if values != self._cold_shown:
             cold = self._cold
@@ -349,21 +365,29 @@ class Tensor:
             self._one_hot(self._at[2], self._stage, stage)
             self._stage = stage
         reads = self._score_reads
-        if reads is None or not reads.isdisjoint(changed) or s.game is not self._score_game:
+        if reads is None or not reads.isdisjoint(changed) or s.game is not self._score_game or \
+                (self._always and not reads.isdisjoint(self._always)):
             self._count_scores(s)
-        if lay.trade and (s.pending or self._trade is not _NO_TRADE):  # (no trade without a prompt)
-            self._write_trade(s)
+        if lay.trade and (s.pending or self._offer is not None or self._draft is not None):
+            self._write_trade(s)  # (no trade without a prompt)
         return buf
 
     def _write(self, s: State, fields: list[int], values: tuple, at: dict[int, int]) -> None:
         """Write the changed `fields` (their values at `at[field]` in `values`) and keep
         what they show now."""
         writers, copies, shown, turn, now = self._writers, self._copies, self._shown, s.turn_player, self._updates
+        changed_at, streak = self._changed_at, self._streak
         for k in fields:
             v = values[at[k]]
             writers[k](v, turn)
             shown[k] = copies[k](v)
-            self._changed_at[k] = now
+            streak[k] = streak[k] + 1 if changed_at[k] == now - 1 else 1
+            changed_at[k] = now
+            if streak[k] >= ALWAYS_AFTER and self.layout.fields[k].shape is None and k in self._hot_at:
+                self._always.append(k)
+        if self._always and self._always[-1] in self._hot_at:  # joined just now
+            self._hot = [k for k in self._hot if k not in self._always]
+            self._regroup()
 
     def _cool(self) -> None:
         """Fields of the hot group that have not changed for HOT_UPDATES updates go back to
@@ -387,18 +411,49 @@ class Tensor:
         self._cold_shown_get = _getter(itemgetter, self._cold)
         self._cold_at = {k: i for i, k in enumerate(self._cold)}
         self._cold_shown = self._cold_shown_get(self._shown)
+        self._always.sort()
+        self._always_get = _getter(attrgetter, [names[k] for k in self._always])
+        self._always_at = [self.layout.fields[k].start for k in self._always]
 
     def _write_trade(self, s: State) -> None:
-        """The trade's slices: each of its two runs (the offer's, the player's draft)
-        rewritten when what the seat sees of it changed, zeros when it sees none."""
-        parts = trade.observed_parts(s, self.player) if s.pending else (None, None)
-        if parts == self._trade:
-            return
+        """The trade's slices: the offer's run rewritten when the offer changed, zeros when
+        there is none; the player's draft entry by entry where it changed (a draft
+        changes by a card at a time)."""
+        offer, draft = trade.observed_sources(s, self.player) if s.pending else (None, None)
         buf = self.buffer
-        for (a, z), now, before in zip(self._trade_at, parts, self._trade):
-            if now != before:
-                buf[a:z] = now if now is not None else [0.0] * (z - a)
-        self._trade = parts if parts != _NO_TRADE else _NO_TRADE
+        if offer is None:
+            if self._offer is not None:
+                a, z = self._offer_at
+                buf[a:z] = [0.0] * (z - a)
+                self._offer = None
+        else:
+            now = (offer.proposer, offer.to, offer.give, offer.get, offer.accepted, offer.declined, offer.counters)
+            if now != self._offer:
+                a, z = self._offer_at
+                buf[a:z] = trade.offer_run(s.game, offer)
+                self._offer = (now[0], now[1], now[2][:], now[3][:], now[4][:], now[5][:], _rows_copy(now[6]))
+        last = self._draft
+        if draft is None:
+            if last is not None:
+                a, z = self._draft_at
+                buf[a:z] = [0.0] * (z - a)
+                self._draft = None
+            return
+        to, give, get = draft
+        n = self._items
+        if last is not None and to == last[0] and len(give) == len(get) == n:
+            a = self._draft_at[0]
+            if give != last[1]:
+                for i in compress(range(n), map(ne, give, last[1])):
+                    buf[a + i] = float(give[i])
+            if get != last[2]:
+                a += n
+                for i in compress(range(n), map(ne, get, last[2])):
+                    buf[a + i] = float(get[i])
+        else:
+            a, z = self._draft_at
+            buf[a:z] = trade.draft_run(s.game, draft, self.player)
+        self._draft = (to, give[:n], get[:n])
 
     def _one_hot(self, at: int, before: int, now: int) -> None:
         if before >= 0:
