@@ -331,10 +331,11 @@ class Tensor:
             for at, v in zip(self._always_at, self._always_get(s)):
                 buf[at] = float(v) if isinstance(v, (int, float)) else 0.0
         values = self._hot_get(s)
-        before = self._hot_shown(shown)
+        before = self._hot_before
         if values != before:  # (one comparison in C when no hot field changed)
             changed = list(compress(self._hot, map(ne, values, before)))
             self._write(s, changed, values, self._hot_at)
+            self._hot_before = self._hot_shown(shown)
         else:
             changed = []
         values = self._cold_get(s)
@@ -407,6 +408,7 @@ class Tensor:
         self._hot_get = _getter(attrgetter, [names[k] for k in self._hot])
         self._hot_shown = _getter(itemgetter, self._hot)
         self._hot_at = {k: i for i, k in enumerate(self._hot)}
+        self._hot_before = self._hot_shown(self._shown)  # what the hot fields showed, kept as one tuple
         self._cold_get = _getter(attrgetter, [names[k] for k in self._cold])
         self._cold_shown_get = _getter(itemgetter, self._cold)
         self._cold_at = {k: i for i, k in enumerate(self._cold)}
@@ -480,6 +482,7 @@ class Tensor:
                 self._shown[k] = _STALE
                 if k in self._cold_at:  # (a stale field in the hot group is compared anyway)
                     self._cold_shown = None
+        self._hot_before = self._hot_shown(self._shown)
 
     def _count_scores(self, s: State) -> None:
         """The scores as State.observation shows them (the seat's own points, the others'
