@@ -280,8 +280,9 @@ class Tensor:
         self.buffer = buffer
         buffer[:] = [0.0] * layout.size
         buffer[layout.slices["seat"][0] + player] = 1.0
+        self._one = _scalar_sink(buffer, layout.size)  # where single numbers are written
         self._shown: list[Any] = [_STALE] * len(layout.fields)
-        self._writers = [_writer(plan, buffer, player) for plan in layout.fields]
+        self._writers = [_writer(plan, buffer, self._one, player) for plan in layout.fields]
         self._copies = [_copier(plan.name) for plan in layout.fields]
         # The fields are compared in two groups: the hot ones (changed in the last
         # HOT_UPDATES updates) one by one, the cold ones (most: the board, the cards,
@@ -328,8 +329,9 @@ class Tensor:
             self._new_turn(s.turn_player)
         self._updates += 1
         if self._always:
+            one = self._one
             for at, v in zip(self._always_at, self._always_get(s)):
-                buf[at] = float(v) if isinstance(v, (int, float)) else 0.0
+                one[at] = float(v) if isinstance(v, (int, float)) else 0.0
         values = self._hot_get(s)
         before = self._hot_before
         if values != before:  # (one comparison in C when no hot field changed)
@@ -356,7 +358,7 @@ class Tensor:
         to_act = s.current_player() == self.player
         if to_act is not self._to_act:
             self._to_act = to_act
-            buf[self._at[0]] = float(to_act)
+            self._one[self._at[0]] = float(to_act)
         kind = lay.prompt_at.get(type(s._top()).KIND, -1)
         if kind != self._kind:
             self._one_hot(self._at[1], self._kind, kind)
@@ -422,7 +424,7 @@ class Tensor:
         there is none; the player's draft entry by entry where it changed (a draft
         changes by a card at a time)."""
         offer, draft = trade.observed_sources(s, self.player) if s.pending else (None, None)
-        buf = self.buffer
+        buf, one = self.buffer, self._one
         if offer is None:
             if self._offer is not None:
                 a, z = self._offer_at
@@ -447,11 +449,11 @@ class Tensor:
             a = self._draft_at[0]
             if give != last[1]:
                 for i in compress(range(n), map(ne, give, last[1])):
-                    buf[a + i] = float(give[i])
+                    one[a + i] = float(give[i])
             if get != last[2]:
                 a += n
                 for i in compress(range(n), map(ne, get, last[2])):
-                    buf[a + i] = float(get[i])
+                    one[a + i] = float(get[i])
         else:
             a, z = self._draft_at
             buf[a:z] = trade.draft_run(s.game, draft, self.player)
@@ -459,9 +461,9 @@ class Tensor:
 
     def _one_hot(self, at: int, before: int, now: int) -> None:
         if before >= 0:
-            self.buffer[at + before] = 0.0
+            self._one[at + before] = 0.0
         if now >= 0:
-            self.buffer[at + now] = 1.0
+            self._one[at + now] = 1.0
 
     def _new_game(self, s: State) -> None:
         """A state of another game (or of a changed board): the board as dealt, written
@@ -547,10 +549,24 @@ def _rows_copy(v: list) -> list:
     return [x[:] if type(x) is list else x for x in v]
 
 
-def _writer(plan: FieldPlan, buf: Any, player: int) -> Any:
+def _scalar_sink(buffer: Any, size: int) -> Any:
+    """Where a Tensor writes single numbers into `buffer`: a float32 array's memory
+    through a memoryview (which stores a Python float as float32, rounded as numpy
+    rounds it, for a fraction of numpy's cost per item), else the buffer itself."""
+    try:
+        view = memoryview(buffer)
+    except TypeError:  # a list
+        return buffer
+    if view.format == "f" and view.ndim == 1 and view.c_contiguous and len(view) == size and not view.readonly:
+        return view
+    return buffer
+
+
+def _writer(plan: FieldPlan, buf: Any, one: Any, player: int) -> Any:
     """A function (value, seat to play) that writes one field's entries into `buf`
-    exactly as `Observer.reference` lays them out: the common shapes directly, anything
-    else through `_flatten` (the reference's own code)."""
+    (single numbers into `one`: _scalar_sink) exactly as `Observer.reference` lays them
+    out: the common shapes directly, anything else through `_flatten` (the reference's
+    own code)."""
     a, z, len_at, count = plan.start, plan.stop, plan.len_at, plan.count
     shape, n = plan.shape, plan.stop - plan.start
     hiding = plan.hiding[player]
@@ -566,14 +582,14 @@ def _writer(plan: FieldPlan, buf: Any, player: int) -> Any:
         _flatten(shape, seen, values, counts)
         buf[a:z] = (values + zeros)[:n]
         if len_at >= 0:
-            buf[len_at] = float(len(seen) if isinstance(seen, list) else len(shape))
+            one[len_at] = float(len(seen) if isinstance(seen, list) else len(shape))
         if counts is not None and count is not None:
             buf[count[0]:count[1]] = (counts + [0.0] * (count[1] - count[0]))[:count[1] - count[0]]
         last[0] = last[1] = None
 
     if shape is None:
         def scalar(v: Any, turn: int) -> None:
-            buf[a] = float(v) if isinstance(v, (int, float)) else 0.0
+            one[a] = float(v) if isinstance(v, (int, float)) else 0.0
         return scalar
     if not shape or shape[0] is None:  # a flat list (_flatten's one step)
         def flat(v: Any, turn: int) -> None:
@@ -588,10 +604,10 @@ def _writer(plan: FieldPlan, buf: Any, player: int) -> Any:
                 buf[a:a + k] = v
                 buf[a + k:z] = zeros[:n - k]
             if last[0] != k:
-                buf[len_at] = float(k)
+                one[len_at] = float(k)
                 last[0] = k
             if count is not None:
-                buf[count[0]] = float(sum(x for x in v if isinstance(x, int)))
+                one[count[0]] = float(sum(x for x in v if isinstance(x, int)))
         return flat
     rows = plan.rows
     if rows is not None:  # rows of ints, each as long as in a fresh state: row by row
@@ -614,7 +630,7 @@ def _writer(plan: FieldPlan, buf: Any, player: int) -> Any:
                     zeros[:len(row)] if i in hide else row for i, row in enumerate(v)))
             last[1] = hide
             if last[0] is None:
-                buf[len_at] = float(len(v))
+                one[len_at] = float(len(v))
                 last[0] = len(v)
             if count is not None:
                 buf[count[0]:count[1]] = [float(sum(row)) for row in v]
