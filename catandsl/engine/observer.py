@@ -299,6 +299,7 @@ class Tensor:
         self._always_get: Any = _getter(attrgetter, [])
         self._hot: list[int] = []
         self._cold: list[int] = list(range(len(layout.fields)))
+        self._hot_before: tuple = ()
         self._regroup()
         self._cold_shown: tuple | None = None  # None: compare the cold group field by field
         self._at = (layout.slices["to_act"][0], layout.slices["prompt"][0], layout.slices["stage"][0])
