@@ -76,8 +76,6 @@ def raw(game, seed: int, observe: str = "") -> int:
 
 
 def pettingzoo(scenario, players: int, seed: int) -> int:
-    import numpy as np
-
     from catandsl.adapters.pettingzoo import CatanAECEnv
 
     env = CatanAECEnv(scenario, players=players)
@@ -85,13 +83,11 @@ def pettingzoo(scenario, players: int, seed: int) -> int:
     rng = random.Random(seed)
     for _ in env.agent_iter():
         obs, _, terminated, truncated, _ = env.last()
-        env.step(None if terminated or truncated else _pick(rng, np.flatnonzero(obs["action_mask"])))
+        env.step(None if terminated or truncated else _pick(rng, obs["action_mask"].nonzero()[0]))
     return env.state.actions_applied
 
 
 def gymnasium(scenario, players: int, seed: int) -> int:
-    import numpy as np
-
     from catandsl.adapters.gymnasium import CatanEnv
 
     rng = random.Random(seed)
@@ -99,15 +95,13 @@ def gymnasium(scenario, players: int, seed: int) -> int:
     env.reset(seed=seed)
     done = False
     while not done:
-        _, _, terminated, truncated, _ = env.step(_pick(rng, np.flatnonzero(env.action_masks())))
+        _, _, terminated, truncated, _ = env.step(_pick(rng, env.action_masks().nonzero()[0]))
         done = terminated or truncated
     return env.state.actions_applied
 
 
 def vector(scenario, players: int, seeds: list[int]) -> int:
     """The games of `seeds` side by side in one CatanVectorEnv, each to its end."""
-    import numpy as np
-
     from catandsl.adapters.vector import CatanVectorEnv
 
     rngs = [random.Random(s) for s in seeds]
@@ -119,7 +113,7 @@ def vector(scenario, players: int, seeds: list[int]) -> int:
     steps = 0
     while not all(over):
         masks = envs.action_masks()
-        actions = [_pick(rng, np.flatnonzero(m)) if m.any() else 0 for rng, m in zip(rngs, masks)]
+        actions = [_pick(rng, m.nonzero()[0]) if m.any() else 0 for rng, m in zip(rngs, masks)]
         before = [(env.state, env.state.actions_applied) for env in envs.envs]
         _, _, terminated, truncated, _ = envs.step(actions)
         for k, env in enumerate(envs.envs):  # every action applied counts, a next game's too

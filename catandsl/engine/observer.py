@@ -253,8 +253,8 @@ class Observer:
 
 
 _STALE = object()  # what a Tensor "last wrote" for a field it must write: equal to nothing
-_NO_TRADE = (None, None)  # no offer and no draft seen
 HOT_UPDATES = 256  # a field unchanged for this many updates is compared with the cold ones again
+ALWAYS_AFTER = 16  # a number changed at this many updates in a row is written at every update
 
 
 def _getter(kind: Any, keys: list) -> Any:
@@ -280,8 +280,9 @@ class Tensor:
         self.buffer = buffer
         buffer[:] = [0.0] * layout.size
         buffer[layout.slices["seat"][0] + player] = 1.0
+        self._one = _scalar_sink(buffer, layout.size)  # where single numbers are written
         self._shown: list[Any] = [_STALE] * len(layout.fields)
-        self._writers = [_writer(plan, buffer, player) for plan in layout.fields]
+        self._writers = [_writer(plan, buffer, self._one, player) for plan in layout.fields]
         self._copies = [_copier(plan.name) for plan in layout.fields]
         # The fields are compared in two groups: the hot ones (changed in the last
         # HOT_UPDATES updates) one by one, the cold ones (most: the board, the cards,
@@ -289,8 +290,16 @@ class Tensor:
         # they showed, until one of them changes and joins the hot ones.
         self._updates = 0
         self._changed_at = [0] * len(layout.fields)  # the update that last saw each field change
+        self._streak = [0] * len(layout.fields)  # updates in a row that saw it change
+        # Numbers that change at nearly every step (a count of actions applied) are
+        # written at every update, uncompared: a float per update costs less than
+        # finding them changed among the hot fields.
+        self._always: list[int] = []
+        self._always_at: list[int] = []
+        self._always_get: Any = _getter(attrgetter, [])
         self._hot: list[int] = []
         self._cold: list[int] = list(range(len(layout.fields)))
+        self._hot_before: tuple = ()
         self._regroup()
         self._cold_shown: tuple | None = None  # None: compare the cold group field by field
         self._at = (layout.slices["to_act"][0], layout.slices["prompt"][0], layout.slices["stage"][0])
@@ -303,12 +312,15 @@ class Tensor:
         # the observed fields the scores read when last counted, or None: count every time
         self._score_reads: frozenset[int] | None = None
         self._to_act: bool | None = None
-        # the trade's two runs as last written (trade.observed_parts; None: zeros), and
-        # where they lie: the offer's slices, then the draft's (from draft_give on)
-        self._trade: tuple[Any, Any] = _NO_TRADE
+        # the trade as last written (None: zeros): the offer's parts as they were
+        # (trade.observed_sources) and the draft's (to, give, get); and where their runs lie
+        self._offer: tuple | None = None
+        self._draft: tuple[int, list[int], list[int]] | None = None
         if layout.trade:
             sl, names = layout.slices, [name for name, _ in layout.trade]
-            self._trade_at = ((sl[names[0]][0], sl["draft_give"][0]), (sl["draft_give"][0], sl[names[-1]][1]))
+            self._offer_at = (sl[names[0]][0], sl["draft_give"][0])
+            self._draft_at = (sl["draft_give"][0], sl[names[-1]][1])
+            self._items = sl["draft_give"][1] - sl["draft_give"][0]
 
     def update(self, s: State) -> Any:
         lay, buf, shown = self.layout, self.buffer, self._shown
@@ -317,10 +329,18 @@ class Tensor:
         if s.turn_player != self._turn:
             self._new_turn(s.turn_player)
         self._updates += 1
+        if self._always:
+            one = self._one
+            for at, v in zip(self._always_at, self._always_get(s)):
+                one[at] = float(v) if isinstance(v, (int, float)) else 0.0
         values = self._hot_get(s)
-        changed = list(compress(self._hot, map(ne, values, self._hot_shown(shown))))
-        if changed:
+        before = self._hot_before
+        if values != before:  # (one comparison in C when no hot field changed)
+            changed = list(compress(self._hot, map(ne, values, before)))
             self._write(s, changed, values, self._hot_at)
+            self._hot_before = self._hot_shown(shown)
+        else:
+            changed = []
         values = self._cold_get(s)
         if values != self._cold_shown:
             cold = self._cold
@@ -339,7 +359,7 @@ class Tensor:
         to_act = s.current_player() == self.player
         if to_act is not self._to_act:
             self._to_act = to_act
-            buf[self._at[0]] = float(to_act)
+            self._one[self._at[0]] = float(to_act)
         kind = lay.prompt_at.get(type(s._top()).KIND, -1)
         if kind != self._kind:
             self._one_hot(self._at[1], self._kind, kind)
@@ -349,21 +369,29 @@ class Tensor:
             self._one_hot(self._at[2], self._stage, stage)
             self._stage = stage
         reads = self._score_reads
-        if reads is None or not reads.isdisjoint(changed) or s.game is not self._score_game:
+        if reads is None or not reads.isdisjoint(changed) or s.game is not self._score_game or \
+                (self._always and not reads.isdisjoint(self._always)):
             self._count_scores(s)
-        if lay.trade and (s.pending or self._trade is not _NO_TRADE):  # (no trade without a prompt)
-            self._write_trade(s)
+        if lay.trade and (s.pending or self._offer is not None or self._draft is not None):
+            self._write_trade(s)  # (no trade without a prompt)
         return buf
 
     def _write(self, s: State, fields: list[int], values: tuple, at: dict[int, int]) -> None:
         """Write the changed `fields` (their values at `at[field]` in `values`) and keep
         what they show now."""
         writers, copies, shown, turn, now = self._writers, self._copies, self._shown, s.turn_player, self._updates
+        changed_at, streak = self._changed_at, self._streak
         for k in fields:
             v = values[at[k]]
             writers[k](v, turn)
             shown[k] = copies[k](v)
-            self._changed_at[k] = now
+            streak[k] = streak[k] + 1 if changed_at[k] == now - 1 else 1
+            changed_at[k] = now
+            if streak[k] >= ALWAYS_AFTER and self.layout.fields[k].shape is None and k in self._hot_at:
+                self._always.append(k)
+        if self._always and self._always[-1] in self._hot_at:  # joined just now
+            self._hot = [k for k in self._hot if k not in self._always]
+            self._regroup()
 
     def _cool(self) -> None:
         """Fields of the hot group that have not changed for HOT_UPDATES updates go back to
@@ -383,28 +411,60 @@ class Tensor:
         self._hot_get = _getter(attrgetter, [names[k] for k in self._hot])
         self._hot_shown = _getter(itemgetter, self._hot)
         self._hot_at = {k: i for i, k in enumerate(self._hot)}
+        self._hot_before = self._hot_shown(self._shown)  # what the hot fields showed, kept as one tuple
         self._cold_get = _getter(attrgetter, [names[k] for k in self._cold])
         self._cold_shown_get = _getter(itemgetter, self._cold)
         self._cold_at = {k: i for i, k in enumerate(self._cold)}
         self._cold_shown = self._cold_shown_get(self._shown)
+        self._always.sort()
+        self._always_get = _getter(attrgetter, [names[k] for k in self._always])
+        self._always_at = [self.layout.fields[k].start for k in self._always]
 
     def _write_trade(self, s: State) -> None:
-        """The trade's slices: each of its two runs (the offer's, the player's draft)
-        rewritten when what the seat sees of it changed, zeros when it sees none."""
-        parts = trade.observed_parts(s, self.player) if s.pending else (None, None)
-        if parts == self._trade:
+        """The trade's slices: the offer's run rewritten when the offer changed, zeros when
+        there is none; the player's draft entry by entry where it changed (a draft
+        changes by a card at a time)."""
+        offer, draft = trade.observed_sources(s, self.player) if s.pending else (None, None)
+        buf, one = self.buffer, self._one
+        if offer is None:
+            if self._offer is not None:
+                a, z = self._offer_at
+                buf[a:z] = [0.0] * (z - a)
+                self._offer = None
+        else:
+            now = (offer.proposer, offer.to, offer.give, offer.get, offer.accepted, offer.declined, offer.counters)
+            if now != self._offer:
+                a, z = self._offer_at
+                buf[a:z] = trade.offer_run(s.game, offer)
+                self._offer = (now[0], now[1], now[2][:], now[3][:], now[4][:], now[5][:], _rows_copy(now[6]))
+        last = self._draft
+        if draft is None:
+            if last is not None:
+                a, z = self._draft_at
+                buf[a:z] = [0.0] * (z - a)
+                self._draft = None
             return
-        buf = self.buffer
-        for (a, z), now, before in zip(self._trade_at, parts, self._trade):
-            if now != before:
-                buf[a:z] = now if now is not None else [0.0] * (z - a)
-        self._trade = parts if parts != _NO_TRADE else _NO_TRADE
+        to, give, get = draft
+        n = self._items
+        if last is not None and to == last[0] and len(give) == len(get) == n:
+            a = self._draft_at[0]
+            if give != last[1]:
+                for i in compress(range(n), map(ne, give, last[1])):
+                    one[a + i] = float(give[i])
+            if get != last[2]:
+                a += n
+                for i in compress(range(n), map(ne, get, last[2])):
+                    one[a + i] = float(get[i])
+        else:
+            a, z = self._draft_at
+            buf[a:z] = trade.draft_run(s.game, draft, self.player)
+        self._draft = (to, give[:n], get[:n])
 
     def _one_hot(self, at: int, before: int, now: int) -> None:
         if before >= 0:
-            self.buffer[at + before] = 0.0
+            self._one[at + before] = 0.0
         if now >= 0:
-            self.buffer[at + now] = 1.0
+            self._one[at + now] = 1.0
 
     def _new_game(self, s: State) -> None:
         """A state of another game (or of a changed board): the board as dealt, written
@@ -425,6 +485,7 @@ class Tensor:
                 self._shown[k] = _STALE
                 if k in self._cold_at:  # (a stale field in the hot group is compared anyway)
                     self._cold_shown = None
+        self._hot_before = self._hot_shown(self._shown)
 
     def _count_scores(self, s: State) -> None:
         """The scores as State.observation shows them (the seat's own points, the others'
@@ -489,10 +550,24 @@ def _rows_copy(v: list) -> list:
     return [x[:] if type(x) is list else x for x in v]
 
 
-def _writer(plan: FieldPlan, buf: Any, player: int) -> Any:
+def _scalar_sink(buffer: Any, size: int) -> Any:
+    """Where a Tensor writes single numbers into `buffer`: a float32 array's memory
+    through a memoryview (which stores a Python float as float32, rounded as numpy
+    rounds it, for a fraction of numpy's cost per item), else the buffer itself."""
+    try:
+        view = memoryview(buffer)
+    except TypeError:  # a list
+        return buffer
+    if view.format == "f" and view.ndim == 1 and view.c_contiguous and len(view) == size and not view.readonly:
+        return view
+    return buffer
+
+
+def _writer(plan: FieldPlan, buf: Any, one: Any, player: int) -> Any:
     """A function (value, seat to play) that writes one field's entries into `buf`
-    exactly as `Observer.reference` lays them out: the common shapes directly, anything
-    else through `_flatten` (the reference's own code)."""
+    (single numbers into `one`: _scalar_sink) exactly as `Observer.reference` lays them
+    out: the common shapes directly, anything else through `_flatten` (the reference's
+    own code)."""
     a, z, len_at, count = plan.start, plan.stop, plan.len_at, plan.count
     shape, n = plan.shape, plan.stop - plan.start
     hiding = plan.hiding[player]
@@ -508,14 +583,14 @@ def _writer(plan: FieldPlan, buf: Any, player: int) -> Any:
         _flatten(shape, seen, values, counts)
         buf[a:z] = (values + zeros)[:n]
         if len_at >= 0:
-            buf[len_at] = float(len(seen) if isinstance(seen, list) else len(shape))
+            one[len_at] = float(len(seen) if isinstance(seen, list) else len(shape))
         if counts is not None and count is not None:
             buf[count[0]:count[1]] = (counts + [0.0] * (count[1] - count[0]))[:count[1] - count[0]]
         last[0] = last[1] = None
 
     if shape is None:
         def scalar(v: Any, turn: int) -> None:
-            buf[a] = float(v) if isinstance(v, (int, float)) else 0.0
+            one[a] = float(v) if isinstance(v, (int, float)) else 0.0
         return scalar
     if not shape or shape[0] is None:  # a flat list (_flatten's one step)
         def flat(v: Any, turn: int) -> None:
@@ -530,10 +605,10 @@ def _writer(plan: FieldPlan, buf: Any, player: int) -> Any:
                 buf[a:a + k] = v
                 buf[a + k:z] = zeros[:n - k]
             if last[0] != k:
-                buf[len_at] = float(k)
+                one[len_at] = float(k)
                 last[0] = k
             if count is not None:
-                buf[count[0]] = float(sum(x for x in v if isinstance(x, int)))
+                one[count[0]] = float(sum(x for x in v if isinstance(x, int)))
         return flat
     rows = plan.rows
     if rows is not None:  # rows of ints, each as long as in a fresh state: row by row
@@ -556,7 +631,7 @@ def _writer(plan: FieldPlan, buf: Any, player: int) -> Any:
                     zeros[:len(row)] if i in hide else row for i, row in enumerate(v)))
             last[1] = hide
             if last[0] is None:
-                buf[len_at] = float(len(v))
+                one[len_at] = float(len(v))
                 last[0] = len(v)
             if count is not None:
                 buf[count[0]:count[1]] = [float(sum(row)) for row in v]

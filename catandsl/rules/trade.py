@@ -917,14 +917,11 @@ def observed_values(game: Game, seen: dict[str, Any], player: int) -> dict[str, 
     return out
 
 
-def observed_parts(s: State, player: int) -> tuple[list[float] | None, list[float] | None]:
-    """`observed_values` read straight from the pending prompts, as the two runs of
-    numbers the Observer lays out: the offer's (`offer_by` to `offer_counters`) and the
-    draft's (`draft_give` to `draft_to`), None for one the player does not see. No names
-    and no dicts: the Observer calls this at most decisions of a trading game (the tests
-    hold it equal to `observed_values`)."""
-    t = s.game.lookups(TradeLookups)
-    n, p = len(t.items), s.game.num_players
+def observed_sources(s: State, player: int) -> tuple[Offering | None, tuple[int, list[int], list[int]] | None]:
+    """What `observed_parts` reads of the pending prompts: the proposed offer (None: no
+    offer), and the player's own draft as (to, give, get) (None: it composes none). The
+    lists are the prompts' own, to be read only."""
+    n = len(s.game.lookups(TradeLookups).items)
     offer: Offering | None = None
     draft: tuple[int, list[int], list[int]] | None = None
     for prompt in s.pending:
@@ -934,29 +931,47 @@ def observed_parts(s: State, player: int) -> tuple[list[float] | None, list[floa
                 draft = (prompt.proposer, prompt.draft[:n], prompt.draft[n:])
         elif isinstance(prompt, Composing) and prompt.player == player:
             draft = (prompt.to, prompt.give, prompt.get)
+    return offer, draft
+
+
+def offer_run(game: Game, offer: Offering) -> list[float]:
+    """The offer's run of numbers, `offer_by` to `offer_counters` (`observed_parts`)."""
+    n, p = len(game.lookups(TradeLookups).items), game.num_players
     seats = range(p)
-    offered: list[float] | None = None
-    if offer is not None:
-        by, to = offer.proposer, offer.to
-        answers = [0.0] * (3 * p)
-        for q in offer.accepted:
-            answers[3 * q] = 1.0
-        for q in offer.declined:
-            answers[3 * q + 1] = 1.0
-        counters = [0.0] * (2 * n * p)
-        for c in offer.counters:
-            answers[3 * c[0] + 2] = 1.0
-            counters[2 * n * c[0]:2 * n * (c[0] + 1)] = map(float, c[1:1 + 2 * n])
-        offered = [float(q == by) for q in seats]
-        offered += [float(q == to or (to < 0 and q != by)) for q in seats]
-        offered += map(float, offer.give[:n])
-        offered += map(float, offer.get[:n])
-        offered += answers
-        offered += counters
-    drafted: list[float] | None = None
-    if draft is not None:
-        to, give, get = draft
-        drafted = list(map(float, give[:n]))
-        drafted += map(float, get[:n])
-        drafted += [float(q == to or (to < 0 and q != player)) for q in seats]
-    return offered, drafted
+    by, to = offer.proposer, offer.to
+    answers = [0.0] * (3 * p)
+    for q in offer.accepted:
+        answers[3 * q] = 1.0
+    for q in offer.declined:
+        answers[3 * q + 1] = 1.0
+    counters = [0.0] * (2 * n * p)
+    for c in offer.counters:
+        answers[3 * c[0] + 2] = 1.0
+        counters[2 * n * c[0]:2 * n * (c[0] + 1)] = map(float, c[1:1 + 2 * n])
+    offered = [float(q == by) for q in seats]
+    offered += [float(q == to or (to < 0 and q != by)) for q in seats]
+    offered += map(float, offer.give[:n])
+    offered += map(float, offer.get[:n])
+    offered += answers
+    offered += counters
+    return offered
+
+
+def draft_run(game: Game, draft: tuple[int, list[int], list[int]], player: int) -> list[float]:
+    """The player's draft's run of numbers, `draft_give` to `draft_to` (`observed_parts`)."""
+    n, p = len(game.lookups(TradeLookups).items), game.num_players
+    to, give, get = draft
+    drafted = list(map(float, give[:n]))
+    drafted += map(float, get[:n])
+    drafted += [float(q == to or (to < 0 and q != player)) for q in range(p)]
+    return drafted
+
+
+def observed_parts(s: State, player: int) -> tuple[list[float] | None, list[float] | None]:
+    """`observed_values` read straight from the pending prompts, as the two runs of
+    numbers the Observer lays out: the offer's (`offer_by` to `offer_counters`) and the
+    draft's (`draft_give` to `draft_to`), None for one the player does not see. No names
+    and no dicts (the tests hold it equal to `observed_values`)."""
+    offer, draft = observed_sources(s, player)
+    return (offer_run(s.game, offer) if offer is not None else None,
+            draft_run(s.game, draft, player) if draft is not None else None)
