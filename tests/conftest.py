@@ -155,13 +155,13 @@ def swap_hidden(s, seat: int):
     under way binds its player to hold), or one opponent's card
     changes places with another kind in the deck, or both; None when the position has
     neither swap."""
-    from catandsl.engine.infostate import _committed
+    from catandsl.engine.infostate import bound_cards
 
     t = s.clone()
     others = [p for p in range(s.game.num_players) if p != seat]
     R = len(s.game.resources)
     # the cards a player is seen to be bound to hold (an offer it accepted) stay its own
-    bound = _committed(s, R)
+    bound = bound_cards(s, R)
     free = {p: [h - n for h, n in zip(t.hands[p], bound.get(p, [0] * R))] for p in others}
     done = False
     for a in others:

@@ -76,7 +76,7 @@ def _hide_drafts(s: State, seat: int, rng: random.Random) -> None:
             s.pending[k] = dataclasses.replace(top, draft=[0] * len(top.draft))
 
 
-def _committed(s: State, R: int) -> dict[int, list[int]]:
+def bound_cards(s: State, R: int) -> dict[int, list[int]]:
     """The resource cards each player is publicly bound to hold: what an offer under way
     asks of those who accepted it, and what their counter-offers give."""
     from catandsl.rules.trade import Offering
@@ -103,7 +103,7 @@ def _deal_resources(s: State, g, seat: int, others: list[int], rng: random.Rando
     for r, total in enumerate(g.bank_start):
         unseen += [r] * (total - s.bank[r] - mine[r])
     _check_count("resource", unseen, sum(sizes))
-    committed = _committed(s, R)
+    committed = bound_cards(s, R)
     bound = [committed.get(p, [0] * R) for p in others]
     for row in bound:  # (the cards a player is bound to hold are theirs before the deal)
         for r, n in enumerate(row):
