@@ -216,7 +216,11 @@ def _one(s: State, player: int, piece: str) -> int:
 def add_travel_points(s: State, player: int, piece: str, points: int) -> None:
     """Adds points to the player's travelling piece for this turn (1 grain for 2 more);
     nothing for a piece that stopped this turn or that the player has not placed."""
-    i = _one(s, player, piece)
+    add_points(s, _one(s, player, piece), points)
+
+
+def add_points(s: State, i: int, points: int) -> None:
+    """Traveller i (none if negative) gains points for this turn, unless it stopped this turn."""
     if i < 0:
         return
     e = s.travellers[i]

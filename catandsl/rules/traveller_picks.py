@@ -14,7 +14,7 @@ from catandsl.rules import words as w
 from catandsl.rules.base import Action, EngineError, Location, action_source, location, rules_call
 from catandsl.rules.play import Game, State
 from catandsl.rules.registry import BOARD, FLOW, choice, effect, query
-from catandsl.rules.travel import STOPPED, left
+from catandsl.rules.travel import add_points
 
 
 @dataclass(frozen=True, order=True)
@@ -72,13 +72,7 @@ def travellers(s: State, owner: int, piece: str) -> list[Location]:
 def add_travel_points_on(s: State, player: int, piece: str, at: Location, points: int) -> None:
     """Adds points for this turn to the player's travelling piece of this kind on path
     `at`; nothing for one that stopped this turn, or with none there."""
-    i = _on(s, player, piece, at)
-    if i < 0:
-        return
-    e = s.travellers[i]
-    have = left(s, e)
-    if have != STOPPED:
-        s.travellers[i] = e._replace(left=have + points, turn=s.turns)
+    add_points(s, _on(s, player, piece, at), points)
 
 
 @effect("player: player, piece: piece, at: path, to: path", writes=BOARD)
