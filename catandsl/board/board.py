@@ -32,39 +32,21 @@ from catandsl.board import geometry as geo
 from catandsl.board.graph import Tile, build_graph
 from catandsl.board.harbors import Harbor
 from catandsl.board.shape import hubs_of, shape
-from catandsl.board.tables import Ids, Tables, derive_tables
+from catandsl.board.tables import Tables, derive_tables
 from catandsl.ir.model import HarborType, Terrain
 
 if TYPE_CHECKING:  # networkx loads when a graph is first built (a quarter second): most work needs none
     import networkx as nx  # type: ignore[import-untyped]  # no inline types; types-networkx is not a dependency
 
 
-class Board:
-    """One concrete board of a configured map: its tiles, ids, tables and graph."""
+class Board(Tables):
+    """One concrete board of a configured map: its tiles, ids and graph, and its flat
+    tables (`catandsl.board.tables.Tables`, documented there) as its own fields, so the
+    hot loop reads `board.corner_hexes`. A board is one object, compared by identity:
+    not the value its tables are."""
 
-    # The flat tables (catandsl.board.tables.Tables, documented there), copied onto the
-    # board so the hot loop reads `board.corner_hexes`; tests/board/test_tables.py
-    # checks that this list is the Tables' fields.
-    hex_terrain: Ids
-    hex_number: Ids
-    hex_water: tuple[bool, ...]
-    hex_island: Ids
-    hex_corners: tuple[Ids, ...]
-    hex_paths: tuple[Ids, ...]
-    hex_neighbours: tuple[Ids, ...]
-    corner_hexes: tuple[Ids, ...]
-    corner_neighbours: tuple[Ids, ...]
-    corner_paths: tuple[Ids, ...]
-    corner_cls: Ids
-    corner_harbor: Ids
-    corner_islands: tuple[Ids, ...]
-    path_ends: tuple[tuple[int, int], ...]
-    path_hexes: tuple[Ids, ...]
-    path_cls: Ids
-    number_hexes: tuple[Ids, ...]
-    hex_centre: Ids
-    hex_spurs: tuple[Ids, ...]
-    corner_hub: Ids
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
 
     def __init__(
         self,
@@ -105,8 +87,8 @@ class Board:
         self.path_index = the_shape.path_index
 
         self.tables: Tables = derive_tables(the_shape, tiles, terrains, self.terrain_names, harbors, islands)
-        for f in dataclasses.fields(Tables):
-            setattr(self, f.name, getattr(self.tables, f.name))
+        for f in dataclasses.fields(Tables):  # (a frozen dataclass's fields: set past its guard)
+            object.__setattr__(self, f.name, getattr(self.tables, f.name))
 
         by_island: dict[int, list[int]] = {}
         for h in self.hexes:

@@ -153,14 +153,16 @@ def test_classes_follow_the_land_around_them(board):
         assert CLASSES[board.path_cls[k]] == ("sea" if n == 0 else "land" if n == len(both) else "coast")
 
 
-def test_the_board_declares_every_table():
+def test_the_board_is_its_tables_and_compares_as_itself():
     import dataclasses
 
-    from catandsl.board.board import Board
     from catandsl.board.tables import Tables
 
-    declared = {k for k in Board.__annotations__}
-    assert declared == {f.name for f in dataclasses.fields(Tables)}
+    a, b = bs.board(seed=4), bs.board(seed=4)
+    assert isinstance(a, Tables)
+    for f in dataclasses.fields(Tables):
+        assert getattr(a, f.name) is getattr(a.tables, f.name)
+    assert a == a and a != b  # the same deal twice: two boards (identity, not the tables' value)
 
 
 def test_deals_of_one_shape_share_its_tables_and_keep_their_own():
