@@ -37,6 +37,7 @@ from catandsl.rules import (  # noqa: F401  (each module registers what it defin
     neutral,
     options,
     picks,
+    piece_moves,
     piece_state,
     placement,
     places,
