@@ -9,6 +9,7 @@ import pytest
 from catandsl.engine import actions as A
 from catandsl.rules import piece_state
 from catandsl.rules.base import location
+from catandsl.rules.islands import vp_token
 from catandsl.rules.piece_moves import PickIntersection, network_reach
 from tests.conftest import compile_text, game_of, played_to_first_roll
 from tests.engine.soundness import check_cheap
@@ -74,6 +75,7 @@ def test_a_settlement_rides_along_its_roads_with_its_level(ready):
     me = s.turn_player
     first = _own(s, me, "settlement")[0]
     piece_state.set_piece_level(s, location("intersection", first), 3)
+    vp_token(s, me, location("intersection", first), 2)
     points = s.points(me)
     placed = list(s.placed[me])
     s.apply_action(game.action_id[A.Roll(12)])
@@ -85,6 +87,7 @@ def test_a_settlement_rides_along_its_roads_with_its_level(ready):
     s.apply_action(game.action_id[PickIntersection(to)])
     assert s.corner_owner[first] == -1 and s.corner_owner[to] == me
     assert piece_state.piece_level(s, location("intersection", to)) == 3
+    assert [(v.intersection, v.points) for v in s.vp_tokens] == [(to, 2)]
     assert s.placed[me][:len(placed)] == placed
     assert s.points(me) == points  # a settlement moved is still worth its point
     check_cheap(s)
