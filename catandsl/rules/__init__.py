@@ -27,6 +27,7 @@ from catandsl.rules import (  # noqa: F401  (each module registers what it defin
     hand_counts,
     hand_picks,
     hands,
+    harbor_lifts,
     harbors,
     hexes,
     hubs,

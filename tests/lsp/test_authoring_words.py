@@ -54,7 +54,8 @@ PRIMITIVES = ["remove_piece", "replace_piece", "owned_next_to", "pieces_next_to"
               "set_piece_level", "piece_level", "piece_sites",
               "choose_number", "sealed_bid", "stack_cards", "stack_size", "draw_from_stack",
               "take_from_stack", "board_hexes", "board_intersections", "board_paths",
-              "choose_resource_among", "choose_intersection", "network_reach", "move_piece_to", "lift_piece"]
+              "choose_resource_among", "choose_intersection", "network_reach", "move_piece_to", "lift_piece",
+              "lift_harbor"]
 
 
 def test_every_new_primitive_hovers_and_completes(tmp_path):
