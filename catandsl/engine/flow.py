@@ -67,6 +67,7 @@ class EndTurn(Action):
     """The active player ends the turn."""
 
     KIND: ClassVar[str] = "end_turn"
+    HEADING: ClassVar[str] = "End turn"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
 
     def words(self, told: w.Told) -> str:
@@ -79,6 +80,7 @@ class Pass(Action):
     phase between turns."""
 
     KIND: ClassVar[str] = "pass"
+    HEADING: ClassVar[str] = "Pass"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
 
     def words(self, told: w.Told) -> str:
@@ -90,6 +92,7 @@ class StartPlayer(Action):
     """Chance outcome: the start player (A.4.1; rolling with re-rolls of ties is uniform)."""
 
     KIND: ClassVar[str] = "start_player"
+    HEADING: ClassVar[str] = "Who goes first"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
     player: int
 

@@ -123,6 +123,12 @@ class Action:
     WRITES: ClassVar[frozenset[str]] = EVERYTHING
     # the kind of site its `at` field names, when it has one and no piece says it
     SITE: ClassVar[str | None] = None
+    # the heading its buttons are listed under, in rulebook words ("Trade with the bank"):
+    # every kind declares one, as it declares its `words`
+    HEADING: ClassVar[str]
+    # the kind whose group it is listed in, under that kind's heading (an offer's decline
+    # beside its accept), when not its own
+    LISTED_WITH: ClassVar[str | None] = None
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
@@ -130,6 +136,8 @@ class Action:
             raise ValueError(f"action kind {cls.KIND!r} is declared twice")
         if "words" not in vars(cls):  # every kind says in rulebook words what it does
             raise TypeError(f"action kind {cls.KIND!r} has no `words`")
+        if not isinstance(getattr(cls, "HEADING", None), str):  # and the heading it is listed under
+            raise TypeError(f"action kind {cls.KIND!r} has no `HEADING`")
         ACTIONS[cls.KIND] = cls
 
     def words(self, told: Told) -> str:
@@ -137,6 +145,11 @@ class Action:
         in the base form (`build a road on ...`), as `told.viewer` may read it (a card
         drawn or stolen is named only to those who may see it)."""
         raise NotImplementedError
+
+    def listed_under(self) -> tuple[str, str]:
+        """The group of buttons it is listed in: the group's key (its kind, its
+        `LISTED_WITH`, or a finer one, `build:road`) and the group's heading."""
+        return self.LISTED_WITH or self.KIND, self.HEADING
 
     def to_json(self) -> dict:
         out: dict = {"kind": self.KIND}

@@ -24,6 +24,7 @@ class PickNumber(Action):
     """A number named for `choose_number` (an open bid)."""
 
     KIND: ClassVar[str] = "pick_number"
+    HEADING: ClassVar[str] = "Name a number"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
     number: int
 
@@ -36,6 +37,7 @@ class Bid(Action):
     """A sealed bid: the number is the bidder's secret until every listed player has bid."""
 
     KIND: ClassVar[str] = "bid"
+    HEADING: ClassVar[str] = "Bid"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
     number: int
 

@@ -21,6 +21,7 @@ class DrawnCard(Action):
     """Chance outcome: the kind of card a rule draws from a deck."""
 
     KIND: ClassVar[str] = "drawn_card"
+    HEADING: ClassVar[str] = "Draw a card"
     WRITES: ClassVar[frozenset[str]] = frozenset((CARDS,))
     card: str
 

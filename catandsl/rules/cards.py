@@ -19,6 +19,7 @@ class BuyCard(Action):
     """Buy a card from the top of a deck."""
 
     KIND: ClassVar[str] = "buy_card"
+    HEADING: ClassVar[str] = "Buy"
     WRITES: ClassVar[frozenset[str]] = frozenset((HANDS, FLOW))
     deck: str
 
@@ -31,6 +32,7 @@ class Draw(Action):
     """Chance outcome: the card drawn from a deck."""
 
     KIND: ClassVar[str] = "draw"
+    HEADING: ClassVar[str] = "Draw a card"
     WRITES: ClassVar[frozenset[str]] = frozenset((CARDS,))
     deck: str
     card: str
@@ -47,6 +49,7 @@ class PlayCard(Action):
     """Play a card from the hand."""
 
     KIND: ClassVar[str] = "play_card"
+    HEADING: ClassVar[str] = "Play a card"
     WRITES: ClassVar[frozenset[str]] = frozenset((CARDS,))
     card: str
 

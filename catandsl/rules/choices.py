@@ -21,6 +21,7 @@ class ChooseResource(Action):
     """Answer a prompt with a resource."""
 
     KIND: ClassVar[str] = "choose_resource"
+    HEADING: ClassVar[str] = "Choose a resource"
     WRITES: ClassVar[frozenset[str]] = frozenset((HANDS,))  # a gold choice takes from the bank
     resource: str
 
@@ -34,6 +35,7 @@ class ChooseToken(Action):
     card (`give_one`, `pass_left_with`)."""
 
     KIND: ClassVar[str] = "choose_token"
+    HEADING: ClassVar[str] = "Give a token"
     WRITES: ClassVar[frozenset[str]] = frozenset((HANDS, TOKENS))
     token: str
 
@@ -46,6 +48,7 @@ class ChoosePlayer(Action):
     """Answer a prompt with a seat."""
 
     KIND: ClassVar[str] = "choose_player"
+    HEADING: ClassVar[str] = "Choose a player"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
     player: int
 

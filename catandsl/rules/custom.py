@@ -23,6 +23,7 @@ class TakeAction(Action):
     """Take the scenario's action `action` (its effects say what it does)."""
 
     KIND: ClassVar[str] = "take_action"
+    HEADING: ClassVar[str] = "Actions"
     WRITES: ClassVar[frozenset[str]] = EVERYTHING
     action: str
 

@@ -29,6 +29,7 @@ class Damage(Action):
     """Mark the piece on a path damaged (the answer to `damage_piece`)."""
 
     KIND: ClassVar[str] = "damage"
+    HEADING: ClassVar[str] = "Damage"
     SITE: ClassVar[str | None] = "path"
     WRITES: ClassVar[frozenset[str]] = frozenset((BOARD,))
     at: int

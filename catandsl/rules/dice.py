@@ -31,6 +31,7 @@ class RollDice(Action):
     """Ask for the production roll (offered only when something else could be done first)."""
 
     KIND: ClassVar[str] = "roll_dice"
+    HEADING: ClassVar[str] = "Roll"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
 
     def words(self, told: w.Told) -> str:
@@ -42,6 +43,7 @@ class Roll(Action):
     """Chance outcome: the dice total."""
 
     KIND: ClassVar[str] = "roll"
+    HEADING: ClassVar[str] = "Roll"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
     total: int
 
@@ -54,6 +56,7 @@ class RollFaces(Action):
     """Chance outcome of named dice: each die's face, in the order `named` lists them."""
 
     KIND: ClassVar[str] = "roll_faces"
+    HEADING: ClassVar[str] = "Roll"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
     faces: tuple[int, ...]
 
@@ -71,6 +74,7 @@ class RuleRoll(Action):
     """Chance outcome: the total of dice a rule rolls (`roll_dice`)."""
 
     KIND: ClassVar[str] = "rule_roll"
+    HEADING: ClassVar[str] = "Roll for a rule"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
     total: int
 

@@ -22,6 +22,7 @@ class DrawToken(Action):
     """Chance outcome: the kind of token drawn from a site's stock."""
 
     KIND: ClassVar[str] = "draw_token"
+    HEADING: ClassVar[str] = "Draw a token"
     WRITES: ClassVar[frozenset[str]] = frozenset((TOKENS,))
     token: str
 

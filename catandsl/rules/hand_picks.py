@@ -19,6 +19,7 @@ class TakeFromHand(Action):
     """A resource card the chooser takes from the holder's hand (`take_from_hand`)."""
 
     KIND: ClassVar[str] = "take_from_hand"
+    HEADING: ClassVar[str] = "Take from a hand"
     WRITES: ClassVar[frozenset[str]] = frozenset((HANDS,))
     resource: str
 

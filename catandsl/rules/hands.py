@@ -62,6 +62,7 @@ class Discard(Action):
     """Discard one card of a resource (to the bank)."""
 
     KIND: ClassVar[str] = "discard"
+    HEADING: ClassVar[str] = "Discard"
     WRITES: ClassVar[frozenset[str]] = frozenset((HANDS,))
     resource: str
 

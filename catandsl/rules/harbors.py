@@ -59,6 +59,7 @@ class DrawHarbor(Action):
     """Chance outcome: the harbor token drawn from the supply (`3:1`, `brick 2:1`)."""
 
     KIND: ClassVar[str] = "draw_harbor"
+    HEADING: ClassVar[str] = "Draw a harbor"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
     harbor: str
 
@@ -71,6 +72,7 @@ class PlaceHarbor(Action):
     """Lay the drawn harbor token on the empty harbor spot on path `at`."""
 
     KIND: ClassVar[str] = "place_harbor"
+    HEADING: ClassVar[str] = "Place a harbor"
     WRITES: ClassVar[frozenset[str]] = frozenset((HANDS,))  # trade rates change
     SITE: ClassVar[str | None] = "path"
     at: int

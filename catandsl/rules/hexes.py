@@ -111,6 +111,7 @@ class RevealTile(Action):
     """Chance outcome: the terrain of the tile drawn for a face-down hex."""
 
     KIND: ClassVar[str] = "reveal_tile"
+    HEADING: ClassVar[str] = "Turn up a hex"
     WRITES: ClassVar[frozenset[str]] = frozenset((BOARD, FLOW))
     terrain: str
 
@@ -123,6 +124,7 @@ class RevealNumber(Action):
     """Chance outcome: the number token drawn for a hex just revealed."""
 
     KIND: ClassVar[str] = "reveal_number"
+    HEADING: ClassVar[str] = "Turn up a number"
     WRITES: ClassVar[frozenset[str]] = frozenset((BOARD, FLOW))
     number: int
 

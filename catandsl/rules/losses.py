@@ -20,6 +20,7 @@ class Lost(Action):
     """Chance outcome: the card `discard_random` draws from the hand for the bank."""
 
     KIND: ClassVar[str] = "lost"
+    HEADING: ClassVar[str] = "Lose a card"
     WRITES: ClassVar[frozenset[str]] = frozenset((HANDS,))
     resource: str
 

@@ -47,6 +47,7 @@ class PickUp(Action):
     action puts it down."""
 
     KIND: ClassVar[str] = "pick_up"
+    HEADING: ClassVar[str] = "Pick up"
     WRITES: ClassVar[frozenset[str]] = frozenset((BOARD, FLOW))
     piece: str
     at: int
@@ -60,6 +61,7 @@ class PutDown(Action):
     """Put the lifted piece down on a path id, by the rules for a new piece."""
 
     KIND: ClassVar[str] = "put_down"
+    HEADING: ClassVar[str] = "Put down"
     WRITES: ClassVar[frozenset[str]] = frozenset((BOARD,))
     piece: str
     at: int

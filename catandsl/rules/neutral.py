@@ -60,6 +60,7 @@ class Move(Action):
     board); a kind of one piece moves with `src` -1."""
 
     KIND: ClassVar[str] = "move"
+    HEADING: ClassVar[str] = "Move"
     WRITES: ClassVar[frozenset[str]] = frozenset((NEUTRAL,))
     piece: str
     at: int
@@ -77,6 +78,7 @@ class Steal(Action):
     """Choose the player to rob."""
 
     KIND: ClassVar[str] = "steal"
+    HEADING: ClassVar[str] = "Rob"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
     player: int
 
@@ -89,6 +91,7 @@ class Stolen(Action):
     """Chance outcome: the resource card taken from the robbed player's hand."""
 
     KIND: ClassVar[str] = "stolen"
+    HEADING: ClassVar[str] = "Steal a card"
     WRITES: ClassVar[frozenset[str]] = frozenset((HANDS,))
     resource: str
 
@@ -106,6 +109,7 @@ class Take(Action):
     resource card, drawn by chance as usual) or a token name (one token of that kind)."""
 
     KIND: ClassVar[str] = "take"
+    HEADING: ClassVar[str] = "Take"
     WRITES: ClassVar[frozenset[str]] = frozenset((HANDS, TOKENS))
     what: str
 

@@ -22,6 +22,7 @@ class PickOption(Action):
     """A named option picked for `choose_option`."""
 
     KIND: ClassVar[str] = "pick_option"
+    HEADING: ClassVar[str] = "Choose an option"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
     option: str
 

@@ -22,6 +22,7 @@ class PickCard(Action):
     """A kind of card picked for `choose_card`."""
 
     KIND: ClassVar[str] = "pick_card"
+    HEADING: ClassVar[str] = "Choose a card"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
     card: str
 
@@ -34,6 +35,7 @@ class PickToken(Action):
     """A kind of token picked for `choose_token`."""
 
     KIND: ClassVar[str] = "pick_token"
+    HEADING: ClassVar[str] = "Choose a token"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
     token: str
 

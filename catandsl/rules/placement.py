@@ -37,12 +37,17 @@ class Build(Action):
     """Place a piece on a site id (intersection, path or hex id, by the piece's site)."""
 
     KIND: ClassVar[str] = "build"
+    HEADING: ClassVar[str] = "Build"
     WRITES: ClassVar[frozenset[str]] = frozenset((BOARD, HANDS))
     piece: str
     at: int
 
     def words(self, told: w.Told) -> str:
         return f"build {w.piece_words(told.game, self.piece)} {w.piece_site_words(told, self.piece, self.at)}"
+
+    def listed_under(self) -> tuple[str, str]:
+        """One group per piece: `Build road`."""
+        return f"{self.KIND}:{self.piece}", f"{self.HEADING} {w.spoken(self.piece)}"
 
 
 @action_source

@@ -26,6 +26,7 @@ class BuildStage(Action):
     """Buy the next stage of a project."""
 
     KIND: ClassVar[str] = "build_stage"
+    HEADING: ClassVar[str] = "Build a stage"
     WRITES: ClassVar[frozenset[str]] = EVERYTHING  # its event's rules may write anything
     project: str
 

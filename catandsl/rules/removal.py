@@ -38,6 +38,7 @@ class RemoveFromIntersection(Action):
     """Take the piece on an intersection off the board (the answer to `remove_piece`)."""
 
     KIND: ClassVar[str] = "remove_from_intersection"
+    HEADING: ClassVar[str] = "Remove"
     SITE: ClassVar[str | None] = "intersection"
     WRITES: ClassVar[frozenset[str]] = frozenset((BOARD,))
     at: int
@@ -56,6 +57,7 @@ class RemoveFromPath(Action):
     """Take the piece on a path off the board (the answer to `remove_piece`)."""
 
     KIND: ClassVar[str] = "remove_from_path"
+    HEADING: ClassVar[str] = "Remove"
     SITE: ClassVar[str | None] = "path"
     WRITES: ClassVar[frozenset[str]] = frozenset((BOARD,))
     at: int

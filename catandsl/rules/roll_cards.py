@@ -29,6 +29,7 @@ class RevealCard(Action):
     """Chance outcome: the roll card revealed (an index into the deck's kinds of card)."""
 
     KIND: ClassVar[str] = "reveal_card"
+    HEADING: ClassVar[str] = "Reveal a roll card"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
     card: int
 

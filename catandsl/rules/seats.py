@@ -50,6 +50,7 @@ class BuildFor(Action):
     """Place a free piece of another seat (a neutral one) on a site id."""
 
     KIND: ClassVar[str] = "build_for"
+    HEADING: ClassVar[str] = "Build for"
     WRITES: ClassVar[frozenset[str]] = frozenset((BOARD, FLOW))
     seat: int
     piece: str

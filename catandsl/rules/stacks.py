@@ -22,6 +22,7 @@ class Stacked(Action):
     """Chance outcome: the card `stack_cards` deals from a deck onto its stack, face down."""
 
     KIND: ClassVar[str] = "stacked"
+    HEADING: ClassVar[str] = "Stack a card"
     WRITES: ClassVar[frozenset[str]] = frozenset((CARDS,))
     card: str
 
@@ -36,6 +37,7 @@ class DrawnFromStack(Action):
     """Chance outcome: the kind of card `draw_from_stack` draws from a deck's stack."""
 
     KIND: ClassVar[str] = "drawn_from_stack"
+    HEADING: ClassVar[str] = "Draw from a stack"
     WRITES: ClassVar[frozenset[str]] = frozenset((CARDS,))
     card: str
 

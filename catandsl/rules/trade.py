@@ -58,6 +58,7 @@ class BankTrade(Action):
     """Give the best rate's number of `give` to the bank for one `get`."""
 
     KIND: ClassVar[str] = "bank_trade"
+    HEADING: ClassVar[str] = "Trade with the bank"
     WRITES: ClassVar[frozenset[str]] = frozenset((HANDS,))
     give: str
     get: str
@@ -76,6 +77,7 @@ class NewOffer(Action):
     """Open a draft of an offer to the other players (an empty one)."""
 
     KIND: ClassVar[str] = "new_offer"
+    HEADING: ClassVar[str] = "Offer a trade to the others"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
 
     def words(self, told: w.Told) -> str:
@@ -88,6 +90,7 @@ class OfferAdd(Action):
     the draft: `side` "give" (what its composer gives) or "get"."""
 
     KIND: ClassVar[str] = "offer_add"
+    HEADING: ClassVar[str] = "Add to your offer"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
     side: str
     item: str
@@ -98,12 +101,17 @@ class OfferAdd(Action):
             return "change the offer"
         return f"add {w.amount(1, self.item)} to the cards {'offered' if self.side == 'give' else 'asked for'}"
 
+    def listed_under(self) -> tuple[str, str]:
+        """One group per side: what the offer gives, what it asks for."""
+        return f"{self.KIND}:{self.side}", "Your offer gives" if self.side == "give" else "Your offer asks for"
+
 
 @dataclass(frozen=True, order=True)
 class OfferRemove(Action):
     """Take one `item` off one side of the draft."""
 
     KIND: ClassVar[str] = "offer_remove"
+    HEADING: ClassVar[str] = "Take off the offer"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
     side: str
     item: str
@@ -119,6 +127,7 @@ class OfferTo(Action):
     """Make the draft an offer to one player alone."""
 
     KIND: ClassVar[str] = "offer_to"
+    HEADING: ClassVar[str] = "Offer it to"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
     player: int
 
@@ -133,6 +142,8 @@ class OfferToAll(Action):
     """Make the draft an offer to every other player (a new draft is one)."""
 
     KIND: ClassVar[str] = "offer_to_all"
+    HEADING: ClassVar[str] = "Offer it to"
+    LISTED_WITH: ClassVar[str | None] = "offer_to"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
 
     def words(self, told: w.Told) -> str:
@@ -146,6 +157,7 @@ class Propose(Action):
     """Make the draft public: the offer, or a counter-offer to it."""
 
     KIND: ClassVar[str] = "propose"
+    HEADING: ClassVar[str] = "The offer"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
 
     def words(self, told: w.Told) -> str:
@@ -167,6 +179,8 @@ class Withdraw(Action):
     composed is withdrawn as a decline."""
 
     KIND: ClassVar[str] = "withdraw"
+    HEADING: ClassVar[str] = "The offer"
+    LISTED_WITH: ClassVar[str | None] = "propose"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
 
     def words(self, told: w.Told) -> str:
@@ -183,6 +197,7 @@ class Accept(Action):
     """Answer to an offer: willing to trade on its terms."""
 
     KIND: ClassVar[str] = "accept"
+    HEADING: ClassVar[str] = "Answer the offer"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
 
     def words(self, told: w.Told) -> str:
@@ -194,6 +209,8 @@ class Decline(Action):
     """Answer to an offer: not willing to trade."""
 
     KIND: ClassVar[str] = "decline"
+    HEADING: ClassVar[str] = "Answer the offer"
+    LISTED_WITH: ClassVar[str | None] = "accept"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
 
     def words(self, told: w.Told) -> str:
@@ -205,6 +222,8 @@ class Counter(Action):
     """Answer to an offer with one's own terms: opens a draft, composed step by step."""
 
     KIND: ClassVar[str] = "counter"
+    HEADING: ClassVar[str] = "Answer the offer"
+    LISTED_WITH: ClassVar[str | None] = "accept"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
 
     def words(self, told: w.Told) -> str:
@@ -217,6 +236,7 @@ class TradeWith(Action):
     (on the counter's)."""
 
     KIND: ClassVar[str] = "trade_with"
+    HEADING: ClassVar[str] = "Trade with"
     WRITES: ClassVar[frozenset[str]] = frozenset((HANDS, TOKENS))
     player: int
 

@@ -46,6 +46,7 @@ class Travel(Action):
     """One step of an own travelling piece from path `at` onto the path `to` next to it."""
 
     KIND: ClassVar[str] = "travel"
+    HEADING: ClassVar[str] = "Travel"
     WRITES: ClassVar[frozenset[str]] = frozenset((BOARD, FLOW))
     piece: str
     at: int

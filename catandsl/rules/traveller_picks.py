@@ -22,6 +22,7 @@ class PickTraveller(Action):
     """The travelling piece picked for `choose_traveller`, by the path it stands on."""
 
     KIND: ClassVar[str] = "pick_traveller"
+    HEADING: ClassVar[str] = "Choose a piece"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
     at: int
 

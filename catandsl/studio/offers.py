@@ -1,29 +1,12 @@
 """What the page offers a player: the legal actions, grouped by kind for buttons and by
 site for clicks on the board, read from the engine alone (`legal_actions`, each
-action's JSON form, its words from `catandsl.rules.words.describe`), so any scenario the
-engine runs is playable without page code of its own."""
+action's JSON form, its words from `catandsl.rules.words.describe`, its group's heading
+from its kind, `Action.listed_under`), so any scenario the engine runs is playable
+without page code of its own."""
 
 from __future__ import annotations
 
 from typing import Any
-
-# Headings for the engine's own action kinds (the kinds are the engine's, never a
-# scenario's); any other kind is headed by its name.
-TITLES = {
-    "roll_dice": "Roll", "end_turn": "End turn", "build": "Build", "buy_card": "Buy", "play_card": "Play a card",
-    "bank_trade": "Trade with the bank", "new_offer": "Offer a trade to the others",
-    "offer_add:give": "Your offer gives", "offer_add:get": "Your offer asks for", "offer_remove": "Take off the offer",
-    "offer_to": "Offer it to", "propose": "The offer", "accept": "Answer the offer", "trade_with": "Trade with",
-    "discard": "Discard", "move": "Move", "steal": "Rob", "take": "Take", "choose_resource": "Choose a resource",
-    "choose_player": "Choose a player", "pass": "Pass", "take_action": "Actions", "build_stage": "Build a stage",
-    "pick_up": "Pick up", "put_down": "Put down", "travel": "Travel", "build_for": "Build for",
-    "place_harbor": "Place a harbor", "damage": "Damage",
-    "remove_from_intersection": "Remove", "remove_from_path": "Remove",
-}
-# kinds shown together under one heading (an offer's answers, a draft's partner, its end)
-SAME_GROUP = {"decline": "accept", "counter": "accept", "offer_to_all": "offer_to", "withdraw": "propose"}
-# kinds shown under one heading per value of a field (an item to give, or to get)
-SPLIT_BY = {"offer_add": "side"}
 
 
 def seat_label(game, seat: int) -> str:
@@ -53,16 +36,9 @@ def offers(state, seat: int) -> dict[str, Any]:
     for aid in state.legal_actions():
         a = game.actions[aid]
         where = game.action_site(a)
-        key = SAME_GROUP.get(a.KIND, a.KIND)
-        if key == "build" and where is not None:  # one group per piece: "Build road"
-            key = f"build:{getattr(a, 'piece', '')}"
-        elif key in SPLIT_BY:
-            key = f"{key}:{getattr(a, SPLIT_BY[key])}"
+        key, title = a.listed_under()  # the kind's own heading (rules/base.py `Action.HEADING`)
         group = groups.get(key)
         if group is None:
-            title = TITLES.get(key, TITLES.get(key.partition(":")[0], key.replace("_", " ")))
-            if key.startswith("build:"):
-                title = f"Build {key.partition(':')[2]}"
             group = groups[key] = {"kind": key, "title": title, "actions": []}
         item: dict[str, Any] = {"id": aid, "label": action_label(game, aid, state, seat), "action": a.to_json()}
         if where is not None:

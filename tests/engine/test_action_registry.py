@@ -1,7 +1,7 @@
 """Every action kind is registered once, beside its rule (rules/base.py ACTIONS), with its
-words (rules/words.py): engine/actions.py exports the registry as it is, every kind of
-every shipped scenario and example is described in rulebook words, and a description
-read by a seat names no other seat's secret."""
+words (rules/words.py) and its heading: engine/actions.py exports the registry as it
+is, every kind of every shipped scenario and example is described and headed in
+rulebook words, and a description read by a seat names no other seat's secret."""
 
 from __future__ import annotations
 
@@ -58,6 +58,29 @@ def test_a_kind_without_words_is_refused_when_declared():
         class Wordless(Action):
             KIND: ClassVar[str] = "wordless"
     assert "wordless" not in ACTIONS
+
+
+def test_a_kind_without_a_heading_is_refused_when_declared():
+    with pytest.raises(TypeError, match="has no `HEADING`"):
+        @dataclass(frozen=True, order=True)
+        class Headless(Action):
+            KIND: ClassVar[str] = "headless"
+
+            def words(self, told) -> str:
+                return "do nothing"
+    assert "headless" not in ACTIONS
+
+
+# kinds whose own name is the rulebook's phrase for them
+NAMED_AS_IN_THE_RULEBOOK = {"end_turn", "pick_up", "put_down", "build_for", "trade_with"}
+
+
+@pytest.mark.parametrize("kind", sorted(ACTIONS))
+def test_every_kind_has_a_heading_in_rulebook_words(kind):
+    heading = ACTIONS[kind].HEADING
+    assert _plain(heading) and heading[:1].isupper(), heading
+    if "_" in kind and kind not in NAMED_AS_IN_THE_RULEBOOK:
+        assert heading.lower() != kind.replace("_", " "), heading
 
 
 # Kinds no shipped scenario uses, in scenarios of their own: a card a rule draws, a token
@@ -216,13 +239,15 @@ def _plain(text: str) -> bool:
     return bool(text) and ENGINE_ID.search(text) is None
 
 
-def test_every_kind_of_every_scenario_is_described_in_rulebook_words(tmp_path):
+def test_every_kind_of_every_scenario_is_described_and_headed_in_rulebook_words(tmp_path):
     described: set[str] = set()
     for name, game in _games(tmp_path):
         for aid, a in enumerate(game.actions):
             for viewer in (None, SPECTATOR, 0):
                 text = describe(game, aid, viewer)
                 assert _plain(text), f"{name}: {a!r} -> {text!r}"
+            key, heading = a.listed_under()
+            assert _plain(heading) and key.partition(":")[0] in ACTIONS, f"{name}: {a!r} -> {heading!r}"
             described.add(a.KIND)
     assert described == set(ACTIONS)  # every registered kind, in some scenario
 

@@ -292,8 +292,8 @@ EXAMPLES = [("examples/scenarios", "guild_hall.catan"), ("examples/scenarios", "
 @pytest.mark.parametrize("folder, name", SCENARIOS + EXAMPLES, ids=lambda x: x or "shipped")
 def test_every_scenario_is_playable_from_what_the_page_offers(folder, name):
     """The person's moves chosen among the offers alone (no page code per scenario): the
-    page offers exactly the legal actions, the engine takes each, and every site offered
-    is lit on the board."""
+    page offers exactly the legal actions under their kinds' headings, the engine takes
+    each, and every site offered is lit on the board."""
     import random
 
     from catandsl.studio.library import Library
@@ -310,6 +310,9 @@ def test_every_scenario_is_playable_from_what_the_page_offers(folder, name):
         offered = offers(match.state, match.seat)
         ids = [a["id"] for g in offered["groups"] for a in g["actions"]]
         assert len(ids) == len(set(ids)) and set(ids) == set(match.state.legal_actions(match.seat))
+        for g in offered["groups"]:  # headed by the kind's own heading, never by its id
+            assert g["title"][:1].isupper() and "_" not in g["title"], g["title"]
+            assert all(match.game.actions[a["id"]].listed_under() == (g["kind"], g["title"]) for a in g["actions"])
         if move % 10 == 0:
             assert match.view()["svg"].count(' target"') == len(offered["sites"])
         aid = rng.choice(ids)
