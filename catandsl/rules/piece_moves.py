@@ -28,6 +28,7 @@ class PickIntersection(Action):
     """The intersection picked for `choose_intersection`."""
 
     KIND: ClassVar[str] = "pick_intersection"
+    HEADING: ClassVar[str] = "Choose an intersection"
     SITE: ClassVar[str | None] = "intersection"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
     at: int
