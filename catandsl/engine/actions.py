@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from catandsl.rules.neutral import Move, Steal, Stolen, Take
     from catandsl.rules.options import PickOption
     from catandsl.rules.picks import PickCard, PickToken
+    from catandsl.rules.piece_moves import PickIntersection
     from catandsl.rules.placement import Build
     from catandsl.rules.projects import BuildStage
     from catandsl.rules.removal import RemoveFromIntersection, RemoveFromPath

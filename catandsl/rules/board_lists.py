@@ -1,5 +1,6 @@
 """The board as lists a rule iterates over: `for h in terrain_hexes([forest, hills])`,
-then `for c in corners(h)` and `for x in sides(h)`. Each list is in ascending order of
+then `for c in corners(h)` and `for x in sides(h)`; `board_hexes()`,
+`board_intersections()` and `board_paths()` for the whole board, each site once. Each list is in ascending order of
 the board's numbering, so a rule that acts on each item in turn does so in the same
 order in every game."""
 
@@ -29,3 +30,23 @@ def corners(s: State, at: Location) -> list[Location]:
 def sides(s: State, at: Location) -> list[Location]:
     """The six paths along the sides of a hex, ascending."""
     return [location("path", x) for x in sorted(s.game.board.hex_paths[at[1]])]
+
+
+@query("", returns="list<hex>", reads=STATIC)
+def board_hexes(s: State) -> list[Location]:
+    """Every hex of the board, ascending: land, water and frame alike (`for h in
+    board_hexes() { if land(h) { ... } }`)."""
+    return [location("hex", h) for h in range(len(s.game.board.hexes))]
+
+
+@query("", returns="list<intersection>", reads=STATIC)
+def board_intersections(s: State) -> list[Location]:
+    """Every intersection of the board, each once, ascending (a rule keeps the ones it
+    wants with `if`: `for c in board_intersections() { if coast(c) { ... } }`)."""
+    return [location("intersection", c) for c in range(len(s.game.board.intersections))]
+
+
+@query("", returns="list<path>", reads=STATIC)
+def board_paths(s: State) -> list[Location]:
+    """Every path of the board, each once, ascending (`for x in board_paths() { ... }`)."""
+    return [location("path", x) for x in range(len(s.game.board.paths))]

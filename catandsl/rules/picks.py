@@ -1,6 +1,7 @@
 """Choices among cards and tokens inside a rule: `choose_card(player, cards)` (one of the
 listed kinds of development card: a card from a face-up display, a reward of the
-player's choice) and `choose_token(player, tokens)` (one of the listed kinds of token).
+player's choice), `choose_token(player, tokens)` (one of the listed kinds of token) and
+`choose_resource_among(player, resources)` (one of the listed resources: "wool or ore").
 As every choice, the rule waits for the answer and runs on with the value; with nothing
 listed the choice lapses with the rest of its block."""
 
@@ -11,6 +12,7 @@ from typing import ClassVar
 
 from catandsl.rules import words as w
 from catandsl.rules.base import Action, action_source, rules_call
+from catandsl.rules.choices import ChooseResource
 from catandsl.rules.play import Game, State
 from catandsl.rules.registry import FLOW, choice
 
@@ -69,3 +71,11 @@ def choose_token(s: State, player: int, tokens: list[str]) -> list[str]:
     """The player picks one of the listed kinds of token (`give_tokens(player, t, 1)`);
     with none listed the choice lapses with the rest of its block."""
     return _once(tokens)
+
+
+@choice("player: player, resources: list<resource>", returns="resource", answer=ChooseResource)
+def choose_resource_among(s: State, player: int, resources: list[str]) -> list[str]:
+    """The player picks one of the listed resources ("one of wool, grain or ore"), each
+    offered once, whatever the bank holds; with none listed the choice lapses with the
+    rest of its block."""
+    return _once(resources)

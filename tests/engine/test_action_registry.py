@@ -187,6 +187,17 @@ scenario "Gifts" {
     on dice_rolled(2) { give_tokens(player, choose_token(player, [gold]), 1) }
   }
 """ + THREE_HEXES,
+    "pick_intersection": """
+scenario "Riders" {
+  uses base
+  rule ride {
+    on dice_rolled(12) {
+      for k in piece_sites(player, [settlement]) {
+        move_piece_to(k, choose_intersection(player, network_reach(player, k, [road])))
+      }
+    }
+  }
+""" + THREE_HEXES,
     "pick_option": """
 scenario "Oracle" {
   uses base
