@@ -62,7 +62,7 @@ FIELDS = (
     "offers_made", "offers_declined", "acted", "harbor_at", "harbor_supply", "travellers",
     "project_level", "project_owner", "roll_deck", "roll_year", "damaged", "yield_limits",
     "turn_rolls", "discarded", "counters", "face_down", "hidden_tiles", "hidden_numbers", "hex_changes",
-    "last_faces", "fixed_roll", "pieces_lost", "piece_levels", "stacked",
+    "last_faces", "fixed_roll", "pieces_lost", "piece_levels", "attachments", "stacked",
 )
 
 
@@ -148,6 +148,7 @@ class State(flow.Running):
         self.placed = [[0] * K for _ in range(game.num_seats)]
         self.pieces_lost = [[0] * K for _ in range(game.num_seats)]
         self.piece_levels = []
+        self.attachments = []
         self.stacked = [0] * C
         self.award_holder = [-1] * len(game.awards)
         self.last_roll = 0

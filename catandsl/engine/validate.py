@@ -224,6 +224,13 @@ def _check_data(g: Game, s: State) -> None:
             raise _fail(f"piece_levels[{k}]", "not [0 or 1, a site, a seat, a piece, a level > 0]")
     if s.piece_levels != sorted(s.piece_levels):
         raise _fail("piece_levels", "the records are not in ascending order")
+    for k, r in enumerate(_list("attachments", s.attachments)):
+        _ints(f"attachments[{k}]", r, 4, 0, big)
+        if r[0] > 1 or r[1] >= (len(b.intersections), len(b.paths))[r[0]] or r[2] >= seats or r[3] >= K \
+                or g.pieces[r[3]].neutral or (s.corner_owner, s.path_owner)[r[0]][r[1]] < 0:
+            raise _fail(f"attachments[{k}]", "not [0 or 1, a site with a piece on it, a seat, a player's piece]")
+    if s.attachments != sorted(s.attachments):
+        raise _fail("attachments", "the records are not in ascending order")
     _ints("neutral_at", s.neutral_at, len(g.neutral_start), -1, max(len(b.hexes), P) - 1)
     for pi, slots in enumerate(g.neutral_slots):
         piece = g.pieces[pi]

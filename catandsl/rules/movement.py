@@ -235,7 +235,7 @@ def _apply_pick_up(s: State, p: int, act: PickUp) -> None:
         s.fresh_paths = s.fresh_paths.without(k)
     s.push(Relocating(p, pi, k, fresh))
     network.lift_path(s, k)
-    piece_state.forget(s, 1, k)  # a piece moved is placed afresh
+    piece_state.forget(s, 1, k)  # a piece moved is placed afresh: no level, nothing attached
 
 
 def _refusal(s: State, p: int, act: Action) -> IllegalAction | None:

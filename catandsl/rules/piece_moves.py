@@ -81,8 +81,8 @@ def network_reach(s: State, player: int, at: Location, via: list[str]) -> list[L
 @effect("at: intersection, to: intersection", writes=BOARD)
 def move_piece_to(s: State, at: Location, to: Location) -> None:
     """The player's piece on intersection `at` moves to intersection `to`, keeping its
-    owner, kind and level, and special victory points under it (no cost, no `built`
-    event); nothing when no piece stands on `at` or one already stands on `to`."""
+    owner, kind and level, the pieces attached to it and special victory points under it
+    (no cost, no `built` event); nothing when no piece stands on `at` or one already stands on `to`."""
     k, d = int(at[1]), int(to[1])
     seat, pi = s.corner_owner[k], s.corner_piece[k]
     if seat < 0 or s.corner_owner[d] >= 0 or k == d:
@@ -90,6 +90,7 @@ def move_piece_to(s: State, at: Location, to: Location) -> None:
     level = piece_state.piece_level(s, at)
     if s.vp_tokens:  # special victory points lie under their building: they move with it
         s.vp_tokens = [v._replace(intersection=d) if v.intersection == k else v for v in s.vp_tokens]
+    piece_state.carry(s, 0, k, d)  # (before the lift, which would send them to the supply)
     removal.lift(s, "intersection", k)
     s.placed[seat][pi] += 1
     network.put_corner(s, d, seat, pi)

@@ -386,7 +386,8 @@ def built_this_turn(s: State, k: int) -> bool:
 
 def pieces_on_board(s: State) -> list[list[int]]:
     """Per player, per piece kind, the pieces on the board, counting one lifted off it to
-    be moved (a prompt's `lifted()`) as still placed: what `state.placed` must say."""
+    be moved (a prompt's `lifted()`) and those attached to a piece on it as placed: what
+    `state.placed` must say."""
     g = s.game
     counted = [[0] * len(g.pieces) for _ in range(g.num_seats)]
     for owners, pieces in ((s.corner_owner, s.corner_piece), (s.path_owner, s.path_piece)):
@@ -395,6 +396,8 @@ def pieces_on_board(s: State) -> list[list[int]]:
                 counted[o][pi] += 1
     for e in s.travellers:
         counted[e.player][e.piece] += 1
+    for _code, _site, seat, pi in s.attachments:  # attached to a piece on the board
+        counted[seat][pi] += 1
     for prompt in s.pending:
         lifted = prompt.lifted()
         if lifted is not None:

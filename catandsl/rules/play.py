@@ -473,6 +473,9 @@ class State(Protocol):
     # [code (0 intersection, 1 path), site, seat, piece kind, level]: the levels rules gave
     # pieces on the board (rules/piece_state.py), ascending, none 0
     piece_levels: list[list[int]]
+    # [code (0 intersection, 1 path), site, seat, piece kind]: pieces attached to the piece
+    # standing on a site (rules/piece_state.py), ascending; counted in `placed`
+    attachments: list[list[int]]
     stacked: list[int]  # [c] cards lying on their deck's stack, face down (rules/stacks.py)
     # hexes that lie face down or changed (rules/hexes.py); `game` is the game on the
     # board `hex_changes` make (Game.with_hexes)

@@ -51,7 +51,7 @@ PRIMITIVES = ["remove_piece", "replace_piece", "owned_next_to", "pieces_next_to"
               "terrain_hexes", "corners", "sides", "cards_of", "return_to_bank", "fix_dice",
               "take_from_hand", "remove_from_supply", "pieces_left",
               "choose_traveller", "travellers", "add_travel_points_on", "send_traveller",
-              "set_piece_level", "piece_level", "piece_sites",
+              "set_piece_level", "piece_level", "piece_sites", "attach_piece", "attached",
               "choose_number", "sealed_bid", "stack_cards", "stack_size", "draw_from_stack",
               "take_from_stack", "board_hexes", "board_intersections", "board_paths",
               "choose_resource_among", "choose_intersection", "network_reach", "move_piece_to", "lift_piece",
