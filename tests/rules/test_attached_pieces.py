@@ -14,7 +14,7 @@ from catandsl.rules.base import EngineError, location
 from catandsl.rules.piece_moves import lift_piece, move_piece_to
 from catandsl.rules.piece_state import attach_piece, attached
 from tests.conftest import compile_text, game_of
-from tests.engine.helpers import act, blank, put, to_main
+from tests.engine.helpers import act, blank, give, legal, put, to_main
 from tests.engine.soundness import check_cheap
 
 SOURCE = """
@@ -34,6 +34,10 @@ scenario banners "Banners" {
   }
   rule raze {                   # on a 2 the roller loses a settlement of their choice
     on dice_rolled(2) { remove_piece(player, player, [settlement]) }
+  }
+  turn {                        # the banner is never built on a site of its own
+    phase roll { roll; play }
+    phase main { trade; build road, settlement, city; buy; play }
   }
   map {
     rows \"\"\"
@@ -108,6 +112,16 @@ def test_attached_moves_with_its_host_and_leaves_when_it_is_lifted(game):
     lift_piece(s, location("intersection", b))
     assert s.attachments == [] and s.placed[2][banner] == 0
     check_cheap(s)
+
+
+def test_an_attached_only_kind_is_not_built(game):
+    s = blank(game)
+    put(s, 0, "settlement", 0)
+    put(s, 0, "road", game.board.corner_paths[0][0])
+    give(s, 0, 5, 5, 5, 5, 5)
+    to_main(s, 8)
+    assert any(isinstance(a, A.Build) for a in legal(s))
+    assert not [a for a in legal(s) if isinstance(a, A.Build) and a.piece == "banner"]
 
 
 def test_nothing_is_attached_to_an_empty_site_and_a_broken_record_is_refused(game):
