@@ -40,7 +40,7 @@ fields. `Observer.reference` makes the same numbers the straightforward way, fro
 from __future__ import annotations
 
 import json
-from itertools import chain, compress
+from itertools import chain, compress, repeat
 from operator import attrgetter, itemgetter, ne
 from typing import TYPE_CHECKING, Any
 
@@ -253,6 +253,7 @@ class Observer:
 
 
 _STALE = object()  # what a Tensor "last wrote" for a field it must write: equal to nothing
+_TRADING = repeat((trade.Offering, trade.Composing))  # the prompts observed_sources reads
 HOT_UPDATES = 256  # a field unchanged for this many updates is compared with the cold ones again
 ALWAYS_AFTER = 16  # a number changed at this many updates in a row is written at every update
 
@@ -297,6 +298,9 @@ class Tensor:
         self._always: list[int] = []
         self._always_at: list[int] = []
         self._always_get: Any = _getter(attrgetter, [])
+        # the observed fields the scores read when last counted, or None: count every time
+        self._score_reads: frozenset[int] | None = None
+        self._score_always = False  # the scores read a number written at every update: count every time
         self._hot: list[int] = []
         self._cold: list[int] = list(range(len(layout.fields)))
         self._hot_before: tuple = ()
@@ -309,8 +313,6 @@ class Tensor:
         self._kind = self._stage = -1
         self._scores: list[float] = []
         self._score_game: Any = None
-        # the observed fields the scores read when last counted, or None: count every time
-        self._score_reads: frozenset[int] | None = None
         self._to_act: bool | None = None
         # the trade as last written (None: zeros): the offer's parts as they were
         # (trade.observed_sources) and the draft's (to, give, get); and where their runs lie
@@ -369,11 +371,12 @@ class Tensor:
             self._one_hot(self._at[2], self._stage, stage)
             self._stage = stage
         reads = self._score_reads
-        if reads is None or not reads.isdisjoint(changed) or s.game is not self._score_game or \
-                (self._always and not reads.isdisjoint(self._always)):
+        if reads is None or (changed and not reads.isdisjoint(changed)) or s.game is not self._score_game or \
+                self._score_always:
             self._count_scores(s)
-        if lay.trade and (s.pending or self._offer is not None or self._draft is not None):
-            self._write_trade(s)  # (no trade without a prompt)
+        if lay.trade and (self._offer is not None or self._draft is not None or
+                          any(map(isinstance, s.pending, _TRADING))):
+            self._write_trade(s)  # (no trade shown without a trade's prompt: nothing to write)
         return buf
 
     def _write(self, s: State, fields: list[int], values: tuple, at: dict[int, int]) -> None:
@@ -419,6 +422,7 @@ class Tensor:
         self._always.sort()
         self._always_get = _getter(attrgetter, [names[k] for k in self._always])
         self._always_at = [self.layout.fields[k].start for k in self._always]
+        self._score_always = self._score_reads is not None and not self._score_reads.isdisjoint(self._always)
 
     def _write_trade(self, s: State) -> None:
         """The trade's slices: the offer's run rewritten when the offer changed, zeros when
@@ -499,6 +503,7 @@ class Tensor:
         self._score_game = s.game
         self._score_reads = frozenset(lay.field_at[f] for f in seen.names) \
             if seen.names <= lay.field_at.keys() else None
+        self._score_always = self._score_reads is not None and not self._score_reads.isdisjoint(self._always)
         if scores != self._scores:
             self._scores = scores
             a, z = lay.slices["scores"]
