@@ -303,6 +303,7 @@ class Tensor:
         self._always_get: Any = _getter(attrgetter, [])
         # the observed fields the scores read when last counted, or None: count every time
         self._score_reads: frozenset[int] | None = None
+        self._score_names: frozenset[str] = frozenset()  # the state's attributes the scores read
         self._score_always = False  # the scores read a number written at every update: count every time
         self._hot: list[int] = []
         self._cold: list[int] = list(range(len(layout.fields)))
@@ -501,15 +502,18 @@ class Tensor:
     def _count_scores(self, s: State) -> None:
         """The scores as State.observation shows them (the seat's own points, the others'
         public points), noting the fields they read: until one of those changes, they
-        stay as they are (the counting reads the state and nothing else)."""
+        stay as they are (the counting reads the state and nothing else). The names read
+        at the last count of this game are handed to the recorder beforehand (no lookup
+        fails for them) and stay noted: a name read once is watched for the rest of the
+        game, more than the counting needs, never less."""
         lay, p = self.layout, self.player
-        seen = _Recorder(s)
+        seen = _Recorder(s, self._score_names if s.game is self._score_game else ())
         scores = [float(scoring.points(seen, q) if q == p else scoring.public_points(seen, q))
                   for q in range(lay.num_players)]
-        seen.names.discard("game")
+        self._score_names = names = frozenset(seen.names)
         self._score_game = s.game
-        self._score_reads = frozenset(lay.field_at[f] for f in seen.names) \
-            if seen.names <= lay.field_at.keys() else None
+        fields = names - {"game"}
+        self._score_reads = frozenset(lay.field_at[f] for f in fields) if fields <= lay.field_at.keys() else None
         self._score_always = self._score_reads is not None and not self._score_reads.isdisjoint(self._always)
         if scores != self._scores:
             self._scores = scores
@@ -517,31 +521,22 @@ class Tensor:
 
 
 class _Recorder:
-    """A state seen through a recorder of the attributes read (`names`)."""
+    """A state seen through a recorder of the attributes read (`names`, with the `known`
+    ones noted beforehand): the first read of a name records it and keeps the state's
+    value (the very object) in the recorder's own dict, where the reads after it find it
+    at once (the counting reads the state and changes nothing, so a value read once
+    stays the state's); a known name is there from the start."""
 
-    __slots__ = ("_state", "names")
-
-    def __init__(self, state: State):
+    def __init__(self, state: State, known: Any = ()):
         self._state = state
-        self.names: set[str] = set()
+        self.names: set[str] = set(known)
+        for name in known:
+            self.__dict__[name] = getattr(state, name)
 
-    def __getattr__(self, name: str) -> Any:
+    def __getattr__(self, name: str) -> Any:  # (runs only for a name not read before)
         self.names.add(name)
-        return getattr(self._state, name)
-
-
-def _reading(name: str) -> property:
-    """A property that records its field's name and reads it from the state: a read of
-    a field finds it at once, where __getattr__ runs only after a failed lookup."""
-    def read(self: _Recorder) -> Any:
-        self.names.add(name)
-        return getattr(self._state, name)
-
-    return property(read)
-
-
-for _name in FIELDS + ("game",):  # the state's fields (and its game) read through properties
-    setattr(_Recorder, _name, _reading(_name))
+        v = self.__dict__[name] = getattr(self._state, name)
+        return v
 
 
 def _copier(field: str) -> Any:
