@@ -5,7 +5,8 @@ preallocated float32 buffer and rewritten where the state changed (engine/observ
     arrays = ArrayObserver(Observer(game))
     arrays.tensor(state, seat)        # float32 (size,): a new array each call
     arrays.tensor(state, seat, out)   # written into `out` (a row of a batch, say)
-    arrays.mask(state)                # int8 (actions,): 1 where the player to act may act
+    arrays.mask(state)                # int8 (actions,): 1 where the player to act may act, read-only
+    arrays.mask(state, out)           # written into `out`
 
 The arrays equal `np.asarray(observer.tensor(state, seat), np.float32)` and
 `np.asarray(observer.legal_mask(state), np.int8)` (the tests compare them). One
@@ -14,8 +15,9 @@ part of the buffers is rewritten when the state's game changes.
 
 A game's decisions offer the same sets of legal actions again and again (the roll, the
 end of a turn, a card added to a draft), so each ArrayObserver keeps the masks it made,
-by the tuple of legal ids (`state.legal_now()`), and hands out copies: a mask costs a
-lookup and a copy of a few hundred bytes, not a fill.
+by the tuple of legal ids (`state.legal_now()`), and hands out the kept arrays themselves,
+read-only (`writeable` False: numpy refuses a write), so a mask costs a lookup, not a
+fill nor a copy. Equal masks may be one array: copy a mask (`mask.copy()`) to change it.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ class ArrayObserver:
         self.num_actions = observer.game.num_distinct_actions()
         self._tensors: dict[int, Tensor] = {}
         self._masks: dict[tuple[int, ...], np.ndarray] = {}
+        self.no_mask = _read_only(np.zeros(self.num_actions, np.int8))  # no action: a chance node, the end
 
     def tracker(self, player: int) -> Tensor:
         t = self._tensors.get(player)
@@ -56,19 +59,26 @@ class ArrayObserver:
         return out
 
     def mask(self, state: Any, out: np.ndarray | None = None) -> np.ndarray:
-        """The legal-action mask (`legal_mask`): a new array, or written into `out`."""
+        """The legal-action mask (`legal_mask`): a kept read-only array (shared by equal
+        masks, unchanged by later steps), or written into `out`."""
         if state.is_terminal() or state.is_chance_node():
-            return legal_mask(state, self.num_actions, out)
-        legal = state.legal_now()
-        made = self._masks.get(legal)
-        if made is None:
-            if len(self._masks) >= MAX_MASKS:
-                self._masks.clear()
-            made = self._masks[legal] = legal_mask(state, self.num_actions)
+            made = self.no_mask
+        else:
+            legal = state.legal_now()
+            made = self._masks.get(legal)
+            if made is None:
+                if len(self._masks) >= MAX_MASKS:
+                    self._masks.clear()
+                made = self._masks[legal] = _read_only(legal_mask(state, self.num_actions))
         if out is None:
-            return made.copy()
+            return made
         out[:] = made
         return out
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
 
 
 def legal_mask(state: Any, num_actions: int, out: np.ndarray | None = None) -> np.ndarray:

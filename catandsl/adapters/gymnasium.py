@@ -119,7 +119,8 @@ class CatanEnv(gym.Env):
         return self.observer.tensor(self.state, self.seat, out)
 
     def action_masks(self, out: np.ndarray | None = None) -> np.ndarray:
-        """The seat's legal actions now, as bools (all False once the game is over)."""
+        """The seat's legal actions now, as bools (all False once the game is over): a
+        read-only array shared by equal masks (adapters/arrays.py), or written into `out`."""
         if out is not None:
             self.observer.mask(self.state, out.view(np.int8))
             return out

@@ -16,7 +16,10 @@ unseeded ones replays the same games. The first reset without a seed takes the
 constructor's `seed`, or fresh entropy when it is None. `info["seed"]` is the game's seed.
 
 `observation="tensor"` (the default) is the Observer's tensor (engine/observer.py);
-`"features"` is the named feature observation (adapters/features.py). Rewards come at
+`"features"` is the named feature observation (adapters/features.py). The observation's
+`action_mask` may be read-only (`writeable` False) and shared with other observations
+(adapters/arrays.py keeps one array per set of legal actions): copy it to change it;
+`observation` is a new array each time. Rewards come at
 the end: `state.returns()` (+1 the winner, -1 the others, 0 for all in a game cut at its
 bound). A game ended by a win or a rule is `terminated`; one cut at the scenario's turn
 or action bound is `truncated`.
@@ -61,6 +64,8 @@ class CatanAECEnv(AECEnv):
                                    for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(A) for a in self.possible_agents}
         self.np_random: np.random.Generator | None = None
+        self._no_mask = np.zeros(A, np.int8)  # the mask of a seat not to act (read-only, shared)
+        self._no_mask.flags.writeable = False
         self.state: Any = None
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -104,7 +109,7 @@ class CatanAECEnv(AECEnv):
         p = self._seat[agent]
         s = self.state
         # (the mask is all 0 but for the player to act: at the end, current_player() is no seat)
-        mask = self.observer.mask(s) if s.current_player() == p else np.zeros(self.observer.num_actions, np.int8)
+        mask = self.observer.mask(s) if s.current_player() == p else self._no_mask
         return {"observation": self.observer.tensor(s, p), "action_mask": mask}
 
     def step(self, action: Any) -> None:

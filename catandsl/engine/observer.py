@@ -40,8 +40,10 @@ fields. `Observer.reference` makes the same numbers the straightforward way, fro
 from __future__ import annotations
 
 import json
-from itertools import chain, compress
+from functools import partial
+from itertools import chain, compress, repeat
 from operator import attrgetter, itemgetter, ne
+from struct import Struct
 from typing import TYPE_CHECKING, Any
 
 from catandsl.engine import flow
@@ -253,6 +255,7 @@ class Observer:
 
 
 _STALE = object()  # what a Tensor "last wrote" for a field it must write: equal to nothing
+_TRADING = repeat((trade.Offering, trade.Composing))  # the prompts observed_sources reads
 HOT_UPDATES = 256  # a field unchanged for this many updates is compared with the cold ones again
 ALWAYS_AFTER = 16  # a number changed at this many updates in a row is written at every update
 
@@ -281,8 +284,9 @@ class Tensor:
         buffer[:] = [0.0] * layout.size
         buffer[layout.slices["seat"][0] + player] = 1.0
         self._one = _scalar_sink(buffer, layout.size)  # where single numbers are written
+        self._run = _run_maker(buffer, self._one)  # where runs of numbers are written
         self._shown: list[Any] = [_STALE] * len(layout.fields)
-        self._writers = [_writer(plan, buffer, self._one, player) for plan in layout.fields]
+        self._writers = [_writer(plan, buffer, self._one, self._run, player) for plan in layout.fields]
         self._copies = [_copier(plan.name) for plan in layout.fields]
         # The fields are compared in two groups: the hot ones (changed in the last
         # HOT_UPDATES updates) one by one, the cold ones (most: the board, the cards,
@@ -297,6 +301,10 @@ class Tensor:
         self._always: list[int] = []
         self._always_at: list[int] = []
         self._always_get: Any = _getter(attrgetter, [])
+        # the observed fields the scores read when last counted, or None: count every time
+        self._score_reads: frozenset[int] | None = None
+        self._score_names: frozenset[str] = frozenset()  # the state's attributes the scores read
+        self._score_always = False  # the scores read a number written at every update: count every time
         self._hot: list[int] = []
         self._cold: list[int] = list(range(len(layout.fields)))
         self._hot_before: tuple = ()
@@ -309,18 +317,20 @@ class Tensor:
         self._kind = self._stage = -1
         self._scores: list[float] = []
         self._score_game: Any = None
-        # the observed fields the scores read when last counted, or None: count every time
-        self._score_reads: frozenset[int] | None = None
         self._to_act: bool | None = None
         # the trade as last written (None: zeros): the offer's parts as they were
         # (trade.observed_sources) and the draft's (to, give, get); and where their runs lie
         self._offer: tuple | None = None
         self._draft: tuple[int, list[int], list[int]] | None = None
+        a, z = layout.slices["scores"]
+        self._put_scores = self._run(a, z - a)
         if layout.trade:
             sl, names = layout.slices, [name for name, _ in layout.trade]
             self._offer_at = (sl[names[0]][0], sl["draft_give"][0])
             self._draft_at = (sl["draft_give"][0], sl[names[-1]][1])
             self._items = sl["draft_give"][1] - sl["draft_give"][0]
+            self._put_offer = self._run(self._offer_at[0], self._offer_at[1] - self._offer_at[0])
+            self._put_draft = self._run(self._draft_at[0], self._draft_at[1] - self._draft_at[0])
 
     def update(self, s: State) -> Any:
         lay, buf, shown = self.layout, self.buffer, self._shown
@@ -369,11 +379,12 @@ class Tensor:
             self._one_hot(self._at[2], self._stage, stage)
             self._stage = stage
         reads = self._score_reads
-        if reads is None or not reads.isdisjoint(changed) or s.game is not self._score_game or \
-                (self._always and not reads.isdisjoint(self._always)):
+        if reads is None or (changed and not reads.isdisjoint(changed)) or s.game is not self._score_game or \
+                self._score_always:
             self._count_scores(s)
-        if lay.trade and (s.pending or self._offer is not None or self._draft is not None):
-            self._write_trade(s)  # (no trade without a prompt)
+        if lay.trade and (self._offer is not None or self._draft is not None or
+                          any(map(isinstance, s.pending, _TRADING))):
+            self._write_trade(s)  # (no trade shown without a trade's prompt: nothing to write)
         return buf
 
     def _write(self, s: State, fields: list[int], values: tuple, at: dict[int, int]) -> None:
@@ -419,6 +430,7 @@ class Tensor:
         self._always.sort()
         self._always_get = _getter(attrgetter, [names[k] for k in self._always])
         self._always_at = [self.layout.fields[k].start for k in self._always]
+        self._score_always = self._score_reads is not None and not self._score_reads.isdisjoint(self._always)
 
     def _write_trade(self, s: State) -> None:
         """The trade's slices: the offer's run rewritten when the offer changed, zeros when
@@ -435,7 +447,7 @@ class Tensor:
             now = (offer.proposer, offer.to, offer.give, offer.get, offer.accepted, offer.declined, offer.counters)
             if now != self._offer:
                 a, z = self._offer_at
-                buf[a:z] = trade.offer_run(s.game, offer)
+                self._put_offer(*trade.offer_run(s.game, offer))
                 self._offer = (now[0], now[1], now[2][:], now[3][:], now[4][:], now[5][:], _rows_copy(now[6]))
         last = self._draft
         if draft is None:
@@ -457,7 +469,7 @@ class Tensor:
                     one[a + i] = float(get[i])
         else:
             a, z = self._draft_at
-            buf[a:z] = trade.draft_run(s.game, draft, self.player)
+            self._put_draft(*trade.draft_run(s.game, draft, self.player))
         self._draft = (to, give[:n], get[:n])
 
     def _one_hot(self, at: int, before: int, now: int) -> None:
@@ -490,47 +502,41 @@ class Tensor:
     def _count_scores(self, s: State) -> None:
         """The scores as State.observation shows them (the seat's own points, the others'
         public points), noting the fields they read: until one of those changes, they
-        stay as they are (the counting reads the state and nothing else)."""
+        stay as they are (the counting reads the state and nothing else). The names read
+        at the last count of this game are handed to the recorder beforehand (no lookup
+        fails for them) and stay noted: a name read once is watched for the rest of the
+        game, more than the counting needs, never less."""
         lay, p = self.layout, self.player
-        seen = _Recorder(s)
+        seen = _Recorder(s, self._score_names if s.game is self._score_game else ())
         scores = [float(scoring.points(seen, q) if q == p else scoring.public_points(seen, q))
                   for q in range(lay.num_players)]
-        seen.names.discard("game")
+        self._score_names = names = frozenset(seen.names)
         self._score_game = s.game
-        self._score_reads = frozenset(lay.field_at[f] for f in seen.names) \
-            if seen.names <= lay.field_at.keys() else None
+        fields = names - {"game"}
+        self._score_reads = frozenset(lay.field_at[f] for f in fields) if fields <= lay.field_at.keys() else None
+        self._score_always = self._score_reads is not None and not self._score_reads.isdisjoint(self._always)
         if scores != self._scores:
             self._scores = scores
-            a, z = lay.slices["scores"]
-            self.buffer[a:z] = scores
+            self._put_scores(*scores)
 
 
 class _Recorder:
-    """A state seen through a recorder of the attributes read (`names`)."""
+    """A state seen through a recorder of the attributes read (`names`, with the `known`
+    ones noted beforehand): the first read of a name records it and keeps the state's
+    value (the very object) in the recorder's own dict, where the reads after it find it
+    at once (the counting reads the state and changes nothing, so a value read once
+    stays the state's); a known name is there from the start."""
 
-    __slots__ = ("_state", "names")
-
-    def __init__(self, state: State):
+    def __init__(self, state: State, known: Any = ()):
         self._state = state
-        self.names: set[str] = set()
+        self.names: set[str] = set(known)
+        for name in known:
+            self.__dict__[name] = getattr(state, name)
 
-    def __getattr__(self, name: str) -> Any:
+    def __getattr__(self, name: str) -> Any:  # (runs only for a name not read before)
         self.names.add(name)
-        return getattr(self._state, name)
-
-
-def _reading(name: str) -> property:
-    """A property that records its field's name and reads it from the state: a read of
-    a field finds it at once, where __getattr__ runs only after a failed lookup."""
-    def read(self: _Recorder) -> Any:
-        self.names.add(name)
-        return getattr(self._state, name)
-
-    return property(read)
-
-
-for _name in FIELDS + ("game",):  # the state's fields (and its game) read through properties
-    setattr(_Recorder, _name, _reading(_name))
+        v = self.__dict__[name] = getattr(self._state, name)
+        return v
 
 
 def _copier(field: str) -> Any:
@@ -563,7 +569,24 @@ def _scalar_sink(buffer: Any, size: int) -> Any:
     return buffer
 
 
-def _writer(plan: FieldPlan, buf: Any, one: Any, player: int) -> Any:
+def _run_maker(buffer: Any, one: Any) -> Any:
+    """`run(at, n)`: a function that writes its n arguments (numbers) into the buffer
+    from `at` on. Into a float32 array's memory (`one` a memoryview: _scalar_sink) they
+    are packed by a `struct.Struct` of n floats, which rounds each as numpy does (a C
+    cast of the double) for a fraction of what numpy's conversion of a list costs."""
+    if isinstance(one, memoryview):
+        def packed(at: int, n: int) -> Any:
+            return partial(Struct(f"{n}f").pack_into, one, 4 * at)
+        return packed
+
+    def listed(at: int, n: int) -> Any:
+        def put(*values: Any) -> None:
+            buffer[at:at + n] = values
+        return put
+    return listed
+
+
+def _writer(plan: FieldPlan, buf: Any, one: Any, run: Any, player: int) -> Any:
     """A function (value, seat to play) that writes one field's entries into `buf`
     (single numbers into `one`: _scalar_sink) exactly as `Observer.reference` lays them
     out: the common shapes directly, anything else through `_flatten` (the reference's
@@ -572,6 +595,8 @@ def _writer(plan: FieldPlan, buf: Any, one: Any, player: int) -> Any:
     shape, n = plan.shape, plan.stop - plan.start
     hiding = plan.hiding[player]
     zeros = [0.0] * n
+    put = run(a, n)  # the whole field's run
+    put_count = run(count[0], count[1] - count[0]) if count is not None else None
     # what this writer last wrote of the field's length and of what the view hid (a
     # write of the same skips them: the buffer holds them already); None: unknown
     last: list[Any] = [None, None]
@@ -600,7 +625,7 @@ def _writer(plan: FieldPlan, buf: Any, one: Any, player: int) -> Any:
             k = len(v)
             if k >= n:
                 if n:
-                    buf[a:z] = v[:n] if k > n else v
+                    put(*v[:n]) if k > n else put(*v)
             else:
                 buf[a:a + k] = v
                 buf[a + k:z] = zeros[:n - k]
@@ -613,7 +638,7 @@ def _writer(plan: FieldPlan, buf: Any, one: Any, player: int) -> Any:
     rows = plan.rows
     if rows is not None:  # rows of ints, each as long as in a fresh state: row by row
         rows_list = list(rows)
-        starts = [a + sum(rows[:i]) for i in range(len(rows))]
+        put_row = [run(a + sum(rows[:i]), rows[i]) for i in range(len(rows))]
 
         def table(v: Any, turn: int) -> None:
             hide = hiding[turn]
@@ -621,20 +646,19 @@ def _writer(plan: FieldPlan, buf: Any, one: Any, player: int) -> Any:
                 general(v, turn)
                 return
             if hide is None:
-                buf[a:z] = list(chain.from_iterable(v))
+                put(*chain.from_iterable(v))
             elif last[1] is hide:  # the hidden rows are zeros already: the others only
                 for i, row in enumerate(v):
                     if i not in hide and row:
-                        buf[starts[i]:starts[i] + len(row)] = row
+                        put_row[i](*row)
             else:
-                buf[a:z] = list(chain.from_iterable(
-                    zeros[:len(row)] if i in hide else row for i, row in enumerate(v)))
+                put(*chain.from_iterable(zeros[:len(row)] if i in hide else row for i, row in enumerate(v)))
             last[1] = hide
             if last[0] is None:
                 one[len_at] = float(len(v))
                 last[0] = len(v)
-            if count is not None:
-                buf[count[0]:count[1]] = [float(sum(row)) for row in v]
+            if put_count is not None:
+                put_count(*map(sum, v))
         return table
     return general
 
