@@ -65,11 +65,12 @@ class ArrayObserver:
             made = self.no_mask
         else:
             legal = state.legal_now()
-            made = self._masks.get(legal)
-            if made is None:
+            kept = self._masks.get(legal)
+            if kept is None:
                 if len(self._masks) >= MAX_MASKS:
                     self._masks.clear()
-                made = self._masks[legal] = _read_only(legal_mask(state, self.num_actions))
+                kept = self._masks[legal] = _read_only(legal_mask(state, self.num_actions))
+            made = kept
         if out is None:
             return made
         out[:] = made
