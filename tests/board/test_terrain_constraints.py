@@ -8,8 +8,8 @@ from collections import Counter
 import pytest
 
 import catandsl
-from catandsl.board import instantiate
 from catandsl.board import geometry as geo
+from catandsl.board import instantiate
 from catandsl.ir import configure
 
 MAP = """

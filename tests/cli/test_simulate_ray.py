@@ -22,7 +22,7 @@ def local_ray():
 
 
 def test_a_ray_run_equals_a_local_run_game_by_game(local_ray):
-    kw = dict(seed=7, players=3, bots=("greedy", "random"))
+    kw = {"seed": 7, "players": 3, "bots": ("greedy", "random")}
     local = simulate(TINY, GAMES, workers=1, **kw)
     seen = []
     remote = simulate(TINY, GAMES, workers=2, backend="ray", progress=seen.append, **kw)

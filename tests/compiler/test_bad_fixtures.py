@@ -248,7 +248,8 @@ def test_E0207_stdlib_file_declares_another_ruleset(tmp_path, monkeypatch):
 
 def test_E0408_map_picture_too_large(tmp_path):
     rows = "\n".join("      " + "f   " * 101 for _ in range(100))
-    text = f'scenario "Huge" {{\n  uses base\n  map {{\n    rows """\n{rows}\n    """\n    legend {{ f forest }}\n  }}\n}}\n'
+    text = (f'scenario "Huge" {{\n  uses base\n  map {{\n    rows """\n{rows}\n    """\n'
+            "    legend { f forest }\n  }\n}\n")
     d, _ = one(tmp_path, "huge_map.catan", text)
     assert (d.code, d.span.line, d.span.column) == ("E0408", 4, 10)
 

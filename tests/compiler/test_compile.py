@@ -31,7 +31,7 @@ def base():
 def test_base_game_is_declared_in_the_language(base):
     rs = configure(base, 4)
     assert rs.resources == ("brick", "lumber", "wool", "grain", "ore")
-    assert rs.bank == {r: 19 for r in rs.resources}
+    assert rs.bank == dict.fromkeys(rs.resources, 19)
     assert sum(rs.bank.values()) == 95
     road, settlement, city = rs.pieces["road"], rs.pieces["settlement"], rs.pieces["city"]
     assert (road.limit, settlement.limit, city.limit) == (15, 5, 4)
@@ -145,7 +145,8 @@ def test_import_and_uses(tmp_path):
 
 
 def test_import_errors(tmp_path):
-    s, diags = compile_text(tmp_path, small('  import "../outside.catan"\n  import "missing.catan"\n  uses basee\n' + SMALL_MAP))
+    imports = '  import "../outside.catan"\n  import "missing.catan"\n  uses basee\n'
+    s, diags = compile_text(tmp_path, small(imports + SMALL_MAP))
     codes = {d.code for d in diags}
     assert {"E0203", "E0202", "E0201"} <= codes
     assert any("did you mean `base`" in (d.help or "") for d in diags)

@@ -7,8 +7,6 @@ from __future__ import annotations
 import subprocess
 import sys
 
-import pytest
-
 import catandsl
 from catandsl.compiler.validate import CHECK_DEALS
 

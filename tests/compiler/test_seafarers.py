@@ -169,9 +169,10 @@ def test_new_shores_land_and_numbers_per_area(new_shores, players):
         board = instantiate(rs, seed)
         land, numbers = _land(rs, board), _numbers(board)
         main = {board.hexes[k] for i in board.island_names["main"] for k in board.islands[i]}
+        wanted = (NEW_SHORES_LAND[players], NEW_SHORES_NUMBERS[players])
         for area, want_land, want_numbers in (
-            ([h for h in land if h in main], *(t[0] for t in (NEW_SHORES_LAND[players], NEW_SHORES_NUMBERS[players]))),
-            ([h for h in land if h not in main], *(t[1] for t in (NEW_SHORES_LAND[players], NEW_SHORES_NUMBERS[players]))),
+            ([h for h in land if h in main], *(t[0] for t in wanted)),
+            ([h for h in land if h not in main], *(t[1] for t in wanted)),
         ):
             assert Counter(land[h] for h in area) == Counter(want_land), seed
             assert Counter(numbers[h] for h in area if h in numbers) == want_numbers, seed

@@ -143,7 +143,7 @@ def check_cheap(s) -> None:
             assert 0 <= s.placed[p][P.index] <= P.limit - s.pieces_lost[p][P.index], (p, P.name)
     # VP = buildings + cards + awards + special VP tokens
     tokens = [0] * n
-    for p, c, k in s.vp_tokens:
+    for p, _c, k in s.vp_tokens:
         assert k > 0
         tokens[p] += k
     # tokens conserved (sites + general supply + players = the declared supply), and
@@ -160,7 +160,8 @@ def check_cheap(s) -> None:
         vp += sum(s.cards[p][c.index] * c.points for c in g.cards)
         vp += sum(aw.points for k, aw in enumerate(g.awards) if s.award_holder[k] == p)
         if supplies:
-            vp += sum(held // per * pts for held, (pts, per) in zip(s.tokens_held[p], g.lookups(SiteLookups).token_points))
+            token_points = g.lookups(SiteLookups).token_points
+            vp += sum(held // per * pts for held, (pts, per) in zip(s.tokens_held[p], token_points))
         # the stages built of the projects the player owns
         for project, level, owner in zip(g.ruleset.projects.values(), s.project_level, s.project_owner):
             if owner == p:

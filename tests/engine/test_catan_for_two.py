@@ -15,10 +15,10 @@ from catandsl.engine import actions as A
 from catandsl.rules import neutral, placement
 from catandsl.rules.base import paths_next_to
 from catandsl.rules.travel import Travel
+from tests.budget import count
 from tests.conftest import TB_HUBS, tb_scenario, tb_start
 from tests.engine.helpers import act, blank, give, legal, put, to_main
 from tests.engine.soundness import check_board, check_traders_barbarians
-from tests.budget import count
 
 
 def game(seed: int = 1, options: dict | None = None):

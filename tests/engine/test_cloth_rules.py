@@ -393,7 +393,7 @@ def test_a_route_to_a_village_is_closed(game):
     to_main(s, 3)
     v, c, x = _reach(s, 0)
     act(s, A.EndTurn())
-    for p in (1, 2):
+    for _p in (1, 2):
         to_main(s, 3)
         act(s, A.EndTurn())
     to_main(s, 3)

@@ -10,10 +10,9 @@ import pytest
 
 from catandsl.engine import actions as A
 from catandsl.players import GreedyPlayer, RandomPlayer, play_game
+from tests.budget import count
 from tests.conftest import base_game, base_scenario
 from tests.engine.soundness import check_invariants, round_trip
-from tests.budget import count
-
 
 # count(100) whole games (tests/budget.py): every 4th with 3 players; odd seats propose domestic trades now and
 # then, and one seat in five plays greedily. The cheap invariants are checked after every

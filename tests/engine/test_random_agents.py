@@ -14,9 +14,9 @@ import pytest
 import catandsl
 from catandsl.players import UniformPlayer
 from catandsl.rules.placement import pieces_on_board
+from tests.budget import count
 from tests.engine.helpers import check_resources
 from tests.engine.soundness import check_live
-from tests.budget import count
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ("base.catan", "seafarers/heading_for_new_shores.catan", "seafarers/four_islands.catan",

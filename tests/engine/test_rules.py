@@ -146,7 +146,7 @@ def test_seven_discards_moves_robber_and_steals(g):
     act(s, A.Steal(1))
     assert s.is_chance_node()
     outcomes = dict(s.chance_outcomes())
-    assert set(g.actions[a] for a in outcomes) == {A.Stolen("lumber"), A.Stolen("wool")}
+    assert {g.actions[a] for a in outcomes} == {A.Stolen("lumber"), A.Stolen("wool")}
     act(s, A.Stolen("wool"))
     assert s.hands[0][WOOL] == 1 and s.hands[1] == [0, 2, 2, 0, 0]
     assert A.EndTurn() in [g.actions[a] for a in s.legal_actions()]

@@ -18,16 +18,16 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
 import catandsl
-from catandsl.engine import new_game
 from catandsl.engine import actions as A
+from catandsl.engine import new_game
 from catandsl.players import RandomPlayer
-from tests.engine.soundness import check_board, check_cheap, round_trip
 from tests.budget import count
+from tests.engine.soundness import check_board, check_cheap, round_trip
 
 SCENARIOS = ("heading_for_new_shores", "four_islands", "cloth_for_catan")
 # How each scenario's games may end besides victory and the turn cap, and which of its
@@ -42,7 +42,7 @@ WORKERS = min(2, os.cpu_count() or 1)
 BOARD_ACTIONS = (A.Build, A.Move, A.PickUp, A.PutDown)
 
 
-@lru_cache(maxsize=None)
+@cache
 def scenario(name: str):
     return catandsl.load(f"scenarios/seafarers/{name}.catan")
 

@@ -390,7 +390,6 @@ def route_holder(s) -> int:
 
 
 def measure(s):
-    g = s.game
     return longest_route(s, 0, ["road", "ship"])
 
 

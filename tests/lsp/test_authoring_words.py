@@ -46,7 +46,8 @@ def test_max_clump_completes_inside_a_line(tmp_path):
 
 # the primitives of these constructs, each known to hover (its signature and doc) and to
 # completion (a snippet), from the registry
-PRIMITIVES = ["remove_piece", "replace_piece", "owned_next_to", "pieces_next_to", "piece_at", "discard_random", "pay_to_bank",
+PRIMITIVES = ["remove_piece", "replace_piece", "owned_next_to", "pieces_next_to", "piece_at", "discard_random",
+              "pay_to_bank",
               "choose_card", "choose_token", "choose_option", "build_free_on",
               "terrain_hexes", "corners", "sides", "cards_of", "return_to_bank", "fix_dice",
               "take_from_hand", "remove_from_supply", "pieces_left",

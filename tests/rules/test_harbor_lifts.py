@@ -72,8 +72,8 @@ def test_a_hex_where_a_path_is_asked_is_a_diagnostic(tmp_path):
 
 
 def test_a_harbor_the_map_laid_stays(tmp_path_factory):
-    text = (SCENARIO.replace("harbors placed [3:1 x2, wool 2:1, brick 2:1] at",
-                             "harbors fixed [3:1 at (0, -2) NW, wool 2:1 at (1, -2) NE]\n    harbors placed [3:1 x2] at")
+    fixed = "harbors fixed [3:1 at (0, -2) NW, wool 2:1 at (1, -2) NE]\n    harbors placed [3:1 x2] at"
+    text = (SCENARIO.replace("harbors placed [3:1 x2, wool 2:1, brick 2:1] at", fixed)
             .replace("at [(0, -2) NW, (1, -2) NE, (2, -1) NE, (2, 0) E]", "at [(2, -1) NE, (2, 0) E]"))
     game = game_of(tmp_path_factory, text, seed=5, name="laid")
     s = played_to_first_roll(game)

@@ -14,6 +14,7 @@ from catandsl.rules.routes import longest_route
 from tests.conftest import HUB_ISLAND, compile_text, game_of
 from tests.engine.helpers import BRICK, LUMBER, act, blank, give, legal, put, to_main
 
+
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
     return game_of(tmp_path_factory, HUB_ISLAND)

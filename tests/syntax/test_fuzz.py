@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 
 from catandsl.compiler import compile_path
 from catandsl.diagnostics import format_text
-from tests.watchdog import no_hang
 from tests.budget import count
+from tests.watchdog import no_hang
 
 ROOT = Path(__file__).resolve().parents[2]
 CODE = re.compile(r"E\d{4}")

@@ -75,7 +75,8 @@ def test_long_string_keeps_its_lines():
 
 
 def test_if_else_chain():
-    (h,) = body("ruleset r { on turn_ended { if true { produce(1) } else if false { produce(2) } else { produce(3) } } }")
+    (h,) = body("ruleset r { on turn_ended { if true { produce(1) } "
+                "else if false { produce(2) } else { produce(3) } } }")
     stmt = h.effects[0]
     assert isinstance(stmt.orelse[0], ast.IfStmt)
     assert len(stmt.orelse[0].orelse) == 1
