@@ -181,10 +181,12 @@ def check_board(s) -> set[tuple[int, int]]:
     # special VP tokens lie under a building of their owner
     for p, c, _ in s.vp_tokens:
         assert s.corner_owner[c] == p
-    # no two buildings adjacent (distance rule)
-    for c, owner in enumerate(s.corner_owner):
-        if owner >= 0:
-            assert all(s.corner_owner[m] == -1 for m in b.corner_neighbours[c])
+    # no two buildings adjacent (distance rule): a piece whose kind keeps no distance (a
+    # knight without `distance`) may stand next to anything, as building it may
+    keeps = [s.corner_owner[c] >= 0 and g.pieces[s.corner_piece[c]].distance >= 2 for c in range(len(s.corner_owner))]
+    for c, kept in enumerate(keeps):
+        if kept:
+            assert not any(keeps[m] for m in b.corner_neighbours[c])
     return orphans(s)
 
 
