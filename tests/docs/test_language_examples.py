@@ -215,6 +215,40 @@ def test_seed_maps_match_the_reference_layouts(scenario, examples_dir):
         )
 
 
+@pytest.mark.parametrize(
+    "line,body", [pytest.param(line, body, id=f"line{line}") for line, body in _catan_blocks()]
+)
+def test_catan_block_survives_fmt(line, body, examples_dir):
+    """`fmt` knows every form the reference shows, those no shipped file uses too: each
+    example comes out of it laid out once and for all, meaning the same."""
+    import json
+
+    from catandsl.compiler import compile_ast
+    from catandsl.diagnostics import Sources
+    from catandsl.ir import scenario_to_json
+    from catandsl.syntax.fmt import format_source
+    from catandsl.syntax.parser import parse
+
+    name = str(examples_dir / (file_name(body) or f"example_line{line}.catan"))
+    formatted = format_source(body, name)
+    assert format_source(formatted, name) == formatted, f"docs/language.md:{line}: fmt is not stable"
+
+    def meaning(text: str) -> str:
+        scenario, diags = compile_ast(parse(text, name), Sources(), examples_dir)
+        assert scenario is not None, [d.message for d in diags]
+        return json.dumps(_no_positions(scenario_to_json(scenario)), sort_keys=True)
+
+    assert meaning(formatted) == meaning(body), f"docs/language.md:{line}: fmt changed the meaning"
+
+
+def _no_positions(x):
+    if isinstance(x, dict):
+        return {k: _no_positions(v) for k, v in x.items() if k not in ("line", "column", "end_line", "end_column")}
+    if isinstance(x, list):
+        return [_no_positions(v) for v in x]
+    return x
+
+
 def test_fences_are_tagged():
     """Every block inside the reference says what it is (no untagged ``` blocks)."""
     untagged = [line for line, tag, _ in blocks(_doc_text()) if not tag]
