@@ -350,7 +350,32 @@ def _doc_paragraph(word: str) -> str | None:
             if _prose(following):
                 return following
     shown = re.compile(rf"`{re.escape(word)}[` ]")  # a paragraph that starts by showing it
-    return next((p for p in paragraphs if shown.match(p)), None)
+    found = next((p for p in paragraphs if shown.match(p)), None)
+    return found or _doc_item(paragraphs, word)
+
+
+def _doc_item(paragraphs: list[str], word: str) -> str | None:
+    """The first item of a list, or row of a table, whose code at its start holds the
+    word: `- `numbers along NAME [...]`: ...`, `| `upgrades P` | ... |`, for a word
+    written inside a line that no heading or paragraph of its own names."""
+    code = re.compile(rf"^(?:- |\| )`([^`]*\b{re.escape(word)}\b[^`]*)`")
+    for p in paragraphs:
+        item: list[str] = []
+        for line in p.split("\n"):
+            if line.startswith(("- ", "| ")):
+                if item:
+                    break
+                if code.match(line):
+                    item.append(line)
+            elif item and line.startswith("  "):
+                item.append(line.strip())
+        if item:
+            text = " ".join(item)
+            if text.startswith("| "):  # a table row: its first cell, then what it means
+                cells = [c.strip() for c in text.strip("| ").split(" | ")]
+                return f"{cells[0]}: {cells[1]}" if len(cells) > 1 else cells[0]
+            return text[2:]
+    return None
 
 
 def _names(paragraph: str, word: str) -> bool:
