@@ -256,6 +256,12 @@ def _run_one(s: State, frame: Effects) -> None:
         else:
             raise EngineError(f"unknown statement {e.op!r}", e.source)
         frame.answers = []
+    except EngineError as err:
+        if err.source is not None:
+            raise
+        # a primitive that refuses from inside its rules module knows no line: the
+        # statement that called it is where the author looks
+        raise EngineError(err.message, e.source) from err
     except NeedChoice as nc:
         if not nc.options:
             # Nothing to choose from: the choice lapses, and with it the rest of this block
