@@ -181,9 +181,14 @@ def check_board(s) -> set[tuple[int, int]]:
     # special VP tokens lie under a building of their owner
     for p, c, _ in s.vp_tokens:
         assert s.corner_owner[c] == p
-    # no two buildings adjacent (distance rule): a piece whose kind keeps no distance (a
-    # knight without `distance`) may stand next to anything, as building it may
-    keeps = [s.corner_owner[c] >= 0 and g.pieces[s.corner_piece[c]].distance >= 2 for c in range(len(s.corner_owner))]
+    # no two buildings adjacent (distance rule) among the kinds that keep it, and those
+    # that stand where such a kind stood (a city on a settlement): a piece of a kind that
+    # keeps none (a knight without `distance`) may stand next to anything, as building
+    # it may
+    keeping = {P.index for P in g.pieces if P.distance >= 2}
+    while grown := {P.index for P in g.pieces if P.upgrades_from & keeping} - keeping:
+        keeping |= grown
+    keeps = [s.corner_owner[c] >= 0 and s.corner_piece[c] in keeping for c in range(len(s.corner_owner))]
     for c, kept in enumerate(keeps):
         if kept:
             assert not any(keeps[m] for m in b.corner_neighbours[c])
