@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from catandsl.rules import costs
 from catandsl.rules import words as w
 from catandsl.rules.base import Action, Activity, IllegalAction, action_source, activity
 from catandsl.rules.placement import affordable, pay
@@ -67,8 +68,8 @@ def available(s: State, p: int, k: int) -> str:
     a = g.custom_actions[k]
     if s.acted[k] >= a.per_turn:
         return f"taken {a.per_turn} time(s) this turn already"
-    t = g.lookups(CustomLookups)
-    if not affordable(s.hands[p], t.costs[k]) or not affordable(s.tokens_held[p], t.token_costs[k]):
+    cards, tokens = costs.cost_of(s, p, "action", k)
+    if not affordable(s.hands[p], cards) or not affordable(s.tokens_held[p], tokens):
         return "cannot afford it"
     env = {"player": p, "action": a.name}
     if a.condition is not None and not g.interp.program(a.condition, a.source).run(env, s, NO_ANSWERS):
@@ -86,9 +87,10 @@ def _legal(s: State, p: int, names: frozenset[str] | None) -> list[int]:
 def _apply(s: State, p: int, act: TakeAction) -> None:
     t = s.game.lookups(CustomLookups)
     k = t.index[act.action]
-    pay(s, p, t.costs[k])
+    cards, tokens = costs.cost_of(s, p, "action", k)
+    pay(s, p, cards)
     held, supply = s.tokens_held[p], s.token_supply
-    for i, n in enumerate(t.token_costs[k]):
+    for i, n in enumerate(tokens):
         if n:
             held[i] -= n
             supply[i] += n

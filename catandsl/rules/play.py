@@ -18,6 +18,9 @@ from catandsl.board import Board
 from catandsl.ir import model
 from catandsl.ir.ruleset import Ruleset
 
+if TYPE_CHECKING:
+    from catandsl.rules.costs import Varying
+
 T = TypeVar("T")
 Code = Callable[[dict[str, Any], Any, Any], Any]  # compiled code: (env, state, answers) -> value
 
@@ -46,7 +49,7 @@ class PieceInfo:
     __slots__ = ("index", "name", "site", "cost", "limit", "points", "produces", "distance",
                  "connects", "upgrades", "upgrades_from", "neutral", "blocks", "steals_from", "allowed",
                  "allowed_set", "sites", "source", "movement", "blockers", "movable_by", "moves_to", "takes",
-                 "travel", "count", "placed_where", "route_length")
+                 "travel", "count", "placed_where", "route_length", "varying")
 
     index: int
     name: str
@@ -77,6 +80,9 @@ class PieceInfo:
     travel: model.Travel | None  # a piece that travels path by path (rules/travel.py)
     count: int  # pieces of a neutral kind (1 for a player's piece)
     placed_where: model.Expr | None  # judged at each placement (`player`, `at`): rules/placement.py
+    # its cost's amounts that are expressions (rules/costs.py), None for a fixed cost:
+    # `cost` holds the fixed amounts either way
+    varying: Varying | None
 
 
 @dataclass(frozen=True)
