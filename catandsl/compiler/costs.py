@@ -69,10 +69,10 @@ def _count(low, node, level: bool) -> model.Expr | None:
         return None
     lowest = least(expr)
     if lowest < 0:
-        low.ctx.error("E0525", "this count can go below 0", node.span,
-                      help="a read counts as 0 or more, so only a sum, a product or a number keeps a count "
-                           "at 0 or more: `(level + 1) paper`; a count that falls as a value rises names "
-                           "its values: `if_else(level == 0, 2, 1)`")
+        low.ctx.error("E0525", "this count can go below 0, and a cost counts 0 or more cards", node.span,
+                      help="each read (a name, a query) counts as 0 or more, so numbers, sums and products "
+                           "of reads stay at 0 or more: `(level + 1) paper`; a count that falls as a value "
+                           "rises names its values: `if_else(level == 0, 2, 1)`")
         return None
     return expr
 
