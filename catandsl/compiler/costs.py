@@ -62,7 +62,10 @@ def _count(low, node, level: bool) -> model.Expr | None:
                                "and queries: `counter(player, NAME)`"
                                + ("" if level else "; `level` is a project stage's"))
             return None
+    reported = len(low.ctx.diagnostics)
     expr, t = low.hooks.value(node, Scope(variables, names), "a cost")
+    if len(low.ctx.diagnostics) > reported:
+        return None  # its own error said what is wrong (a type, a choice): one report a mistake
     if t not in ("int", "any"):
         low.ctx.error("E0523", f"a cost counts a number of cards, not {t}", node.span,
                       help="write a number: `cost (counter(player, level) + 1) grain`")
