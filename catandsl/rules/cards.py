@@ -140,11 +140,10 @@ def _legal_buys(s: State, p: int, names: frozenset[str] | None) -> list[int]:
     t = g.lookups(CardIds)
     left = s.deck
     out = []
-    varies = g.lookups(costs.CostLookups).decks
     for d, deck in enumerate(g.decks):
         if names is not None and deck.name not in names:
             continue
-        needs = t.deck_needs[d] if varies[d] is None else \
+        needs = t.deck_needs[d] if not deck.varying_cost else \
             tuple((r, n) for r, n in enumerate(costs.cost_of(s, p, "deck", d).cards) if n)
         for r, n in needs:
             if hand[r] < n:

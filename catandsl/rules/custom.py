@@ -68,7 +68,11 @@ def available(s: State, p: int, k: int) -> str:
     a = g.custom_actions[k]
     if s.acted[k] >= a.per_turn:
         return f"taken {a.per_turn} time(s) this turn already"
-    cards, tokens = costs.cost_of(s, p, "action", k)
+    if a.varying_cost:
+        cards, tokens = costs.cost_of(s, p, "action", k)
+    else:  # a fixed cost: the tables alone
+        t = g.lookups(CustomLookups)
+        cards, tokens = t.costs[k], t.token_costs[k]
     if not affordable(s.hands[p], cards) or not affordable(s.tokens_held[p], tokens):
         return "cannot afford it"
     env = {"player": p, "action": a.name}

@@ -450,7 +450,8 @@ def _legal_builds(s: State, p: int, names: frozenset[str] | None) -> list[int]:
 
 def _apply_bought(s: State, p: int, act: Build) -> None:
     pi = s.game.piece_index[act.piece]
-    pay(s, p, costs.cost_of(s, p, "piece", pi).cards)
+    P = s.game.pieces[pi]
+    pay(s, p, P.cost if P.varying is None else costs.cost_of(s, p, "piece", pi).cards)
     place(s, p, pi, act.at, free=False)
 
 
