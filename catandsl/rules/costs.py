@@ -22,14 +22,7 @@ from typing import NamedTuple
 
 from catandsl.ir import model
 from catandsl.rules.base import EngineError
-from catandsl.rules.play import NO_ANSWERS, Game, State
-
-
-class Varying(NamedTuple):
-    """The amounts of one cost that are expressions."""
-
-    cards: tuple[tuple[int, model.Expr, model.Source | None], ...]  # (resource, count, where written)
-    tokens: tuple[tuple[int, model.Expr, model.Source | None], ...]  # (token kind, ...): an action's
+from catandsl.rules.play import NO_ANSWERS, Game, State, Varying
 
 
 class Price(NamedTuple):
@@ -53,25 +46,35 @@ def varying(game: Game, amounts: tuple[model.VaryingAmount, ...],
 
 @dataclass(frozen=True)
 class CostLookups:
-    """The costs of decks, actions and stages: fixed vectors and what varies."""
+    """The costs of decks, actions and stages: their fixed vectors (a piece's and a
+    deck's are the game's own tables) and what varies."""
 
     decks: tuple[Varying | None, ...]
     actions: tuple[Varying | None, ...]
     stages: tuple[tuple[Varying | None, ...], ...]  # [project][stage]
+    action_cards: tuple[tuple[int, ...], ...]  # [action] resource vector
+    action_tokens: tuple[tuple[int, ...], ...]  # [action] per token kind
+    stage_cards: tuple[tuple[tuple[int, ...], ...], ...]  # [project][stage] resource vector
     varies: bool  # some cost of the game is an expression (a piece's too)
 
     @classmethod
     def build(cls, game: Game) -> CostLookups:
-        from catandsl.rules.sites import SiteLookups
-
-        token_index = game.lookups(SiteLookups).token_index
+        token_index = game.token_index
         decks = tuple(varying(game, d.varying_cost) for d in game.decks)
         actions = tuple(varying(game, a.varying_cost, token_index) for a in game.custom_actions)
         projects = tuple(game.ruleset.projects.values())
         stages = tuple(tuple(varying(game, st.varying_cost) for st in p.stages) for p in projects)
+        tokens = []
+        for a in game.custom_actions:
+            v = [0] * len(token_index)
+            for amount in a.token_cost:
+                v[token_index[amount.name]] += amount.count
+            tokens.append(tuple(v))
         varies = any(x is not None for x in (*decks, *actions, *(v for row in stages for v in row),
                                              *(P.varying for P in game.pieces)))
-        return cls(decks, actions, stages, varies)
+        return cls(decks, actions, stages, tuple(game.cost_vector(a.cost) for a in game.custom_actions),
+                   tuple(tokens), tuple(tuple(game.cost_vector(st.cost) for st in p.stages) for p in projects),
+                   varies)
 
 
 def cost_of(s: State, p: int, what: str, k: int) -> Price:
@@ -87,20 +90,15 @@ def cost_of(s: State, p: int, what: str, k: int) -> Price:
         fixed = g.deck_cost[k]
         return Price(fixed if v is None else _evaluate(s, fixed, v.cards, {"player": p}))
     if what == "action":
-        from catandsl.rules.custom import CustomLookups
-
-        c = g.lookups(CustomLookups)
-        fixed, tokens = c.costs[k], c.token_costs[k]
+        fixed, tokens = t.action_cards[k], t.action_tokens[k]
         v = t.actions[k]
         if v is None:
             return Price(fixed, tokens)
         env = {"player": p}
         return Price(_evaluate(s, fixed, v.cards, env), _evaluate(s, tokens, v.tokens, env))
     if what == "stage":
-        from catandsl.rules.projects import ProjectLookups
-
         level = s.project_level[k]
-        fixed = g.lookups(ProjectLookups).costs[k][level]
+        fixed = t.stage_cards[k][level]
         v = t.stages[k][level]
         return Price(fixed if v is None else _evaluate(s, fixed, v.cards, {"player": p, "level": level}))
     raise ValueError(f"nothing is priced as {what!r}")

@@ -16,7 +16,6 @@ from catandsl.rules.base import Action, Activity, IllegalAction, action_source, 
 from catandsl.rules.placement import affordable, pay
 from catandsl.rules.play import NO_ANSWERS, Game, State
 from catandsl.rules.registry import EVERYTHING
-from catandsl.rules.sites import SiteLookups
 
 
 @dataclass(frozen=True, order=True)
@@ -50,16 +49,9 @@ class CustomLookups:
 
     @classmethod
     def build(cls, game: Game) -> CustomLookups:
-        token_index = game.lookups(SiteLookups).token_index
-        token_costs = []
-        for a in game.custom_actions:
-            v = [0] * len(token_index)
-            for amount in a.token_cost:
-                v[token_index[amount.name]] += amount.count
-            token_costs.append(tuple(v))
-        return cls(tuple(game.action_id[TakeAction(a.name)] for a in game.custom_actions),
-                   tuple(game.cost_vector(a.cost) for a in game.custom_actions),
-                   {a.name: k for k, a in enumerate(game.custom_actions)}, tuple(token_costs))
+        t = game.lookups(costs.CostLookups)  # the fixed vectors, derived there
+        return cls(tuple(game.action_id[TakeAction(a.name)] for a in game.custom_actions), t.action_cards,
+                   {a.name: k for k, a in enumerate(game.custom_actions)}, t.action_tokens)
 
 
 def available(s: State, p: int, k: int) -> str:

@@ -18,9 +18,6 @@ from catandsl.board import Board
 from catandsl.ir import model
 from catandsl.ir.ruleset import Ruleset
 
-if TYPE_CHECKING:
-    from catandsl.rules.costs import Varying
-
 T = TypeVar("T")
 Code = Callable[[dict[str, Any], Any, Any], Any]  # compiled code: (env, state, answers) -> value
 
@@ -41,6 +38,15 @@ class MoveInfo:
     def of(cls, m: model.Movement, piece_index: dict[str, int]) -> MoveInfo:
         return cls(int(m.per_turn), bool(m.open_end_only), bool(m.not_built_this_turn),
                    tuple(piece_index[n] for n in m.blocked_by if n in piece_index))
+
+
+class Varying(NamedTuple):
+    """The amounts of one cost that are expressions (`cost (level + 1) paper`), beside
+    its fixed vector: each (resource or token kind, count, where it is written);
+    rules/costs.py evaluates them."""
+
+    cards: tuple[tuple[int, model.Expr, model.Source | None], ...]
+    tokens: tuple[tuple[int, model.Expr, model.Source | None], ...]  # an action's
 
 
 class PieceInfo:

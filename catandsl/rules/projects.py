@@ -56,7 +56,7 @@ class ProjectLookups:
         projects = tuple(game.ruleset.projects.values())
         return cls(tuple(p.name for p in projects), {p.name: k for k, p in enumerate(projects)},
                    tuple(game.action_id[BuildStage(p.name)] for p in projects),
-                   tuple(tuple(game.cost_vector(st.cost) for st in p.stages) for p in projects),
+                   game.lookups(costs.CostLookups).stage_cards,
                    tuple(tuple(st.points for st in p.stages) for p in projects))
 
 
