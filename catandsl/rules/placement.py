@@ -438,10 +438,11 @@ def _legal_builds(s: State, p: int, names: frozenset[str] | None) -> list[int]:
     out: list[int] = []
     for k in g.own_pieces:
         P = pieces[k]
+        if names is not None and P.name not in names:
+            continue  # not allowed in this phase
         # a fixed cost is read from the table; only a cost with expressions is evaluated
-        cost = P.cost if P.varying is None else costs.cost_of(s, p, "piece", k).cards
-        if not affordable(hand, cost) or (names is not None and P.name not in names):
-            continue  # not affordable, or not allowed in this phase
+        if not affordable(hand, P.cost if P.varying is None else costs.cost_of(s, p, "piece", k).cards):
+            continue
         if placed[k] + lost[k] >= P.limit and not (s.damaged and damage.has_damaged(s, p, k)):
             continue  # none left (a repair needs none from the supply)
         out += targets(s, p, k, "normal")
