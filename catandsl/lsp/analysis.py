@@ -455,6 +455,11 @@ def completions(analysis: Analysis, last_good: model.Scenario | None, line: int,
         out += [Completion(w, "keyword", f"written in {where}") for w, where in sorted(INNER_WORDS.items())]
     for kind, names in known.items():
         out += [Completion(n, kind, kind) for n in names]
+    if "cost" in typed:  # a count in brackets in a cost: the names it reads besides declared ones
+        from catandsl.compiler.costs import scope_names
+
+        out += [Completion(n, "variable", f"in a cost's count: {t}")
+                for n, t in scope_names(level="stage" in typed).items()]
     # a `define` is expanded where it is called and a mark lies inside its map: neither
     # is a declaration of the compiled scenario, so they come from the text
     out += [Completion(d.name, d.kind, d.shown or d.kind) for d in flat(declarations(analysis.tree))

@@ -27,6 +27,7 @@ from catandsl.board.numbers import PIPS as _PIPS
 from catandsl.engine import actions as A
 from catandsl.players.base import NoLegalAction
 from catandsl.players.trading import Trader
+from catandsl.rules import costs
 from catandsl.rules.base import location
 from catandsl.rules.custom import CustomLookups
 from catandsl.rules.play import NO_ANSWERS
@@ -204,7 +205,7 @@ class GreedyPlayer:
         if isinstance(a, A.TakeAction):
             # keep a few of each token an action costs (gold pays tolls on the way)
             k = g.lookups(CustomLookups).index[a.action]
-            cost = g.lookups(CustomLookups).token_costs[k]
+            cost = costs.cost_of(state, me, "action", k).tokens
             if any(c and state.tokens_held[me][t] < c + _TOKEN_RESERVE for t, c in enumerate(cost)):
                 return 0.3 * self.rng.random()
             return 6 + self.rng.random()

@@ -40,13 +40,22 @@ class MoveInfo:
                    tuple(piece_index[n] for n in m.blocked_by if n in piece_index))
 
 
+class Varying(NamedTuple):
+    """The amounts of one cost that are expressions (`cost (level + 1) paper`), beside
+    its fixed vector: each (resource or token kind, count, where it is written);
+    rules/costs.py evaluates them."""
+
+    cards: tuple[tuple[int, model.Expr, model.Source | None], ...]
+    tokens: tuple[tuple[int, model.Expr, model.Source | None], ...]  # an action's
+
+
 class PieceInfo:
     """One piece kind, as the engine reads it."""
 
     __slots__ = ("index", "name", "site", "cost", "limit", "points", "produces", "distance",
                  "connects", "upgrades", "upgrades_from", "neutral", "blocks", "steals_from", "allowed",
                  "allowed_set", "sites", "source", "movement", "blockers", "movable_by", "moves_to", "takes",
-                 "travel", "count", "placed_where", "route_length")
+                 "travel", "count", "placed_where", "route_length", "varying")
 
     index: int
     name: str
@@ -77,6 +86,9 @@ class PieceInfo:
     travel: model.Travel | None  # a piece that travels path by path (rules/travel.py)
     count: int  # pieces of a neutral kind (1 for a player's piece)
     placed_where: model.Expr | None  # judged at each placement (`player`, `at`): rules/placement.py
+    # its cost's amounts that are expressions (rules/costs.py), None for a fixed cost:
+    # `cost` holds the fixed amounts either way
+    varying: Varying | None
 
 
 @dataclass(frozen=True)
