@@ -8,6 +8,9 @@ conserved, pieces within limits and on the board as counted, points adding up)."
 from __future__ import annotations
 
 import json
+import random
+from collections import Counter
+from collections.abc import Callable
 
 from catandsl.engine import CHANCE, TERMINAL
 from catandsl.rules.placement import pieces_on_board
@@ -85,6 +88,34 @@ def play_checked(game, seats, check=None):
         assert back.serialize() == text, f"the state read back played {s.action_to_string(a)} differently"
         if check is not None:
             check(s)
+
+
+def play_bots(game, seed: int, bots: str, watch: Callable | None = None):
+    """Greedy or random bots (`bots`, seeded from `seed`) play one game to its end, the
+    cheap invariants checked after every action and the board at the end;
+    `watch(state, action)` runs after each action. Returns the final state and how many
+    actions of each kind were played."""
+    from catandsl.players import GreedyPlayer
+
+    greedy = [GreedyPlayer(100 * seed + p) for p in range(game.num_players)]
+    rng = random.Random(seed)
+    s = game.new_initial_state()
+    kinds: Counter[str] = Counter()
+    while not s.is_terminal():
+        if s.is_chance_node():
+            a = s.sample_chance()
+        elif bots == "greedy":
+            a = greedy[s.current_player()].choose(s)
+        else:
+            a = rng.choice(s.legal_actions())
+        act = game.actions[a]
+        kinds[act.KIND] += 1
+        s.apply_action(a)
+        check_cheap(s)
+        if watch is not None:
+            watch(s, act)
+    check_board(s)
+    return s, kinds
 
 
 def variant(sc, k: int) -> tuple[int, dict[str, str]]:

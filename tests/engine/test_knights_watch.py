@@ -7,42 +7,29 @@ victory, the state checked after every action, and the constructs take part."""
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
 import pytest
 
 import catandsl
-from catandsl.players import GreedyPlayer
 from tests.conftest import ROOT
-from tests.engine.soundness import check_board, check_cheap
+from tests.engine.soundness import play_bots
 
 PATH = ROOT / "examples" / "scenarios" / "knights_watch.catan"
 
 
 def _play(players: int, seed: int, bots: str):
     g = catandsl.new_game(catandsl.load(PATH), players, {}, seed)
-    greedy = [GreedyPlayer(100 * seed + p) for p in range(players)]
-    rng = random.Random(seed)
-    s = g.new_initial_state()
-    kinds: Counter[str] = Counter()
     seen: Counter[str] = Counter()
     knight = g.piece_index["knight"]
-    while not s.is_terminal():
-        if s.is_chance_node():
-            a = s.sample_chance()
-        elif bots == "greedy":
-            a = greedy[s.current_player()].choose(s)
-        else:
-            a = rng.choice(s.legal_actions())
-        kinds[g.actions[a].KIND] += 1
-        s.apply_action(a)
-        check_cheap(s)
+
+    def watch(s, _act):
         seen["attached"] += bool(s.attachments)
         seen["fixed"] += bool(s.fixed_roll)
         seen["levels"] += bool(s.piece_levels)
         seen["knights"] += any(s.placed[p][knight] for p in range(players))
-    check_board(s)
+
+    s, kinds = play_bots(g, seed, bots, watch)
     return s, kinds, seen
 
 

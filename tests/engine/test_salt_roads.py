@@ -6,15 +6,11 @@ every action, and the constructs take part."""
 
 from __future__ import annotations
 
-import random
-from collections import Counter
-
 import pytest
 
 import catandsl
-from catandsl.players import GreedyPlayer
 from tests.conftest import ROOT
-from tests.engine.soundness import check_board, check_cheap
+from tests.engine.soundness import play_bots
 
 PATH = ROOT / "examples" / "scenarios" / "salt_roads.catan"
 TOKENS = 7  # harbor tokens, on nine spots
@@ -24,24 +20,14 @@ TOKENS = 7  # harbor tokens, on nine spots
                                                  (4, 2, "random")])
 def test_the_bots_play_it_to_a_victory(players, seed, bots):
     g = catandsl.new_game(catandsl.load(PATH), players, {}, seed)
-    greedy = [GreedyPlayer(100 * seed + p) for p in range(players)]
-    rng = random.Random(seed)
-    s = g.new_initial_state()
-    kinds: Counter[str] = Counter()
-    most_wagons = 0
     wagon = g.piece_index["wagon"]
-    while not s.is_terminal():
-        if s.is_chance_node():
-            a = s.sample_chance()
-        elif bots == "greedy":
-            a = greedy[s.current_player()].choose(s)
-        else:
-            a = rng.choice(s.legal_actions())
-        kinds[g.actions[a].KIND] += 1
-        s.apply_action(a)
-        check_cheap(s)
+    most_wagons = 0
+
+    def watch(s, _act):
+        nonlocal most_wagons
         most_wagons = max(most_wagons, max(s.placed[p][wagon] for p in range(players)))
-    check_board(s)
+
+    s, kinds = play_bots(g, seed, bots, watch)
     assert s.reason == "victory" and s.points(s.winner) >= 10, s.reason
     assert most_wagons == 2 and kinds["travel"] > 0  # a player drove two wagons
     assert kinds["pick_traveller"] > 0  # an ambush or a tailwind picked one of them
