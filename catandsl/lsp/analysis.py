@@ -348,12 +348,12 @@ def role_doc(word: str, role: Role) -> str | None:
         return None
     heading, pattern = ROLE_DOCS[(word, kind)]
     where = ROLE_NAMES.get(kind) or f"written in a `{kind}` block"
-    found = _section_part(heading, pattern)
+    found = section_part(heading, pattern)
     return f"`{word}`: {where}" + (f"\n\n{found}" if found else "")
 
 
 @lru_cache(maxsize=64)
-def _section_part(heading: str, pattern: str | None) -> str | None:
+def section_part(heading: str, pattern: str | None) -> str | None:
     """The first paragraph of the section under `heading` or, with a pattern, the first
     table row (its cells joined) or list item (its lines joined) of the section it matches."""
     paragraphs = [p.strip() for p in re.split(r"\n\s*\n", _language_doc())]

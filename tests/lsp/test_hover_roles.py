@@ -98,4 +98,4 @@ def test_every_role_finds_its_part_of_the_document():
     """A heading renamed or a row reworded in docs/language.md must not leave a role
     hovering with its first line alone."""
     for (word, kind), (heading, pattern) in an.ROLE_DOCS.items():
-        assert an._section_part(heading, pattern), (word, kind, heading)
+        assert an.section_part(heading, pattern), (word, kind, heading)
