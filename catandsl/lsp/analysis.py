@@ -331,6 +331,8 @@ ROLE_DOCS: dict[tuple[str, str], tuple[str, str | None]] = {
     ("points", "counter"): ("points that count off", None),
     ("points", "piece"): ("4. Pieces", r"`points "),
     ("points", "card"): ("Decks and cards", r"`points N`"),
+    ("points", "award"): ("Awards", r"`points N`"),
+    ("points", "stage"): ("Projects built in stages", None),
     ("in", "membership"): ("Places: hexes, intersections and paths", r"whether a list holds"),
 }
 ROLE_NAMES = {"membership": "a membership test in an expression"}

@@ -74,6 +74,20 @@ def test_points_in_a_piece_hovers_with_its_row(tmp_path):
     assert "victory points while it stands on the board" in hover
 
 
+def test_points_in_a_card_an_award_and_a_stage_hover_with_their_parts():
+    text = ('scenario s "S" {\n  deck d {\n    card v 5 { points 1; hidden }\n  }\n'
+            '  award a {\n    points 2\n  }\n  project p "P" {\n    stage { cost ore; points 1 }\n  }\n}\n')
+    lines = text.split("\n")
+    found = {}
+    for n, line in enumerate(lines):
+        if "points" in line:
+            role = an.role_at(text, n, line.index("points") + 1)
+            found[role.block] = an.role_doc("points", role)
+    assert "victory points while held" in found["card"]
+    assert found["award"].endswith("`points N`: victory points to its holder (required);")
+    assert "the points it adds" in found["stage"]
+
+
 def test_points_called_hovers_as_the_query(tmp_path):
     hover = _hover(tmp_path, "if p in", "points")
     assert hover.startswith("```\npoints(player: player) -> int\n```")
