@@ -140,6 +140,10 @@ class Layout:
             plan.count = self.slices.get(plan.name + "#count")
         self.get = attrgetter(*(p.name for p in self.fields))  # the observed fields' values, in order
         self.field_at = {p.name: k for k, p in enumerate(self.fields)}
+        # the count of actions applied: the one field an action that changes its prompt
+        # alone writes (Tensor.update), and its place in a tuple of it alone
+        self.applied = self.field_at.get("actions_applied", -1)
+        self.applied_first = {self.applied: 0}
         self.hidden_fields = tuple(k for k, p in enumerate(self.fields) if p.hidden)
         _check_counts(self, fresh)
 
@@ -318,6 +322,9 @@ class Tensor:
         self._scores: list[float] = []
         self._score_game: Any = None
         self._to_act: bool | None = None
+        # the state last seen, its count of writes and of actions applied (update)
+        self._seen: Any = None
+        self._seen_writes = self._seen_applied = -1
         # the trade as last written (None: zeros): the offer's parts as they were
         # (trade.observed_sources) and the draft's (to, give, get); and where their runs lie
         self._offer: tuple | None = None
@@ -333,16 +340,57 @@ class Tensor:
             self._put_draft = self._run(self._draft_at[0], self._draft_at[1] - self._draft_at[0])
 
     def update(self, s: State) -> Any:
-        lay, buf, shown = self.layout, self.buffer, self._shown
+        lay, buf = self.layout, self.buffer
+        # The same state played on since it was last seen, by actions that changed their
+        # prompt alone (its count of writes has not moved): its fields are as they were,
+        # nothing to compare. After another state, a hand edit (changed() counts as a
+        # write) or no action at all, the fields are compared.
+        alone = s is self._seen and s._writes == self._seen_writes and s.actions_applied != self._seen_applied
+        self._seen, self._seen_writes, self._seen_applied = s, s._writes, s.actions_applied
         if s.game is not self._game:
             self._new_game(s)
+            alone = False
         if s.turn_player != self._turn:
             self._new_turn(s.turn_player)
+            alone = False
         self._updates += 1
         if self._always:
             one = self._one
             for at, v in zip(self._always_at, self._always_get(s)):
                 one[at] = float(v) if isinstance(v, (int, float)) else 0.0
+        if not alone:
+            changed = self._compare(s)
+        elif lay.applied < 0 or lay.applied in self._always:
+            changed = []
+        else:  # (the count of actions applied is the field such an action changes)
+            changed = [lay.applied]
+            self._write(s, changed, (s.actions_applied,), lay.applied_first)
+            if lay.applied in self._hot_at:
+                self._hot_before = self._hot_shown(self._shown)
+        to_act = s.current_player() == self.player
+        if to_act is not self._to_act:
+            self._to_act = to_act
+            self._one[self._at[0]] = float(to_act)
+        kind = lay.prompt_at.get(type(s._top()).KIND, -1)
+        if kind != self._kind:
+            self._one_hot(self._at[1], self._kind, kind)
+            self._kind = kind
+        stage = _STAGE_AT.get(s.stage, -1)
+        if stage != self._stage:
+            self._one_hot(self._at[2], self._stage, stage)
+            self._stage = stage
+        reads = self._score_reads
+        if reads is None or (changed and not reads.isdisjoint(changed)) or s.game is not self._score_game or \
+                self._score_always:
+            self._count_scores(s)
+        if lay.trade and (self._offer is not None or self._draft is not None or
+                          any(map(isinstance, s.pending, _TRADING))):
+            self._write_trade(s)  # (no trade shown without a trade's prompt: nothing to write)
+        return buf
+
+    def _compare(self, s: State) -> list[int]:
+        """Write the fields whose values differ from what they showed; the changed ones."""
+        shown = self._shown
         values = self._hot_get(s)
         before = self._hot_before
         if values != before:  # (one comparison in C when no hot field changed)
@@ -366,26 +414,7 @@ class Tensor:
                 self._regroup()
         elif self._updates % HOT_UPDATES == 0:
             self._cool()
-        to_act = s.current_player() == self.player
-        if to_act is not self._to_act:
-            self._to_act = to_act
-            self._one[self._at[0]] = float(to_act)
-        kind = lay.prompt_at.get(type(s._top()).KIND, -1)
-        if kind != self._kind:
-            self._one_hot(self._at[1], self._kind, kind)
-            self._kind = kind
-        stage = _STAGE_AT.get(s.stage, -1)
-        if stage != self._stage:
-            self._one_hot(self._at[2], self._stage, stage)
-            self._stage = stage
-        reads = self._score_reads
-        if reads is None or (changed and not reads.isdisjoint(changed)) or s.game is not self._score_game or \
-                self._score_always:
-            self._count_scores(s)
-        if lay.trade and (self._offer is not None or self._draft is not None or
-                          any(map(isinstance, s.pending, _TRADING))):
-            self._write_trade(s)  # (no trade shown without a trade's prompt: nothing to write)
-        return buf
+        return changed
 
     def _write(self, s: State, fields: list[int], values: tuple, at: dict[int, int]) -> None:
         """Write the changed `fields` (their values at `at[field]` in `values`) and keep
