@@ -140,10 +140,11 @@ class Layout:
             plan.count = self.slices.get(plan.name + "#count")
         self.get = attrgetter(*(p.name for p in self.fields))  # the observed fields' values, in order
         self.field_at = {p.name: k for k, p in enumerate(self.fields)}
-        # the count of actions applied: the one field an action that changes its prompt
-        # alone writes (Tensor.update), and its place in a tuple of it alone
+        # the count of actions applied: a number every action changes, the one field an
+        # action that changes its prompt alone writes (Tensor.update)
         self.applied = self.field_at.get("actions_applied", -1)
-        self.applied_first = {self.applied: 0}
+        if self.applied >= 0 and self.fields[self.applied].shape is not None:
+            self.applied = -1
         self.hidden_fields = tuple(k for k, p in enumerate(self.fields) if p.hidden)
         _check_counts(self, fresh)
 
@@ -311,6 +312,9 @@ class Tensor:
         self._score_always = False  # the scores read a number written at every update: count every time
         self._hot: list[int] = []
         self._cold: list[int] = list(range(len(layout.fields)))
+        if layout.applied >= 0:  # (changed by every action: written at every update from the start)
+            self._always.append(layout.applied)
+            self._cold.remove(layout.applied)
         self._hot_before: tuple = ()
         self._regroup()
         self._cold_shown: tuple | None = None  # None: compare the cold group field by field
@@ -358,15 +362,7 @@ class Tensor:
             one = self._one
             for at, v in zip(self._always_at, self._always_get(s)):
                 one[at] = float(v) if isinstance(v, (int, float)) else 0.0
-        if not alone:
-            changed = self._compare(s)
-        elif lay.applied < 0 or lay.applied in self._always:
-            changed = []
-        else:  # (the count of actions applied is the field such an action changes)
-            changed = [lay.applied]
-            self._write(s, changed, (s.actions_applied,), lay.applied_first)
-            if lay.applied in self._hot_at:
-                self._hot_before = self._hot_shown(self._shown)
+        changed = [] if alone else self._compare(s)  # (the count of actions applied is written above)
         to_act = s.current_player() == self.player
         if to_act is not self._to_act:
             self._to_act = to_act
