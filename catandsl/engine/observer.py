@@ -367,14 +367,15 @@ class Tensor:
         if to_act is not self._to_act:
             self._to_act = to_act
             self._one[self._at[0]] = float(to_act)
-        kind = lay.prompt_at.get(type(s._top()).KIND, -1)
+        kind = lay.prompt_at.get(type(s.pending[-1] if s.pending else s._top()).KIND, -1)
         if kind != self._kind:
             self._one_hot(self._at[1], self._kind, kind)
             self._kind = kind
-        stage = _STAGE_AT.get(s.stage, -1)
-        if stage != self._stage:
-            self._one_hot(self._at[2], self._stage, stage)
-            self._stage = stage
+        if not alone:  # (the stage is a field)
+            stage = _STAGE_AT.get(s.stage, -1)
+            if stage != self._stage:
+                self._one_hot(self._at[2], self._stage, stage)
+                self._stage = stage
         reads = self._score_reads
         if reads is None or (changed and not reads.isdisjoint(changed)) or s.game is not self._score_game or \
                 self._score_always:
@@ -484,6 +485,8 @@ class Tensor:
         to, give, get = draft
         n = self._items
         if last is not None and to == last[0] and len(give) == len(get) == n:
+            if give == last[1] and get == last[2]:
+                return  # (as written)
             a = self._draft_at[0]
             if give != last[1]:
                 for i in compress(range(n), map(ne, give, last[1])):
