@@ -498,10 +498,12 @@ class State(Protocol):
     # derived, not serialized: each seat's pieces and route lines (rules/network.py), worked
     # out on first use; the parts written by the action being applied (registry.PART_BITS);
     # the rule statements run for it (engine/flow.py stops a rule that triggers itself); the
-    # set-up step's legal actions, by (actions applied, set-up position) when found
+    # set-up step's legal actions, by (actions applied, set-up position) when found; how
+    # many times the fields may have been written (engine/state.py)
     _network: Any
     _changed: int
     _steps: int
+    _writes: int
     _setup_legal: tuple[tuple[int, int], list[int]] | None
 
     # ---- what the rules call ---------------------------------------------------------
