@@ -80,6 +80,13 @@ def _names_frame(where: model.Expr | None) -> bool:
     return False
 
 
+def _most_first(activities: Iterable[tuple[Activity, frozenset[str] | None]],
+                most: dict[str, int]) -> tuple[tuple[Activity, frozenset[str] | None], ...]:
+    """A phase's (activity, names) pairs, the activity of the most actions first (by name
+    among equals)."""
+    return tuple(sorted(activities, key=lambda an: (-most[an[0].name], an[0].name)))
+
+
 class Game(play.Game):
     """A scenario configured for a player count and options, on the board dealt for a seed: what
     every state of one play shares."""
@@ -409,34 +416,35 @@ class Game(play.Game):
         self.effect_step: dict[int, int] = {}  # a `for` statement's id -> its step's
         self.hooks: dict[str, list[tuple[model.Hook, tuple[int, ...]]]] = {}
 
-        def register(effects: Iterable[model.Effect]) -> tuple[int, ...]:
-            ids = []
-            for e in effects:
-                k = len(self.effects)
-                self.effects.append(e)
-                self.effect_body.append(())
-                self.effect_orelse.append(())
-                self.effect_body[k] = register(e.body)
-                self.effect_orelse[k] = register(e.orelse)
-                if e.op == "for":
-                    # its step: binds the next item and runs the body again, in the same
-                    # block, so a `var` the body changes keeps its value (engine/flow.py)
-                    step = len(self.effects)
-                    self.effects.append(model.Effect("next", name=e.name, source=e.source))
-                    self.effect_body.append(self.effect_body[k])
-                    self.effect_orelse.append(())
-                    self.effect_step[k] = step
-                ids.append(k)
-            return tuple(ids)
-
         for rule in self.ruleset.rules:
             for h in rule.hooks:
                 if h.event not in EVENTS:
                     raise EngineError(f"unknown event {h.event!r}", h.source)
-                self.hooks.setdefault(h.event, []).append((h, register(h.effects)))
+                self.hooks.setdefault(h.event, []).append((h, self._register(h.effects)))
         # what a statement writes (awards read again after it): its call's primitive's writes
         self.effect_writes = tuple(bits(writes(str(e.expr.value))) if e.op == "call" and e.expr is not None
                                    else 0 for e in self.effects)
+
+    def _register(self, effects: Iterable[model.Effect]) -> tuple[int, ...]:
+        """Give each statement of a block, and of the blocks in it, its id; the block's ids."""
+        ids = []
+        for e in effects:
+            k = len(self.effects)
+            self.effects.append(e)
+            self.effect_body.append(())
+            self.effect_orelse.append(())
+            self.effect_body[k] = self._register(e.body)
+            self.effect_orelse[k] = self._register(e.orelse)
+            if e.op == "for":
+                # its step: binds the next item and runs the body again, in the same
+                # block, so a `var` the body changes keeps its value (engine/flow.py)
+                step = len(self.effects)
+                self.effects.append(model.Effect("next", name=e.name, source=e.source))
+                self.effect_body.append(self.effect_body[k])
+                self.effect_orelse.append(())
+                self.effect_step[k] = step
+            ids.append(k)
+        return tuple(ids)
 
     def _build_setup(self) -> None:
         """The set-up as a script of (player, round, step) in play order."""
@@ -569,8 +577,7 @@ class Game(play.Game):
                                for k, ph in enumerate(self.phases))
         owned = Counter(type(x) for x in self.actions)
         most = {a.name: sum(owned[k] for k in a.applies) for a in ACTIVITIES.values()}
-        self.reachable = [tuple(sorted(r, key=lambda an: (-most[an[0].name], an[0].name)))
-                          for r in self.reachable]
+        self.reachable = [_most_first(r, most) for r in self.reachable]
 
     def phase_for(self, phase: int, act: Action) -> int:
         """The phase an action moves the turn to: the first from `phase` on (within its
