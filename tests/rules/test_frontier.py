@@ -55,7 +55,7 @@ def scanned_neutral_moves(s, prompt: Moving) -> list[int]:
             continue
         if P.count == 1:
             if not prompt.sources or here[0] in prompt.sources:
-                out += [g.build_id[pi][h] for h in neutral.destinations(s, prompt.player, pi, P.allowed)
+                out += [g.build_id[pi][h] for h in neutral.destinations(s, prompt.player, pi, list(P.allowed))
                         if h != here[0]]
             continue
         free = neutral.destinations(s, prompt.player, pi, [k for k in P.allowed if k not in here])
