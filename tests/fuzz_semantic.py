@@ -298,6 +298,12 @@ def _n_piece(rng, n, m, s1, s2):
 
 
 def _n_cost(rng, n, m, s1, s2):
+    if rng.random() < 0.25:  # a count in brackets: evaluated in play, refused below 0 (E0525)
+        a, b = rng.choice([n, small(rng)]), rng.choice([m, small(rng)])  # huge numbers: mostly E0110
+        count = rng.choice([f"{a} - {b}", f"resource_cards(player) * {a}", f"{s1} + {b}",
+                            f"if_else(points(player) > {small(rng)}, {a}, {s2})", f"{a} * {b}",
+                            f"pieces_left(player, road) - {b}", f"points(player) + {a}"])
+        return Patch(body=[_settlement(cost=f"({count}) brick + lumber")], desc="cost in brackets")
     return Patch(body=[_settlement(cost=f"{n} brick + {m} lumber")] if rng.random() < 0.5
                  else [_road("points 0").replace("cost brick + lumber", f"cost {n} brick")])
 

@@ -69,7 +69,12 @@ class ArrayObserver:
             if kept is None:
                 if len(self._masks) >= MAX_MASKS:
                     self._masks.clear()
-                kept = self._masks[legal] = _read_only(legal_mask(state, self.num_actions))
+                # (set byte by byte in a bytearray, then read by numpy from an immutable
+                # copy: read-only by itself, a fraction of an index array's cost)
+                made_bytes = bytearray(self.num_actions)
+                for a in legal:
+                    made_bytes[a] = 1
+                kept = self._masks[legal] = np.frombuffer(bytes(made_bytes), np.int8)
             made = kept
         if out is None:
             return made

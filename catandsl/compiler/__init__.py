@@ -222,6 +222,8 @@ def head_words() -> dict[str, str]:
 # Words written inside a line or a small block rather than at a declaration's head, and
 # where: the language server's hover and completion read them here.
 INNER_WORDS = {
+    "keep": "a `numbers` line (`keep [6, 8] off [TERRAIN]` or `off MARK`: those numbers kept off those hexes)",
+    "along": "a `numbers` line (`numbers along MARK [...]`: the tokens in order along a path of hexes)",
     "max_clump": "a `harbors shuffled` line (no two harbors of a kind side by side) or a `pool`",
     "shared": "a counter's block (one value for the whole game)",
     "reshuffle": "a deck's block (the cards played from it and set aside go back in when it runs out)",

@@ -280,7 +280,25 @@ class HookLowering:
                                    f"argument `{p.name}` of `{prim.name}` must be {p.type}, not {t}",
                                    a.span, help="a declared name is written without quotes"
                                    if quoted else None)
+            if prim.name == "if_else":
+                return ir, self._branches(node, args[1][1], args[2][1])
         return ir, prim.returns or "none"
+
+    def _branches(self, node: ast.Call, then: str, otherwise: str) -> str:
+        """The type of `if_else(c, a, b)`: that of its branches, which must agree (a list
+        with a list of the same items, a number with a number), so that what it gives is
+        checked where it is used like either branch would be."""
+        joined = _join(then, otherwise)
+        if joined is None and _nobody(node.args[2], then):
+            joined = then  # `if_else(c, owner(at), -1)`: a player, or nobody
+        if joined is None and _nobody(node.args[1], otherwise):
+            joined = otherwise
+        if joined is None:
+            self.ctx.error("E0504", f"the branches of `if_else` differ: `then` is {then}, "
+                           f"`otherwise` is {otherwise}", node.span,
+                           help="give both branches one type: two numbers, two lists of one kind, two words")
+            return "any"
+        return joined
 
     def _argument(self, prim, index: int, node, scope: Scope) -> tuple[model.Expr, str]:
         """An argument; a bare name where an island is expected must be an island the
@@ -324,6 +342,20 @@ def _nobody(node, other: str) -> bool:
     return (other in NOBODY_TYPES and isinstance(node, ast.Unary) and node.op == "neg"
             and isinstance(node.operand, ast.Lit) and node.operand.value == 1
             and not isinstance(node.operand.value, bool))
+
+
+def _join(a: str, b: str) -> str | None:
+    """The one type that values of types `a` and `b` share, None when they have none:
+    `any` (a value not known until the game runs) takes the other's type, and an empty
+    list's `list<any>` a list's."""
+    if a == b or b == "any":
+        return a
+    if a == "any":
+        return b
+    if a.startswith("list<") and b.startswith("list<"):
+        inner = _join(a[5:-1], b[5:-1])
+        return None if inner is None else f"list<{inner}>"
+    return None
 
 
 def _literal_int(e: model.Expr) -> int | None:

@@ -15,6 +15,7 @@ from catandsl.compiler.context import (
     terms,
     word_list,
 )
+from catandsl.compiler.costs import lower_cost
 from catandsl.compiler.hooks import condition_for_site
 from catandsl.ir import model
 from catandsl.syntax import ast
@@ -41,22 +42,12 @@ def _each_entry(low, block: ast.Block, table: dict, what: str, state: dict, node
             low.ctx.error("E0304", e.message, e.span, help=e.help)
 
 
-def lower_cost(low, node: ast.Cost, tokens: bool = False) -> tuple[model.Amount, ...]:
-    """A cost's amounts: resources, and tokens too where `tokens` (a scenario action's)."""
-    amounts = []
-    for a in node.amounts:
-        low.ctx.refer("resource|token" if tokens else "resource", a.resource, context="a cost")
-        if not 1 <= a.count <= MAX_COST:
-            raise Shape(a.span, f"a cost counts 1 to {MAX_COST} of a resource")
-        amounts.append(model.Amount(a.resource.name, a.count))
-    return tuple(amounts)
-
-
 def _cost(low, node: ast.Cost, state: dict) -> None:
-    state["cost"] = lower_cost(low, node)
+    state["cost"], varying = lower_cost(low, node)
+    if varying:
+        state["varying_cost"] = varying
 
 
-MAX_COST = 1000
 MAX_COLLECT = 10  # `collect last N`: resources per producing hex
 MAX_COUNT = 100  # pieces of one neutral kind
 
@@ -343,7 +334,7 @@ def lower_piece(low, name: ast.Word, e: ast.Entry) -> model.Piece | None:
         _lower_moves_to(low, name, state)
     if "placed_where" in state:
         _lower_placed_where(low, name, state)
-    if state.get("neutral") and state.get("cost"):
+    if state.get("neutral") and (state.get("cost") or state.get("varying_cost")):
         low.ctx.error("E0304", f"neutral piece `{name.name}` cannot have a cost", name.span)
     if state.get("neutral") and state["site"] == "intersection":
         low.ctx.error("E0304", f"neutral piece `{name.name}` stands on an intersection: a neutral piece "

@@ -52,20 +52,21 @@ def _lower_project(low: Lowering, name: ast.Word, title: str, block: ast.Block, 
 
 
 def _stage(low: Lowering, e: ast.Entry) -> model.Stage:
-    from catandsl.compiler.pieces import lower_cost
+    from catandsl.compiler.costs import lower_cost
 
     if e.phrases or e.where is not None or e.block is None:
         raise Shape(e.span, "write `stage { cost brick + ore; points 1 }`")
     cost: tuple[model.Amount, ...] = ()
+    varying: tuple[model.VaryingAmount, ...] = ()
     points = 0
     for st in e.block.stmts:
         if isinstance(st, ast.Cost):
-            cost = lower_cost(low, st)
+            cost, varying = lower_cost(low, st, level=True)
         elif isinstance(st, ast.Entry) and st.head.name == "points":
             no_block(st)
             points = single_number(st, 0, 100).value
         else:
             raise Shape(st.span, "a stage holds `cost ...` and `points N`")
-    if not cost:
+    if not cost and not varying:
         raise Shape(e.span, "a stage costs something: `stage { cost brick + ore }`")
-    return model.Stage(cost, points, source_of(e.span))
+    return model.Stage(cost, points, source_of(e.span), varying)

@@ -64,6 +64,16 @@ def _effects(effects):
         stack.extend(eff.orelse)
 
 
+def _varying(amounts: tuple[model.VaryingAmount, ...], kind: str | None, what: str,
+             source: model.Source | None) -> Iterator[tuple[str | None, str, str, model.Source | None]]:
+    """A cost's amounts that are expressions: the resource (a token too where `kind` is
+    None, an action's) and what the count reads."""
+    for a in amounts:
+        yield kind, a.name, what, a.source or source
+        for name in _vars(a.count):
+            yield None, name, what, a.source or source
+
+
 def _references(rs: Ruleset) -> Iterator[tuple[str | None, str, str, model.Source | None]]:
     """(kind or None for a name in an expression, name, what names it, where)."""
     for rule in rs.rules:
@@ -84,6 +94,7 @@ def _references(rs: Ruleset) -> Iterator[tuple[str | None, str, str, model.Sourc
             yield "piece", name, what, piece.source
         for a in piece.cost:
             yield "resource", a.name, what, piece.source
+        yield from _varying(piece.varying_cost, "resource", what, piece.source)
         for name in piece.takes:
             if name != "resource":
                 yield "token", name, what, piece.source
@@ -95,17 +106,20 @@ def _references(rs: Ruleset) -> Iterator[tuple[str | None, str, str, model.Sourc
     for deck in rs.decks.values():
         for a in deck.cost:
             yield "resource", a.name, f"deck `{deck.name}`", deck.source
+        yield from _varying(deck.varying_cost, "resource", f"deck `{deck.name}`", deck.source)
     for action in rs.actions.values():
         for a in action.cost:
             yield "resource", a.name, f"action `{action.name}`", action.source
         for a in action.token_cost:
             yield "token", a.name, f"action `{action.name}`", action.source
+        yield from _varying(action.varying_cost, None, f"action `{action.name}`", action.source)
         for name in _vars(action.condition):
             yield None, name, f"action `{action.name}`", action.source
     for project in rs.projects.values():
         for stage in project.stages:
             for a in stage.cost:
                 yield "resource", a.name, f"project `{project.name}`", stage.source
+            yield from _varying(stage.varying_cost, "resource", f"project `{project.name}`", stage.source)
         for name in _vars(project.requires):
             yield None, name, f"project `{project.name}`", project.source
     for site in rs.sites.values():

@@ -379,17 +379,18 @@ def declare_action(low: Lowering, e: ast.Entry) -> None:
 
 def _lower_action(low: Lowering, name: ast.Word, title: str, block: ast.Block, span,
                   rules: list[model.Rule]) -> model.CustomAction | None:
-    from catandsl.compiler.pieces import lower_cost
+    from catandsl.compiler.costs import lower_cost
 
     cost: tuple[model.Amount, ...] = ()
     token_cost: tuple[model.Amount, ...] = ()
+    varying: tuple[model.VaryingAmount, ...] = ()
     per_turn = 1
     condition = None
     hooks: list[model.Hook] = []
     for st in block.stmts:
         try:
             if isinstance(st, ast.Cost):
-                both = lower_cost(low, st, tokens=True)  # `cost 2 coin`: tokens too
+                both, varying = lower_cost(low, st, tokens=True)  # `cost 2 coin`: tokens too
                 cost = tuple(a for a in both if not low.ctx.is_declared("token", a.name))
                 token_cost = tuple(a for a in both if low.ctx.is_declared("token", a.name))
             elif isinstance(st, ast.Entry) and st.head.name == "per_turn":
@@ -414,4 +415,4 @@ def _lower_action(low: Lowering, name: ast.Word, title: str, block: ast.Block, s
     if len(hooks) > 1:
         low.ctx.error("E0303", f"action `{name.name}` has more than one `on take`", name.span)
     rules.append(model.Rule(f"action:{name.name}", tuple(hooks), "action", source_of(span)))
-    return model.CustomAction(name.name, title, cost, per_turn, condition, source_of(span), token_cost)
+    return model.CustomAction(name.name, title, cost, per_turn, condition, source_of(span), token_cost, varying)

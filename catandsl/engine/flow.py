@@ -256,6 +256,12 @@ def _run_one(s: State, frame: Effects) -> None:
         else:
             raise EngineError(f"unknown statement {e.op!r}", e.source)
         frame.answers = []
+    except EngineError as err:
+        if err.source is not None:
+            raise
+        # a primitive that refuses from inside its rules module knows no line: the
+        # statement that called it is where the author looks
+        raise EngineError(err.message, e.source) from err
     except NeedChoice as nc:
         if not nc.options:
             # Nothing to choose from: the choice lapses, and with it the rest of this block
@@ -663,8 +669,15 @@ def apply(s: Running, aid: int, player: int | None) -> None:
     s._steps = 0
     act = g.actions[aid]
     s._changed |= g.action_writes[aid]
+    top = s.pending[-1] if s.pending else STANDING[s.stage]
+    # An action that changes its prompt alone leaves the fields as they were if nothing
+    # else ran: no rule statement, no award counted, no step of the flow (the prompt is
+    # still the top and one that waits), no end; otherwise the fields count as written.
+    prompt_only, alone = act.PROMPT_ONLY, False
+    if not prompt_only:
+        s._writes += 1
     try:
-        (s.pending[-1] if s.pending else STANDING[s.stage]).apply(s, act)
+        top.apply(s, act)
         s.actions_applied += 1
         advance(s)
         changed = s._changed
@@ -681,6 +694,8 @@ def apply(s: Running, aid: int, player: int | None) -> None:
                 _check_victory(s)
         if s.stage != "over" and s.actions_applied >= g.max_actions:
             _over(s, "action_limit")
+        alone = prompt_only and not changed & g.award_parts and not s._steps and s.stage != "over" and \
+            bool(s.pending) and s.pending[-1] is top and top.waits
     except EngineError:
         # A rule could not run (its line is in the error): the game ends here rather than
         # go on with a rule half applied.
@@ -688,6 +703,8 @@ def apply(s: Running, aid: int, player: int | None) -> None:
         raise
     finally:
         s._legal = s._chance = s._outcomes = None  # anything computed while the action ran is stale
+        if prompt_only and not alone:
+            s._writes += 1
 
 
 def _check_victory(s: Running) -> None:

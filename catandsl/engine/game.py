@@ -26,8 +26,8 @@ from catandsl.engine.state import State
 from catandsl.engine.validate import read_state
 from catandsl.ir import configure, model
 from catandsl.ir.ruleset import Ruleset
+from catandsl.rules import costs, hexes, play
 from catandsl.rules import dice as dice_rules
-from catandsl.rules import hexes, play
 from catandsl.rules.base import ACTION_SOURCES, ACTIVITIES, Action, Activity, ArgumentError, EngineError, location
 from catandsl.rules.play import CardInfo, HexChange, LookupsOf, MoveInfo, PhaseInfo, PieceInfo
 from catandsl.rules.registry import EVENTS, bits, reads, writes
@@ -284,6 +284,7 @@ class Game(play.Game):
                 raise EngineError(f"neutral piece {p.name!r} on an intersection: neutral "
                                   f"pieces stand on hexes or paths", p.source)
             info.cost = self.cost_vector(p.cost)
+            info.varying = costs.varying(self, p.varying_cost)
             info.limit = p.limit if p.limit is not None else NO_LIMIT
             info.points, info.produces, info.distance = p.points, p.produces, p.distance
             info.neutral, info.blocks = p.neutral, p.blocks

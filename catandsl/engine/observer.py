@@ -140,6 +140,11 @@ class Layout:
             plan.count = self.slices.get(plan.name + "#count")
         self.get = attrgetter(*(p.name for p in self.fields))  # the observed fields' values, in order
         self.field_at = {p.name: k for k, p in enumerate(self.fields)}
+        # the count of actions applied: a number every action changes, the one field an
+        # action that changes its prompt alone writes (Tensor.update)
+        self.applied = self.field_at.get("actions_applied", -1)
+        if self.applied >= 0 and self.fields[self.applied].shape is not None:
+            self.applied = -1
         self.hidden_fields = tuple(k for k, p in enumerate(self.fields) if p.hidden)
         _check_counts(self, fresh)
 
@@ -302,6 +307,9 @@ class Tensor:
         self._score_always = False  # the scores read a number written at every update: count every time
         self._hot: list[int] = []
         self._cold: list[int] = list(range(len(layout.fields)))
+        if layout.applied >= 0:  # (changed by every action: written at every update from the start)
+            self._always.append(layout.applied)
+            self._cold.remove(layout.applied)
         self._hot_before: tuple = ()
         self._regroup()
         self._cold_shown: tuple | None = None  # None: compare the cold group field by field
@@ -313,6 +321,9 @@ class Tensor:
         self._scores: list[float] = []
         self._score_game: Any = None
         self._to_act: bool | None = None
+        # the state last seen, its count of writes and of actions applied (update)
+        self._seen: Any = None
+        self._seen_writes = self._seen_applied = -1
         # the trade as last written (None: zeros): the offer's parts as they were
         # (trade.observed_sources) and the draft's (to, give, get); and where their runs lie
         self._offer: tuple | None = None
@@ -328,16 +339,50 @@ class Tensor:
             self._put_draft = self._run(self._draft_at[0], self._draft_at[1] - self._draft_at[0])
 
     def update(self, s: State) -> Any:
-        lay, buf, shown = self.layout, self.buffer, self._shown
+        lay, buf = self.layout, self.buffer
+        # The same state played on since it was last seen, by actions that changed their
+        # prompt alone (its count of writes has not moved): its fields are as they were,
+        # nothing to compare. After another state, a hand edit (changed() counts as a
+        # write) or no action at all, the fields are compared.
+        alone = s is self._seen and s._writes == self._seen_writes and s.actions_applied != self._seen_applied
+        self._seen, self._seen_writes, self._seen_applied = s, s._writes, s.actions_applied
         if s.game is not self._game:
             self._new_game(s)
+            alone = False
         if s.turn_player != self._turn:
             self._new_turn(s.turn_player)
+            alone = False
         self._updates += 1
         if self._always:
             one = self._one
             for at, v in zip(self._always_at, self._always_get(s)):
                 one[at] = float(v) if isinstance(v, (int, float)) else 0.0
+        changed = [] if alone else self._compare(s)  # (the count of actions applied is written above)
+        to_act = s.current_player() == self.player
+        if to_act is not self._to_act:
+            self._to_act = to_act
+            self._one[self._at[0]] = float(to_act)
+        kind = lay.prompt_at.get(type(s.pending[-1] if s.pending else s._top()).KIND, -1)
+        if kind != self._kind:
+            self._one_hot(self._at[1], self._kind, kind)
+            self._kind = kind
+        if not alone:  # (the stage is a field)
+            stage = _STAGE_AT.get(s.stage, -1)
+            if stage != self._stage:
+                self._one_hot(self._at[2], self._stage, stage)
+                self._stage = stage
+        reads = self._score_reads
+        if reads is None or (changed and not reads.isdisjoint(changed)) or s.game is not self._score_game or \
+                self._score_always:
+            self._count_scores(s)
+        if lay.trade and (self._offer is not None or self._draft is not None or
+                          any(map(isinstance, s.pending, _TRADING))):
+            self._write_trade(s)  # (no trade shown without a trade's prompt: nothing to write)
+        return buf
+
+    def _compare(self, s: State) -> list[int]:
+        """Write the fields whose values differ from what they showed; the changed ones."""
+        shown = self._shown
         values = self._hot_get(s)
         before = self._hot_before
         if values != before:  # (one comparison in C when no hot field changed)
@@ -361,26 +406,7 @@ class Tensor:
                 self._regroup()
         elif self._updates % HOT_UPDATES == 0:
             self._cool()
-        to_act = s.current_player() == self.player
-        if to_act is not self._to_act:
-            self._to_act = to_act
-            self._one[self._at[0]] = float(to_act)
-        kind = lay.prompt_at.get(type(s._top()).KIND, -1)
-        if kind != self._kind:
-            self._one_hot(self._at[1], self._kind, kind)
-            self._kind = kind
-        stage = _STAGE_AT.get(s.stage, -1)
-        if stage != self._stage:
-            self._one_hot(self._at[2], self._stage, stage)
-            self._stage = stage
-        reads = self._score_reads
-        if reads is None or (changed and not reads.isdisjoint(changed)) or s.game is not self._score_game or \
-                self._score_always:
-            self._count_scores(s)
-        if lay.trade and (self._offer is not None or self._draft is not None or
-                          any(map(isinstance, s.pending, _TRADING))):
-            self._write_trade(s)  # (no trade shown without a trade's prompt: nothing to write)
-        return buf
+        return changed
 
     def _write(self, s: State, fields: list[int], values: tuple, at: dict[int, int]) -> None:
         """Write the changed `fields` (their values at `at[field]` in `values`) and keep
@@ -454,6 +480,8 @@ class Tensor:
         to, give, get = draft
         n = self._items
         if last is not None and to == last[0] and len(give) == len(get) == n:
+            if give == last[1] and get == last[2]:
+                return  # (as written)
             a = self._draft_at[0]
             if give != last[1]:
                 for i in compress(range(n), map(ne, give, last[1])):

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from catandsl.engine import flow
 from catandsl.engine.state import State
 from catandsl.engine.validate import read_state
-from catandsl.rules import neutral, placement, sites
+from catandsl.rules import costs, neutral, placement, sites
 from catandsl.rules.play import Traveller
 
 if TYPE_CHECKING:
@@ -133,9 +133,10 @@ class Position:
                 P.upgrades >= 0 and owners[k] == p and s.corner_piece[k] in P.upgrades_from):
             raise PositionError("position/occupied", f"{g.location_name(P.site, k)} is taken")
         if pay:
-            if not placement.affordable(s.hands[p], P.cost):
+            cost = costs.cost_of(s, p, "piece", pi).cards
+            if not placement.affordable(s.hands[p], cost):
                 raise PositionError("position/cannot_afford", f"seat {p} cannot afford a {P.name}")
-            placement.pay(s, p, P.cost)
+            placement.pay(s, p, cost)
         if rules:
             placement.place(s, p, pi, k, free=not pay)  # as in play: hooks on `built` are queued...
             flow.advance(s)  # ...and run

@@ -111,7 +111,7 @@ class State(flow.Running):
     pending: list[Prompt]  # interruptions of the flow, top last
 
     __slots__ = FIELDS + ("pending", "game", "_legal", "_chance", "_outcomes", "_network", "_changed", "_steps",
-                          "_short", "_setup_legal")
+                          "_short", "_setup_legal", "_writes")
 
     def __init__(self, game: Game):
         """The state before anything happened; see `initial` for the game's start."""
@@ -197,6 +197,12 @@ class State(flow.Running):
         self._network: Network | None = None
         self._changed = 0  # the parts written by the action being applied (registry.PART_BITS)
         self._steps = 0  # rule statements run for the action being applied (flow.MAX_STATEMENTS)
+        # how many times the fields may have been written: every action but one that changes
+        # the deciding prompt alone (Action.PROMPT_ONLY, flow.apply), and every changed()
+        # and forget_derived(). An observer that saw this very state at this count, with
+        # fewer actions applied, knows the fields it read are as they were (the observer's
+        # Tensor); a state edited by hand is one whose changed() was called.
+        self._writes = 0
         # the players found short of victory since an action last wrote something victory
         # reads, one bit each: until one does, there is no need to look again (flow.apply)
         self._short = 0
@@ -227,6 +233,7 @@ class State(flow.Running):
         s._network = None if self._network is None else self._network.share()
         s._changed = 0
         s._steps = 0
+        s._writes = 0
         s._short = self._short
         s._setup_legal = self._setup_legal
         return s
@@ -243,6 +250,7 @@ class State(flow.Running):
         self._outcomes = None
         self._network = None
         self._changed = bits(EVERYTHING)
+        self._writes += 1
         self._short = 0
         self._setup_legal = None
 
@@ -254,6 +262,7 @@ class State(flow.Running):
         self._chance = None
         self._outcomes = None
         self._short = 0
+        self._writes += 1
 
     def resample_from_infostate(self, player: int, rng: random.Random) -> State:
         """A state consistent with what `player` observes (OpenSpiel's name): the same

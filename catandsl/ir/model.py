@@ -90,6 +90,17 @@ class Amount:
 
 
 @dataclass(frozen=True)
+class VaryingAmount:
+    """`(level + 1) paper` in a cost: a count that is an expression (a number, with
+    `player` and, in a project's stage, `level` in scope), evaluated each time the cost
+    is checked or paid; a cost's fixed amounts stay `Amount`s."""
+
+    name: str
+    count: Expr
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
 class HarborType:
     """A harbor: `3:1` (any resource) or `brick 2:1`."""
 
@@ -216,6 +227,8 @@ class Piece:
     source: Source | None = None
     # `route_length N`: what one piece of a path kind adds to a route (`longest_route`)
     route_length: int = 1
+    # `cost (level + 1) grain`: the amounts of its cost that are expressions
+    varying_cost: tuple[VaryingAmount, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -245,6 +258,7 @@ class Deck:
     # `reshuffle`: when the deck runs out, the cards played from it and set aside go
     # back into it (progress cards returned under their stack)
     reshuffle: bool = False
+    varying_cost: tuple[VaryingAmount, ...] = ()  # a card's cost amounts that are expressions
 
 
 @dataclass(frozen=True)
@@ -498,6 +512,8 @@ class Stage:
     cost: tuple[Amount, ...] = ()
     points: int = 0
     source: Source | None = None
+    # its cost amounts that are expressions (`level`, the stages built before it, in scope)
+    varying_cost: tuple[VaryingAmount, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -531,6 +547,8 @@ class CustomAction:
     condition: Expr | None = None
     source: Source | None = None
     token_cost: tuple[Amount, ...] = ()
+    # its cost amounts that are expressions, of resource cards or tokens
+    varying_cost: tuple[VaryingAmount, ...] = ()
 
 
 @dataclass(frozen=True)

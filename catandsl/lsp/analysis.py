@@ -262,10 +262,138 @@ def word_at(text: str, line: int, character: int) -> str | None:
 # ---- hover ----------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Role:
+    """What a word does where it is written: a call (a `(` follows it), and otherwise the
+    head word of the block around it and the words of its statement before it."""
+
+    call: bool
+    block: str | None  # `travels`, `token`, `piece`...; None outside any block
+    before: tuple[str, ...]  # the statement's words before this one: (`for`, `p`) before `in`
+
+
+def role_at(text: str, line: int, character: int) -> Role | None:
+    """The role of the word at the position, read from the text before it (strings and
+    comments skipped), so that it holds while the file does not parse."""
+    lines = text.split("\n")
+    if not 0 <= line < len(lines):
+        return None
+    m = next((m for m in _WORD.finditer(lines[line]) if m.start() <= character <= m.end()), None)
+    if m is None:
+        return None
+    end = sum(len(x) + 1 for x in lines[:line]) + m.start()
+    blocks: list[str | None] = []
+    statement: list[str] = []
+    depth = 0  # inside ( ) and [ ], where a new line does not end a statement
+    i = 0
+    while i < end:
+        c = text[i]
+        if c == "#":
+            i = text.find("\n", i)
+            i = end if i < 0 else i
+            continue
+        if c == '"':
+            quote = '"""' if text.startswith('"""', i) else '"'
+            close = text.find(quote, i + len(quote))
+            i = end if close < 0 else close + len(quote)
+            continue
+        w = _WORD.match(text, i)
+        if w is not None:
+            statement.append(w.group())
+            i = w.end()
+            continue
+        if c in "([":
+            depth += 1
+        elif c in ")]":
+            depth = max(0, depth - 1)
+        elif c == "{":
+            blocks.append(statement[0] if statement else None)
+            statement, depth = [], 0
+        elif c == "}":
+            if blocks:
+                blocks.pop()
+            statement, depth = [], 0
+        elif c == ";" or (c == "\n" and depth == 0):
+            statement = []
+        i += 1
+    call = re.match(r"\s*\(", lines[line][m.end():]) is not None
+    return Role(call, blocks[-1] if blocks else None, tuple(statement))
+
+
+# Words whose meaning depends on where they are written, and the part of
+# docs/language.md that says what each means there: (word, role) -> (heading of the
+# section, a pattern picking its table row or list item; None: its first paragraph). The
+# role is the head word of the block around the word, or `membership` for an `in` that
+# tests a list rather than naming a `for` loop's list.
+ROLE_DOCS: dict[tuple[str, str], tuple[str, str | None]] = {
+    ("points", "travels"): ("travels", r"`points "),
+    ("points", "token"): ("points that count off", None),
+    ("points", "counter"): ("points that count off", None),
+    ("points", "piece"): ("4. Pieces", r"`points "),
+    ("points", "card"): ("Decks and cards", r"`points N`"),
+    ("points", "award"): ("Awards", r"`points N`"),
+    ("points", "stage"): ("Projects built in stages", None),
+    ("in", "membership"): ("Places: hexes, intersections and paths", r"whether a list holds"),
+}
+ROLE_NAMES = {"membership": "a membership test in an expression"}
+
+
+def role_doc(word: str, role: Role) -> str | None:
+    """The hover of a word whose section depends on its role, None for any other."""
+    if role.call:
+        return None
+    if word == "in":
+        kind = None if role.before[:1] == ("for",) and len(role.before) == 2 else "membership"
+    else:
+        kind = role.block
+    if kind is None or (word, kind) not in ROLE_DOCS:
+        return None
+    heading, pattern = ROLE_DOCS[(word, kind)]
+    where = ROLE_NAMES.get(kind) or f"written in a `{kind}` block"
+    found = section_part(heading, pattern)
+    return f"`{word}`: {where}" + (f"\n\n{found}" if found else "")
+
+
+@lru_cache(maxsize=64)
+def section_part(heading: str, pattern: str | None) -> str | None:
+    """The first paragraph of the section under `heading` or, with a pattern, the first
+    table row (its cells joined) or list item (its lines joined) of the section it matches."""
+    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", _language_doc())]
+    title = re.compile(rf"^#+\s*{re.escape(heading)}$")
+    start = next((i for i, p in enumerate(paragraphs) if title.match(p)), None)
+    if start is None:
+        return None
+    section = []
+    for p in paragraphs[start + 1:]:
+        if p.startswith("#") and "\n" not in p:  # the next heading ends the section
+            break
+        section.append(p)
+    if pattern is None:
+        return next((p for p in section if _prose(p)), None)
+    for p in section:
+        items: list[str] = []
+        for line in p.split("\n"):
+            if line.startswith(("- ", "| ")):
+                items.append(line)
+            elif items and line.startswith("  "):
+                items[-1] += " " + line.strip()
+        for item in items:
+            if re.search(pattern, item):
+                if item.startswith("| "):
+                    cells = [c.strip() for c in item.strip("| ").split(" | ")]
+                    return f"{cells[0]}: {', '.join(cells[1:])}" if len(cells) > 1 else cells[0]
+                return item[2:]
+    return None
+
+
 def hover(analysis: Analysis, line: int, character: int) -> str | None:
     word = word_at(analysis.text, line, character)
     if word is None:
         return None
+    role = role_at(analysis.text, line, character)
+    doc = role_doc(word, role) if role is not None else None
+    if doc is not None:
+        return doc
     if word in PRIMITIVES:
         p = PRIMITIVES[word]
         return f"```\n{signature(word)}\n```\n{p.doc}"
@@ -350,7 +478,32 @@ def _doc_paragraph(word: str) -> str | None:
             if _prose(following):
                 return following
     shown = re.compile(rf"`{re.escape(word)}[` ]")  # a paragraph that starts by showing it
-    return next((p for p in paragraphs if shown.match(p)), None)
+    found = next((p for p in paragraphs if shown.match(p)), None)
+    return found or _doc_item(paragraphs, word)
+
+
+def _doc_item(paragraphs: list[str], word: str) -> str | None:
+    """The first item of a list, or row of a table, whose code at its start holds the
+    word: `- `numbers along NAME [...]`: ...`, `| `upgrades P` | ... |`, for a word
+    written inside a line that no heading or paragraph of its own names."""
+    code = re.compile(rf"^(?:- |\| )`([^`]*\b{re.escape(word)}\b[^`]*)`")
+    for p in paragraphs:
+        item: list[str] = []
+        for line in p.split("\n"):
+            if line.startswith(("- ", "| ")):
+                if item:
+                    break
+                if code.match(line):
+                    item.append(line)
+            elif item and line.startswith("  "):
+                item.append(line.strip())
+        if item:
+            text = " ".join(item)
+            if text.startswith("| "):  # a table row: its first cell, then what it means
+                cells = [c.strip() for c in text.strip("| ").split(" | ")]
+                return f"{cells[0]}: {cells[1]}" if len(cells) > 1 else cells[0]
+            return text[2:]
+    return None
 
 
 def _names(paragraph: str, word: str) -> bool:
@@ -430,6 +583,11 @@ def completions(analysis: Analysis, last_good: model.Scenario | None, line: int,
         out += [Completion(w, "keyword", f"written in {where}") for w, where in sorted(INNER_WORDS.items())]
     for kind, names in known.items():
         out += [Completion(n, kind, kind) for n in names]
+    if "cost" in typed:  # a count in brackets in a cost: the names it reads besides declared ones
+        from catandsl.compiler.costs import scope_names
+
+        out += [Completion(n, "variable", f"in a cost's count: {t}")
+                for n, t in scope_names(level="stage" in typed).items()]
     # a `define` is expanded where it is called and a mark lies inside its map: neither
     # is a declaration of the compiled scenario, so they come from the text
     out += [Completion(d.name, d.kind, d.shown or d.kind) for d in flat(declarations(analysis.tree))

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from catandsl.rules import network, scoring
+from catandsl.rules import costs, network, scoring
 from catandsl.rules.base import location
 from catandsl.rules.custom import CustomLookups
 from catandsl.rules.play import NO_ANSWERS
@@ -90,7 +90,7 @@ class Evaluator:
         self.targets = self._targets()
         # what the things a hand may buy ask of each resource, by their worth
         demand = [0.0] * self.R
-        for cost, worth, _, _ in self.targets:
+        for cost, worth, *_ in self.targets:
             for r, n in enumerate(cost):
                 demand[r] += worth * n / sum(cost)
         ratio = [d / x if x > 0 else 0.0 for d, x in zip(demand, supply)]
@@ -111,13 +111,13 @@ class Evaluator:
         # intersection that replaces nothing (a settlement)
         spot = [p for p in g.pieces if p.site == "intersection" and not p.neutral and p.upgrades < 0
                 and p.points > 0]
-        spot.sort(key=lambda p: (sum(p.cost), p.index))
+        spot.sort(key=lambda p: (sum(costs.nominal(p.cost, p.varying)), p.index))
         self.spot_piece = spot[0] if spot else None
         self.spot_distance = self.spot_piece.distance if self.spot_piece is not None else 2
         # the paths a player's path piece may ever take
         paths: set[int] = set()
         for p in g.pieces:
-            if p.site == "path" and not p.neutral and p.travel is None and any(p.cost):
+            if p.site == "path" and not p.neutral and p.travel is None and (any(p.cost) or p.varying):
                 paths |= p.allowed_set
         self.growth_paths = frozenset(paths)
         self.discard_limit = _discard_limit(g)
@@ -143,22 +143,27 @@ class Evaluator:
         lead = max(scoring.points(root, p) if p == me else scoring.public_points(root, p) for p in range(self.n))
         self.rounds = min(12.0, max(2.0, 1.5 * (self.game.victory - lead)))
 
-    def _targets(self) -> list[tuple[tuple[int, ...], float, str, int]]:
-        """What a hand may buy: (cost, worth, what: piece, deck or action, its index)."""
+    def _targets(self) -> list[tuple[tuple[int, ...], float, str, int, bool]]:
+        """What a hand may buy: (cost, worth, what: piece, deck or action, its index,
+        whether its cost varies). A cost that varies is read for the hand in play
+        (`costs.cost_of`); here it is its fixed part and one of each resource it counts."""
         g = self.game
-        out: list[tuple[tuple[int, ...], float, str, int]] = []
+        out: list[tuple[tuple[int, ...], float, str, int, bool]] = []
         for p in g.pieces:
-            if p.neutral or not any(p.cost) or p.travel is not None:
+            cost = costs.nominal(p.cost, p.varying)
+            if p.neutral or not any(cost) or p.travel is not None:
                 continue
             worth = p.points + 0.5 * p.produces if p.points or p.produces else 0.3
-            out.append((p.cost, worth, "piece", p.index))
-        for k, d in enumerate(g.ruleset.decks.values()):
-            cost = g.cost_vector(d.cost)
+            out.append((cost, worth, "piece", p.index, p.varying is not None))
+        varying = g.lookups(costs.CostLookups)
+        for k, fixed in enumerate(g.deck_cost):
+            cost = costs.nominal(fixed, varying.decks[k])
             if any(cost):
-                out.append((cost, 0.6, "deck", k))
-        for k, cost in enumerate(g.lookups(CustomLookups).costs):
+                out.append((cost, 0.6, "deck", k, varying.decks[k] is not None))
+        for k, fixed in enumerate(g.lookups(CustomLookups).costs):
+            cost = costs.nominal(fixed, varying.actions[k])
             if any(cost):
-                out.append((cost, 0.4, "action", k))
+                out.append((cost, 0.4, "action", k, varying.actions[k] is not None))
         return out
 
     # ---- the value -----------------------------------------------------------------
@@ -289,7 +294,9 @@ class Evaluator:
             v -= self.p_seven * (size // 2) * 0.3 * (self.n - 1)
         rates = trade_rates(s, p, self.trades) if self.trades.least_rate < NO_RATE else None
         best = 0.0
-        for cost, worth, what, k in self.targets:
+        for cost, worth, what, k, varies in self.targets:
+            if varies:
+                cost = costs.cost_of(s, p, what, k).cards
             if what == "piece":
                 P = self.game.pieces[k]
                 if s.placed[p][k] >= P.limit:

@@ -14,7 +14,9 @@ in the players least, itself above all.
 
 A travelling piece (a wagon) heads for the nearest path where its `stop` condition holds
 that is neither where it stands nor next to the last two stops it reached (a
-breadth-first distance over the paths), so it tours the places it stops at; the
+breadth-first distance over the paths), so it tours the places it stops at; a stop next
+to it is one step away like any other, and one standing on the only stop it can reach
+steps off it, to come back onto it. The
 scenario's own actions are taken when legal, unless they would spend a token below a
 small reserve. Phases go forward, so an action of a later phase (the wagon's move after
 trading and building) waits while the current phase offers something worth doing."""
@@ -27,6 +29,7 @@ from catandsl.board.numbers import PIPS as _PIPS
 from catandsl.engine import actions as A
 from catandsl.players.base import NoLegalAction
 from catandsl.players.trading import Trader
+from catandsl.rules import costs
 from catandsl.rules.base import location
 from catandsl.rules.custom import CustomLookups
 from catandsl.rules.play import NO_ANSWERS
@@ -42,7 +45,7 @@ class GreedyPlayer:
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
         self._dist: tuple[object, int, list[float]] | None = None
-        self._trips: tuple[object, tuple[int, int], dict[int, float]] | None = None
+        self._trips: tuple[object, tuple[int, int], tuple[dict[int, float], bool]] | None = None
         # the intersections of the last stops each travelling piece reached, newest
         # last: it heads for a stop elsewhere, so it tours every stop in turn instead of
         # shuttling between the two nearest
@@ -89,25 +92,35 @@ class GreedyPlayer:
         """A step closer to the nearest stop away from here scores high, others low."""
         g = state.game
         P = g.pieces[g.piece_index[a.piece]]
-        dist = self._travel_distances(state, P, a.at, me)
+        dist, on_stop = self._travel_distances(state, P, a.at, me)
         here, there = dist.get(a.at, float("inf")), dist.get(a.to, float("inf"))
         if there < here:
             return 3 + 1 / (1 + there) + 0.1 * self.rng.random()  # after building (5+): it ends the trading
+        if on_stop and here == float("inf"):
+            # no other stop within reach: a step off is worth more than staying, since
+            # the step back onto this stop is then a trip of its own
+            return _END_TURN_SCORE + 0.1 + 0.1 * self.rng.random()
         return 0.2 * self.rng.random()
 
-    def _travel_distances(self, state, P, at: int, me: int) -> dict[int, float]:
+    def _travel_distances(self, state, P, at: int, me: int) -> tuple[dict[int, float], bool]:
+        """Per path, the steps to the nearest stop the piece heads for from `at`; and
+        whether `at` is a stop itself."""
         key = (P.index, at)
         if self._trips is not None and self._trips[0] is state and self._trips[1] == key:
             return self._trips[2]
         g = state.game
         b = g.board
-        near = {at} | {x for c in b.path_ends[at] for x in b.corner_paths[c]}
         stops = []
+        on_stop = False
         if P.travel.stop is not None:
             for k in P.allowed:
                 env = {"player": me, "from": location("path", k), "at": location("path", k)}
-                if k not in near and g.interp.program(P.travel.stop, P.source).run(env, state, NO_ANSWERS):
-                    stops.append(k)
+                if g.interp.program(P.travel.stop, P.source).run(env, state, NO_ANSWERS):
+                    # where it stands is no trip; a stop next to it is one step away
+                    if k == at:
+                        on_stop = True
+                    else:
+                        stops.append(k)
             seen = self._visited.get(P.index, [])
             fresh = [k for k in stops if not any(set(b.path_ends[k]) & ends for ends in seen)]
             stops = fresh or stops
@@ -119,8 +132,8 @@ class GreedyPlayer:
                     if x not in dist and x in P.allowed_set:
                         dist[x] = dist[k] + 1
                         todo.append(x)
-        self._trips = (state, key, dist)
-        return dist
+        self._trips = (state, key, (dist, on_stop))
+        return dist, on_stop
 
     def _for_score(self, state, a: A.BuildFor, me: int) -> float:
         """A piece for another seat: away from the players' pieces, mine most of all (a
@@ -204,7 +217,7 @@ class GreedyPlayer:
         if isinstance(a, A.TakeAction):
             # keep a few of each token an action costs (gold pays tolls on the way)
             k = g.lookups(CustomLookups).index[a.action]
-            cost = g.lookups(CustomLookups).token_costs[k]
+            cost = costs.cost_of(state, me, "action", k).tokens
             if any(c and state.tokens_held[me][t] < c + _TOKEN_RESERVE for t, c in enumerate(cost)):
                 return 0.3 * self.rng.random()
             return 6 + self.rng.random()

@@ -42,6 +42,7 @@ from catandsl.engine.state import pick_outcome
 from catandsl.players.base import NoLegalAction
 from catandsl.players.evaluation import Evaluator
 from catandsl.players.trading import Trader
+from catandsl.rules import costs
 from catandsl.rules import trade as T
 from catandsl.rules.trade import NO_RATE, Composing, Offering, TradeLookups, trade_rates
 
@@ -332,7 +333,9 @@ def _wants(s: State, me: int, ev: Evaluator) -> list[tuple[float, list[int], lis
     of it, what it holds beyond it), per resource."""
     hand = s.hands[me]
     out = []
-    for cost, worth, what, k in ev.targets:
+    for cost, worth, what, k, varies in ev.targets:
+        if varies:
+            cost = costs.cost_of(s, me, what, k).cards
         if what == "piece":
             P = s.game.pieces[k]
             if s.placed[me][k] >= P.limit or (P.upgrades >= 0 and not any(s.placed[me][u] for u in P.upgrades_from)):

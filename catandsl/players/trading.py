@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from catandsl.rules import placement, scoring
+from catandsl.rules import costs, placement, scoring
 from catandsl.rules.trade import (
     GET,
     GIVE,
@@ -53,11 +53,15 @@ class Trader:
         g = state.game
         out: list[tuple[float, tuple[int, ...]]] = []
         for pi, P in enumerate(g.pieces):
-            if P.neutral or not any(P.cost) or state.placed[me][pi] >= P.limit:
+            cost = P.cost if P.varying is None else costs.cost_of(state, me, "piece", pi).cards
+            if P.neutral or not any(cost) or state.placed[me][pi] >= P.limit:
                 continue
             if placement.targets(state, me, pi, "normal"):
-                out.append((100.0 * P.points + 10.0 * P.produces + 5.0, P.cost))
+                out.append((100.0 * P.points + 10.0 * P.produces + 5.0, cost))
+        varying = g.lookups(costs.CostLookups).decks
         for dk, cost in enumerate(g.deck_cost):
+            if varying[dk] is not None:
+                cost = costs.cost_of(state, me, "deck", dk).cards
             if any(cost) and any(state.deck[c.index] for c in g.cards if c.deck == dk):
                 out.append((8.0, cost))
         return out

@@ -121,6 +121,10 @@ class Action:
     # the parts of the game (registry.HANDS, BOARD, ...) the action changes by itself,
     # besides what the hooks it triggers write; the safe default is all of them
     WRITES: ClassVar[frozenset[str]] = EVERYTHING
+    # True for a kind that changes the deciding prompt alone (a draft's cards, an answer to
+    # an offer) and no field of the state but the count of actions applied: an observer
+    # that saw the state just before need not read its fields again (State._writes)
+    PROMPT_ONLY: ClassVar[bool] = False
     # the kind of site its `at` field names, when it has one and no piece says it
     SITE: ClassVar[str | None] = None
     # the heading its buttons are listed under, in rulebook words ("Trade with the bank"):

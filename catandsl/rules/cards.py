@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from catandsl.rules import costs
 from catandsl.rules import words as w
 from catandsl.rules.base import Action, Activity, IllegalAction, Prompt, action_source, activity, seats_ok
 from catandsl.rules.placement import pay
@@ -142,7 +143,9 @@ def _legal_buys(s: State, p: int, names: frozenset[str] | None) -> list[int]:
     for d, deck in enumerate(g.decks):
         if names is not None and deck.name not in names:
             continue
-        for r, n in t.deck_needs[d]:
+        needs = t.deck_needs[d] if not deck.varying_cost else \
+            tuple((r, n) for r, n in enumerate(costs.cost_of(s, p, "deck", d).cards) if n)
+        for r, n in needs:
             if hand[r] < n:
                 break
         else:
@@ -153,7 +156,7 @@ def _legal_buys(s: State, p: int, names: frozenset[str] | None) -> list[int]:
 
 def _apply_buy(s: State, p: int, act: BuyCard) -> None:
     d = s.game.deck_index[act.deck]
-    pay(s, p, s.game.deck_cost[d])
+    pay(s, p, costs.cost_of(s, p, "deck", d).cards)
     s.push(Drawing(p, d))
 
 

@@ -29,9 +29,11 @@ def sum_of(s: State, items: list[int]) -> int:
     return sum(int(x) for x in items)
 
 
-@query("condition: bool, then: int, otherwise: int", returns="int", reads=STATIC)
-def if_else(s: State, condition: bool, then: int, otherwise: int) -> int:
-    """`then` when the condition holds, else `otherwise` (both are read first)."""
+@query("condition: bool, then: any, otherwise: any", returns="any", reads=STATIC)
+def if_else(s: State, condition: bool, then: Any, otherwise: Any) -> Any:
+    """`then` when the condition holds, else `otherwise` (both are read first). Both are
+    of one type, which is its type: two numbers make a number, two lists of words a list
+    of words; branches of different types are E0504."""
     return then if condition else otherwise
 
 

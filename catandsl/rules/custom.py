@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from catandsl.rules import costs
 from catandsl.rules import words as w
 from catandsl.rules.base import Action, Activity, IllegalAction, action_source, activity
 from catandsl.rules.placement import affordable, pay
 from catandsl.rules.play import NO_ANSWERS, Game, State
 from catandsl.rules.registry import EVERYTHING
-from catandsl.rules.sites import SiteLookups
 
 
 @dataclass(frozen=True, order=True)
@@ -49,16 +49,9 @@ class CustomLookups:
 
     @classmethod
     def build(cls, game: Game) -> CustomLookups:
-        token_index = game.lookups(SiteLookups).token_index
-        token_costs = []
-        for a in game.custom_actions:
-            v = [0] * len(token_index)
-            for amount in a.token_cost:
-                v[token_index[amount.name]] += amount.count
-            token_costs.append(tuple(v))
-        return cls(tuple(game.action_id[TakeAction(a.name)] for a in game.custom_actions),
-                   tuple(game.cost_vector(a.cost) for a in game.custom_actions),
-                   {a.name: k for k, a in enumerate(game.custom_actions)}, tuple(token_costs))
+        t = game.lookups(costs.CostLookups)  # the fixed vectors, derived there
+        return cls(tuple(game.action_id[TakeAction(a.name)] for a in game.custom_actions), t.action_cards,
+                   {a.name: k for k, a in enumerate(game.custom_actions)}, t.action_tokens)
 
 
 def available(s: State, p: int, k: int) -> str:
@@ -67,8 +60,12 @@ def available(s: State, p: int, k: int) -> str:
     a = g.custom_actions[k]
     if s.acted[k] >= a.per_turn:
         return f"taken {a.per_turn} time(s) this turn already"
-    t = g.lookups(CustomLookups)
-    if not affordable(s.hands[p], t.costs[k]) or not affordable(s.tokens_held[p], t.token_costs[k]):
+    if a.varying_cost:
+        cards, tokens = costs.cost_of(s, p, "action", k)
+    else:  # a fixed cost: the tables alone
+        t = g.lookups(CustomLookups)
+        cards, tokens = t.costs[k], t.token_costs[k]
+    if not affordable(s.hands[p], cards) or not affordable(s.tokens_held[p], tokens):
         return "cannot afford it"
     env = {"player": p, "action": a.name}
     if a.condition is not None and not g.interp.program(a.condition, a.source).run(env, s, NO_ANSWERS):
@@ -86,9 +83,10 @@ def _legal(s: State, p: int, names: frozenset[str] | None) -> list[int]:
 def _apply(s: State, p: int, act: TakeAction) -> None:
     t = s.game.lookups(CustomLookups)
     k = t.index[act.action]
-    pay(s, p, t.costs[k])
+    cards, tokens = costs.cost_of(s, p, "action", k)
+    pay(s, p, cards)
     held, supply = s.tokens_held[p], s.token_supply
-    for i, n in enumerate(t.token_costs[k]):
+    for i, n in enumerate(tokens):
         if n:
             held[i] -= n
             supply[i] += n

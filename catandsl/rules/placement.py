@@ -13,7 +13,7 @@ from functools import lru_cache
 from operator import lt
 from typing import Any, ClassVar
 
-from catandsl.rules import damage, network, neutral, sites, travel
+from catandsl.rules import costs, damage, network, neutral, sites, travel
 from catandsl.rules import words as w
 from catandsl.rules.base import (
     Action,
@@ -438,8 +438,11 @@ def _legal_builds(s: State, p: int, names: frozenset[str] | None) -> list[int]:
     out: list[int] = []
     for k in g.own_pieces:
         P = pieces[k]
-        if not affordable(hand, P.cost) or (names is not None and P.name not in names):
-            continue  # not affordable, or not allowed in this phase
+        if names is not None and P.name not in names:
+            continue  # not allowed in this phase
+        # a fixed cost is read from the table; only a cost with expressions is evaluated
+        if not affordable(hand, P.cost if P.varying is None else costs.cost_of(s, p, "piece", k).cards):
+            continue
         if placed[k] + lost[k] >= P.limit and not (s.damaged and damage.has_damaged(s, p, k)):
             continue  # none left (a repair needs none from the supply)
         out += targets(s, p, k, "normal")
@@ -448,7 +451,8 @@ def _legal_builds(s: State, p: int, names: frozenset[str] | None) -> list[int]:
 
 def _apply_bought(s: State, p: int, act: Build) -> None:
     pi = s.game.piece_index[act.piece]
-    pay(s, p, s.game.pieces[pi].cost)
+    P = s.game.pieces[pi]
+    pay(s, p, P.cost if P.varying is None else costs.cost_of(s, p, "piece", pi).cards)
     place(s, p, pi, act.at, free=False)
 
 

@@ -40,13 +40,22 @@ class MoveInfo:
                    tuple(piece_index[n] for n in m.blocked_by if n in piece_index))
 
 
+class Varying(NamedTuple):
+    """The amounts of one cost that are expressions (`cost (level + 1) paper`), beside
+    its fixed vector: each (resource or token kind, count, where it is written);
+    rules/costs.py evaluates them."""
+
+    cards: tuple[tuple[int, model.Expr, model.Source | None], ...]
+    tokens: tuple[tuple[int, model.Expr, model.Source | None], ...]  # an action's
+
+
 class PieceInfo:
     """One piece kind, as the engine reads it."""
 
     __slots__ = ("index", "name", "site", "cost", "limit", "points", "produces", "distance",
                  "connects", "upgrades", "upgrades_from", "neutral", "blocks", "steals_from", "allowed",
                  "allowed_set", "sites", "source", "movement", "blockers", "movable_by", "moves_to", "takes",
-                 "travel", "count", "placed_where", "route_length")
+                 "travel", "count", "placed_where", "route_length", "varying")
 
     index: int
     name: str
@@ -77,6 +86,9 @@ class PieceInfo:
     travel: model.Travel | None  # a piece that travels path by path (rules/travel.py)
     count: int  # pieces of a neutral kind (1 for a player's piece)
     placed_where: model.Expr | None  # judged at each placement (`player`, `at`): rules/placement.py
+    # its cost's amounts that are expressions (rules/costs.py), None for a fixed cost:
+    # `cost` holds the fixed amounts either way
+    varying: Varying | None
 
 
 @dataclass(frozen=True)
@@ -486,10 +498,12 @@ class State(Protocol):
     # derived, not serialized: each seat's pieces and route lines (rules/network.py), worked
     # out on first use; the parts written by the action being applied (registry.PART_BITS);
     # the rule statements run for it (engine/flow.py stops a rule that triggers itself); the
-    # set-up step's legal actions, by (actions applied, set-up position) when found
+    # set-up step's legal actions, by (actions applied, set-up position) when found; how
+    # many times the fields may have been written (engine/state.py)
     _network: Any
     _changed: int
     _steps: int
+    _writes: int
     _setup_legal: tuple[tuple[int, int], list[int]] | None
 
     # ---- what the rules call ---------------------------------------------------------

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from catandsl.rules import costs
 from catandsl.rules import words as w
 from catandsl.rules.base import Action, Activity, IllegalAction, action_source, activity
 from catandsl.rules.placement import affordable, pay
@@ -55,7 +56,7 @@ class ProjectLookups:
         projects = tuple(game.ruleset.projects.values())
         return cls(tuple(p.name for p in projects), {p.name: k for k, p in enumerate(projects)},
                    tuple(game.action_id[BuildStage(p.name)] for p in projects),
-                   tuple(tuple(game.cost_vector(st.cost) for st in p.stages) for p in projects),
+                   game.lookups(costs.CostLookups).stage_cards,
                    tuple(tuple(st.points for st in p.stages) for p in projects))
 
 
@@ -73,7 +74,7 @@ def why_not(s: State, p: int, k: int) -> tuple[str, str]:
     if project.requires is not None and not g.interp.program(project.requires, project.source).run(
             {"player": p, "level": level}, s, NO_ANSWERS):
         return "project/requirement", "its requirement does not hold"
-    if not affordable(s.hands[p], t.costs[k][level]):
+    if not affordable(s.hands[p], costs.cost_of(s, p, "stage", k).cards):
         return "project/cannot_afford", f"cannot afford stage {level + 1}"
     return "", ""
 
@@ -94,7 +95,7 @@ def _legal(s: State, p: int, names: frozenset[str] | None) -> list[int]:
 def _apply(s: State, p: int, act: BuildStage) -> None:
     t = s.game.lookups(ProjectLookups)
     k = t.index[act.project]
-    pay(s, p, t.costs[k][s.project_level[k]])
+    pay(s, p, costs.cost_of(s, p, "stage", k).cards)
     s.project_level[k] += 1
     s.project_owner[k] = p
     s.emit("stage_built", {"player": p, "project": act.project, "level": s.project_level[k]})

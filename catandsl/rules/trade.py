@@ -92,6 +92,7 @@ class OfferAdd(Action):
     KIND: ClassVar[str] = "offer_add"
     HEADING: ClassVar[str] = "Add to your offer"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
+    PROMPT_ONLY: ClassVar[bool] = True  # (the draft or the offer's answers, in its prompt)
     side: str
     item: str
 
@@ -113,6 +114,7 @@ class OfferRemove(Action):
     KIND: ClassVar[str] = "offer_remove"
     HEADING: ClassVar[str] = "Take off the offer"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
+    PROMPT_ONLY: ClassVar[bool] = True  # (the draft or the offer's answers, in its prompt)
     side: str
     item: str
 
@@ -129,6 +131,7 @@ class OfferTo(Action):
     KIND: ClassVar[str] = "offer_to"
     HEADING: ClassVar[str] = "Offer it to"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
+    PROMPT_ONLY: ClassVar[bool] = True  # (the draft or the offer's answers, in its prompt)
     player: int
 
     def words(self, told: w.Told) -> str:
@@ -145,6 +148,7 @@ class OfferToAll(Action):
     HEADING: ClassVar[str] = "Offer it to"
     LISTED_WITH: ClassVar[str | None] = "offer_to"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
+    PROMPT_ONLY: ClassVar[bool] = True  # (the draft or the offer's answers, in its prompt)
 
     def words(self, told: w.Told) -> str:
         if not told.sees(told.actor):
@@ -199,6 +203,7 @@ class Accept(Action):
     KIND: ClassVar[str] = "accept"
     HEADING: ClassVar[str] = "Answer the offer"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
+    PROMPT_ONLY: ClassVar[bool] = True  # (the draft or the offer's answers, in its prompt)
 
     def words(self, told: w.Told) -> str:
         return "accept the offer"
@@ -212,6 +217,7 @@ class Decline(Action):
     HEADING: ClassVar[str] = "Answer the offer"
     LISTED_WITH: ClassVar[str | None] = "accept"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
+    PROMPT_ONLY: ClassVar[bool] = True  # (the draft or the offer's answers, in its prompt)
 
     def words(self, told: w.Told) -> str:
         return "decline the offer"
@@ -225,6 +231,7 @@ class Counter(Action):
     HEADING: ClassVar[str] = "Answer the offer"
     LISTED_WITH: ClassVar[str | None] = "accept"
     WRITES: ClassVar[frozenset[str]] = frozenset((FLOW,))
+    PROMPT_ONLY: ClassVar[bool] = True  # (the draft or the offer's answers, in its prompt)
 
     def words(self, told: w.Told) -> str:
         return "make a counter-offer"

@@ -2,7 +2,9 @@
 declarations and from what the person's seat may see:
 
 - `costs`: the building-cost card, each piece a player pays for and each deck's card,
-  with its cost (the pieces and decks the scenario declares, in its order);
+  with its cost (the pieces and decks the scenario declares, in its order); a cost with
+  a count that is an expression is what it costs the seat now (`varies` marks it; a
+  spectator sees its fixed amounts), so the card changes as the values do;
 - `terrains`: the legend of the terrains on the board (or in its pools, face down
   ones too) with the resource each produces and the colour the board draws it in;
 - `dice`: the last roll of the dice, its total, each named die's face and who rolled;
@@ -24,20 +26,39 @@ RECENT = 40  # moves read since the seat's own last one (a round of bots, their 
 LOOK_BACK = 400  # log entries searched for the last roll and the seat's last move
 
 
-def costs(game) -> list[dict[str, Any]]:
+def costs(game, state=None, seat: int = -1) -> list[dict[str, Any]]:
     """The building-cost card: `{"name", "cost": {resource: n}}` per piece a player
-    pays for, then per deck's card."""
+    pays for, then per deck's card; `"varies": true` on a cost with a count that is an
+    expression, which is what it costs `seat` in `state` now (its fixed amounts without
+    a seat)."""
+    from catandsl.rules import costs as priced
     from catandsl.rules.words import spoken
+
+    varying = game.lookups(priced.CostLookups)
+    seated = state is not None and 0 <= seat < game.num_players
+
+    def entry(name: str, what: str, k: int, fixed: tuple[int, ...], varies: bool) -> dict[str, Any]:
+        cost = priced.cost_of(state, seat, what, k).cards if varies and seated else fixed
+        out = {"name": name, "cost": {r: n for r, n in zip(game.resources, cost) if n}}
+        return {**out, "varies": True} if varies else out
 
     out: list[dict[str, Any]] = []
     for p in game.pieces:
-        if p.neutral or not any(p.cost):
+        if p.neutral or not (any(p.cost) or p.varying is not None):
             continue
-        out.append({"name": spoken(p.name), "cost": {r: n for r, n in zip(game.resources, p.cost) if n}})
-    for d in game.decks:
-        if d.cost:
-            out.append({"name": f"{spoken(d.name)} card", "cost": {a.name: a.count for a in d.cost}})
+        out.append(entry(spoken(p.name), "piece", p.index, p.cost, p.varying is not None))
+    for k, d in enumerate(game.decks):
+        if any(game.deck_cost[k]) or varying.decks[k] is not None:
+            out.append(entry(f"{spoken(d.name)} card", "deck", k, game.deck_cost[k], varying.decks[k] is not None))
     return out
+
+
+def costs_vary(game) -> bool:
+    """Whether a cost of the game has a count that is an expression (its card is then
+    read afresh for each view)."""
+    from catandsl.rules.costs import CostLookups
+
+    return game.lookups(CostLookups).varies
 
 
 def terrains(game) -> list[dict[str, Any]]:

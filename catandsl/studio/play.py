@@ -287,7 +287,10 @@ class Match:
         if self._card is None:
             self._card = {"costs": guide.costs(self.game), "terrains": guide.terrains(self.game),
                           "resource_colours": guide.resource_colours(self.game)}
-        return {**self._card, "dice": guide.dice(self.game, self.state, self.entries),
+        card = self._card
+        if guide.costs_vary(self.game):
+            card = {**card, "costs": guide.costs(self.game, self.state, self.seat)}
+        return {**card, "dice": guide.dice(self.game, self.state, self.entries),
                 "recent": guide.recent(self.game, self.entries, self.seat),
                 "by_card": guide.by_card(self.state, self.seat)}
 

@@ -245,7 +245,10 @@ class Room:
             self._card = {"costs": guide.costs(self.game), "terrains": guide.terrains(self.game),
                           "resource_colours": guide.resource_colours(self.game)}
         mine = seat >= 0 and self.bots[seat] is None
-        return {**self._card, "dice": guide.dice(self.game, self.state, self.entries),
+        card = self._card
+        if guide.costs_vary(self.game):
+            card = {**card, "costs": guide.costs(self.game, self.state, seat)}
+        return {**card, "dice": guide.dice(self.game, self.state, self.entries),
                 "recent": guide.recent(self.game, self.entries, seat),
                 "by_card": guide.by_card(self.state, seat) if mine and self.stopped is None else None}
 

@@ -247,10 +247,12 @@ class Entry(Node):
 
 @dataclass(frozen=True)
 class Amount(Node):
-    """`3 ore`: a count of one resource."""
+    """`3 ore`: a count of one resource; `(level + 1) paper`: a count that is an
+    expression (`expr`, with `count` 1 beside it), evaluated when the cost is paid."""
 
     count: int
     resource: Word
+    expr: Expr | None = None
 
 
 @dataclass(frozen=True)

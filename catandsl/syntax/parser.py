@@ -387,6 +387,10 @@ class _ToAst(Transformer_NonRecursive):
         count, name = c
         return ast.Amount(self._span(meta), int(count) if count is not None else 1, self._word(name))
 
+    def amount_expr(self, meta, c):
+        expr, name = c
+        return ast.Amount(self._span(meta), 1, self._word(name), expr)
+
     def placement(self, meta, c):
         _on, site, where = c
         return ast.Placement(self._span(meta), self._word(site), where)

@@ -8,11 +8,14 @@
   scenario sketches import the Seafarers ruleset sketch this way).
 - The seed scenario maps put every land hex and harbor where the JSettlers2 reference
   layouts (tests/fixtures/layouts) do.
+- Every ```catan block is laid out as `fmt` lays it out, so that a reader copying an
+  example gets a file `fmt --check` accepts.
 - The table of events and primitives between the `registry:begin` and `registry:end`
   markers is exactly what `registry_table()` renders from catandsl/rules/registry.py,
   and every event and primitive name appears in the document.
 
-After changing the registry, regenerate the table with
+After changing the registry or an example, regenerate the table and lay the examples out
+with
 
     python tests/docs/test_language_examples.py --update
 """
@@ -121,8 +124,30 @@ def _generated_section(text: str) -> str | None:
     return text[start + len(BEGIN):end].strip("\n")
 
 
+def example_name(line: int, body: str) -> str:
+    """The name an example compiles under: its `# file:` name, else one from its line."""
+    return file_name(body) or f"example_line{line}.catan"
+
+
+def lay_out_examples(text: str) -> str:
+    """`text` with the body of every ```catan block replaced by `fmt`'s layout of it;
+    the other blocks and the prose stay as they are."""
+    from catandsl.syntax.fmt import format_source
+
+    def lay_out(m: re.Match) -> str:
+        tag, body = m.group(1), m.group(2)
+        if tag != "catan":
+            return m.group(0)
+        line = text.count("\n", 0, m.start()) + 1
+        formatted = format_source(body, example_name(line, body))
+        whole, start = m.group(0), m.start(2) - m.start(0)
+        return whole[:start] + formatted + whole[start + len(body):]
+
+    return _FENCE.sub(lay_out, text)
+
+
 def update_doc() -> None:
-    text = _doc_text()
+    text = lay_out_examples(_doc_text())
     start, end = text.find(BEGIN), text.find(END)
     if start < 0 or end < start:
         raise SystemExit(f"{DOC}: the registry markers are missing")
@@ -159,8 +184,7 @@ def test_catan_block_compiles(line, body, examples_dir):
         f"docs/language.md:{line}: a ```catan block must be a complete file starting with "
         "`ruleset` or `scenario`; tag a fragment ```catan-fragment"
     )
-    name = file_name(body) or f"example_line{line}.catan"
-    path = examples_dir / name
+    path = examples_dir / example_name(line, body)
     path.write_text(body, encoding="utf-8")
     _, diags, sources = compile_path(path)
     errors = [d for d in diags if d.is_error]
@@ -213,6 +237,45 @@ def test_seed_maps_match_the_reference_layouts(scenario, examples_dir):
         assert {(h.land, h.water) for h in board.harbors} == harbors, (
             f"docs/language.md:{line}: {players} players: harbors differ"
         )
+
+
+@pytest.mark.parametrize(
+    "line,body", [pytest.param(line, body, id=f"line{line}") for line, body in _catan_blocks()]
+)
+def test_catan_block_survives_fmt(line, body, examples_dir):
+    """`fmt` knows every form the reference shows, those no shipped file uses too: each
+    example comes out of it laid out once and for all, meaning the same, and the
+    reference shows it in that layout already."""
+    import json
+
+    from catandsl.compiler import compile_ast
+    from catandsl.diagnostics import Sources
+    from catandsl.ir import scenario_to_json
+    from catandsl.syntax.fmt import format_source
+    from catandsl.syntax.parser import parse
+
+    name = str(examples_dir / example_name(line, body))
+    formatted = format_source(body, name)
+    assert format_source(formatted, name) == formatted, f"docs/language.md:{line}: fmt is not stable"
+
+    def meaning(text: str) -> str:
+        scenario, diags = compile_ast(parse(text, name), Sources(), examples_dir)
+        assert scenario is not None, [d.message for d in diags]
+        return json.dumps(_no_positions(scenario_to_json(scenario)), sort_keys=True)
+
+    assert meaning(formatted) == meaning(body), f"docs/language.md:{line}: fmt changed the meaning"
+    assert formatted == body, (
+        f"docs/language.md:{line}: the example is not laid out as `fmt` lays it out; run: "
+        "python tests/docs/test_language_examples.py --update"
+    )
+
+
+def _no_positions(x):
+    if isinstance(x, dict):
+        return {k: _no_positions(v) for k, v in x.items() if k not in ("line", "column", "end_line", "end_column")}
+    if isinstance(x, list):
+        return [_no_positions(v) for v in x]
+    return x
 
 
 def test_fences_are_tagged():

@@ -129,3 +129,33 @@ def test_scores_follow_a_change_the_tensor_did_not_need_to_write():
     s = catandsl.position(g).cards(0, held={"victory_point": 1}).state()
     assert obs.tensor(s, 0)[a] == 1.0 and obs.tensor(s, 1)[a] == 0.0
     assert obs.tensor(blank, 0)[a] == 0.0
+
+
+def test_a_kept_tensor_after_trade_steps_and_hand_edits():
+    """Steps of a trade's draft leave the fields as they were (the tensor reads them no
+    more); a hand edit between them, with changed() called, or with no action since, is
+    seen."""
+    g = catandsl.new_game(catandsl.load(ROOT / "scenarios/base.catan"), players=3, seed=1)
+    obs = Observer(g)
+    bots = [RandomPlayer(k, offers=0.5) for k in range(3)]
+    s = g.new_initial_state()
+    steps = edits = 0
+    while not s.is_terminal() and s.actions_applied < 1500:
+        if s.is_chance_node():
+            s.apply_action(s.sample_chance())
+            continue
+        p = s.current_player()
+        assert obs.tensor(s, p) == obs.reference(s, p)
+        writes = s._writes
+        s.apply_action(bots[p].choose(s))
+        if s._writes == writes and s.current_player() == p:  # a step of p's draft: p looks again
+            steps += 1
+            assert obs.tensor(s, p) == obs.reference(s, p)
+            s.hands[p][0] += 1  # an edit by hand
+            if steps % 2:
+                assert obs.tensor(s, p) == obs.reference(s, p)  # seen with no action since
+            else:  # seen after one more step of the draft: changed() says the fields moved
+                s.changed()
+                s.apply_action(bots[p].choose(s))
+            edits += 1
+    assert steps > 20 and edits == steps

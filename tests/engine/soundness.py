@@ -8,6 +8,9 @@ conserved, pieces within limits and on the board as counted, points adding up)."
 from __future__ import annotations
 
 import json
+import random
+from collections import Counter
+from collections.abc import Callable
 
 from catandsl.engine import CHANCE, TERMINAL
 from catandsl.rules.placement import pieces_on_board
@@ -85,6 +88,34 @@ def play_checked(game, seats, check=None):
         assert back.serialize() == text, f"the state read back played {s.action_to_string(a)} differently"
         if check is not None:
             check(s)
+
+
+def play_bots(game, seed: int, bots: str, watch: Callable | None = None):
+    """Greedy or random bots (`bots`, seeded from `seed`) play one game to its end, the
+    cheap invariants checked after every action and the board at the end;
+    `watch(state, action)` runs after each action. Returns the final state and how many
+    actions of each kind were played."""
+    from catandsl.players import GreedyPlayer
+
+    greedy = [GreedyPlayer(100 * seed + p) for p in range(game.num_players)]
+    rng = random.Random(seed)
+    s = game.new_initial_state()
+    kinds: Counter[str] = Counter()
+    while not s.is_terminal():
+        if s.is_chance_node():
+            a = s.sample_chance()
+        elif bots == "greedy":
+            a = greedy[s.current_player()].choose(s)
+        else:
+            a = rng.choice(s.legal_actions())
+        act = game.actions[a]
+        kinds[act.KIND] += 1
+        s.apply_action(a)
+        check_cheap(s)
+        if watch is not None:
+            watch(s, act)
+    check_board(s)
+    return s, kinds
 
 
 def variant(sc, k: int) -> tuple[int, dict[str, str]]:
@@ -181,10 +212,17 @@ def check_board(s) -> set[tuple[int, int]]:
     # special VP tokens lie under a building of their owner
     for p, c, _ in s.vp_tokens:
         assert s.corner_owner[c] == p
-    # no two buildings adjacent (distance rule)
-    for c, owner in enumerate(s.corner_owner):
-        if owner >= 0:
-            assert all(s.corner_owner[m] == -1 for m in b.corner_neighbours[c])
+    # no two buildings adjacent (distance rule) among the kinds that keep it, and those
+    # that stand where such a kind stood (a city on a settlement): a piece of a kind that
+    # keeps none (a knight without `distance`) may stand next to anything, as building
+    # it may
+    keeping = {P.index for P in g.pieces if P.distance >= 2}
+    while grown := {P.index for P in g.pieces if P.upgrades_from & keeping} - keeping:
+        keeping |= grown
+    keeps = [s.corner_owner[c] >= 0 and s.corner_piece[c] in keeping for c in range(len(s.corner_owner))]
+    for c, kept in enumerate(keeps):
+        if kept:
+            assert not any(keeps[m] for m in b.corner_neighbours[c])
     return orphans(s)
 
 

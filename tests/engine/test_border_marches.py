@@ -4,41 +4,28 @@ state checked after every action, and each construct takes part in the games."""
 
 from __future__ import annotations
 
-import random
-from collections import Counter
-
 import pytest
 
 import catandsl
-from catandsl.players import GreedyPlayer
 from tests.conftest import ROOT
-from tests.engine.soundness import check_board, check_cheap
+from tests.engine.soundness import play_bots
 
 PATH = ROOT / "examples" / "scenarios" / "border_marches.catan"
 
 
 def _play(players: int, seed: int, bots: str):
     g = catandsl.new_game(catandsl.load(PATH), players, {}, seed)
-    greedy = [GreedyPlayer(100 * seed + p) for p in range(players)]
-    rng = random.Random(seed)
-    s = g.new_initial_state()
-    kinds: Counter[str] = Counter()
+    tidings = 0
     most_levels = 0
-    while not s.is_terminal():
-        if s.is_chance_node():
-            a = s.sample_chance()
-        elif bots == "greedy":
-            a = greedy[s.current_player()].choose(s)
-        else:
-            a = rng.choice(s.legal_actions())
-        act = g.actions[a]
-        kinds[act.KIND] += 1
+
+    def watch(s, act):
+        nonlocal tidings, most_levels
         if act.KIND == "draw" and act.deck == "tidings" or act.KIND == "drawn_card" and act.card in ("spy", "muster"):
-            kinds["tiding"] += 1  # a tiding drawn, bought or won
-        s.apply_action(a)
-        check_cheap(s)
+            tidings += 1  # a tiding drawn, bought or won
         most_levels = max(most_levels, len(s.piece_levels))
-    check_board(s)
+
+    s, kinds = play_bots(g, seed, bots, watch)
+    kinds["tiding"] = tidings
     return g, s, kinds, most_levels
 
 

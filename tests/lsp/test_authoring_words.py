@@ -108,3 +108,42 @@ def test_reshuffle_completes_at_the_start_of_a_line_in_a_deck(tmp_path):
     a = an.analyse(text, str(tmp_path / "d.catan"))
     labels = {c.label for c in an.completions(a, None, 3, 7)}
     assert "reshuffle" in labels and "route_length" in labels
+
+
+NUMBERS = '''scenario path "Path" {
+  uses base
+  map {
+    rows at (0, -1) """
+        ?   ?
+      ?   ?   ?
+        ?   ?
+    """
+    legend { ? land }
+    pool land shuffled [forest x2, hills, fields, pasture, mountains, desert]
+    mark path [(0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, 0)]
+    mark east_coast [(1, -1) E, (1, 0) E]
+    numbers along path [5, 9, 4, 10, 3, 11] keep [3, 11] off east_coast
+    start robber on desert
+  }
+}
+'''
+
+
+def test_the_words_of_a_number_plan_by_place_hover_with_their_items(tmp_path):
+    path = tmp_path / "path.catan"
+    path.write_text(NUMBERS, encoding="utf-8")
+    a = an.analyse(NUMBERS, str(path))
+    assert a.diagnostics == []
+    lines = NUMBERS.split("\n")
+    line = next(n for n, t in enumerate(lines) if "numbers along" in t)
+    along = an.hover(a, line, lines[line].index("along") + 1)
+    assert along.startswith("`along`: written in a `numbers` line") and "a number path" in along
+    keep = an.hover(a, line, lines[line].index("keep") + 1)
+    assert keep.startswith("`keep`: written in a `numbers` line") and "the mark's places are or touch" in keep
+    labels = {c.label for c in an.completions(a, None, line, lines[line].index("keep"))}
+    assert {"keep", "along"} <= labels
+
+
+def test_a_word_shown_only_in_a_table_row_hovers_with_that_row():
+    upgrades = an.head_word_doc("upgrades")
+    assert upgrades is not None and "`upgrades P or Q` replaces either kind" in upgrades

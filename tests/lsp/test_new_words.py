@@ -49,3 +49,37 @@ def test_completion_offers_defines_and_marks():
     labels = {(c.label, c.kind) for c in completions(a, None, line, 6)}
     assert ("pay", "define") in labels and ("coast", "mark") in labels
     assert ("var", "keyword") in {(c.label, c.kind) for c in completions(a, None, line, 0)}
+
+
+COSTS = '''scenario s "S" {
+  uses base
+  counter level
+  piece tower {
+    on intersection
+    cost (counter(player, level) + 1) ore
+  }
+  project wall "Wall" {
+    stage { cost (level + 1) brick }
+  }
+  turn {
+    phase roll { roll; play }
+    phase main { trade; build; buy; play; projects }
+  }
+  map { hex (0, 0) forest 8 }
+}
+'''
+
+
+def test_a_cost_that_depends_on_a_value_is_known_to_hover_and_completion():
+    a = analyse(COSTS, "s.catan")
+    assert not [d for d in a.diagnostics if d.is_error]
+    lines = COSTS.split("\n")
+    k = next(i for i, line in enumerate(lines) if "cost (counter" in line)
+    assert "a count in brackets in a cost is an expression" in hover(a, k, lines[k].index("cost") + 1)
+    inside = lines[k].index("counter")  # right after `(`: what the count may read
+    offered = {(c.label, c.kind) for c in completions(a, None, k, inside)}
+    assert ("player", "variable") in offered and ("level", "counter") in offered
+    assert ("level", "variable") not in offered  # `level` of a stage only
+    s = next(i for i, line in enumerate(lines) if "stage {" in line)
+    offered = {(c.label, c.kind) for c in completions(a, None, s, lines[s].index("level"))}
+    assert ("level", "variable") in offered and ("pieces_left", "primitive") in offered

@@ -9,6 +9,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from catandsl.studio.app import create_app
+from tests.conftest import THREE_HEXES, base_game, game_of
 from tests.studio.pages import SEAT, force_discard
 
 
@@ -107,3 +108,30 @@ def test_a_run_of_one_line_is_one_line_with_its_count():
                                              "      P3 gets 1 ore", "      P3 gets 1 ore", "P3: ends the turn"]
     assert collapsed(lines) == ["P2: changes the offer (\u00d75)", "P2: offers 1 ore for 1 wool to everyone",
                                 "dice: P3 rolls 8", "      P3 gets 1 ore", "      P3 gets 1 ore", "P3: ends the turn"]
+
+
+RISING = """
+scenario "Rising" {
+  uses base
+  players 2..3
+  piece tower {
+    on intersection
+    cost (pieces_placed(player, tower) + 1) ore + brick
+  }
+""" + THREE_HEXES
+
+
+def test_a_cost_that_depends_on_a_value_is_the_seats_own_now(tmp_path_factory):
+    from catandsl.studio import guide
+
+    game = game_of(tmp_path_factory, RISING, players=2)
+    s = game.new_initial_state()
+    towers = {c["name"]: c for c in guide.costs(game, s, 0)}
+    assert towers["tower"] == {"name": "tower", "cost": {"brick": 1, "ore": 1}, "varies": True}
+    assert "varies" not in towers["road"] and guide.costs_vary(game)
+    s.placed[0][game.piece_index["tower"]] = 2  # as if two stood on the board: the third costs 3 ore
+    assert {c["name"]: c["cost"] for c in guide.costs(game, s, 0)}["tower"] == {"brick": 1, "ore": 3}
+    assert {c["name"]: c["cost"] for c in guide.costs(game, s, 1)}["tower"] == {"brick": 1, "ore": 1}
+    # a spectator, or no game yet: the fixed amounts, marked as varying
+    assert {c["name"]: c for c in guide.costs(game)}["tower"] == {"name": "tower", "cost": {"brick": 1}, "varies": True}
+    assert not guide.costs_vary(base_game(3))

@@ -274,3 +274,17 @@ def test_a_negative_number_in_a_phrase_stays_one_word():
     subtraction = text.replace("points -1", "points 1").replace(
         "  map", "  rule r {\n    on dice_rolled { take_from_bank(player, wool, roll - 1) }\n  }\n  map")
     assert format_text(subtraction) == subtraction
+
+
+def test_a_count_in_brackets_in_a_cost_is_laid_out_and_keeps_its_meaning():
+    from catandsl.syntax.fmt import format_source as format_text
+    from catandsl.syntax.parser import parse
+
+    canonical = ('scenario x "X" {\n  counter level\n  piece tower {\n    on intersection\n'
+                 '    cost (counter(player, level) + 1) grain + 2 ore\n  }\n  map { hex (0, 0) forest 8 }\n}\n')
+    messy = canonical.replace("(counter(player, level) + 1) grain + 2 ore", "( counter(player,level)+1 )grain+2 ore")
+    assert format_text(messy) == canonical
+    assert format_text(canonical) == canonical
+    cost = parse(canonical, "x.catan").items[0].body.stmts[1].block.stmts[1]
+    assert [(a.resource.name, a.count, a.expr is not None) for a in cost.amounts] == \
+        [("grain", 1, True), ("ore", 2, False)]

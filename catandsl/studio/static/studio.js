@@ -207,16 +207,18 @@ var Studio = (function () {
     return c;
   }
   var cardOf = null;
-  // the cost card and the terrains: the scenario's declarations, drawn once per game (`key`)
+  // the cost card and the terrains: the scenario's declarations, drawn once per game (`key`),
+  // and again when a cost that depends on a value changes
   function showCard(v, key) {
-    if (cardOf === key) return;
-    cardOf = key;
+    var drawn = key + "|" + JSON.stringify(v.costs || []);
+    if (cardOf === drawn) return;
+    cardOf = drawn;
     var body = document.querySelector("#costs tbody"), list = $("terrains");
     body.textContent = "";
     list.textContent = "";
     (v.costs || []).forEach(function (c) {
       var tr = el("tr"), td = el("td");
-      tr.appendChild(el("td", c.name));
+      tr.appendChild(el("td", c.varies ? c.name + " (now)" : c.name));
       Object.keys(c.cost).forEach(function (r) {
         td.appendChild(chip(v, r, c.cost[r]));
         td.appendChild(document.createTextNode(" "));
