@@ -501,6 +501,6 @@ _READ: dict[str, Any] = {
     "yield_limits": lambda g, v: [YieldLimit(*e) for e in v],
     "hex_changes": lambda g, v: [HexChange(*e) for e in v],
     "offers_declined": lambda g, v: [DeclinedOffer.of_row(list(e), len(trade.trade_items(g))) for e in v],
-    "moved": lambda g, v: MovesMade(*v) if v else NO_MOVES,
+    "moved": lambda g, v: MovesMade(v),
     "fresh_paths": lambda g, v: FreshPaths(v),
 }
