@@ -81,8 +81,8 @@ def board_for(scenario, players: int | None = None, options: dict | None = None,
 
     if isinstance(scenario, (str, Path)):
         scenario = load(scenario)
-    players = check_arguments("board_for", scenario, players, options, seed)
-    return instantiate(configure(scenario, players, options), seed)
+    sc, n, opts, seed_n = check_arguments("board_for", scenario, players, options, seed)
+    return instantiate(configure(sc, n, opts), seed_n)
 
 
 def new_game(scenario, players: int | None = None, options: dict | None = None, seed: int = 0):

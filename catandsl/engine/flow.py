@@ -56,7 +56,7 @@ class Running(State, Protocol):
 
     def forget_derived(self) -> None: ...
 
-    def action_to_string(self, action_id: int) -> str: ...
+    def action_to_string(self, action_id: object) -> str: ...
 
 
 # ---- the flow's own actions ---------------------------------------------------------------
@@ -623,8 +623,9 @@ def legal(s: Running) -> list[int]:
     return top.legal(s) if top.legal_sorted else sorted(top.legal(s))
 
 
-def action_id(s: State, action: int | Action) -> int:
-    """The id of an action given as an id or an Action; IllegalAction if the game has none."""
+def action_id(s: State, action: object) -> int:
+    """The id of an action given as an id or an Action; IllegalAction if the game has none
+    (anything else too: declared `object` so that a compiled build checks it here)."""
     g = s.game
     if isinstance(action, Action):
         aid = g.action_id.get(action, -1)

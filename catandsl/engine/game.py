@@ -80,6 +80,13 @@ def _names_frame(where: model.Expr | None) -> bool:
     return False
 
 
+def _most_first(activities: Iterable[tuple[Activity, frozenset[str] | None]],
+                most: dict[str, int]) -> tuple[tuple[Activity, frozenset[str] | None], ...]:
+    """A phase's (activity, names) pairs, the activity of the most actions first (by name
+    among equals)."""
+    return tuple(sorted(activities, key=lambda an: (-most[an[0].name], an[0].name)))
+
+
 class Game(play.Game):
     """A scenario configured for a player count and options, on the board dealt for a seed: what
     every state of one play shares."""
@@ -410,34 +417,35 @@ class Game(play.Game):
         self.effect_step: dict[int, int] = {}  # a `for` statement's id -> its step's
         self.hooks: dict[str, list[tuple[model.Hook, tuple[int, ...]]]] = {}
 
-        def register(effects: Iterable[model.Effect]) -> tuple[int, ...]:
-            ids = []
-            for e in effects:
-                k = len(self.effects)
-                self.effects.append(e)
-                self.effect_body.append(())
-                self.effect_orelse.append(())
-                self.effect_body[k] = register(e.body)
-                self.effect_orelse[k] = register(e.orelse)
-                if e.op == "for":
-                    # its step: binds the next item and runs the body again, in the same
-                    # block, so a `var` the body changes keeps its value (engine/flow.py)
-                    step = len(self.effects)
-                    self.effects.append(model.Effect("next", name=e.name, source=e.source))
-                    self.effect_body.append(self.effect_body[k])
-                    self.effect_orelse.append(())
-                    self.effect_step[k] = step
-                ids.append(k)
-            return tuple(ids)
-
         for rule in self.ruleset.rules:
             for h in rule.hooks:
                 if h.event not in EVENTS:
                     raise EngineError(f"unknown event {h.event!r}", h.source)
-                self.hooks.setdefault(h.event, []).append((h, register(h.effects)))
+                self.hooks.setdefault(h.event, []).append((h, self._register(h.effects)))
         # what a statement writes (awards read again after it): its call's primitive's writes
         self.effect_writes = tuple(bits(writes(str(e.expr.value))) if e.op == "call" and e.expr is not None
                                    else 0 for e in self.effects)
+
+    def _register(self, effects: Iterable[model.Effect]) -> tuple[int, ...]:
+        """Give each statement of a block, and of the blocks in it, its id; the block's ids."""
+        ids = []
+        for e in effects:
+            k = len(self.effects)
+            self.effects.append(e)
+            self.effect_body.append(())
+            self.effect_orelse.append(())
+            self.effect_body[k] = self._register(e.body)
+            self.effect_orelse[k] = self._register(e.orelse)
+            if e.op == "for":
+                # its step: binds the next item and runs the body again, in the same
+                # block, so a `var` the body changes keeps its value (engine/flow.py)
+                step = len(self.effects)
+                self.effects.append(model.Effect("next", name=e.name, source=e.source))
+                self.effect_body.append(self.effect_body[k])
+                self.effect_orelse.append(())
+                self.effect_step[k] = step
+            ids.append(k)
+        return tuple(ids)
 
     def _build_setup(self) -> None:
         """The set-up as a script of (player, round, step) in play order."""
@@ -570,8 +578,7 @@ class Game(play.Game):
                                for k, ph in enumerate(self.phases))
         owned = Counter(type(x) for x in self.actions)
         most = {a.name: sum(owned[k] for k in a.applies) for a in ACTIVITIES.values()}
-        self.reachable = [tuple(sorted(r, key=lambda an: (-most[an[0].name], an[0].name)))
-                          for r in self.reachable]
+        self.reachable = [_most_first(r, most) for r in self.reachable]
 
     def phase_for(self, phase: int, act: Action) -> int:
         """The phase an action moves the turn to: the first from `phase` on (within its
@@ -605,27 +612,31 @@ class Game(play.Game):
         """A state from `State.serialize()`, checked before play (StateError otherwise)."""
         return read_state(self, text)
 
-    def action(self, action_id: int) -> Action:
+    # The public calls below declare what they take as `object` and check it themselves
+    # (ArgumentError): a compiled build refuses a mismatch of a declared type with a
+    # TypeError before the call's own check runs.
+
+    def action(self, action_id: object) -> Action:
         return self.actions[self.check_action_id(action_id)]
 
-    def action_id_of(self, action: Action) -> int:
+    def action_id_of(self, action: object) -> int:
         aid = self.action_id.get(action, -1) if isinstance(action, Action) else -1
         if aid < 0:
             raise ArgumentError(f"no action {action!r} in this game")
         return aid
 
-    def check_action_id(self, action_id: int) -> int:
+    def check_action_id(self, action_id: object) -> int:
         if not isinstance(action_id, int) or isinstance(action_id, bool) or \
                 not 0 <= action_id < len(self.actions):
             raise ArgumentError(f"an action id is 0..{len(self.actions) - 1}, not {action_id!r}")
         return action_id
 
-    def check_seat(self, player: int, what: str) -> int:
+    def check_seat(self, player: object, what: str) -> int:
         if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < self.num_players:
             raise ArgumentError(f"{what}: a player is a seat 0..{self.num_players - 1}, not {player!r}")
         return player
 
-    def action_to_string(self, action_id: int) -> str:
+    def action_to_string(self, action_id: object) -> str:
         a = self.actions[self.check_action_id(action_id)]
         describe = getattr(a, "describe", None)  # an action that words itself (a roll card)
         if describe is not None:
@@ -642,7 +653,7 @@ class Game(play.Game):
         parts = [str(v) for k, v in a.to_json().items() if k != "kind"]
         return " ".join([a.KIND] + parts)
 
-    def action_site(self, a: Action | int) -> tuple[str, int] | None:
+    def action_site(self, a: object) -> tuple[str, int] | None:
         """The board site an action (an Action of this game, or its id) names (`at`):
         the site kind of its piece, or its class's `SITE`; None for an action that names
         no site. ArgumentError for anything that is not an action of this game."""
@@ -671,29 +682,33 @@ class Game(play.Game):
                 f"actions={len(self.actions)}>")
 
 
-def new_game(scenario: model.Scenario, players: int | None = None, options: dict | None = None,
-             seed: int = 0) -> Game:
+def new_game(scenario: object, players: object = None, options: object = None, seed: object = 0) -> Game:
     """A Game of a compiled scenario (`catandsl.new_game` also takes a path).
 
     The games of one scenario, player count and options differ only by their seed, and
     the seed only in how the map is dealt: a game whose map is dealt as an earlier one's
     was (a fixed map, as a rule) is that game's copy with its own seed, its tables and
-    compiled rules shared (`Templates`, kept by the scenario: `model.Kept`), not built again."""
-    players = check_arguments("new_game", scenario, players, options, seed)
-    key = (players, tuple(sorted(options.items())) if options else ())
-    kept = scenario.kept.templates
+    compiled rules shared (`Templates`, kept by the scenario: `model.Kept`), not built again.
+
+    The arguments are declared `object` and checked here (ArgumentError): a compiled
+    build would refuse a declared type's mismatch with a TypeError before any check."""
+    sc, n, opts, seed_n = check_arguments("new_game", scenario, players, options, seed)
+    key = (n, tuple(sorted(opts.items())) if opts else ())
+    kept = sc.kept.templates
     templates = kept.get(key)
     if templates is None:
         if len(kept) >= MAX_TEMPLATE_KEYS:
             kept.clear()
-        templates = kept[key] = Templates(scenario, players, options)
-    return templates.game(seed)
+        templates = kept[key] = Templates(sc, n, opts)
+    return templates.game(seed_n)
 
 
-def check_arguments(what: str, scenario: Any, players: Any, options: Any, seed: Any) -> int:
-    """The player count a call for a game or board of `scenario` means (None: the most
-    the scenario allows; 0 is no count, refused by the scenario like any other it does
-    not offer), or ArgumentError for an argument of the wrong type."""
+def check_arguments(what: str, scenario: object, players: object, options: object,
+                    seed: object) -> tuple[model.Scenario, int, dict[str, str] | None, int]:
+    """The arguments of a call for a game or board of `scenario`, checked: the scenario,
+    the player count it means (None: the most the scenario allows; 0 is no count,
+    refused by the scenario like any other it does not offer), the options and the
+    seed; ArgumentError for an argument of the wrong type."""
     if not isinstance(scenario, model.Scenario):
         raise ArgumentError(f"{what} needs a compiled Scenario, not {type(scenario).__name__} "
                             f"(catandsl.{what} also takes a path to a .catan file)")
@@ -704,7 +719,7 @@ def check_arguments(what: str, scenario: Any, players: Any, options: Any, seed: 
         raise ArgumentError(f"options map option names to item names (strings), not {options!r}")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ArgumentError(f"a seed is an integer, not {seed!r}")
-    return scenario.players_max if players is None else players
+    return scenario, scenario.players_max if players is None else players, options, seed
 
 
 class Templates:

@@ -42,11 +42,13 @@ from catandsl.rules.play import State
 
 R = TypeVar("R", bound=Running)
 
-def resample(state: R, seat: int, rng: random.Random) -> R:
+def resample(state: R, player: object, rng: object) -> R:
     """A copy of `state` whose hidden data (see the module's doc) is drawn with `rng`
-    consistently with `state.observation(seat)`."""
+    consistently with `state.observation(player)`. The seat and the generator are
+    declared `object` and checked here (ArgumentError): a compiled build would refuse a
+    declared type's mismatch with a TypeError first."""
     g = state.game
-    g.check_seat(seat, "resample_from_infostate")
+    seat = g.check_seat(player, "resample_from_infostate")
     if not isinstance(rng, random.Random):
         raise ArgumentError(f"resample_from_infostate needs a random.Random, not {type(rng).__name__}")
     s = state.clone()

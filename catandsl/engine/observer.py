@@ -216,12 +216,7 @@ class Observer:
         n = self.layout.num_players
         view = state._view(player)  # observation() without copies: checks the seat; read only
         out = [0.0] * self.size
-        sl = self.slices
-
-        def put(name: str, values: list[float]) -> None:
-            a, z = sl[name]
-            out[a:z] = (values + [0.0] * (z - a))[: z - a]
-
+        put = partial(_put, out, self.slices)
         put("seat", [float(p == player) for p in range(n)])
         put("to_act", [float(state.current_player() == player)])
         kind = type(state._top()).KIND
@@ -238,7 +233,7 @@ class Observer:
                 put(f + "#len", [float(len(view[f]) if isinstance(view[f], list) else len(shape))])
             if counts is not None:
                 put(f + "#count", counts)
-        a, _ = sl["hex_terrain"]
+        a, _ = self.slices["hex_terrain"]
         board = self.layout.board(state.game.base)  # the board as dealt
         out[a:a + len(board)] = board
         if self.layout.trade:
@@ -742,6 +737,12 @@ def _hides(full: Any, seen: Any) -> bool:
     if isinstance(full, list) and not isinstance(seen, list):
         return True
     return isinstance(full, list) and any(_hides(x, y) for x, y in zip(full, seen))
+
+
+def _put(out: list[float], slices: dict[str, tuple[int, int]], name: str, values: list[float]) -> None:
+    """`values` written into the field `name`'s slice of `out`, cut or padded with zeros to it."""
+    a, z = slices[name]
+    out[a:z] = (values + [0.0] * (z - a))[: z - a]
 
 
 def _flatten(shape: Any, seen: Any, values: list[float], counts: list[float] | None) -> None:

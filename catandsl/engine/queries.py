@@ -10,6 +10,10 @@ takes a State and names (pieces by name); seats are 0-based.
     legal_places(state, 0, "settlement")       # site ids where the seat may build it now
     points_breakdown(state, 0)                 # {"pieces": {...}, "cards": {...}, ...}
     winners(state)                             # [2]; [0, 2] sharing a victory; [] for none
+
+What a caller passes besides the state is declared `object` and checked here
+(ArgumentError): a compiled build refuses a mismatch of a declared type with a TypeError
+before a check could run.
 """
 
 from __future__ import annotations
@@ -26,31 +30,33 @@ from catandsl.rules.production import Choosing
 from catandsl.rules.sites import token_points
 
 
-def _pieces(s: State, names: list[str] | None, site: str) -> tuple[int, ...]:
+def _pieces(s: State, names: object, site: str) -> tuple[int, ...]:
     g = s.game
     if names is None:
         return tuple(p.index for p in g.pieces if p.site == site and not p.neutral)
+    if not isinstance(names, list):
+        raise ArgumentError(f"pieces are a list of piece names, not {names!r}")
     out = []
     for n in names:
-        if n not in g.piece_index:
+        if not isinstance(n, str) or n not in g.piece_index:
             raise ArgumentError(f"no piece {n!r} in this game")
         out.append(g.piece_index[n])
     return tuple(sorted(out))
 
 
-def route_length(s: State, player: int, pieces: list[str] | None = None) -> int:
+def route_length(s: State, player: object, pieces: object = None) -> int:
     """The seat's longest continuous route over these path pieces (all by default), as
     Longest Road and Longest Trade Route measure it."""
-    s.game.check_seat(player, "route_length")
-    return routes.route_length(s, player, _pieces(s, pieces, "path"))
+    p = s.game.check_seat(player, "route_length")
+    return routes.route_length(s, p, _pieces(s, pieces, "path"))
 
 
-def networks(s: State, player: int, pieces: list[str] | None = None) -> list[list[int]]:
+def networks(s: State, player: object, pieces: object = None) -> list[list[int]]:
     """The seat's separate networks of path pieces: pieces joined end to end, where an
     opponent's building cuts the way through (as for routes). Each a sorted list of path
     ids; the list sorted."""
     g = s.game
-    g.check_seat(player, "networks")
+    player = g.check_seat(player, "networks")
     kinds = set(_pieces(s, pieces, "path"))
     b = g.board
     mine = [k for k, o in enumerate(s.path_owner) if o == player and s.path_piece[k] in kinds]
@@ -77,7 +83,7 @@ def networks(s: State, player: int, pieces: list[str] | None = None) -> list[lis
     return sorted(out)
 
 
-def on_closed_route(s: State, path: int) -> bool:
+def on_closed_route(s: State, path: object) -> bool:
     """Whether the path piece on `path` is on a closed route: a line of its owner's
     pieces through it links two of the owner's buildings (or sites that close routes),
     whatever else branches off the line (movement.on_closed_route)."""
@@ -87,7 +93,7 @@ def on_closed_route(s: State, path: int) -> bool:
     return movement.on_closed_route(s, path)
 
 
-def production(s: State, totals: list[int] | None = None) -> dict[int, list[dict[str, int]]]:
+def production(s: State, totals: object = None) -> dict[int, list[dict[str, int]]]:
     """What each roll total would pay each seat now (blocked hexes left out, the bank's
     shortage ignored): {total: [per seat {resource: count}]}; a terrain of the owner's
     choice (gold) counts under "choice". Runs the game's own production on a copy."""
@@ -96,7 +102,7 @@ def production(s: State, totals: list[int] | None = None) -> dict[int, list[dict
     possible = [t for t, _ in g.dice_totals]
     if totals is not None and not (isinstance(totals, list) and all(t in possible for t in totals)):
         raise ArgumentError(f"totals are some of the dice totals {possible}, not {totals!r}")
-    for t in sorted(set(totals)) if totals is not None else possible:
+    for t in sorted(set(totals)) if isinstance(totals, list) else possible:
         c = s.clone()
         c.pending = []
         c.hands = [[0] * len(g.resources) for _ in range(g.num_players)]
@@ -112,25 +118,25 @@ def production(s: State, totals: list[int] | None = None) -> dict[int, list[dict
     return out
 
 
-def legal_places(s: State, player: int, piece: str, mode: str = "normal") -> list[int]:
+def legal_places(s: State, player: object, piece: object, mode: object = "normal") -> list[int]:
     """The site ids where the seat may place this piece now under the placement rules:
     `mode` "normal" (bought in a turn, cost aside), "free" or "setup"."""
     g = s.game
-    g.check_seat(player, "legal_places")
-    if piece not in g.piece_index or g.pieces[g.piece_index[piece]].neutral:
+    p = g.check_seat(player, "legal_places")
+    if not isinstance(piece, str) or piece not in g.piece_index or g.pieces[g.piece_index[piece]].neutral:
         raise ArgumentError(f"no player's piece {piece!r} in this game")
-    if mode not in ("normal", "free", "setup"):
+    if not isinstance(mode, str) or mode not in ("normal", "free", "setup"):
         raise ArgumentError(f"mode is normal, free or setup, not {mode!r}")
     pi = g.piece_index[piece]
-    return sorted(g.actions[a].at for a in placement.targets(s, player, pi, mode))
+    return sorted(g.actions[a].at for a in placement.targets(s, p, pi, mode))
 
 
-def points_breakdown(s: State, player: int) -> dict[str, Any]:
+def points_breakdown(s: State, player: object) -> dict[str, Any]:
     """The seat's victory points by source: {"pieces": {name: points}, "cards": {...},
     "awards": {...}, "special": n, "tokens": n, "total": n}; `total` is
     `state.points(player)`."""
     g = s.game
-    g.check_seat(player, "points_breakdown")
+    player = g.check_seat(player, "points_breakdown")
     out: dict[str, Any] = {
         "pieces": {P.name: n * P.points for P, n in zip(g.pieces, s.placed[player]) if n and P.points},
         "cards": {c.name: n * c.points for c, n in zip(g.cards, s.cards[player]) if n and c.points},

@@ -19,13 +19,12 @@ states serialize to equal text; `Game.deserialize_state` reads it back, checked.
 from __future__ import annotations
 
 import json
-import random
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from catandsl.engine import flow
 from catandsl.rules import play, roll_cards, scoring, trade
-from catandsl.rules.base import CHANCE, TERMINAL, Action, IllegalAction, Prompt
+from catandsl.rules.base import CHANCE, TERMINAL, IllegalAction, Prompt
 from catandsl.rules.harbors import HarborLookups
 from catandsl.rules.hexes import HexLookups
 from catandsl.rules.play import (
@@ -264,7 +263,7 @@ class State(flow.Running):
         self._short = 0
         self._writes += 1
 
-    def resample_from_infostate(self, player: int, rng: random.Random) -> State:
+    def resample_from_infostate(self, player: object, rng: object) -> State:
         """A state consistent with what `player` observes (OpenSpiel's name): the same
         observation for `player`, the opponents' hands and cards, the deck, the cards
         bought this turn and the seed drawn with `rng` (engine/infostate.py)."""
@@ -345,14 +344,17 @@ class State(flow.Running):
             return CHANCE
         return (self.pending[-1] if self.pending else flow.STANDING[self.stage]).actor(self)
 
-    def legal_actions(self, player: int | None = None) -> list[int]:
+    # The public calls below that take a player or an action declare it `object` and
+    # check it themselves: a compiled build refuses a mismatch of a declared type with a
+    # TypeError, before the call's own check could raise the typed error.
+
+    def legal_actions(self, player: object = None) -> list[int]:
         """The legal action ids, ascending (a new list); with `player`, those of that
         seat: none unless it is to act (CHANCE: the chance outcomes' ids at a chance
         node). ArgumentError for a player that is neither a seat nor CHANCE."""
         if player is not None:
-            if player != CHANCE:
-                self.game.check_seat(player, "legal_actions")
-            if player != self.current_player():
+            p = self._seat_or_chance(player, "legal_actions")
+            if p != self.current_player():
                 return []
         return list(self.legal_now())
 
@@ -386,25 +388,30 @@ class State(flow.Running):
 
     # ---- applying ---------------------------------------------------------------------
 
-    def apply_action(self, action: int | Action, player: int | None = None) -> None:
+    def apply_action(self, action: object, player: object = None) -> None:
         """Apply a legal action (an id or an Action), as `player` if given (a seat, or
         CHANCE); IllegalAction otherwise, ArgumentError for a player that is neither,
         with the state unchanged."""
-        if player is not None and player != CHANCE:
-            self.game.check_seat(player, "apply_action")
-        flow.apply(self, flow.action_id(self, action), player)
+        p = None if player is None else self._seat_or_chance(player, "apply_action")
+        flow.apply(self, flow.action_id(self, action), p)
+
+    def _seat_or_chance(self, player: object, what: str) -> int:
+        """`player` if it is a seat or CHANCE; ArgumentError otherwise."""
+        if type(player) is int and player == CHANCE:
+            return CHANCE
+        return self.game.check_seat(player, what)
 
     # ---- the end ------------------------------------------------------------------------
 
     def scores(self) -> list[int]:
         return [scoring.points(self, p) for p in range(self.game.num_players)]
 
-    def points(self, player: int) -> int:
+    def points(self, player: object) -> int:
         """The seat's victory points, hidden ones (victory point cards) included;
         ArgumentError for a player that is not a seat."""
         return scoring.points(self, self.game.check_seat(player, "points"))
 
-    def public_points(self, player: int) -> int:
+    def public_points(self, player: object) -> int:
         """The seat's victory points as the other players see them; ArgumentError for a
         player that is not a seat."""
         return scoring.public_points(self, self.game.check_seat(player, "public_points"))
@@ -420,10 +427,10 @@ class State(flow.Running):
 
     # ---- showing ------------------------------------------------------------------------
 
-    def action_to_string(self, action_id: int) -> str:
+    def action_to_string(self, action_id: object) -> str:
         return self.game.action_to_string(action_id)
 
-    def observation(self, player: int) -> dict:
+    def observation(self, player: object) -> dict:
         """What `player` may see: their own hand and cards; opponents' resource hands and
         development cards as counts only (so a stolen card's identity stays hidden); the
         deck as a count; public pieces, awards, played cards and the bank in full; the
@@ -431,7 +438,7 @@ class State(flow.Running):
         and `trade`, the domestic trade as the player sees it (rules/trade.trade_view:
         the proposed offer, its answers and counter-offers, and the player's own draft).
         The seed is left out: with it, future draws (the deck order) could be computed."""
-        return self._seen(player, self.to_json())
+        return self._seen(self.game.check_seat(player, "observation"), self.to_json())
 
     def _view(self, player: int) -> dict:
         """observation(), sharing the state's own lists (for readers such as the
@@ -501,6 +508,6 @@ _READ: dict[str, Any] = {
     "yield_limits": lambda g, v: [YieldLimit(*e) for e in v],
     "hex_changes": lambda g, v: [HexChange(*e) for e in v],
     "offers_declined": lambda g, v: [DeclinedOffer.of_row(list(e), len(trade.trade_items(g))) for e in v],
-    "moved": lambda g, v: MovesMade(*v) if v else NO_MOVES,
+    "moved": lambda g, v: MovesMade(v),
     "fresh_paths": lambda g, v: FreshPaths(v),
 }

@@ -27,7 +27,7 @@ _SCALARS: dict[str, dict[str, Any]] = {
     "IslandTag": {"type": "array", "items": {}},
     "DeclinedOffer": {"type": "array", "items": {"type": "integer"}},  # [proposer, asked, *give, *get]
     # [] before any move, else [turn, moves made]; [] or [turn, path, ...]
-    "MovesMade|tuple[()]": {"type": "array", "items": {"type": "integer"}},
+    "MovesMade": {"type": "array", "items": {"type": "integer"}},
     "FreshPaths": {"type": "array", "items": {"type": "integer"}},
 }
 

@@ -229,7 +229,7 @@ def legal_moves(s: State, p: int, names: frozenset[str] | None) -> list[int]:
 def _apply_pick_up(s: State, p: int, act: PickUp) -> None:
     g = s.game
     pi, k = g.piece_index[act.piece], act.at
-    s.moved = MovesMade(s.turns, moves_made(s, p) + 1)
+    s.moved = MovesMade.of(s.turns, moves_made(s, p) + 1)
     fresh = placement.built_this_turn(s, k)
     if fresh:
         s.fresh_paths = s.fresh_paths.without(k)

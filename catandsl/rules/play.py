@@ -215,15 +215,30 @@ class DeclinedOffer(NamedTuple):
         return cls(row[0], row[1], tuple(row[2:2 + items]), tuple(row[2 + items:]))
 
 
-class MovesMade(NamedTuple):
+class MovesMade(tuple):
     """The moves of movable pieces the active player has made in turn `turn`
-    (rules/movement.py). The state holds NO_MOVES until a first move."""
+    (rules/movement.py): a tuple laid out as [turn, moves], empty (NO_MOVES) until a
+    first move, so it serializes and is observed as the list it always was; read it
+    through `turn` and `moves`, build it with `of`. One type for both (not a named
+    tuple or the empty tuple) so that the field has one declared type that a compiled
+    read can check."""
 
-    turn: int
-    moves: int
+    __slots__ = ()
+
+    @classmethod
+    def of(cls, turn: int, moves: int) -> MovesMade:
+        return cls((turn, moves))
+
+    @property
+    def turn(self) -> int:
+        return self[0] if self else -1
+
+    @property
+    def moves(self) -> int:
+        return self[1] if self else 0
 
 
-NO_MOVES: tuple[()] = ()  # `moved` before any move: serializes as [], as it always has
+NO_MOVES = MovesMade()  # `moved` before any move: serializes as [], as it always has
 
 
 class FreshPaths(tuple):
@@ -399,11 +414,11 @@ class Game(Protocol):
 
     def num_distinct_actions(self) -> int: ...
 
-    def action(self, action_id: int) -> Any: ...
+    def action(self, action_id: object) -> Any: ...
 
-    def check_seat(self, player: int, what: str) -> int: ...
+    def check_seat(self, player: object, what: str) -> int: ...
 
-    def action_to_string(self, action_id: int) -> str: ...
+    def action_to_string(self, action_id: object) -> str: ...
 
     def location_name(self, kind: str, at: int) -> str: ...
 
@@ -458,7 +473,7 @@ class State(Protocol):
     last_path: list[int]  # [p] the path p built on last, or -1
     vp_tokens: list[VictoryToken]  # special victory points, in the order earned
     island_tags: list[IslandTag]  # in the order marked
-    moved: MovesMade | tuple[()]  # the moves made this turn, NO_MOVES before any
+    moved: MovesMade  # the moves made this turn, NO_MOVES before any
     fresh_paths: FreshPaths  # movable pieces placed this turn, NO_FRESH_PATHS before any
     token_stock: list[list[int]]  # [site][token]
     token_supply: list[int]  # [token] the general supply

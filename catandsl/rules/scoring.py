@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from catandsl.rules.islands import special_points
 from catandsl.rules.play import NO_ANSWERS, Game, State
@@ -132,6 +133,10 @@ def end_game(s: State, reason: str) -> None:
     g = s.game
     tb = g.ruleset.tie_break
     n = g.num_players
+    # each player's rank: their points, or one value per `tie_break` key (declared, as
+    # the first branch alone would make it a tuple of one element, which the compiled
+    # build checks)
+    rank: list[tuple[Any, ...]]
     if tb is None or not tb.keys:
         rank = [(points(s, p),) for p in range(n)]
     else:

@@ -327,10 +327,11 @@ def test_moves_and_fresh_paths_are_named_and_serialize_as_flat_lists(g):
     data = json.loads(s.serialize())
     assert data["moved"] == [] and data["fresh_paths"] == []
     act(s, A.PickUp("ship", path(g, S, (2, -2))))
-    assert s.moved == movement.MovesMade(s.turns, 1)
+    assert s.moved == movement.MovesMade.of(s.turns, 1)
     assert json.loads(s.serialize())["moved"] == [s.turns, 1]
     t = g.deserialize_state(s.serialize())
-    assert t.moved == s.moved and type(t.fresh_paths) is type(s.fresh_paths)
+    assert t.moved == s.moved and type(t.moved) is type(s.moved) and type(t.fresh_paths) is type(s.fresh_paths)
+    assert (t.moved.turn, t.moved.moves) == (s.turns, 1)
 
 
 def test_no_ship_moves_away_from_the_pirate(g):

@@ -55,7 +55,7 @@ def scanned_neutral_moves(s, prompt: Moving) -> list[int]:
             continue
         if P.count == 1:
             if not prompt.sources or here[0] in prompt.sources:
-                out += [g.build_id[pi][h] for h in neutral.destinations(s, prompt.player, pi, P.allowed)
+                out += [g.build_id[pi][h] for h in neutral.destinations(s, prompt.player, pi, list(P.allowed))
                         if h != here[0]]
             continue
         free = neutral.destinations(s, prompt.player, pi, [k for k in P.allowed if k not in here])
@@ -190,28 +190,32 @@ def test_the_scenarios_are_found():
 # ---- the lines of routes, kept as pieces come and go (fixed positions) ------------------------
 
 
-def _measuring(monkeypatch, grown: list[frozenset[int]] | None = None) -> list[frozenset[int]]:
-    """The lines `routes` measures from now on: walked or measured whole, or (into
-    `grown`, when given) grown by one piece from a line already measured."""
-    seen: list[frozenset[int]] = []
-    measured, extended = routes.measure_line, routes.grow_line
-
-    def counting(s, p, own, joins, chains):
-        seen.append(own)
-        return measured(s, p, own, joins, chains)
-
-    def growing(s, p, joins, k, line):
-        more = extended(s, p, joins, k, line)
-        if more is not None:
-            (seen if grown is None else grown).extend(line.paths for line in more)
-        return more
-
-    monkeypatch.setattr(routes, "measure_line", counting)
-    monkeypatch.setattr(routes, "grow_line", growing)
-    return seen
+def _measured(s, p: int, key: tuple[int, ...]) -> tuple[int, list[frozenset[int]], list[frozenset[int]]]:
+    """`routes.route_length(s, p, key)` and what it measured: (the length, the lines it
+    kept as they were, the lines it found anew). A line kept is the very record the
+    network held before the call; every other one was measured (walked, measured whole
+    or grown). Read off the network, not by replacing a function of `routes`: compiled
+    code calls its own module's functions directly, past any replacement."""
+    before = list(network.of(s).lines.get((p, key), []))
+    length = routes.route_length(s, p, key)
+    after = network.of(s).lines[(p, key)]
+    kept = [line.paths for line in after if any(line is old for old in before)]
+    return length, kept, [line.paths for line in after if not any(line is old for old in before)]
 
 
-def test_an_opponents_settlement_cuts_the_line_it_stands_on(monkeypatch):
+def _hung(s, p: int, key: tuple[int, ...]) -> list[frozenset[int]]:
+    """The lines `routes.grow_line` makes of the piece placed last and the line it hung
+    from (what `route_length` keeps when they are not None): asserted to be there."""
+    g = s.game
+    hung = network.of(s).grown.get((p, key))
+    assert hung is not None, "no line waits to be grown"
+    joins, chains = g.lookups(routes.RouteJoins).of(key)
+    more = routes.grow_line(s, p, joins, *hung) if chains else None
+    assert more is not None, "the line is not grown from where the piece hangs"
+    return [line.paths for line in more]
+
+
+def test_an_opponents_settlement_cuts_the_line_it_stands_on():
     g = base_game()
     road, settlement = (g.piece_index["road"],), g.piece_index["settlement"]
     s = helpers.blank(g)
@@ -220,13 +224,14 @@ def test_an_opponents_settlement_cuts_the_line_it_stands_on(monkeypatch):
     for x in paths:
         helpers.put(s, 0, "road", x)
     assert routes.route_length(s, 0, road) == 5
-    seen = _measuring(monkeypatch)
     placement.place(s, 1, settlement, corners[2])  # as a rule or a build would
-    assert routes.route_length(s, 0, road) == walked_route(s, 0, road) == 3
-    assert sorted(len(line) for line in seen) == [2, 3]  # the cut line, in its two parts
+    assert (0, road) not in network.of(s).grown  # the cut line is measured again, not grown
+    length, kept, found = _measured(s, 0, road)
+    assert length == walked_route(s, 0, road) == 3
+    assert kept == [] and sorted(len(line) for line in found) == [2, 3]  # the cut line, in its two parts
 
 
-def test_a_road_is_measured_with_its_own_line_alone(monkeypatch):
+def test_a_road_is_measured_with_its_own_line_alone():
     g = base_game()
     road = (g.piece_index["road"],)
     s = helpers.blank(g)
@@ -235,12 +240,13 @@ def test_a_road_is_measured_with_its_own_line_alone(monkeypatch):
     for x in far + near:
         helpers.put(s, 0, "road", x)
     assert routes.route_length(s, 0, road) == 3
-    seen = _measuring(monkeypatch)
     step = next(x for x in g.board.corner_paths[ends[-1]]
                 if s.path_owner[x] == -1 and x in g.pieces[road[0]].allowed_set)
     placement.place(s, 0, road[0], step)
-    assert routes.route_length(s, 0, road) == walked_route(s, 0, road) == 3
-    assert seen == [frozenset(near + [step])]  # the line of three roads that far is, untouched
+    length, kept, found = _measured(s, 0, road)
+    assert length == walked_route(s, 0, road) == 3
+    assert kept == [frozenset(far)]  # the line of three roads that far is, untouched
+    assert found == [frozenset(near + [step])]
 
 
 def _spur(s, at: int, taken: list[int]) -> int:
@@ -264,25 +270,27 @@ def _trunk(n: int):
     return g, road, s, trunk, corners
 
 
-def test_a_road_hung_from_a_line_without_a_ring_grows_it_unregrouped(monkeypatch):
+def test_a_road_hung_from_a_line_without_a_ring_grows_it_unregrouped():
     """A road at one intersection of a tree line, its other end new, is measured from that
     line (routes.grow_line): the longest route keeps off it, or ends on it coming from as far
     as the line reaches from where it hangs."""
     g, road, s, trunk, corners = _trunk(4)
-    grown: list[frozenset[int]] = []
-    seen = _measuring(monkeypatch, grown)
     spur = _spur(s, corners[1], trunk)  # one from the trunk's near end, three from its far end
     placement.place(s, 0, road[0], spur)
-    assert routes.route_length(s, 0, road) == walked_route(s, 0, road) == 4  # the trunk still
+    grown = _hung(s, 0, road)
+    length, kept, found = _measured(s, 0, road)
+    assert length == walked_route(s, 0, road) == 4  # the trunk still
+    assert kept == [] and found == grown == [frozenset(trunk + [spur])]  # grown, neither regrouped nor walked
     tip = next(c for c in g.board.path_ends[spur] if c != corners[1])
     spur2 = _spur(s, tip, trunk + [spur])
     placement.place(s, 0, road[0], spur2)
-    assert routes.route_length(s, 0, road) == walked_route(s, 0, road) == 5  # 2 + 3
-    assert seen == []  # neither line regrouped nor walked
-    assert grown == [frozenset(trunk + [spur]), frozenset(trunk + [spur, spur2])]
+    grown = _hung(s, 0, road)
+    length, kept, found = _measured(s, 0, road)
+    assert length == walked_route(s, 0, road) == 5  # 2 + 3
+    assert kept == [] and found == grown == [frozenset(trunk + [spur, spur2])]
 
 
-def test_a_road_hung_from_an_opponents_building_at_a_lines_end_is_a_line_of_its_own(monkeypatch):
+def test_a_road_hung_from_an_opponents_building_at_a_lines_end_is_a_line_of_its_own():
     g = base_game()
     road = (g.piece_index["road"],)
     s = helpers.blank(g)
@@ -291,14 +299,14 @@ def test_a_road_hung_from_an_opponents_building_at_a_lines_end_is_a_line_of_its_
         helpers.put(s, 0, "road", x)
     helpers.put(s, 1, "settlement", corners[3])
     assert routes.route_length(s, 0, road) == 3
-    grown: list[frozenset[int]] = []
-    seen = _measuring(monkeypatch, grown)
     beyond = _spur(s, corners[3], trunk)
     placement.place(s, 0, road[0], beyond)
+    hung_from = network.of(s).grown[(0, road)][1]
+    assert _hung(s, 0, road) == [frozenset(trunk), frozenset((beyond,))]
     assert routes.route_length(s, 0, road) == walked_route(s, 0, road) == 3
-    assert seen == [] and grown == [frozenset(trunk), frozenset((beyond,))]
     lines = network.of(s).lines[(0, road)]
     assert sorted(line.length for line in lines) == [1, 3]
+    assert any(line is hung_from for line in lines)  # the trunk's own record, not measured again
 
 
 def test_a_change_before_the_grown_line_is_measured_regroups_it():
@@ -316,19 +324,23 @@ def test_a_change_before_the_grown_line_is_measured_regroups_it():
             assert routes.route_length(s, 0, road) == walked_route(s, 0, road) == 2
 
 
-def test_an_own_settlement_on_a_line_of_roads_leaves_it_measured(monkeypatch):
+def test_an_own_settlement_on_a_line_of_roads_leaves_it_measured():
     """Between two roads a route passes with or without the seat's own building there."""
     g, road, s, trunk, corners = _trunk(3)
-    seen = _measuring(monkeypatch)
+    line = network.of(s).lines[(0, road)][0]
     placement.place(s, 0, g.piece_index["settlement"], corners[1])
     assert (0, road) in network.of(s).longest  # kept: no line dropped
-    assert routes.route_length(s, 0, road) == walked_route(s, 0, road) == 3
-    assert seen == []
+    length, kept, found = _measured(s, 0, road)
+    assert length == walked_route(s, 0, road) == 3
+    assert kept == [line.paths] and found == []
+    assert network.of(s).lines[(0, road)][0] is line
 
 
-def test_a_ring_is_walked_and_a_tree_measured_as_the_walk_says(monkeypatch):
+def test_a_ring_is_walked_and_a_tree_measured_as_the_walk_says():
     """A line without a ring is measured as a tree's diameter (routes.diameter); a ring
-    round a hex with a tail of two roads is walked: 2 + 6 = 8, once round and back."""
+    round a hex with a tail of two roads is walked: 2 + 6 = 8, once round and back,
+    which the tree's measure would not find. Read off the lines and the measure, not by
+    replacing `routes.diameter`: compiled code calls it directly, past any replacement."""
     g = base_game()
     road = (g.piece_index["road"],)
     b = g.board
@@ -340,19 +352,20 @@ def test_a_ring_is_walked_and_a_tree_measured_as_the_walk_says(monkeypatch):
     tail = next(x for x in b.corner_paths[start] if x not in ring)
     beyond = next(c for c in b.path_ends[tail] if c != start)
     tail2 = next(x for x in b.corner_paths[beyond] if x != tail and x in allowed)
-    diameters = []
-    measure = routes.diameter
-    monkeypatch.setattr(routes, "diameter", lambda ways: diameters.append(len(ways)) or measure(ways))
     s = helpers.blank(g)
     for x in [tail, tail2] + ring[:5]:  # a tree: the tail and five sides
         helpers.put(s, 0, "road", x)
-    diameters.clear()
     assert routes.route_length(s, 0, road) == walked_route(s, 0, road) == 7
-    assert diameters == [8]  # measured as a tree (eight intersections)
+    (line,) = network.of(s).lines[(0, road)]
+    ways = routes._ways(s, line.paths)
+    assert len(ways) == len(line.paths) + 1 == 8  # a tree of eight intersections
+    assert routes.diameter(ways) == line.length  # its diameter is its longest route
     helpers.put(s, 0, "road", ring[5])  # the ring closes
-    diameters.clear()
     assert routes.route_length(s, 0, road) == walked_route(s, 0, road) == 8
-    assert diameters == []  # walked, not measured as a tree
+    (line,) = network.of(s).lines[(0, road)]
+    ways = routes._ways(s, line.paths)
+    assert len(ways) == len(line.paths) == 8  # a ring: as many intersections as paths
+    assert routes.diameter(ways) < line.length  # the tree's measure misses the way round: walked
 
 
 CHAIN = """
@@ -470,7 +483,11 @@ def _wide_map(width: int, rows: int) -> str:
 '''
 
 
-def test_a_roll_pays_from_the_hexes_next_to_buildings_what_every_hex_of_it_pays(tmp_path, monkeypatch):
+def test_a_roll_pays_from_the_hexes_next_to_buildings_what_every_hex_of_it_pays(tmp_path):
+    """The hexes a roll is paid from (`production._rolled_hexes`) leave out only hexes
+    that pay nobody, so the production is what every hex of the number would pay (read
+    from what each hex pays, not by replacing the function: compiled code calls it
+    directly, past any replacement)."""
     sc, diags = compile_text(tmp_path, _wide_map(18, 16))
     assert sc is not None and not diags, diags
     g = catandsl.new_game(sc, 2, {}, 3)
@@ -481,14 +498,23 @@ def test_a_roll_pays_from_the_hexes_next_to_buildings_what_every_hex_of_it_pays(
     buildings = sum(len(c) for c in network.of(s).corners)
     rolls = [r for r in range(2, 13) if r != 7]
     assert any(len(g.board.number_hexes[r]) > 3 * buildings for r in rolls)  # the short way is taken
+    yields = production.piece_yields(s)
     paid = {}
     for r in rolls:
+        every = g.board.number_hexes[r]
+        kept = list(production._rolled_hexes(s, r, every))
+        assert set(kept) <= set(every) and len(kept) == len(set(kept))
+        assert all(production._pays(s, h, yields) == () for h in every if h not in kept), r
         c = s.clone()
         production.produce(c, r)
-        paid[r] = (c.hands, c.bank)
-    monkeypatch.setattr(production, "_rolled_hexes", lambda s, roll, hexes: hexes)
-    for r in rolls:
-        c = s.clone()
-        production.produce(c, r)
-        assert paid[r] == (c.hands, c.bank), r
-    assert any(paid[r][0] != s.hands for r in rolls)  # some roll pays someone
+        paid[r] = c.hands
+        # every hex of the number, each paying what `_pays` says, as the oracle
+        hands = [row[:] for row in s.hands]
+        for h in every:
+            if g.hex_resource[h] >= 0 and not g.hex_choice[h]:
+                for o, k in production._pays(s, h, yields):
+                    hands[o][g.hex_resource[h]] += k
+        assert c.hands == hands, r
+    assert any(len(production._rolled_hexes(s, r, g.board.number_hexes[r])) < len(g.board.number_hexes[r])
+               for r in rolls)  # hexes left out
+    assert any(paid[r] != s.hands for r in rolls)  # some roll pays someone
