@@ -37,12 +37,12 @@ def produce(s: State, roll: int) -> None:
     kept = network.of(s).pays if yields is g.piece_produces else {}
     chosen = [0] * n  # B.6: resources of the owner's choice (gold)
     choice = g.hex_choice
-    for h in _rolled_hexes(s, roll, hexes):
+    for h in rolled_hexes(s, roll, hexes):
         if h in blocked:
             continue
         pays = kept.get(h)
         if pays is None:
-            pays = kept[h] = _pays(s, h, yields)
+            pays = kept[h] = hex_pays(s, h, yields)
         if not pays:
             continue
         if choice[h]:
@@ -73,7 +73,7 @@ def produce(s: State, roll: int) -> None:
         push_choices(s, chosen)
 
 
-def _pays(s: State, h: int, yields: Sequence[int]) -> tuple[tuple[int, int], ...]:
+def hex_pays(s: State, h: int, yields: Sequence[int]) -> tuple[tuple[int, int], ...]:
     """(player, resources) for each player's piece around hex h, in the order of its
     corners (a neutral seat never receives anything)."""
     n = s.game.num_players
@@ -81,7 +81,7 @@ def _pays(s: State, h: int, yields: Sequence[int]) -> tuple[tuple[int, int], ...
     return tuple((owner[c], yields[piece[c]]) for c in s.game.board.hex_corners[h] if 0 <= owner[c] < n)
 
 
-def _rolled_hexes(s: State, roll: int, hexes: Sequence[int]) -> Iterable[int]:
+def rolled_hexes(s: State, roll: int, hexes: Sequence[int]) -> Iterable[int]:
     """The hexes among `hexes` (those with the number `roll`) that may pay someone: on a
     board with many more of them than buildings, only those next to a building (the
     answer is the same)."""

@@ -116,7 +116,7 @@ def grow_line(s: State, p: int, joins: frozenset[tuple[int, int]], k: int, line:
     alone = Line(frozenset((k,)), frozenset((a, z)), 1)
     if not joined:  # an opponent's building, or kinds a route does not pass between there
         return [line, alone]
-    reach = _farthest(_ways(s, line.paths), at)[1]
+    reach = _farthest(line_ways(s, line.paths), at)[1]
     return [Line(line.paths | alone.paths, line.corners | alone.corners,
                  max(line.length, reach + 1))]
 
@@ -155,7 +155,7 @@ def measure_line(s: State, p: int, own: frozenset[int], joins: frozenset[tuple[i
     of kind (a plain meeting of two pieces never begins a longest trail), or a ring's
     first intersection."""
     owner = s.corner_owner
-    ways = _ways(s, own)
+    ways = line_ways(s, own)
     corners = frozenset(ways)
     if chains and len(corners) == len(own) + 1:
         return Line(own, corners, diameter(ways))
@@ -200,7 +200,7 @@ def _weighted(s: State, p: int, own: frozenset[int], joins: frozenset[tuple[int,
     every way on, depth first, from every intersection of the line (as `_measured`
     walks, but a light piece may begin the heaviest trail anywhere)."""
     owner = s.corner_owner
-    ways = _ways(s, own)
+    ways = line_ways(s, own)
     for c in ways:
         ways[c].sort()
     used: set[int] = set()
@@ -227,7 +227,7 @@ def _weighted(s: State, p: int, own: frozenset[int], joins: frozenset[tuple[int,
     return Line(own, frozenset(ways), best)
 
 
-def _ways(s: State, own: frozenset[int]) -> dict[int, list[tuple[int, int, int]]]:
+def line_ways(s: State, own: frozenset[int]) -> dict[int, list[tuple[int, int, int]]]:
     """Each intersection of a line's pieces with its ways on within the line: (piece, the
     intersection it leads to, the piece's kind)."""
     ends, path_piece = s.game.board.path_ends, s.path_piece

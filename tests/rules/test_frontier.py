@@ -357,13 +357,13 @@ def test_a_ring_is_walked_and_a_tree_measured_as_the_walk_says():
         helpers.put(s, 0, "road", x)
     assert routes.route_length(s, 0, road) == walked_route(s, 0, road) == 7
     (line,) = network.of(s).lines[(0, road)]
-    ways = routes._ways(s, line.paths)
+    ways = routes.line_ways(s, line.paths)
     assert len(ways) == len(line.paths) + 1 == 8  # a tree of eight intersections
     assert routes.diameter(ways) == line.length  # its diameter is its longest route
     helpers.put(s, 0, "road", ring[5])  # the ring closes
     assert routes.route_length(s, 0, road) == walked_route(s, 0, road) == 8
     (line,) = network.of(s).lines[(0, road)]
-    ways = routes._ways(s, line.paths)
+    ways = routes.line_ways(s, line.paths)
     assert len(ways) == len(line.paths) == 8  # a ring: as many intersections as paths
     assert routes.diameter(ways) < line.length  # the tree's measure misses the way round: walked
 
@@ -484,7 +484,7 @@ def _wide_map(width: int, rows: int) -> str:
 
 
 def test_a_roll_pays_from_the_hexes_next_to_buildings_what_every_hex_of_it_pays(tmp_path):
-    """The hexes a roll is paid from (`production._rolled_hexes`) leave out only hexes
+    """The hexes a roll is paid from (`production.rolled_hexes`) leave out only hexes
     that pay nobody, so the production is what every hex of the number would pay (read
     from what each hex pays, not by replacing the function: compiled code calls it
     directly, past any replacement)."""
@@ -502,19 +502,19 @@ def test_a_roll_pays_from_the_hexes_next_to_buildings_what_every_hex_of_it_pays(
     paid = {}
     for r in rolls:
         every = g.board.number_hexes[r]
-        kept = list(production._rolled_hexes(s, r, every))
+        kept = list(production.rolled_hexes(s, r, every))
         assert set(kept) <= set(every) and len(kept) == len(set(kept))
-        assert all(production._pays(s, h, yields) == () for h in every if h not in kept), r
+        assert all(production.hex_pays(s, h, yields) == () for h in every if h not in kept), r
         c = s.clone()
         production.produce(c, r)
         paid[r] = c.hands
-        # every hex of the number, each paying what `_pays` says, as the oracle
+        # every hex of the number, each paying what `hex_pays` says, as the oracle
         hands = [row[:] for row in s.hands]
         for h in every:
             if g.hex_resource[h] >= 0 and not g.hex_choice[h]:
-                for o, k in production._pays(s, h, yields):
+                for o, k in production.hex_pays(s, h, yields):
                     hands[o][g.hex_resource[h]] += k
         assert c.hands == hands, r
-    assert any(len(production._rolled_hexes(s, r, g.board.number_hexes[r])) < len(g.board.number_hexes[r])
+    assert any(len(production.rolled_hexes(s, r, g.board.number_hexes[r])) < len(g.board.number_hexes[r])
                for r in rolls)  # hexes left out
     assert any(paid[r] != s.hands for r in rolls)  # some roll pays someone
