@@ -149,14 +149,22 @@ def main() -> int:
     import catandsl
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--scenario", default=str(ROOT / "scenarios" / "base.catan"))
+    ap.add_argument("--scenario", default="base", help="a shipped scenario's name or a .catan file")
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--games", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--no-protocol", action="store_true", help="leave the protocol out")
     a = ap.parse_args()
-    scenario = catandsl.load(a.scenario)
+    from catandsl.diagnostics import CatanError
+    from catandsl.resources import find_scenario
+
+    a.scenario = str(find_scenario(a.scenario) or a.scenario)
+    try:
+        scenario = catandsl.load(a.scenario)
+    except CatanError as e:
+        print(e, file=sys.stderr)
+        return 2
     seeds = [a.seed + k for k in range(a.games)]
     games = {s: catandsl.new_game(scenario, players=a.players, seed=s) for s in seeds}
     ways: list[tuple[str, Callable[[int], int], bool]] = [
