@@ -110,7 +110,7 @@ def vector(scenario, players: int, seeds: list[int]) -> int:
         env.opponents = [SharedBot(rng)] * players
     envs.reset(seed=list(seeds))
     over = [False] * len(seeds)
-    steps = 0
+    steps = sum(env.state.actions_applied for env in envs.envs)  # the bots' and chance's before a first decision
     while not all(over):
         masks = envs.action_masks()
         actions = [_pick(rng, m.nonzero()[0]) if m.any() else 0 for rng, m in zip(rngs, masks)]
