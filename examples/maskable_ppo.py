@@ -30,10 +30,9 @@ import numpy as np
 from sb3_contrib import MaskablePPO
 
 from catandsl.adapters.gymnasium import CatanEnv
-from catandsl.engine.actions import NewOffer
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from numpy_policy import TINY, match  # noqa: E402  (the same games, the same count)
+from numpy_policy import TINY, match, offer_opener, without_offers  # noqa: E402  (the same games, the same count)
 
 
 class Shaped(gymnasium.Wrapper):
@@ -43,7 +42,7 @@ class Shaped(gymnasium.Wrapper):
     def __init__(self, env: CatanEnv):
         super().__init__(env)
         self.points = env.observer.names.index("player[me].points")
-        self.opens_offer = env.game.action_id.get(NewOffer(), -1)
+        self.opens_offer = offer_opener(env.game)
         self.last = 0.0
 
     def reset(self, **kwargs):
@@ -53,19 +52,12 @@ class Shaped(gymnasium.Wrapper):
 
     def step(self, action):
         obs, reward, terminated, truncated, info = self.env.step(action)
-        gain, self.last = float(obs[self.points]) - self.last, float(obs[self.points])
+        points = float(obs[self.points])
+        gain, self.last = points - self.last, points
         return obs, float(reward) + gain, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
         return without_offers(self.env.action_masks(), self.opens_offer)
-
-
-def without_offers(mask: np.ndarray, opens_offer: int) -> np.ndarray:
-    """The mask less opening a domestic offer, unless it is the only legal action."""
-    if opens_offer >= 0 and mask[opens_offer] and mask.sum() > 1:
-        mask = mask.copy()
-        mask[opens_offer] = False
-    return mask
 
 
 def train(steps: int, seed: int = 0) -> tuple[MaskablePPO, int]:

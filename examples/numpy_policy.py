@@ -48,6 +48,19 @@ def action_kinds(game) -> tuple[list[str], np.ndarray]:
     return list(names), kind_of
 
 
+def offer_opener(game) -> int:
+    """The id of the action that opens a domestic offer, or -1 where the scenario has none."""
+    return game.action_id.get(NewOffer(), -1)
+
+
+def without_offers(mask: np.ndarray, opens_offer: int) -> np.ndarray:
+    """The mask less opening a domestic offer, unless it is the only legal action."""
+    if opens_offer >= 0 and mask[opens_offer] and mask.sum() > 1:
+        mask = mask.copy()
+        mask[opens_offer] = False
+    return mask
+
+
 def intersections_of(game) -> np.ndarray:
     """Each action's intersection (a settlement or city built there), or -1."""
     out = np.full(game.num_distinct_actions(), -1, np.intp)
@@ -72,7 +85,7 @@ class Policy:
             self.around[c, list(around)] = 1.0
         self.points = f.names.index("player[me].points")
         self.hand = f.names.index("player[me].hand")
-        self.opens_offer = g.action_id.get(NewOffer(), -1)
+        self.opens_offer = offer_opener(g)
         self.bias = np.zeros(len(self.names))
         self.site = np.zeros(len(self.names))
         self.rng = rng
@@ -80,9 +93,7 @@ class Policy:
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> tuple[int, tuple]:
         """An action drawn from the policy, and what learning from it needs."""
-        legal = np.flatnonzero(mask)
-        if len(legal) > 1:
-            legal = legal[legal != self.opens_offer]
+        legal = np.flatnonzero(without_offers(mask, self.opens_offer))
         kinds = self.kind_of[legal]
         yields = self.around[self.site_of[legal]] @ obs[self.pips] / 10.0  # pips around each site
         logits = (self.bias[kinds] + self.site[kinds] * yields) / self.temperature
